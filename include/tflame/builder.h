@@ -1,0 +1,70 @@
+#ifndef TFLAME_BUILDER_H
+#define TFLAME_BUILDER_H
+
+/*
+ * The builder: how importers add samples to a profile set.
+ *
+ *	builder_begin_sample(&b, profile, thread, weight, time, has_time);
+ *	builder_push_frame(&b, frame);   ... once per frame ...
+ *	builder_end_sample(&b, BUILDER_LEAF_FIRST, &err);
+ *
+ * Frames are pushed in the order the input lists them and end_sample() is
+ * told which order that was; the builder turns them into a stack id by
+ * walking from the root, so importers never build trees themselves. A sample
+ * with no frames has stack STACK_ROOT.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tflame/profile.h"
+
+struct tf_error;
+
+enum builder_order {
+	BUILDER_ROOT_FIRST, /* folded stacks, speedscope */
+	BUILDER_LEAF_FIRST, /* perf script, pprof */
+};
+
+struct builder {
+	struct profile_set *ps;
+	struct profile *profile; /* of the open sample, NULL if none open */
+	thread_id thread;
+	uint64_t weight;
+	int64_t time;
+	bool has_time;
+	frame_id *frames;        /* of the open sample, in push order */
+	size_t nr_frames, alloc_frames;
+};
+
+void builder_init(struct builder *b, struct profile_set *ps);
+void builder_release(struct builder *b);
+
+/* Open a sample; an open sample that was not ended is discarded. */
+void builder_begin_sample(struct builder *b, struct profile *p, thread_id thread,
+			  uint64_t weight, int64_t time, bool has_time);
+
+void builder_push_frame(struct builder *b, frame_id frame);
+
+/* Drop the frames pushed so far (the sample stays open). */
+static inline void
+builder_clear_frames(struct builder *b)
+{
+	b->nr_frames = 0;
+}
+
+/*
+ * Close the open sample and add it to its profile. Returns 0, or -1 with err
+ * set (total weight overflow). Calling it with no open sample is a BUG.
+ */
+int builder_end_sample(struct builder *b, enum builder_order order,
+		       struct tf_error *err);
+
+/* Whether a sample is open. */
+static inline bool
+builder_in_sample(const struct builder *b)
+{
+	return b->profile != NULL;
+}
+
+#endif /* TFLAME_BUILDER_H */

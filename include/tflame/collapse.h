@@ -1,0 +1,3 @@
+#ifndef TFLAME_COLLAPSE_H
+#define TFLAME_COLLAPSE_H
+#endif

@@ -1,0 +1,3 @@
+#ifndef TFLAME_FUNCTIONS_H
+#define TFLAME_FUNCTIONS_H
+#endif

@@ -1,0 +1,86 @@
+#ifndef TFLAME_IMPORT_H
+#define TFLAME_IMPORT_H
+
+/*
+ * Importers: one per input format, each in src/import/<name>.c, listed in a
+ * registry that probes the start of the content to pick one.
+ *
+ * An importer reads a struct input and calls the builder (builder.h) on a
+ * profile set; it never prints, exits or touches the terminal. A fatal
+ * problem is returned as -1 with err set as "line: message" (the caller
+ * adds the file name); problems it can skip are counted and reported once
+ * with profile_set_warn(), naming the first line they were seen on.
+ */
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct input;
+struct profile_set;
+struct tf_error;
+
+enum weight_mode {
+	WEIGHT_DEFAULT, /* what the format says: perf's period, folded counts */
+	WEIGHT_SAMPLES, /* every sample weighs 1 */
+};
+
+/*
+ * Shared with a thread that shows progress: importers add the bytes they
+ * have parsed to bytes_done and stop with "cancelled" when cancel is set.
+ */
+struct import_progress {
+	_Atomic uint64_t bytes_done;
+	_Atomic int cancel;
+};
+
+struct import_options {
+	enum weight_mode weight;
+	/* perf: keep the address of [unknown] frames (collapse --addrs) */
+	bool keep_unknown_addrs;
+	/*
+	 * perf: read sample headers the way stackcollapse-perf.pl does (see
+	 * collapse.h): a header whose event part it cannot read goes to a
+	 * profile named "" with weight 1.
+	 */
+	bool collapse_compat;
+	/* parser threads; 0 means one per online CPU */
+	int threads;
+	/* may be NULL */
+	struct import_progress *progress;
+};
+
+struct importer {
+	const char *name;        /* the --format value: "perf", "folded" */
+	const char *description; /* for messages and report: "perf script" */
+	/*
+	 * How sure it is that data (the first len bytes of the input, which
+	 * may end mid-line) is this format: 0 no, 100 certain.
+	 */
+	int (*probe)(const char *data, size_t len);
+	/* Read all of in into ps. Returns 0, or -1 with err set. */
+	int (*load)(struct input *in, const struct import_options *opts,
+		    struct profile_set *ps, struct tf_error *err);
+};
+
+/* The importers, NULL-terminated, in probing order. */
+extern const struct importer *const importers[];
+
+/* The importer called name, or NULL. */
+const struct importer *importer_find(const char *name);
+
+/*
+ * Open path ("-" for stdin), pick the importer (format NULL: probe the
+ * content; else the importer of that name) and load it. On success *out is
+ * a new profile set (free with profile_set_free()) with at least one
+ * sample. On failure returns -1 with err naming the file, and, for an
+ * unknown format, the formats that were tried.
+ */
+int import_file(const char *path, const char *format, const struct import_options *opts,
+		struct profile_set **out, struct tf_error *err);
+
+/* How many bytes of the input the registry peeks at to probe. */
+#define IMPORT_PROBE_BYTES (64 * 1024)
+
+#endif /* TFLAME_IMPORT_H */

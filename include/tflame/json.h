@@ -1,0 +1,3 @@
+#ifndef TFLAME_JSON_H
+#define TFLAME_JSON_H
+#endif

@@ -1,0 +1,225 @@
+#ifndef TFLAME_PROFILE_H
+#define TFLAME_PROFILE_H
+
+/*
+ * The profile model: what importers produce and everything else reads.
+ *
+ * A struct profile_set is one loaded file. It owns:
+ *  - the strings (struct intern), named by str_id;
+ *  - frames, interned on their identity (name, module, file, line, flags,
+ *    addr) and named by frame_id;
+ *  - stacks, a prefix tree interned on (parent, frame): stack 0 is the empty
+ *    stack STACK_ROOT, every other stack is its parent plus one frame, so a
+ *    million samples of one call path cost one stack_id;
+ *  - threads, interned on (pid, tid, comm);
+ *  - one or more profiles (struct profile), e.g. one per perf event, each
+ *    with its samples as parallel arrays in input order;
+ *  - warnings the importer wants the user to see (struct diag).
+ *
+ * Every pointer into these tables (a struct frame *, a string) is borrowed:
+ * valid until the next call that adds to that table, or profile_set_free().
+ * Ids stay valid for the life of the set.
+ *
+ * Weights are exact integers. A profile whose input had decimal weights
+ * keeps them scaled by 10^weight_decimals, so sums never lose precision;
+ * profile_format_weight() prints them back. Nothing here recurses on stack
+ * depth.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tflame/intern.h"
+
+struct tf_error;
+struct strbuf;
+
+typedef uint32_t frame_id;
+typedef uint32_t stack_id;
+typedef uint32_t thread_id;
+
+#define STACK_ROOT ((stack_id)0)
+#define FRAME_NONE ((frame_id)UINT32_MAX)
+#define THREAD_NONE ((thread_id)UINT32_MAX)
+
+enum frame_flags {
+	FRAME_KERNEL = 1 << 0,   /* kernel code ([kernel.kallsyms], vmlinux, .ko) */
+	FRAME_JIT = 1 << 1,      /* JIT code (/tmp/perf-PID.map, jitted-*.so) */
+	FRAME_INLINED = 1 << 2,  /* inlined into the frame below it */
+	FRAME_HAS_LINE = 1 << 3, /* line is meaningful (it may be 0) */
+};
+
+struct frame {
+	str_id name;    /* function name, never with a +0x offset */
+	str_id module;  /* dso/module/binary as the input names it, or STR_EMPTY */
+	str_id file;    /* source file, or STR_EMPTY */
+	uint32_t line;  /* source line, see FRAME_HAS_LINE */
+	uint32_t flags; /* enum frame_flags */
+	uint64_t addr;  /* 0, unless the importer was asked to keep addresses */
+};
+
+struct stack_node {
+	stack_id parent; /* STACK_ROOT for a frame called from nowhere */
+	frame_id frame;  /* FRAME_NONE for STACK_ROOT only */
+	uint32_t depth;  /* frames on the path: 0 for STACK_ROOT */
+};
+
+struct thread {
+	int64_t pid;  /* -1 when unknown */
+	int64_t tid;  /* -1 when unknown */
+	str_id comm;  /* process or thread name, STR_EMPTY when unknown */
+};
+
+enum weight_unit {
+	UNIT_NONE,        /* plain counts with no stated unit (folded stacks) */
+	UNIT_SAMPLES,     /* one per sample */
+	UNIT_EVENTS,      /* a hardware or software event count (cycles) */
+	UNIT_NANOSECONDS, /* time */
+	UNIT_BYTES,       /* memory */
+};
+
+/* "samples", "events", "ns", ...; never NULL. */
+const char *weight_unit_name(enum weight_unit unit);
+
+struct profile {
+	str_id name;           /* event or profile name, e.g. "cycles" */
+	enum weight_unit unit;
+	unsigned weight_decimals; /* weights are scaled by 10^weight_decimals */
+
+	size_t nr_samples, alloc_samples;
+	stack_id *stack;       /* per sample: the full stack, leaf included */
+	uint64_t *weight;      /* per sample */
+	int64_t *time;         /* per sample, ns; meaningful if has_time */
+	thread_id *thread;     /* per sample */
+
+	uint64_t total_weight; /* sum of weight[], checked for overflow */
+	bool has_time;         /* some sample carried a time */
+	int64_t time_min, time_max; /* over samples with a time */
+};
+
+struct diag {
+	uint64_t line; /* line in the input, 0 if none */
+	char *msg;     /* owned */
+};
+
+struct profile_set {
+	struct intern strings;
+
+	struct frame *frames;
+	uint32_t nr_frames, alloc_frames;
+	uint64_t *frame_slots;   /* (hash32 << 32) | (id + 1) */
+	uint32_t frame_mask;
+
+	struct stack_node *stacks;
+	uint32_t nr_stacks, alloc_stacks;
+	uint64_t *stack_slots;
+	uint32_t stack_mask;
+
+	struct thread *threads;
+	uint32_t nr_threads, alloc_threads;
+	uint64_t *thread_slots;
+	uint32_t thread_mask;
+
+	struct profile **profiles; /* in order of first appearance */
+	size_t nr_profiles, alloc_profiles;
+
+	struct diag *diags;
+	size_t nr_diags, alloc_diags;
+
+	const char *format;     /* importer's format name; static string */
+};
+
+struct profile_set *profile_set_new(void);
+void profile_set_free(struct profile_set *ps);
+
+/* Intern a string in the set's table. */
+static inline str_id
+ps_str(struct profile_set *ps, const char *s, size_t len)
+{
+	return intern_str(&ps->strings, s, len);
+}
+
+static inline const char *
+ps_get(const struct profile_set *ps, str_id id)
+{
+	return intern_get(&ps->strings, id);
+}
+
+/* The id of the frame equal to *f, adding a copy if new. */
+frame_id profile_set_frame(struct profile_set *ps, const struct frame *f);
+/* The id of the stack parent + frame, adding it if new. */
+stack_id profile_set_stack(struct profile_set *ps, stack_id parent, frame_id frame);
+/* The id of the thread (pid, tid, comm), adding it if new. */
+thread_id profile_set_thread(struct profile_set *ps, int64_t pid, int64_t tid,
+			     str_id comm);
+/*
+ * The profile called name, created (with the given unit) if there is none
+ * yet. The pointer stays valid until profile_set_free().
+ */
+struct profile *profile_set_profile(struct profile_set *ps, str_id name,
+				    enum weight_unit unit);
+/* The profile called name, or NULL. */
+struct profile *profile_set_find_profile(const struct profile_set *ps,
+					 const char *name);
+/* Index of p in ps->profiles, or -1. */
+int profile_set_profile_index(const struct profile_set *ps,
+				  const struct profile *p);
+
+/* Record a warning for the user (printf-style message, no final newline). */
+void profile_set_warn(struct profile_set *ps, uint64_t line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static inline const struct frame *
+ps_frame(const struct profile_set *ps, frame_id id)
+{
+	return &ps->frames[id];
+}
+
+static inline const struct stack_node *
+ps_stack(const struct profile_set *ps, stack_id id)
+{
+	return &ps->stacks[id];
+}
+
+/*
+ * Append one sample. Returns 0, or -1 with err set when the total weight of
+ * the profile would overflow 64 bits (the sample is then not added).
+ */
+int profile_add_sample(struct profile *p, stack_id stack, uint64_t weight,
+		       int64_t time, bool has_time, thread_id thread,
+		       struct tf_error *err);
+
+/*
+ * Multiply every weight of p by 10^(decimals - p->weight_decimals), so that
+ * weights with up to that many decimals can be added exactly. Returns 0, or
+ * -1 with err set on overflow (p is then unchanged).
+ */
+int profile_set_decimals(struct profile *p, unsigned decimals, struct tf_error *err);
+
+/* Append w (a weight of p, scaled) as exact decimal text, e.g. "12.5". */
+void profile_format_weight(const struct profile *p, uint64_t w, struct strbuf *out);
+
+/*
+ * Move everything in src into dst: strings, frames, stacks and threads are
+ * interned again in dst, profiles are matched by name (new ones appended in
+ * src's order), src's samples are appended after dst's, and src's warnings
+ * are appended with line_offset added to their line numbers. src is left
+ * empty but valid (free it with profile_set_free()). Returns 0, or -1 with
+ * err set if a total weight would overflow.
+ */
+int profile_set_merge(struct profile_set *dst, struct profile_set *src,
+		      uint64_t line_offset, struct tf_error *err);
+
+/*
+ * Check every invariant of the set: ids in range, stacks interned once with
+ * parents before children and depth = parent depth + 1, hash tables that
+ * find every entry, per-profile arrays and totals consistent. Returns 0, or
+ * -1 with err describing the first violation.
+ */
+int profile_set_check(const struct profile_set *ps, struct tf_error *err);
+
+/* Approximate bytes of memory held by the set. */
+size_t profile_set_memory(const struct profile_set *ps);
+
+#endif /* TFLAME_PROFILE_H */

@@ -1,0 +1,69 @@
+#ifndef TFLAME_XALLOC_H
+#define TFLAME_XALLOC_H
+
+/*
+ * Allocation that never returns NULL, and the one way out of the program.
+ *
+ * Out of memory is not an error tflame recovers from: xmalloc() and friends
+ * call die(), which first runs the hook registered with set_die_hook() (the
+ * TUI registers one that restores the terminal) and then exits with status
+ * 3. Library code never calls exit() directly.
+ */
+
+#include <stddef.h>
+#include <stdnoreturn.h>
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *ptr, size_t size);
+/* xrealloc() of nmemb * size bytes, dying on overflow of the product. */
+void *xreallocarray(void *ptr, size_t nmemb, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* xmalloc()/memcpy() of exactly n bytes. */
+void *xmemdup(const void *p, size_t n);
+
+/*
+ * Print "tflame: <message>" on stderr, run the die hook, exit(3).
+ * Safe to call from any thread; the hook runs at most once.
+ */
+noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+typedef void die_hook_fn(void);
+/* Register the function die() runs before exiting (NULL removes it). */
+void set_die_hook(die_hook_fn *fn);
+
+/* A programmer error: report where and abort (after the die hook). */
+#define BUG(...) bug_at(__FILE__, __LINE__, __VA_ARGS__)
+noreturn void bug_at(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Grow an array so that it holds at least nr + 1 elements: x = the pointer,
+ * nr = elements in use, alloc = elements allocated. Doubles the capacity, so
+ * appending n elements costs O(n) in all.
+ */
+#define ALLOC_GROW(x, nr, alloc) \
+	do { \
+		if ((nr) >= (alloc)) { \
+			(alloc) = (alloc) ? (alloc) * 2 : 16; \
+			if ((alloc) <= (nr)) \
+				(alloc) = (nr) + 1; \
+			(x) = xreallocarray((x), (alloc), sizeof(*(x))); \
+		} \
+	} while (0)
+
+/* Like ALLOC_GROW, for room for n more elements at once. */
+#define ALLOC_GROW_BY(x, nr, n, alloc) \
+	do { \
+		if ((nr) + (n) > (alloc)) { \
+			(alloc) = (alloc) ? (alloc) * 2 : 16; \
+			if ((alloc) < (nr) + (n)) \
+				(alloc) = (nr) + (n); \
+			(x) = xreallocarray((x), (alloc), sizeof(*(x))); \
+		} \
+	} while (0)
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif /* TFLAME_XALLOC_H */

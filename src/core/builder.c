@@ -1,0 +1,63 @@
+#include "config.h"
+
+#include "tflame/builder.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tflame/error.h"
+#include "tflame/xalloc.h"
+
+void
+builder_init(struct builder *b, struct profile_set *ps)
+{
+	memset(b, 0, sizeof(*b));
+	b->ps = ps;
+	b->thread = THREAD_NONE;
+}
+
+void
+builder_release(struct builder *b)
+{
+	free(b->frames);
+	memset(b, 0, sizeof(*b));
+}
+
+void
+builder_begin_sample(struct builder *b, struct profile *p, thread_id thread,
+		     uint64_t weight, int64_t time, bool has_time)
+{
+	b->profile = p;
+	b->thread = thread;
+	b->weight = weight;
+	b->time = time;
+	b->has_time = has_time;
+	b->nr_frames = 0;
+}
+
+void
+builder_push_frame(struct builder *b, frame_id frame)
+{
+	ALLOC_GROW(b->frames, b->nr_frames, b->alloc_frames);
+	b->frames[b->nr_frames++] = frame;
+}
+
+int
+builder_end_sample(struct builder *b, enum builder_order order, struct tf_error *err)
+{
+	stack_id s = STACK_ROOT;
+	struct profile *p = b->profile;
+
+	if (!p)
+		BUG("builder_end_sample() with no open sample");
+	if (order == BUILDER_ROOT_FIRST) {
+		for (size_t i = 0; i < b->nr_frames; i++)
+			s = profile_set_stack(b->ps, s, b->frames[i]);
+	} else {
+		for (size_t i = b->nr_frames; i-- > 0;)
+			s = profile_set_stack(b->ps, s, b->frames[i]);
+	}
+	b->profile = NULL;
+	b->nr_frames = 0;
+	return profile_add_sample(p, s, b->weight, b->time, b->has_time, b->thread, err);
+}

@@ -1,0 +1,628 @@
+#include "config.h"
+
+#include "tflame/profile.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tflame/error.h"
+#include "tflame/hash.h"
+#include "tflame/strbuf.h"
+#include "tflame/xalloc.h"
+
+/*
+ * The frame, stack and thread tables share one scheme: an open-addressing
+ * array of (hash32 << 32) | (id + 1), 0 for an empty slot, kept under half
+ * full. Growing it needs no rehashing of keys: the hash is in the slot.
+ */
+
+static uint64_t *
+slots_new(uint32_t n)
+{
+	return xcalloc(n, sizeof(uint64_t));
+}
+
+static void
+slots_grow(uint64_t **slots, uint32_t *mask)
+{
+	uint32_t n = (*mask + 1) * 2, m = n - 1;
+	uint64_t *s = slots_new(n);
+
+	for (uint32_t i = 0; i <= *mask; i++) {
+		uint64_t e = (*slots)[i];
+		uint32_t pos;
+
+		if (!e)
+			continue;
+		for (pos = (uint32_t)(e >> 32) & m; s[pos]; pos = (pos + 1) & m)
+			;
+		s[pos] = e;
+	}
+	free(*slots);
+	*slots = s;
+	*mask = m;
+}
+
+static void
+slots_put(uint64_t **slots, uint32_t *mask, uint32_t pos, uint32_t h32, uint32_t id,
+	  uint32_t count)
+{
+	(*slots)[pos] = ((uint64_t)h32 << 32) | ((uint64_t)id + 1);
+	if ((uint64_t)count * 2 > (uint64_t)*mask + 1)
+		slots_grow(slots, mask);
+}
+
+const char *
+weight_unit_name(enum weight_unit unit)
+{
+	switch (unit) {
+	case UNIT_NONE:
+		return "";
+	case UNIT_SAMPLES:
+		return "samples";
+	case UNIT_EVENTS:
+		return "events";
+	case UNIT_NANOSECONDS:
+		return "ns";
+	case UNIT_BYTES:
+		return "bytes";
+	}
+	return "";
+}
+
+struct profile_set *
+profile_set_new(void)
+{
+	struct profile_set *ps = xcalloc(1, sizeof(*ps));
+	struct stack_node root = { STACK_ROOT, FRAME_NONE, 0 };
+
+	intern_init(&ps->strings);
+	ps->frame_slots = slots_new(1024);
+	ps->frame_mask = 1023;
+	ps->stack_slots = slots_new(1024);
+	ps->stack_mask = 1023;
+	ps->thread_slots = slots_new(64);
+	ps->thread_mask = 63;
+	ALLOC_GROW(ps->stacks, ps->nr_stacks, ps->alloc_stacks);
+	ps->stacks[ps->nr_stacks++] = root;
+	return ps;
+}
+
+static void
+profile_free(struct profile *p)
+{
+	free(p->stack);
+	free(p->weight);
+	free(p->time);
+	free(p->thread);
+	free(p);
+}
+
+void
+profile_set_free(struct profile_set *ps)
+{
+	if (!ps)
+		return;
+	intern_release(&ps->strings);
+	free(ps->frames);
+	free(ps->frame_slots);
+	free(ps->stacks);
+	free(ps->stack_slots);
+	free(ps->threads);
+	free(ps->thread_slots);
+	for (size_t i = 0; i < ps->nr_profiles; i++)
+		profile_free(ps->profiles[i]);
+	free(ps->profiles);
+	for (size_t i = 0; i < ps->nr_diags; i++)
+		free(ps->diags[i].msg);
+	free(ps->diags);
+	free(ps);
+}
+
+static uint64_t
+frame_hash(const struct frame *f)
+{
+	uint64_t h = hash_pair(f->name, f->module);
+
+	h = hash_pair(h, ((uint64_t)f->file << 32) | f->line);
+	return hash_pair(h, f->addr ^ ((uint64_t)f->flags << 56));
+}
+
+static int
+frame_eq(const struct frame *a, const struct frame *b)
+{
+	return a->name == b->name && a->module == b->module && a->file == b->file &&
+	       a->line == b->line && a->flags == b->flags && a->addr == b->addr;
+}
+
+/*
+ * Find f: its id, or UINT32_MAX with *pos set to the empty slot where it
+ * belongs.
+ */
+static uint32_t
+frame_find(const struct profile_set *ps, const struct frame *f, uint32_t h32, uint32_t *pos)
+{
+	uint32_t i = h32 & ps->frame_mask;
+
+	for (;; i = (i + 1) & ps->frame_mask) {
+		uint64_t e = ps->frame_slots[i];
+
+		if (!e)
+			break;
+		if ((uint32_t)(e >> 32) == h32 && frame_eq(&ps->frames[(uint32_t)e - 1], f))
+			return (uint32_t)e - 1;
+	}
+	*pos = i;
+	return UINT32_MAX;
+}
+
+frame_id
+profile_set_frame(struct profile_set *ps, const struct frame *f)
+{
+	uint32_t h32 = (uint32_t)frame_hash(f);
+	uint32_t pos, id = frame_find(ps, f, h32, &pos);
+
+	if (id != UINT32_MAX)
+		return id;
+	if (ps->nr_frames >= UINT32_MAX - 2)
+		die("too many distinct frames");
+	ALLOC_GROW(ps->frames, ps->nr_frames, ps->alloc_frames);
+	id = ps->nr_frames++;
+	ps->frames[id] = *f;
+	slots_put(&ps->frame_slots, &ps->frame_mask, pos, h32, id, ps->nr_frames);
+	return id;
+}
+
+static uint32_t
+stack_find(const struct profile_set *ps, stack_id parent, frame_id frame, uint32_t h32,
+	   uint32_t *pos)
+{
+	uint32_t i = h32 & ps->stack_mask;
+
+	for (;; i = (i + 1) & ps->stack_mask) {
+		uint64_t e = ps->stack_slots[i];
+
+		if (!e)
+			break;
+		if ((uint32_t)(e >> 32) == h32) {
+			const struct stack_node *n = &ps->stacks[(uint32_t)e - 1];
+
+			if (n->parent == parent && n->frame == frame)
+				return (uint32_t)e - 1;
+		}
+	}
+	*pos = i;
+	return UINT32_MAX;
+}
+
+stack_id
+profile_set_stack(struct profile_set *ps, stack_id parent, frame_id frame)
+{
+	uint32_t h32 = (uint32_t)hash_pair(parent, frame);
+	uint32_t pos, id = stack_find(ps, parent, frame, h32, &pos);
+
+	if (id != UINT32_MAX)
+		return id;
+	if (ps->nr_stacks >= UINT32_MAX - 2)
+		die("too many distinct stacks");
+	ALLOC_GROW(ps->stacks, ps->nr_stacks, ps->alloc_stacks);
+	id = ps->nr_stacks++;
+	ps->stacks[id].parent = parent;
+	ps->stacks[id].frame = frame;
+	ps->stacks[id].depth = ps->stacks[parent].depth + 1;
+	/* The root is not in the table: it is never looked up by key. */
+	slots_put(&ps->stack_slots, &ps->stack_mask, pos, h32, id, ps->nr_stacks);
+	return id;
+}
+
+static uint64_t
+thread_hash(int64_t pid, int64_t tid, str_id comm)
+{
+	return hash_pair(hash_pair((uint64_t)pid, (uint64_t)tid), comm);
+}
+
+static uint32_t
+thread_find(const struct profile_set *ps, int64_t pid, int64_t tid, str_id comm,
+	    uint32_t h32, uint32_t *pos)
+{
+	uint32_t i = h32 & ps->thread_mask;
+
+	for (;; i = (i + 1) & ps->thread_mask) {
+		uint64_t e = ps->thread_slots[i];
+
+		if (!e)
+			break;
+		if ((uint32_t)(e >> 32) == h32) {
+			const struct thread *t = &ps->threads[(uint32_t)e - 1];
+
+			if (t->pid == pid && t->tid == tid && t->comm == comm)
+				return (uint32_t)e - 1;
+		}
+	}
+	*pos = i;
+	return UINT32_MAX;
+}
+
+thread_id
+profile_set_thread(struct profile_set *ps, int64_t pid, int64_t tid, str_id comm)
+{
+	uint32_t h32 = (uint32_t)thread_hash(pid, tid, comm);
+	uint32_t pos, id = thread_find(ps, pid, tid, comm, h32, &pos);
+
+	if (id != UINT32_MAX)
+		return id;
+	if (ps->nr_threads >= UINT32_MAX - 2)
+		die("too many distinct threads");
+	ALLOC_GROW(ps->threads, ps->nr_threads, ps->alloc_threads);
+	id = ps->nr_threads++;
+	ps->threads[id].pid = pid;
+	ps->threads[id].tid = tid;
+	ps->threads[id].comm = comm;
+	slots_put(&ps->thread_slots, &ps->thread_mask, pos, h32, id, ps->nr_threads);
+	return id;
+}
+
+struct profile *
+profile_set_profile(struct profile_set *ps, str_id name, enum weight_unit unit)
+{
+	struct profile *p;
+
+	for (size_t i = 0; i < ps->nr_profiles; i++)
+		if (ps->profiles[i]->name == name)
+			return ps->profiles[i];
+	p = xcalloc(1, sizeof(*p));
+	p->name = name;
+	p->unit = unit;
+	ALLOC_GROW(ps->profiles, ps->nr_profiles, ps->alloc_profiles);
+	ps->profiles[ps->nr_profiles++] = p;
+	return p;
+}
+
+struct profile *
+profile_set_find_profile(const struct profile_set *ps, const char *name)
+{
+	int64_t id = intern_find(&ps->strings, name, strlen(name));
+
+	if (id < 0)
+		return NULL;
+	for (size_t i = 0; i < ps->nr_profiles; i++)
+		if (ps->profiles[i]->name == (str_id)id)
+			return ps->profiles[i];
+	return NULL;
+}
+
+int
+profile_set_profile_index(const struct profile_set *ps, const struct profile *p)
+{
+	for (size_t i = 0; i < ps->nr_profiles; i++)
+		if (ps->profiles[i] == p)
+			return (int)i;
+	return -1;
+}
+
+static void
+add_diag(struct profile_set *ps, uint64_t line, char *msg)
+{
+	ALLOC_GROW(ps->diags, ps->nr_diags, ps->alloc_diags);
+	ps->diags[ps->nr_diags].line = line;
+	ps->diags[ps->nr_diags].msg = msg;
+	ps->nr_diags++;
+}
+
+void
+profile_set_warn(struct profile_set *ps, uint64_t line, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	add_diag(ps, line, strbuf_detach(&sb, NULL));
+}
+
+static void
+grow_samples(struct profile *p, size_t want)
+{
+	size_t n;
+
+	if (want <= p->alloc_samples)
+		return;
+	n = p->alloc_samples ? p->alloc_samples * 2 : 1024;
+	if (n < want)
+		n = want;
+	p->stack = xreallocarray(p->stack, n, sizeof(*p->stack));
+	p->weight = xreallocarray(p->weight, n, sizeof(*p->weight));
+	p->time = xreallocarray(p->time, n, sizeof(*p->time));
+	p->thread = xreallocarray(p->thread, n, sizeof(*p->thread));
+	p->alloc_samples = n;
+}
+
+static void
+note_time(struct profile *p, int64_t time)
+{
+	if (!p->has_time) {
+		p->has_time = true;
+		p->time_min = p->time_max = time;
+		return;
+	}
+	if (time < p->time_min)
+		p->time_min = time;
+	if (time > p->time_max)
+		p->time_max = time;
+}
+
+int
+profile_add_sample(struct profile *p, stack_id stack, uint64_t weight, int64_t time,
+		   bool has_time, thread_id thread, struct tf_error *err)
+{
+	size_t i;
+
+	if (weight > UINT64_MAX - p->total_weight)
+		return tf_error_set(err, "total weight overflows 64 bits");
+	grow_samples(p, p->nr_samples + 1);
+	i = p->nr_samples++;
+	p->stack[i] = stack;
+	p->weight[i] = weight;
+	p->time[i] = has_time ? time : 0;
+	p->thread[i] = thread;
+	p->total_weight += weight;
+	if (has_time)
+		note_time(p, time);
+	return 0;
+}
+
+int
+profile_set_decimals(struct profile *p, unsigned decimals, struct tf_error *err)
+{
+	uint64_t mul = 1;
+
+	if (decimals <= p->weight_decimals)
+		return 0;
+	if (decimals > 18)
+		return tf_error_set(err, "weights with more than 18 decimals are not supported");
+	for (unsigned i = p->weight_decimals; i < decimals; i++)
+		mul *= 10;
+	if (p->total_weight > UINT64_MAX / mul)
+		return tf_error_set(err, "total weight overflows 64 bits");
+	for (size_t i = 0; i < p->nr_samples; i++)
+		p->weight[i] *= mul;
+	p->total_weight *= mul;
+	p->weight_decimals = decimals;
+	return 0;
+}
+
+void
+profile_format_weight(const struct profile *p, uint64_t w, struct strbuf *out)
+{
+	uint64_t div = 1, frac;
+	unsigned d = p->weight_decimals;
+	size_t len;
+
+	if (!d) {
+		strbuf_addf(out, "%llu", (unsigned long long)w);
+		return;
+	}
+	for (unsigned i = 0; i < d; i++)
+		div *= 10;
+	frac = w % div;
+	strbuf_addf(out, "%llu", (unsigned long long)(w / div));
+	if (!frac)
+		return;
+	strbuf_addf(out, ".%0*llu", (int)d, (unsigned long long)frac);
+	/* Drop trailing zeros: 1.50 prints as 1.5. */
+	len = out->len;
+	while (out->buf[len - 1] == '0')
+		len--;
+	strbuf_setlen(out, len);
+}
+
+int
+profile_set_merge(struct profile_set *dst, struct profile_set *src, uint64_t line_offset,
+		  struct tf_error *err)
+{
+	uint32_t *smap = xmalloc(sizeof(*smap) * (intern_count(&src->strings) + 1));
+	uint32_t *fmap = xmalloc(sizeof(*fmap) * ((size_t)src->nr_frames + 1));
+	uint32_t *kmap = xmalloc(sizeof(*kmap) * ((size_t)src->nr_stacks + 1));
+	uint32_t *tmap = xmalloc(sizeof(*tmap) * ((size_t)src->nr_threads + 1));
+	int ret = 0;
+
+	for (uint32_t i = 0; i < intern_count(&src->strings); i++)
+		smap[i] = intern_str(&dst->strings, intern_get(&src->strings, i),
+				     intern_len(&src->strings, i));
+	for (uint32_t i = 0; i < src->nr_frames; i++) {
+		struct frame f = src->frames[i];
+
+		f.name = smap[f.name];
+		f.module = smap[f.module];
+		f.file = smap[f.file];
+		fmap[i] = profile_set_frame(dst, &f);
+	}
+	/* Parents always precede children, so one forward pass suffices. */
+	kmap[STACK_ROOT] = STACK_ROOT;
+	for (uint32_t i = 1; i < src->nr_stacks; i++)
+		kmap[i] = profile_set_stack(dst, kmap[src->stacks[i].parent],
+					    fmap[src->stacks[i].frame]);
+	for (uint32_t i = 0; i < src->nr_threads; i++)
+		tmap[i] = profile_set_thread(dst, src->threads[i].pid, src->threads[i].tid,
+					     smap[src->threads[i].comm]);
+
+	for (size_t pi = 0; pi < src->nr_profiles && !ret; pi++) {
+		struct profile *sp = src->profiles[pi];
+		struct profile *dp = profile_set_profile(dst, smap[sp->name], sp->unit);
+		uint64_t mul = 1;
+		size_t base;
+
+		if (sp->weight_decimals > dp->weight_decimals &&
+		    profile_set_decimals(dp, sp->weight_decimals, err)) {
+			ret = -1;
+			break;
+		}
+		for (unsigned d = sp->weight_decimals; d < dp->weight_decimals; d++)
+			mul *= 10;
+		if (sp->total_weight > UINT64_MAX / mul ||
+		    sp->total_weight * mul > UINT64_MAX - dp->total_weight) {
+			ret = tf_error_set(err, "total weight overflows 64 bits");
+			break;
+		}
+		grow_samples(dp, dp->nr_samples + sp->nr_samples);
+		base = dp->nr_samples;
+		for (size_t i = 0; i < sp->nr_samples; i++) {
+			dp->stack[base + i] = kmap[sp->stack[i]];
+			dp->weight[base + i] = sp->weight[i] * mul;
+			dp->time[base + i] = sp->time[i];
+			dp->thread[base + i] = tmap[sp->thread[i]];
+		}
+		dp->nr_samples += sp->nr_samples;
+		dp->total_weight += sp->total_weight * mul;
+		if (sp->has_time) {
+			note_time(dp, sp->time_min);
+			note_time(dp, sp->time_max);
+		}
+		sp->nr_samples = 0;
+		sp->total_weight = 0;
+	}
+	for (size_t i = 0; i < src->nr_diags; i++) {
+		add_diag(dst, src->diags[i].line ? src->diags[i].line + line_offset : 0,
+			 src->diags[i].msg);
+		src->diags[i].msg = NULL;
+	}
+	src->nr_diags = 0;
+	if (!dst->format)
+		dst->format = src->format;
+
+	free(smap);
+	free(fmap);
+	free(kmap);
+	free(tmap);
+	return ret;
+}
+
+static int
+check_slots(const uint64_t *slots, uint32_t mask, uint32_t count, uint32_t first,
+	    const char *what, struct tf_error *err)
+{
+	uint32_t used = 0;
+
+	for (uint32_t i = 0; i <= mask; i++) {
+		uint64_t e = slots[i];
+
+		if (!e)
+			continue;
+		used++;
+		if ((uint32_t)e - 1 >= count || (uint32_t)e - 1 < first)
+			return tf_error_set(err, "%s table: slot %u names id %u of %u", what,
+					    i, (uint32_t)e - 1, count);
+	}
+	if (used != count - first)
+		return tf_error_set(err, "%s table: %u slots used for %u entries", what, used,
+				    count - first);
+	if ((uint64_t)used * 2 > (uint64_t)mask + 1)
+		return tf_error_set(err, "%s table: more than half full", what);
+	return 0;
+}
+
+int
+profile_set_check(const struct profile_set *ps, struct tf_error *err)
+{
+	uint32_t nstr = intern_count(&ps->strings);
+	uint32_t pos;
+
+	if (intern_check(&ps->strings, err))
+		return -1;
+	if (check_slots(ps->frame_slots, ps->frame_mask, ps->nr_frames, 0, "frame", err) ||
+	    check_slots(ps->stack_slots, ps->stack_mask, ps->nr_stacks, 1, "stack", err) ||
+	    check_slots(ps->thread_slots, ps->thread_mask, ps->nr_threads, 0, "thread", err))
+		return -1;
+	for (uint32_t i = 0; i < ps->nr_frames; i++) {
+		const struct frame *f = &ps->frames[i];
+
+		if (f->name >= nstr || f->module >= nstr || f->file >= nstr)
+			return tf_error_set(err, "frame %u: string id out of range", i);
+		if (frame_find(ps, f, (uint32_t)frame_hash(f), &pos) != i)
+			return tf_error_set(err, "frame %u: interned twice or not findable", i);
+	}
+	if (ps->nr_stacks < 1 || ps->stacks[0].parent != STACK_ROOT ||
+	    ps->stacks[0].frame != FRAME_NONE || ps->stacks[0].depth != 0)
+		return tf_error_set(err, "stack 0 is not the empty root stack");
+	for (uint32_t i = 1; i < ps->nr_stacks; i++) {
+		const struct stack_node *n = &ps->stacks[i];
+
+		if (n->parent >= i)
+			return tf_error_set(err, "stack %u: parent %u does not precede it", i,
+					    n->parent);
+		if (n->frame >= ps->nr_frames)
+			return tf_error_set(err, "stack %u: frame %u out of range", i, n->frame);
+		if (n->depth != ps->stacks[n->parent].depth + 1)
+			return tf_error_set(err, "stack %u: depth %u under parent of depth %u",
+					    i, n->depth, ps->stacks[n->parent].depth);
+		if (stack_find(ps, n->parent, n->frame, (uint32_t)hash_pair(n->parent, n->frame),
+			       &pos) != i)
+			return tf_error_set(err, "stack %u: interned twice or not findable", i);
+	}
+	for (uint32_t i = 0; i < ps->nr_threads; i++) {
+		const struct thread *t = &ps->threads[i];
+
+		if (t->comm >= nstr)
+			return tf_error_set(err, "thread %u: comm out of range", i);
+		if (thread_find(ps, t->pid, t->tid, t->comm,
+				(uint32_t)thread_hash(t->pid, t->tid, t->comm), &pos) != i)
+			return tf_error_set(err, "thread %u: interned twice or not findable", i);
+	}
+	for (size_t pi = 0; pi < ps->nr_profiles; pi++) {
+		const struct profile *p = ps->profiles[pi];
+		uint64_t total = 0;
+		int64_t tmin = INT64_MAX, tmax = INT64_MIN;
+
+		if (p->name >= nstr)
+			return tf_error_set(err, "profile %zu: name out of range", pi);
+		for (size_t pj = 0; pj < pi; pj++)
+			if (ps->profiles[pj]->name == p->name)
+				return tf_error_set(err, "profiles %zu and %zu share a name", pj, pi);
+		if (p->nr_samples > p->alloc_samples)
+			return tf_error_set(err, "profile %zu: %zu samples in %zu slots", pi,
+					    p->nr_samples, p->alloc_samples);
+		for (size_t i = 0; i < p->nr_samples; i++) {
+			if (p->stack[i] >= ps->nr_stacks)
+				return tf_error_set(err, "profile %zu sample %zu: stack out of range",
+						    pi, i);
+			if (p->thread[i] >= ps->nr_threads)
+				return tf_error_set(err, "profile %zu sample %zu: thread out of range",
+						    pi, i);
+			if (p->weight[i] > UINT64_MAX - total)
+				return tf_error_set(err, "profile %zu: weights overflow", pi);
+			total += p->weight[i];
+			if (p->time[i] < tmin)
+				tmin = p->time[i];
+			if (p->time[i] > tmax)
+				tmax = p->time[i];
+		}
+		if (total != p->total_weight)
+			return tf_error_set(err, "profile %zu: total %llu, weights sum to %llu",
+					    pi, (unsigned long long)p->total_weight,
+					    (unsigned long long)total);
+		if (p->has_time && p->nr_samples &&
+		    (p->time_min > tmin || p->time_max < tmax))
+			return tf_error_set(err, "profile %zu: time range does not cover samples",
+					    pi);
+	}
+	return 0;
+}
+
+size_t
+profile_set_memory(const struct profile_set *ps)
+{
+	size_t n = intern_memory(&ps->strings);
+
+	n += (size_t)ps->alloc_frames * sizeof(*ps->frames);
+	n += ((size_t)ps->frame_mask + 1) * sizeof(uint64_t);
+	n += (size_t)ps->alloc_stacks * sizeof(*ps->stacks);
+	n += ((size_t)ps->stack_mask + 1) * sizeof(uint64_t);
+	n += (size_t)ps->alloc_threads * sizeof(*ps->threads);
+	n += ((size_t)ps->thread_mask + 1) * sizeof(uint64_t);
+	for (size_t i = 0; i < ps->nr_profiles; i++)
+		n += ps->profiles[i]->alloc_samples *
+		     (sizeof(stack_id) + sizeof(uint64_t) + sizeof(int64_t) + sizeof(thread_id));
+	return n;
+}
