@@ -64,6 +64,21 @@ struct importer {
 		    struct profile_set *ps, struct tf_error *err);
 };
 
+/* Each importer, defined in src/import/<name>.c. */
+extern const struct importer importer_perf;
+extern const struct importer importer_folded;
+
+/*
+ * The text importers' parsers on their own, for the unit tests and for
+ * callers that already have lines (lines.h): they read every line of lr
+ * into ps, exactly as load() does for a whole file, on one thread.
+ */
+struct line_reader;
+int perf_parse_lines(struct line_reader *lr, const struct import_options *opts,
+		     struct profile_set *ps, struct tf_error *err);
+int folded_parse_lines(struct line_reader *lr, const struct import_options *opts,
+		       struct profile_set *ps, struct tf_error *err);
+
 /* The importers, NULL-terminated, in probing order. */
 extern const struct importer *const importers[];
 
