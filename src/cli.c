@@ -1,9 +1,137 @@
 #include "config.h"
+
 #include "tflame/cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tflame/error.h"
+#include "tflame/profile.h"
+#include "tflame/strbuf.h"
+#include "tflame/text.h"
+
+static const char usage_text[] =
+	"usage: tflame [OPTIONS] FILE             explore a profile\n"
+	"       tflame report [OPTIONS] FILE      print a summary: threads, top functions\n"
+	"       tflame collapse [OPTIONS] FILE    print folded stacks (stackcollapse-perf.pl)\n"
+	"       tflame --help | --version\n"
+	"\n"
+	"FILE is perf script text or folded stacks, plain, gzip or zstd; - reads stdin.\n"
+	"Run 'tflame report --help' or 'tflame collapse --help' for their options,\n"
+	"and 'man tflame' for the details.\n";
+
+void
+cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("tflame: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int
+cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("tflame: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'tflame%s%s --help'.\n", cmd ? " " : "", cmd ? cmd : "");
+	return EXIT_USAGE;
+}
+
+bool
+cli_parse_uint(const char *arg, unsigned long long *out)
+{
+	char *end;
+
+	if (!arg || *arg < '0' || *arg > '9')
+		return false;
+	errno = 0;
+	*out = strtoull(arg, &end, 10);
+	return !errno && !*end;
+}
+
+bool
+cli_parse_weight(const char *arg, struct import_options *opts)
+{
+	if (!strcmp(arg, "period") || !strcmp(arg, "default"))
+		opts->weight = WEIGHT_DEFAULT;
+	else if (!strcmp(arg, "samples"))
+		opts->weight = WEIGHT_SAMPLES;
+	else
+		return false;
+	return true;
+}
+
+struct profile_set *
+cli_load(const char *path, const char *format, const struct import_options *opts)
+{
+	struct tf_error err = TF_ERROR_INIT;
+	struct profile_set *ps = NULL;
+
+	if (import_file(path, format, opts, &ps, &err)) {
+		struct strbuf sb = STRBUF_INIT;
+
+		text_escape_str(&sb, tf_error_text(&err));
+		cli_error("%s", sb.buf);
+		strbuf_release(&sb);
+		tf_error_release(&err);
+		return NULL;
+	}
+	for (size_t i = 0; i < ps->nr_diags; i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		text_escape_str(&sb, path);
+		if (ps->diags[i].line)
+			strbuf_addf(&sb, ":%llu", (unsigned long long)ps->diags[i].line);
+		strbuf_addstr(&sb, ": warning: ");
+		text_escape_str(&sb, ps->diags[i].msg);
+		cli_error("%s", sb.buf);
+		strbuf_release(&sb);
+	}
+	tf_error_release(&err);
+	return ps;
+}
+
 int
 cli_main(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return 0;
+	const char *cmd = argc > 1 ? argv[1] : NULL;
+
+	if (!cmd)
+		return cli_usage_error(NULL, "no profile given");
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+		fputs(usage_text, stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+		printf("tflame %s\n", PACKAGE_VERSION);
+		return EXIT_OK;
+	}
+	if (!strcmp(cmd, "report"))
+		return cmd_report(argc - 1, argv + 1);
+	if (!strcmp(cmd, "collapse"))
+		return cmd_collapse(argc - 1, argv + 1);
+	/*
+	 * tflame FILE: the interactive explorer is not in this version yet;
+	 * until it is, show the report rather than nothing.
+	 */
+	if (cmd[0] == '-' && cmd[1])
+		return cli_usage_error(NULL, "unknown option %s", cmd);
+	fputs("tflame: the interactive view is not built yet; showing 'tflame report'\n",
+	      stderr);
+	static char report_name[] = "report";
+
+	argv[0] = report_name;
+	return cmd_report(argc, argv);
 }

@@ -1,3 +1,150 @@
 #include "config.h"
-/* stub: being written */
-typedef int tf_stub_cmd_collapse;
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tflame/cli.h"
+#include "tflame/collapse.h"
+#include "tflame/error.h"
+#include "tflame/profile.h"
+#include "tflame/strbuf.h"
+#include "tflame/text.h"
+
+static const char collapse_usage[] =
+	"usage: tflame collapse [OPTIONS] FILE\n"
+	"\n"
+	"Print folded stacks, one 'frame;frame;... count' line per distinct stack,\n"
+	"sorted: a drop-in for FlameGraph's stackcollapse-perf.pl. Folded input is\n"
+	"passed through merged and sorted.\n"
+	"\n"
+	"  --pid                   root frame is comm-PID\n"
+	"  --tid                   root frame is comm-PID/TID\n"
+	"  --kernel                annotate kernel frames with _[k]\n"
+	"  --jit                   annotate JIT frames with _[j]\n"
+	"  --all                   all annotations (--kernel --jit)\n"
+	"  --addrs                 show the address of unknown frames\n"
+	"  --event-filter=EVENT    keep samples of EVENT (default: the first event)\n"
+	"  --srcline               add the source lines of 'perf script -F+srcline'\n"
+	"  --inline, --context     inline expansion with symbols: not in this version\n"
+	"  --format=FORMAT         read FILE as FORMAT (perf, folded); default: probe\n"
+	"  --weight=period|samples weigh samples by period (default) or count them\n"
+	"  -h, --help              show this help\n";
+
+enum {
+	OPT_PID = 256, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS, OPT_EVENT,
+	OPT_SRCLINE, OPT_INLINE, OPT_CONTEXT, OPT_FORMAT, OPT_WEIGHT,
+};
+
+static const struct option collapse_options_table[] = {
+	{ "pid", no_argument, NULL, OPT_PID },
+	{ "tid", no_argument, NULL, OPT_TID },
+	{ "kernel", no_argument, NULL, OPT_KERNEL },
+	{ "jit", no_argument, NULL, OPT_JIT },
+	{ "all", no_argument, NULL, OPT_ALL },
+	{ "addrs", no_argument, NULL, OPT_ADDRS },
+	{ "event-filter", required_argument, NULL, OPT_EVENT },
+	{ "srcline", no_argument, NULL, OPT_SRCLINE },
+	{ "inline", no_argument, NULL, OPT_INLINE },
+	{ "context", no_argument, NULL, OPT_CONTEXT },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "weight", required_argument, NULL, OPT_WEIGHT },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int
+cmd_collapse(int argc, char **argv)
+{
+	struct collapse_options co = { 0 };
+	struct import_options io = { 0 };
+	struct collapse_result res;
+	struct tf_error err = TF_ERROR_INIT;
+	struct profile_set *ps;
+	const char *format = NULL;
+	int c, ret = EXIT_OK;
+
+	io.collapse_compat = true;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", collapse_options_table, NULL)) != -1) {
+		switch (c) {
+		case OPT_PID:
+			co.pid = true;
+			break;
+		case OPT_TID:
+			co.tid = true;
+			break;
+		case OPT_KERNEL:
+			co.kernel = true;
+			break;
+		case OPT_JIT:
+			co.jit = true;
+			break;
+		case OPT_ALL:
+			co.kernel = co.jit = true;
+			break;
+		case OPT_ADDRS:
+			co.addrs = true;
+			io.keep_unknown_addrs = true;
+			break;
+		case OPT_EVENT:
+			co.event_filter = optarg;
+			break;
+		case OPT_SRCLINE:
+			co.srcline = true;
+			break;
+		case OPT_INLINE:
+		case OPT_CONTEXT:
+			cli_error("collapse: --inline and --context need symbol resolution with "
+				  "libdw, which is not in this version yet");
+			return EXIT_USAGE;
+		case OPT_FORMAT:
+			format = optarg;
+			break;
+		case OPT_WEIGHT:
+			if (!cli_parse_weight(optarg, &io))
+				return cli_usage_error("collapse",
+						       "--weight takes period or samples, not '%s'",
+						       optarg);
+			break;
+		case 'h':
+			fputs(collapse_usage, stdout);
+			return EXIT_OK;
+		case ':':
+			return cli_usage_error("collapse", "option %s needs an argument",
+					       argv[optind - 1]);
+		default:
+			return cli_usage_error("collapse", "unknown option %s", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error("collapse", "no input file given");
+	if (optind + 1 < argc)
+		return cli_usage_error("collapse", "one input file at a time (got %d)",
+				       argc - optind);
+
+	ps = cli_load(argv[optind], format, &io);
+	if (!ps)
+		return EXIT_INPUT;
+	if (collapse_write(ps, &co, stdout, &res, &err) || fflush(stdout)) {
+		struct strbuf sb = STRBUF_INIT;
+
+		text_escape_str(&sb, err.msg ? tf_error_text(&err) : "cannot write output");
+		cli_error("%s", sb.buf);
+		strbuf_release(&sb);
+		ret = err.msg && strstr(err.msg, "no samples of event") ? EXIT_USAGE : EXIT_INPUT;
+	} else if (res.skipped_events) {
+		struct strbuf sb = STRBUF_INIT;
+
+		text_escape_str(&sb, ps_get(ps, res.kept->name));
+		cli_error("kept event %s; skipped %llu samples of %zu other event%s "
+			  "(choose with --event-filter)",
+			  sb.buf, (unsigned long long)res.skipped_samples, res.skipped_events,
+			  res.skipped_events == 1 ? "" : "s");
+		strbuf_release(&sb);
+	}
+	tf_error_release(&err);
+	profile_set_free(ps);
+	return ret;
+}

@@ -1,3 +1,587 @@
 #include "config.h"
-/* stub: being written */
-typedef int tf_stub_cmd_report;
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tflame/cli.h"
+#include "tflame/functions.h"
+#include "tflame/json.h"
+#include "tflame/profile.h"
+#include "tflame/strbuf.h"
+#include "tflame/text.h"
+#include "tflame/xalloc.h"
+
+static const char report_usage[] =
+	"usage: tflame report [OPTIONS] FILE\n"
+	"\n"
+	"Summarise a profile: its format, events, samples, total weight and time\n"
+	"span, the threads, and the top functions by self and by total weight\n"
+	"(total counts a function once per sample, even when it recurses).\n"
+	"\n"
+	"  --limit=N               top N functions (default 20, 0 for all)\n"
+	"  --event=EVENT           report the profile of EVENT (default: the first)\n"
+	"  --thread=TID            only samples of thread TID (repeatable)\n"
+	"  --json                  the same numbers as JSON\n"
+	"  --format=FORMAT         read FILE as FORMAT (perf, folded); default: probe\n"
+	"  --weight=period|samples weigh samples by period (default) or count them\n"
+	"  -h, --help              show this help\n";
+
+enum { OPT_LIMIT = 256, OPT_EVENT, OPT_THREAD, OPT_JSON, OPT_FORMAT, OPT_WEIGHT };
+
+static const struct option report_options_table[] = {
+	{ "limit", required_argument, NULL, OPT_LIMIT },
+	{ "event", required_argument, NULL, OPT_EVENT },
+	{ "thread", required_argument, NULL, OPT_THREAD },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "weight", required_argument, NULL, OPT_WEIGHT },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct report {
+	const char *path;
+	const struct profile_set *ps;
+	const struct profile *p;
+	bool *keep;              /* thread mask, NULL for all */
+	uint64_t *stack_w;       /* per stack */
+	uint64_t total;          /* selected weight */
+	size_t nr_samples;       /* selected samples */
+	struct thread_row *threads;
+	size_t nr_threads;
+	struct func_table ft;
+	struct func_stats *stats;
+	func_id *by_self, *by_total;
+	size_t limit;
+};
+
+struct thread_row {
+	thread_id id;
+	uint64_t samples;
+	uint64_t weight;
+};
+
+static int
+cmp_thread_row(const void *pa, const void *pb)
+{
+	const struct thread_row *a = pa, *b = pb;
+
+	if (a->weight != b->weight)
+		return a->weight < b->weight ? 1 : -1;
+	return (a->id > b->id) - (a->id < b->id);
+}
+
+static int
+cmp_self(const void *pa, const void *pb, void *arg)
+{
+	const struct func_stats *st = arg;
+	func_id a = *(const func_id *)pa, b = *(const func_id *)pb;
+
+	if (st[a].self != st[b].self)
+		return st[a].self < st[b].self ? 1 : -1;
+	if (st[a].total != st[b].total)
+		return st[a].total < st[b].total ? 1 : -1;
+	return (a > b) - (a < b);
+}
+
+static int
+cmp_total(const void *pa, const void *pb, void *arg)
+{
+	const struct func_stats *st = arg;
+	func_id a = *(const func_id *)pa, b = *(const func_id *)pb;
+
+	if (st[a].total != st[b].total)
+		return st[a].total < st[b].total ? 1 : -1;
+	if (st[a].self != st[b].self)
+		return st[a].self < st[b].self ? 1 : -1;
+	return (a > b) - (a < b);
+}
+
+static void
+report_compute(struct report *r)
+{
+	const struct profile_set *ps = r->ps;
+	const struct profile *p = r->p;
+	struct sample_filter filter = { r->keep };
+	struct thread_row *rows = xcalloc(ps->nr_threads + 1, sizeof(*rows));
+
+	r->stack_w = xmalloc(sizeof(*r->stack_w) * ps->nr_stacks);
+	r->total = stack_weights(ps, p, &filter, r->stack_w);
+
+	for (uint32_t t = 0; t < ps->nr_threads; t++)
+		rows[t].id = t;
+	for (size_t i = 0; i < p->nr_samples; i++) {
+		thread_id t = p->thread[i];
+
+		if (r->keep && !r->keep[t])
+			continue;
+		rows[t].samples++;
+		rows[t].weight += p->weight[i];
+		r->nr_samples++;
+	}
+	r->nr_threads = 0;
+	for (uint32_t t = 0; t < ps->nr_threads; t++)
+		if (rows[t].samples)
+			rows[r->nr_threads++] = rows[t];
+	qsort(rows, r->nr_threads, sizeof(*rows), cmp_thread_row);
+	r->threads = rows;
+
+	func_table_init(&r->ft, ps);
+	r->stats = xmalloc(sizeof(*r->stats) * (r->ft.nr_funcs + 1));
+	func_stats_compute(&r->ft, ps, r->stack_w, r->stats);
+	r->by_self = xmalloc(sizeof(func_id) * (r->ft.nr_funcs + 1));
+	r->by_total = xmalloc(sizeof(func_id) * (r->ft.nr_funcs + 1));
+	for (func_id f = 0; f < r->ft.nr_funcs; f++)
+		r->by_self[f] = r->by_total[f] = f;
+	qsort_r(r->by_self, r->ft.nr_funcs, sizeof(func_id), cmp_self, r->stats);
+	qsort_r(r->by_total, r->ft.nr_funcs, sizeof(func_id), cmp_total, r->stats);
+}
+
+static void
+report_release(struct report *r)
+{
+	free(r->stack_w);
+	free(r->threads);
+	free(r->stats);
+	free(r->by_self);
+	free(r->by_total);
+	func_table_release(&r->ft);
+}
+
+/* How many rows of a top list to show: those with weight, up to the limit. */
+static size_t
+top_count(const struct report *r, const func_id *order, bool self)
+{
+	size_t n = 0;
+
+	while (n < r->ft.nr_funcs && (!r->limit || n < r->limit)) {
+		const struct func_stats *st = &r->stats[order[n]];
+
+		if (!(self ? st->self : st->total))
+			break;
+		n++;
+	}
+	return n;
+}
+
+static double
+pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static const char *
+basename_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+/* Seconds with 6 decimals from ns, exactly (no floating point). */
+static void
+add_seconds(struct strbuf *sb, int64_t ns)
+{
+	const char *sign = ns < 0 ? "-" : "";
+	uint64_t v = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
+
+	strbuf_addf(sb, "%s%llu.%06llu", sign, (unsigned long long)(v / 1000000000),
+		    (unsigned long long)(v % 1000000000 / 1000));
+}
+
+static void
+add_weight(struct strbuf *sb, const struct profile *p, uint64_t w)
+{
+	profile_format_weight(p, w, sb);
+}
+
+static void
+add_escaped(struct strbuf *sb, const char *s)
+{
+	text_escape_str(sb, s);
+}
+
+static const char *
+unit_phrase(const struct profile *p)
+{
+	switch (p->unit) {
+	case UNIT_NANOSECONDS:
+		return "ns";
+	case UNIT_EVENTS:
+		return "events";
+	case UNIT_SAMPLES:
+		return "samples";
+	case UNIT_BYTES:
+		return "bytes";
+	case UNIT_NONE:
+		break;
+	}
+	return "(no unit)";
+}
+
+static void
+print_top(const struct report *r, const func_id *order, bool self, struct strbuf *out)
+{
+	size_t n = top_count(r, order, self);
+	struct strbuf num = STRBUF_INIT;
+	int wself = 4, wtotal = 5, wmod = 6;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct func_stats *st = &r->stats[order[i]];
+		int len;
+
+		strbuf_reset(&num);
+		add_weight(&num, r->p, st->self);
+		if ((int)num.len > wself)
+			wself = (int)num.len;
+		strbuf_reset(&num);
+		add_weight(&num, r->p, st->total);
+		if ((int)num.len > wtotal)
+			wtotal = (int)num.len;
+		strbuf_reset(&num);
+		add_escaped(&num, basename_of(ps_get(r->ps, r->ft.funcs[order[i]].module)));
+		len = (int)num.len;
+		if (len > wmod)
+			wmod = len > 40 ? 40 : len;
+	}
+	strbuf_addf(out, "\ntop %zu functions by %s\n", n, self ? "self" : "total");
+	if (!n) {
+		strbuf_addstr(out, "  (none)\n");
+		strbuf_release(&num);
+		return;
+	}
+	strbuf_addf(out, "  %*s  %6s  %*s  %6s  %-*s  %s\n", wself, "self", "%", wtotal,
+		    "total", "%", wmod, "module", "function");
+	for (size_t i = 0; i < n; i++) {
+		const struct func_stats *st = &r->stats[order[i]];
+		const struct func *fn = &r->ft.funcs[order[i]];
+		const char *mod = ps_get(r->ps, fn->module);
+
+		strbuf_reset(&num);
+		add_weight(&num, r->p, st->self);
+		strbuf_addf(out, "  %*s  %5.1f%%", wself, num.buf, pct(st->self, r->total));
+		strbuf_reset(&num);
+		add_weight(&num, r->p, st->total);
+		strbuf_addf(out, "  %*s  %5.1f%%  ", wtotal, num.buf, pct(st->total, r->total));
+		strbuf_reset(&num);
+		add_escaped(&num, *mod ? basename_of(mod) : "-");
+		strbuf_addf(out, "%-*s  ", wmod, num.buf);
+		add_escaped(out, ps_get(r->ps, fn->name));
+		strbuf_addch(out, '\n');
+	}
+	strbuf_release(&num);
+}
+
+static void
+print_text(const struct report *r)
+{
+	const struct profile_set *ps = r->ps;
+	const struct profile *p = r->p;
+	struct strbuf out = STRBUF_INIT;
+
+	strbuf_addstr(&out, "file      ");
+	add_escaped(&out, r->path);
+	strbuf_addf(&out, "\nformat    %s\n", ps->format ? ps->format : "unknown");
+	strbuf_addf(&out, "profiles  %zu:", ps->nr_profiles);
+	for (size_t i = 0; i < ps->nr_profiles; i++) {
+		const char *name = ps_get(ps, ps->profiles[i]->name);
+
+		strbuf_addstr(&out, i ? ", " : " ");
+		add_escaped(&out, *name ? name : "(unnamed)");
+		strbuf_addf(&out, " (%zu samples)", ps->profiles[i]->nr_samples);
+		if (ps->profiles[i] == p && ps->nr_profiles > 1)
+			strbuf_addstr(&out, " [shown]");
+	}
+	strbuf_addch(&out, '\n');
+	strbuf_addf(&out, "samples   %zu", r->nr_samples);
+	if (r->keep)
+		strbuf_addf(&out, " of %zu (thread filter)", p->nr_samples);
+	strbuf_addstr(&out, "\nweight    ");
+	add_weight(&out, p, r->total);
+	strbuf_addf(&out, " %s\n", unit_phrase(p));
+	strbuf_addstr(&out, "time      ");
+	if (p->has_time) {
+		add_seconds(&out, p->time_min);
+		strbuf_addstr(&out, " .. ");
+		add_seconds(&out, p->time_max);
+		strbuf_addstr(&out, " (");
+		add_seconds(&out, p->time_max - p->time_min);
+		strbuf_addstr(&out, " s)\n");
+	} else {
+		strbuf_addstr(&out, "not recorded\n");
+	}
+
+	strbuf_addf(&out, "\nthreads (%zu)\n", r->nr_threads);
+	strbuf_addf(&out, "  %8s  %6s  %8s  %8s  %s\n", "samples", "%", "pid", "tid", "comm");
+	for (size_t i = 0; i < r->nr_threads; i++) {
+		const struct thread *t = &ps->threads[r->threads[i].id];
+		char pid[24], tid[24];
+
+		if (t->pid >= 0)
+			snprintf(pid, sizeof(pid), "%lld", (long long)t->pid);
+		else
+			strcpy(pid, "-");
+		if (t->tid >= 0)
+			snprintf(tid, sizeof(tid), "%lld", (long long)t->tid);
+		else
+			strcpy(tid, "-");
+		strbuf_addf(&out, "  %8llu  %5.1f%%  %8s  %8s  ",
+			    (unsigned long long)r->threads[i].samples,
+			    pct(r->threads[i].weight, r->total), pid, tid);
+		add_escaped(&out, *ps_get(ps, t->comm) ? ps_get(ps, t->comm) : "-");
+		strbuf_addch(&out, '\n');
+	}
+
+	print_top(r, r->by_self, true, &out);
+	print_top(r, r->by_total, false, &out);
+	fwrite(out.buf, 1, out.len, stdout);
+	strbuf_release(&out);
+}
+
+static void
+json_weight(struct json_writer *jw, const struct profile *p, uint64_t w)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	add_weight(&sb, p, w);
+	json_raw_number(jw, sb.buf);
+	strbuf_release(&sb);
+}
+
+static void
+json_top(struct json_writer *jw, const struct report *r, const func_id *order, bool self)
+{
+	size_t n = top_count(r, order, self);
+
+	json_array_begin(jw);
+	for (size_t i = 0; i < n; i++) {
+		const struct func_stats *st = &r->stats[order[i]];
+		const struct func *fn = &r->ft.funcs[order[i]];
+
+		json_object_begin(jw);
+		json_key(jw, "function");
+		json_string(jw, ps_get(r->ps, fn->name));
+		json_key(jw, "module");
+		json_string(jw, ps_get(r->ps, fn->module));
+		json_key(jw, "self");
+		json_weight(jw, r->p, st->self);
+		json_key(jw, "self_percent");
+		json_double(jw, pct(st->self, r->total));
+		json_key(jw, "total");
+		json_weight(jw, r->p, st->total);
+		json_key(jw, "total_percent");
+		json_double(jw, pct(st->total, r->total));
+		json_object_end(jw);
+	}
+	json_array_end(jw);
+}
+
+static void
+print_json(const struct report *r)
+{
+	const struct profile_set *ps = r->ps;
+	const struct profile *p = r->p;
+	struct json_writer jw;
+
+	json_init(&jw, stdout);
+	json_object_begin(&jw);
+	json_key(&jw, "file");
+	json_string(&jw, r->path);
+	json_key(&jw, "format");
+	json_string(&jw, ps->format ? ps->format : "unknown");
+	json_key(&jw, "profiles");
+	json_array_begin(&jw);
+	for (size_t i = 0; i < ps->nr_profiles; i++) {
+		const struct profile *q = ps->profiles[i];
+
+		json_object_begin(&jw);
+		json_key(&jw, "name");
+		json_string(&jw, ps_get(ps, q->name));
+		json_key(&jw, "unit");
+		json_string(&jw, weight_unit_name(q->unit));
+		json_key(&jw, "samples");
+		json_uint(&jw, q->nr_samples);
+		json_key(&jw, "weight");
+		json_weight(&jw, q, q->total_weight);
+		json_object_end(&jw);
+	}
+	json_array_end(&jw);
+	json_key(&jw, "profile");
+	json_string(&jw, ps_get(ps, p->name));
+	json_key(&jw, "unit");
+	json_string(&jw, weight_unit_name(p->unit));
+	json_key(&jw, "samples");
+	json_uint(&jw, r->nr_samples);
+	json_key(&jw, "weight");
+	json_weight(&jw, p, r->total);
+	json_key(&jw, "time");
+	if (p->has_time) {
+		json_object_begin(&jw);
+		json_key(&jw, "start_ns");
+		json_int(&jw, p->time_min);
+		json_key(&jw, "end_ns");
+		json_int(&jw, p->time_max);
+		json_key(&jw, "duration_ns");
+		json_int(&jw, p->time_max - p->time_min);
+		json_object_end(&jw);
+	} else {
+		json_null(&jw);
+	}
+	json_key(&jw, "threads");
+	json_array_begin(&jw);
+	for (size_t i = 0; i < r->nr_threads; i++) {
+		const struct thread *t = &ps->threads[r->threads[i].id];
+
+		json_object_begin(&jw);
+		json_key(&jw, "comm");
+		json_string(&jw, ps_get(ps, t->comm));
+		json_key(&jw, "pid");
+		if (t->pid >= 0)
+			json_int(&jw, t->pid);
+		else
+			json_null(&jw);
+		json_key(&jw, "tid");
+		if (t->tid >= 0)
+			json_int(&jw, t->tid);
+		else
+			json_null(&jw);
+		json_key(&jw, "samples");
+		json_uint(&jw, r->threads[i].samples);
+		json_key(&jw, "weight");
+		json_weight(&jw, p, r->threads[i].weight);
+		json_key(&jw, "percent");
+		json_double(&jw, pct(r->threads[i].weight, r->total));
+		json_object_end(&jw);
+	}
+	json_array_end(&jw);
+	json_key(&jw, "top_self");
+	json_top(&jw, r, r->by_self, true);
+	json_key(&jw, "top_total");
+	json_top(&jw, r, r->by_total, false);
+	json_object_end(&jw);
+	json_finish(&jw);
+}
+
+int
+cmd_report(int argc, char **argv)
+{
+	struct import_options io = { 0 };
+	struct report r = { 0 };
+	struct profile_set *ps;
+	const char *format = NULL, *event = NULL;
+	long long *tids = NULL;
+	size_t nr_tids = 0;
+	unsigned long long limit = 20, tid;
+	bool json = false;
+	int c, ret = EXIT_OK;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", report_options_table, NULL)) != -1) {
+		switch (c) {
+		case OPT_LIMIT:
+			if (!cli_parse_uint(optarg, &limit))
+				return cli_usage_error("report", "--limit takes a number, not '%s'",
+						       optarg);
+			break;
+		case OPT_EVENT:
+			event = optarg;
+			break;
+		case OPT_THREAD:
+			if (!cli_parse_uint(optarg, &tid)) {
+				free(tids);
+				return cli_usage_error("report",
+						       "--thread takes a thread id, not '%s'", optarg);
+			}
+			tids = realloc(tids, sizeof(*tids) * (nr_tids + 1));
+			if (!tids)
+				return EXIT_FATAL;
+			tids[nr_tids++] = (long long)tid;
+			break;
+		case OPT_JSON:
+			json = true;
+			break;
+		case OPT_FORMAT:
+			format = optarg;
+			break;
+		case OPT_WEIGHT:
+			if (!cli_parse_weight(optarg, &io))
+				return cli_usage_error("report",
+						       "--weight takes period or samples, not '%s'",
+						       optarg);
+			break;
+		case 'h':
+			fputs(report_usage, stdout);
+			return EXIT_OK;
+		case ':':
+			free(tids);
+			return cli_usage_error("report", "option %s needs an argument",
+					       argv[optind - 1]);
+		default:
+			free(tids);
+			return cli_usage_error("report", "unknown option %s", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc) {
+		free(tids);
+		return cli_usage_error("report", "no input file given");
+	}
+	if (optind + 1 < argc) {
+		free(tids);
+		return cli_usage_error("report", "one input file at a time (got %d)",
+				       argc - optind);
+	}
+
+	r.path = argv[optind];
+	ps = cli_load(r.path, format, &io);
+	if (!ps) {
+		free(tids);
+		return EXIT_INPUT;
+	}
+	r.ps = ps;
+	r.limit = (size_t)limit;
+	r.p = event ? profile_set_find_profile(ps, event) : ps->profiles[0];
+	if (!r.p) {
+		struct strbuf names = STRBUF_INIT;
+
+		for (size_t i = 0; i < ps->nr_profiles; i++) {
+			strbuf_addstr(&names, i ? ", " : "");
+			text_escape_str(&names, ps_get(ps, ps->profiles[i]->name));
+		}
+		cli_error("%s: no event named %s (events: %s)", r.path, event, names.buf);
+		strbuf_release(&names);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (nr_tids) {
+		bool any = false;
+
+		r.keep = xcalloc(ps->nr_threads + 1, sizeof(*r.keep));
+		for (uint32_t t = 0; t < ps->nr_threads; t++)
+			for (size_t i = 0; i < nr_tids; i++)
+				if (ps->threads[t].tid == tids[i])
+					r.keep[t] = any = true;
+		if (!any) {
+			cli_error("%s: no thread with tid %lld", r.path, tids[0]);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+	}
+	report_compute(&r);
+	if (json)
+		print_json(&r);
+	else
+		print_text(&r);
+	if (fflush(stdout)) {
+		cli_error("cannot write output");
+		ret = EXIT_INPUT;
+	}
+out:
+	report_release(&r);
+	free(r.keep);
+	free(tids);
+	profile_set_free(ps);
+	return ret;
+}

@@ -3,10 +3,16 @@
 
 /*
  * The command line: parses arguments, runs a subcommand and returns the
- * process exit status:
- *   0 success, 1 bad input (unreadable, unknown format, corrupt data),
- *   2 bad usage (unknown option, missing argument), 3 fatal (out of memory).
+ * process exit status. The statuses are documented in tflame(1):
+ *   0  success
+ *   1  bad input: unreadable, unknown format, corrupt or empty data
+ *   2  bad usage: unknown option, missing or invalid argument
+ *   3  fatal: out of memory
  */
+
+#include <stdbool.h>
+
+#include "tflame/import.h"
 
 enum exit_code {
 	EXIT_OK = 0,
@@ -16,5 +22,33 @@ enum exit_code {
 };
 
 int cli_main(int argc, char **argv);
+
+/* Subcommands: argv[0] is the subcommand's name. */
+int cmd_collapse(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+
+/*
+ * Helpers shared by the subcommands (cli.c).
+ */
+
+/* Print "tflame: <msg>" on stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "tflame: <msg>\nTry 'tflame <cmd> --help'." and return EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Load path with the given format (NULL: probe) and options, print the
+ * importer's warnings on stderr, and return the set, or NULL after printing
+ * the error.
+ */
+struct profile_set *cli_load(const char *path, const char *format,
+			     const struct import_options *opts);
+
+/* Parse --weight's argument into opts. Returns false if it is invalid. */
+bool cli_parse_weight(const char *arg, struct import_options *opts);
+
+/* Parse a non-negative decimal integer argument. */
+bool cli_parse_uint(const char *arg, unsigned long long *out);
 
 #endif /* TFLAME_CLI_H */

@@ -1,3 +1,69 @@
 #ifndef TFLAME_COLLAPSE_H
 #define TFLAME_COLLAPSE_H
-#endif
+
+/*
+ * Folded-stack output: `tflame collapse`.
+ *
+ * For perf script input this is a drop-in for FlameGraph's
+ * stackcollapse-perf.pl: the same lines for the same flags, following the
+ * rules in FORMATS.md (the comm as root frame, one event kept, each frame
+ * name tidied the way the script does it). Load the input with
+ * import_options.collapse_compat set, so that sample headers are read as
+ * the script reads them. The deliberate differences from the script:
+ *  - the last sample counts even with no blank line after it;
+ *  - a one-character comm is read;
+ *  - a sample with its frame on the header line keeps its event, period
+ *    and frame;
+ *  - a module with parentheses of its own, "(/lib/x.so (deleted))", is
+ *    read whole (the script cuts the name at it and keeps "+0x..");
+ *  - with --srcline, a frame name holding "->" gets its srcline on every
+ *    inlined piece (the script reads a further input line per piece).
+ *
+ * Any other input (folded stacks) is passed through normalised: frames
+ * joined by ';' as they are, identical stacks merged, lines sorted by byte
+ * order; a differential (before/after) file keeps both counts.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tflame/profile.h"
+
+struct tf_error;
+
+struct collapse_options {
+	bool pid;     /* root frame comm-PID */
+	bool tid;     /* root frame comm-PID/TID */
+	bool kernel;  /* _[k] on kernel frames */
+	bool jit;     /* _[j] on JIT frames */
+	bool addrs;   /* [module <addr>] for unknown frames (load with keep_unknown_addrs) */
+	bool srcline; /* append the srcline of perf script -F+srcline */
+	const char *event_filter; /* the event to keep; NULL: the first one seen */
+};
+
+struct collapse_result {
+	const struct profile *kept;  /* the event kept (perf input), or NULL */
+	uint64_t skipped_samples;    /* samples of other events, not written */
+	size_t skipped_events;       /* how many other events there were */
+	uint64_t lines;              /* lines written */
+};
+
+/*
+ * Write ps as folded stacks to out. Returns 0, or -1 with err set (an
+ * --event-filter that names no event in the file, or a write error).
+ */
+int collapse_write(const struct profile_set *ps, const struct collapse_options *opts,
+		   FILE *out, struct collapse_result *res, struct tf_error *err);
+
+/*
+ * Append one perf frame name tidied as stackcollapse-perf.pl does
+ * (FORMATS.md steps 2-8 and the annotations) to out. Returns false when the
+ * script would skip the frame (its name starts with '('). java selects the
+ * Java tidy rule (the root frame starts with "java").
+ */
+bool collapse_tidy_frame(const struct profile_set *ps, const struct frame *f,
+			 const struct collapse_options *opts, bool java,
+			 struct strbuf *out);
+
+#endif /* TFLAME_COLLAPSE_H */

@@ -1,3 +1,84 @@
 #ifndef TFLAME_FUNCTIONS_H
 #define TFLAME_FUNCTIONS_H
-#endif
+
+/*
+ * Functions and the weights every pane and report shares.
+ *
+ * A function is a frame name in a module: frames that differ only in
+ * file:line, flags or address are one function. For each function the core
+ * reports
+ *   self  = the weight of samples whose leaf frame is the function;
+ *   total = the weight of samples whose stack contains the function,
+ *           counted once per sample even when it recurses (a;b;a counts a
+ *           once).
+ *
+ * Everything here works from per-stack weights (stack_weights()), so a
+ * thread filter is applied once, when those are summed, and the rest is
+ * O(stacks): nothing re-reads samples and nothing recurses on stack depth.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tflame/profile.h"
+
+typedef uint32_t func_id;
+
+struct func {
+	str_id name;
+	str_id module;
+};
+
+struct func_table {
+	func_id *frame_func;  /* frame_id -> func_id */
+	struct func *funcs;
+	uint32_t nr_funcs;
+};
+
+/* Group the frames of ps into functions. Release with func_table_release(). */
+void func_table_init(struct func_table *ft, const struct profile_set *ps);
+void func_table_release(struct func_table *ft);
+/* Check that every frame maps to a function with its name and module. */
+int func_table_check(const struct func_table *ft, const struct profile_set *ps,
+		     struct tf_error *err);
+
+/*
+ * Which samples count: a thread mask (indexed by thread_id, true = keep) or
+ * NULL for all threads.
+ */
+struct sample_filter {
+	const bool *threads;
+};
+
+/*
+ * Sum the weights of p's samples that pass filter (NULL: all) into out,
+ * which must hold ps->nr_stacks entries and is overwritten. Returns the sum.
+ */
+uint64_t stack_weights(const struct profile_set *ps, const struct profile *p,
+		       const struct sample_filter *filter, uint64_t *out);
+
+struct func_stats {
+	uint64_t self;
+	uint64_t total;
+};
+
+/*
+ * Self and total of every function (out[ft->nr_funcs], overwritten) for the
+ * per-stack weights w (ps->nr_stacks entries).
+ */
+void func_stats_compute(const struct func_table *ft, const struct profile_set *ps,
+			const uint64_t *w, struct func_stats *out);
+
+/*
+ * The stack tree as first-child / next-sibling links, for walking it in
+ * depth-first order without recursion. Siblings are in stack id order.
+ */
+struct stack_links {
+	stack_id *first_child; /* STACK_ROOT when none (the root is nobody's child) */
+	stack_id *next_sibling;
+};
+
+void stack_links_init(struct stack_links *l, const struct profile_set *ps);
+void stack_links_release(struct stack_links *l);
+
+#endif /* TFLAME_FUNCTIONS_H */

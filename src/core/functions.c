@@ -1,3 +1,191 @@
 #include "config.h"
-/* stub: being written */
-typedef int tf_stub_functions;
+
+#include "tflame/functions.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tflame/error.h"
+#include "tflame/hash.h"
+#include "tflame/xalloc.h"
+
+void
+func_table_init(struct func_table *ft, const struct profile_set *ps)
+{
+	uint32_t nslots = 64, mask;
+	uint32_t *slots; /* func id + 1, 0 = empty */
+	uint32_t alloc = 0;
+
+	while (nslots < ps->nr_frames * 2u + 2)
+		nslots *= 2;
+	mask = nslots - 1;
+	slots = xcalloc(nslots, sizeof(*slots));
+	memset(ft, 0, sizeof(*ft));
+	ft->frame_func = xmalloc(sizeof(*ft->frame_func) * ((size_t)ps->nr_frames + 1));
+
+	for (uint32_t i = 0; i < ps->nr_frames; i++) {
+		const struct frame *f = &ps->frames[i];
+		uint32_t pos = (uint32_t)hash_pair(f->name, f->module) & mask;
+
+		for (; slots[pos]; pos = (pos + 1) & mask) {
+			const struct func *fn = &ft->funcs[slots[pos] - 1];
+
+			if (fn->name == f->name && fn->module == f->module)
+				break;
+		}
+		if (!slots[pos]) {
+			ALLOC_GROW(ft->funcs, ft->nr_funcs, alloc);
+			ft->funcs[ft->nr_funcs].name = f->name;
+			ft->funcs[ft->nr_funcs].module = f->module;
+			slots[pos] = ++ft->nr_funcs;
+		}
+		ft->frame_func[i] = slots[pos] - 1;
+	}
+	free(slots);
+}
+
+void
+func_table_release(struct func_table *ft)
+{
+	free(ft->frame_func);
+	free(ft->funcs);
+	memset(ft, 0, sizeof(*ft));
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int
+func_table_check(const struct func_table *ft, const struct profile_set *ps,
+		 struct tf_error *err)
+{
+	uint64_t *keys;
+	bool dup = false;
+
+	for (uint32_t i = 0; i < ps->nr_frames; i++) {
+		func_id fn = ft->frame_func[i];
+
+		if (fn >= ft->nr_funcs)
+			return tf_error_set(err, "frame %u maps to function %u of %u", i, fn,
+					    ft->nr_funcs);
+		if (ft->funcs[fn].name != ps->frames[i].name ||
+		    ft->funcs[fn].module != ps->frames[i].module)
+			return tf_error_set(err, "frame %u maps to a function of another name", i);
+	}
+	keys = xmalloc(sizeof(*keys) * ((size_t)ft->nr_funcs + 1));
+	for (uint32_t i = 0; i < ft->nr_funcs; i++)
+		keys[i] = ((uint64_t)ft->funcs[i].name << 32) | ft->funcs[i].module;
+	qsort(keys, ft->nr_funcs, sizeof(*keys), cmp_u64);
+	for (uint32_t i = 1; i < ft->nr_funcs; i++)
+		if (keys[i] == keys[i - 1])
+			dup = true;
+	free(keys);
+	if (dup)
+		return tf_error_set(err, "two functions share a name and module");
+	return 0;
+}
+
+uint64_t
+stack_weights(const struct profile_set *ps, const struct profile *p,
+	      const struct sample_filter *filter, uint64_t *out)
+{
+	uint64_t sum = 0;
+	const bool *keep = filter ? filter->threads : NULL;
+
+	memset(out, 0, sizeof(*out) * ps->nr_stacks);
+	if (keep) {
+		for (size_t i = 0; i < p->nr_samples; i++) {
+			if (!keep[p->thread[i]])
+				continue;
+			out[p->stack[i]] += p->weight[i];
+			sum += p->weight[i];
+		}
+	} else {
+		for (size_t i = 0; i < p->nr_samples; i++)
+			out[p->stack[i]] += p->weight[i];
+		sum = p->total_weight;
+	}
+	return sum;
+}
+
+void
+stack_links_init(struct stack_links *l, const struct profile_set *ps)
+{
+	size_t n = ps->nr_stacks;
+
+	l->first_child = xmalloc(sizeof(stack_id) * n);
+	l->next_sibling = xmalloc(sizeof(stack_id) * n);
+	for (size_t i = 0; i < n; i++)
+		l->first_child[i] = l->next_sibling[i] = STACK_ROOT;
+	/* Push front in descending order, so siblings come out ascending. */
+	for (size_t i = n; i-- > 1;) {
+		stack_id parent = ps->stacks[i].parent;
+
+		l->next_sibling[i] = l->first_child[parent];
+		l->first_child[parent] = (stack_id)i;
+	}
+}
+
+void
+stack_links_release(struct stack_links *l)
+{
+	free(l->first_child);
+	free(l->next_sibling);
+	l->first_child = l->next_sibling = NULL;
+}
+
+/*
+ * Counting recursion once: the total of a function is the weight below its
+ * *outermost* occurrences on each path. A depth-first walk keeps, per
+ * function, how many times it is on the current path; a node whose function
+ * is not yet on the path is outermost and adds its subtree weight. Subtree
+ * weights come from one backward pass, since parents precede children.
+ */
+void
+func_stats_compute(const struct func_table *ft, const struct profile_set *ps,
+		   const uint64_t *w, struct func_stats *out)
+{
+	size_t n = ps->nr_stacks;
+	uint64_t *sub = xmalloc(sizeof(*sub) * n);
+	uint32_t *on_path = xcalloc(ft->nr_funcs + 1, sizeof(*on_path));
+	struct stack_links l;
+	stack_id s;
+
+	memset(out, 0, sizeof(*out) * ft->nr_funcs);
+	memcpy(sub, w, sizeof(*sub) * n);
+	for (size_t i = n; i-- > 1;)
+		sub[ps->stacks[i].parent] += sub[i];
+
+	stack_links_init(&l, ps);
+	s = l.first_child[STACK_ROOT];
+	while (s != STACK_ROOT) {
+		func_id fn = ft->frame_func[ps->stacks[s].frame];
+
+		if (!on_path[fn])
+			out[fn].total += sub[s];
+		out[fn].self += w[s];
+		on_path[fn]++;
+		/* Descend only where there is weight. */
+		if (l.first_child[s] != STACK_ROOT && sub[s] != w[s]) {
+			s = l.first_child[s];
+			continue;
+		}
+		/* Leave s, and every ancestor whose children are all done. */
+		while (s != STACK_ROOT) {
+			on_path[ft->frame_func[ps->stacks[s].frame]]--;
+			if (l.next_sibling[s] != STACK_ROOT) {
+				s = l.next_sibling[s];
+				break;
+			}
+			s = ps->stacks[s].parent;
+		}
+	}
+	stack_links_release(&l);
+	free(on_path);
+	free(sub);
+}

@@ -593,17 +593,17 @@ profile_set_check(const struct profile_set *ps, struct tf_error *err)
 			if (p->weight[i] > UINT64_MAX - total)
 				return tf_error_set(err, "profile %zu: weights overflow", pi);
 			total += p->weight[i];
-			if (p->time[i] < tmin)
+			/* A sample with no time stores 0: it bounds nothing. */
+			if (p->time[i] && p->time[i] < tmin)
 				tmin = p->time[i];
-			if (p->time[i] > tmax)
+			if (p->time[i] && p->time[i] > tmax)
 				tmax = p->time[i];
 		}
 		if (total != p->total_weight)
 			return tf_error_set(err, "profile %zu: total %llu, weights sum to %llu",
 					    pi, (unsigned long long)p->total_weight,
 					    (unsigned long long)total);
-		if (p->has_time && p->nr_samples &&
-		    (p->time_min > tmin || p->time_max < tmax))
+		if (p->has_time && tmin <= tmax && (p->time_min > tmin || p->time_max < tmax))
 			return tf_error_set(err, "profile %zu: time range does not cover samples",
 					    pi);
 	}

@@ -1,4 +1,137 @@
 #include "config.h"
+
+#include "tflame/builder.h"
+
 #include "test_util.h"
-static void t(void **s) { (void)s; assert_true(1); }
-int main(void) { const struct CMUnitTest tests[] = { cmocka_unit_test(t) }; return cmocka_run_group_tests(tests, NULL, NULL); }
+
+static frame_id
+mkframe(struct profile_set *ps, const char *name)
+{
+	struct frame f = { 0 };
+
+	f.name = ps_str(ps, name, strlen(name));
+	return profile_set_frame(ps, &f);
+}
+
+static void
+test_orders_give_the_same_stack(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, STR_EMPTY, UNIT_SAMPLES);
+	thread_id t = profile_set_thread(ps, -1, -1, STR_EMPTY);
+	frame_id a = mkframe(ps, "a"), b = mkframe(ps, "b"), c = mkframe(ps, "c");
+	struct builder bld;
+	char buf[64];
+
+	(void)state;
+	builder_init(&bld, ps);
+	builder_begin_sample(&bld, p, t, 1, 0, false);
+	builder_push_frame(&bld, a);
+	builder_push_frame(&bld, b);
+	builder_push_frame(&bld, c);
+	assert_true(builder_in_sample(&bld));
+	assert_int_equal(builder_end_sample(&bld, BUILDER_ROOT_FIRST, NULL), 0);
+	assert_false(builder_in_sample(&bld));
+
+	builder_begin_sample(&bld, p, t, 2, 0, false);
+	builder_push_frame(&bld, c);
+	builder_push_frame(&bld, b);
+	builder_push_frame(&bld, a);
+	assert_int_equal(builder_end_sample(&bld, BUILDER_LEAF_FIRST, NULL), 0);
+
+	assert_int_equal(p->nr_samples, 2);
+	assert_int_equal(p->stack[0], p->stack[1]);
+	assert_string_equal(stack_text(ps, p->stack[0], buf, sizeof(buf)), "a;b;c");
+	assert_int_equal(p->total_weight, 3);
+	builder_release(&bld);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
+static void
+test_empty_sample_and_restart(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, STR_EMPTY, UNIT_SAMPLES);
+	thread_id t = profile_set_thread(ps, -1, -1, STR_EMPTY);
+	struct builder bld;
+
+	(void)state;
+	builder_init(&bld, ps);
+	builder_begin_sample(&bld, p, t, 4, 99, true);
+	assert_int_equal(builder_end_sample(&bld, BUILDER_LEAF_FIRST, NULL), 0);
+	assert_int_equal(p->stack[0], STACK_ROOT);
+	assert_int_equal(p->time[0], 99);
+	/* Beginning again drops the frames of a sample that was not ended. */
+	builder_begin_sample(&bld, p, t, 1, 0, false);
+	builder_push_frame(&bld, mkframe(ps, "lost"));
+	builder_begin_sample(&bld, p, t, 1, 0, false);
+	builder_push_frame(&bld, mkframe(ps, "kept"));
+	builder_clear_frames(&bld);
+	builder_push_frame(&bld, mkframe(ps, "kept2"));
+	assert_int_equal(builder_end_sample(&bld, BUILDER_LEAF_FIRST, NULL), 0);
+	assert_int_equal(ps->stacks[p->stack[1]].depth, 1);
+	assert_string_equal(frame_name(ps, ps->stacks[p->stack[1]].frame), "kept2");
+	builder_release(&bld);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
+static void
+test_deep_stack(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, STR_EMPTY, UNIT_SAMPLES);
+	thread_id t = profile_set_thread(ps, -1, -1, STR_EMPTY);
+	frame_id a = mkframe(ps, "a"), b = mkframe(ps, "b");
+	struct builder bld;
+
+	(void)state;
+	builder_init(&bld, ps);
+	builder_begin_sample(&bld, p, t, 1, 0, false);
+	for (int i = 0; i < 100000; i++)
+		builder_push_frame(&bld, i % 2 ? a : b);
+	assert_int_equal(builder_end_sample(&bld, BUILDER_LEAF_FIRST, NULL), 0);
+	assert_int_equal(ps->stacks[p->stack[0]].depth, 100000);
+	/* Leaf first: the last frame pushed (a) is the root. */
+	assert_int_equal(ps->stacks[p->stack[0]].frame, b);
+	builder_release(&bld);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
+static void
+test_overflow_reported(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, STR_EMPTY, UNIT_EVENTS);
+	thread_id t = profile_set_thread(ps, -1, -1, STR_EMPTY);
+	struct tf_error err = TF_ERROR_INIT;
+	struct builder bld;
+
+	(void)state;
+	builder_init(&bld, ps);
+	builder_begin_sample(&bld, p, t, UINT64_MAX, 0, false);
+	assert_int_equal(builder_end_sample(&bld, BUILDER_LEAF_FIRST, &err), 0);
+	builder_begin_sample(&bld, p, t, 1, 0, false);
+	assert_int_equal(builder_end_sample(&bld, BUILDER_LEAF_FIRST, &err), -1);
+	assert_string_equal(err.msg, "total weight overflows 64 bits");
+	assert_int_equal(p->nr_samples, 1);
+	tf_error_release(&err);
+	builder_release(&bld);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_orders_give_the_same_stack),
+		cmocka_unit_test(test_empty_sample_and_restart),
+		cmocka_unit_test(test_deep_stack),
+		cmocka_unit_test(test_overflow_reported),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,4 +1,301 @@
 #include "config.h"
+
+#include "tflame/profile.h"
+
+#include <stdlib.h>
+
+#include "tflame/strbuf.h"
+
 #include "test_util.h"
-static void t(void **s) { (void)s; assert_true(1); }
-int main(void) { const struct CMUnitTest tests[] = { cmocka_unit_test(t) }; return cmocka_run_group_tests(tests, NULL, NULL); }
+
+static frame_id
+mkframe(struct profile_set *ps, const char *name, const char *module)
+{
+	struct frame f = { 0 };
+
+	f.name = ps_str(ps, name, strlen(name));
+	f.module = ps_str(ps, module, strlen(module));
+	return profile_set_frame(ps, &f);
+}
+
+static void
+test_new_set_is_consistent(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+
+	(void)state;
+	assert_int_equal(ps->nr_stacks, 1);
+	assert_int_equal(ps->stacks[STACK_ROOT].depth, 0);
+	assert_int_equal(ps->nr_frames, 0);
+	assert_int_equal(ps->nr_profiles, 0);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
+static void
+test_frames_interned_on_identity(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct frame f = { 0 }, g;
+	frame_id a, b;
+
+	(void)state;
+	a = mkframe(ps, "main", "/bin/x");
+	b = mkframe(ps, "main", "/bin/x");
+	assert_int_equal(a, b);
+	assert_int_not_equal(mkframe(ps, "main", "/bin/y"), a);
+	f = ps->frames[a];
+	g = f;
+	g.line = 12;
+	g.flags = FRAME_HAS_LINE;
+	assert_int_not_equal(profile_set_frame(ps, &g), a);
+	g = f;
+	g.flags = FRAME_INLINED;
+	assert_int_not_equal(profile_set_frame(ps, &g), a);
+	g = f;
+	g.addr = 0x1234;
+	assert_int_not_equal(profile_set_frame(ps, &g), a);
+	assert_int_equal(profile_set_frame(ps, &f), a);
+	assert_int_equal(ps->nr_frames, 5);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
+static void
+test_stacks_share_prefixes(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	frame_id m = mkframe(ps, "main", ""), f = mkframe(ps, "f", ""), g = mkframe(ps, "g", "");
+	stack_id sm, smf, smg, smf2;
+
+	(void)state;
+	sm = profile_set_stack(ps, STACK_ROOT, m);
+	smf = profile_set_stack(ps, sm, f);
+	smg = profile_set_stack(ps, sm, g);
+	smf2 = profile_set_stack(ps, sm, f);
+	assert_int_equal(smf, smf2);
+	assert_int_not_equal(smf, smg);
+	assert_int_equal(ps->stacks[smf].parent, sm);
+	assert_int_equal(ps->stacks[smf].depth, 2);
+	assert_int_equal(ps->stacks[sm].depth, 1);
+	/* The same frame under another parent is another stack. */
+	assert_int_not_equal(profile_set_stack(ps, STACK_ROOT, f), smf);
+	assert_int_equal(ps->nr_stacks, 5);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
+static void
+test_many_stacks_grow_tables(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	frame_id f = mkframe(ps, "rec", "");
+	stack_id s = STACK_ROOT;
+
+	(void)state;
+	for (int i = 0; i < 100000; i++)
+		s = profile_set_stack(ps, s, f);
+	assert_int_equal(ps->stacks[s].depth, 100000);
+	assert_int_equal(ps->nr_stacks, 100001);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
+static void
+test_threads(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	str_id comm = ps_str(ps, "xz", 2), other = ps_str(ps, "perf-exec", 9);
+	thread_id a = profile_set_thread(ps, 10, 11, comm);
+
+	(void)state;
+	assert_int_equal(profile_set_thread(ps, 10, 11, comm), a);
+	assert_int_not_equal(profile_set_thread(ps, 10, 11, other), a);
+	assert_int_not_equal(profile_set_thread(ps, -1, 11, comm), a);
+	assert_int_equal(ps->threads[a].pid, 10);
+	assert_int_equal(ps->nr_threads, 3);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
+static void
+test_samples_totals_and_time(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "cycles", 6), UNIT_EVENTS);
+	thread_id t = profile_set_thread(ps, 1, 1, STR_EMPTY);
+	struct tf_error err = TF_ERROR_INIT;
+
+	(void)state;
+	assert_ptr_equal(profile_set_profile(ps, ps_str(ps, "cycles", 6), UNIT_SAMPLES), p);
+	assert_int_equal(p->unit, UNIT_EVENTS);
+	assert_int_equal(profile_add_sample(p, STACK_ROOT, 5, 300, true, t, &err), 0);
+	assert_int_equal(profile_add_sample(p, STACK_ROOT, 7, 100, true, t, &err), 0);
+	assert_int_equal(profile_add_sample(p, STACK_ROOT, 1, 0, false, t, &err), 0);
+	assert_int_equal(p->nr_samples, 3);
+	assert_int_equal(p->total_weight, 13);
+	assert_true(p->has_time);
+	assert_int_equal(p->time_min, 100);
+	assert_int_equal(p->time_max, 300);
+	/* Overflow is refused and leaves the profile unchanged. */
+	assert_int_equal(profile_add_sample(p, STACK_ROOT, UINT64_MAX, 0, false, t, &err), -1);
+	assert_string_equal(err.msg, "total weight overflows 64 bits");
+	assert_int_equal(p->nr_samples, 3);
+	assert_ptr_equal(profile_set_find_profile(ps, "cycles"), p);
+	assert_null(profile_set_find_profile(ps, "instructions"));
+	assert_int_equal(profile_set_profile_index(ps, p), 0);
+	check_profile_set(ps);
+	tf_error_release(&err);
+	profile_set_free(ps);
+}
+
+static void
+test_decimals_exact(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, STR_EMPTY, UNIT_NONE);
+	struct tf_error err = TF_ERROR_INIT;
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	profile_add_sample(p, STACK_ROOT, 3, 0, false, 0, &err);
+	profile_set_thread(ps, -1, -1, STR_EMPTY);
+	assert_int_equal(profile_set_decimals(p, 2, &err), 0);
+	assert_int_equal(p->weight[0], 300);
+	profile_add_sample(p, STACK_ROOT, 5, 0, false, 0, &err); /* 0.05 */
+	assert_int_equal(p->total_weight, 305);
+	profile_format_weight(p, p->total_weight, &sb);
+	assert_string_equal(sb.buf, "3.05");
+	strbuf_reset(&sb);
+	profile_format_weight(p, 150, &sb);
+	assert_string_equal(sb.buf, "1.5");
+	strbuf_reset(&sb);
+	profile_format_weight(p, 200, &sb);
+	assert_string_equal(sb.buf, "2");
+	/* Fewer decimals than now is a no-op. */
+	assert_int_equal(profile_set_decimals(p, 1, &err), 0);
+	assert_int_equal(p->weight_decimals, 2);
+	assert_int_equal(profile_set_decimals(p, 19, &err), -1);
+	check_profile_set(ps);
+	strbuf_release(&sb);
+	tf_error_release(&err);
+	profile_set_free(ps);
+}
+
+static void
+build_one(struct profile_set *ps, const char *event, const char *const *names, int n,
+	  uint64_t w, const char *comm)
+{
+	struct profile *p = profile_set_profile(ps, ps_str(ps, event, strlen(event)),
+						UNIT_EVENTS);
+	thread_id t = profile_set_thread(ps, 7, 8, ps_str(ps, comm, strlen(comm)));
+	stack_id s = STACK_ROOT;
+
+	for (int i = 0; i < n; i++)
+		s = profile_set_stack(ps, s, mkframe(ps, names[i], "mod"));
+	assert_int_equal(profile_add_sample(p, s, w, 1000 * (int64_t)w, true, t, NULL), 0);
+}
+
+static void
+test_merge(void **state)
+{
+	struct profile_set *a = profile_set_new(), *b = profile_set_new();
+	const char *s1[] = { "main", "f" }, *s2[] = { "main", "g", "h" }, *s3[] = { "other" };
+	struct tf_error err = TF_ERROR_INIT;
+	char buf[256];
+	struct profile *pc;
+
+	(void)state;
+	build_one(a, "cycles", s1, 2, 10, "x");
+	build_one(b, "instructions", s3, 1, 5, "y");
+	build_one(b, "cycles", s2, 3, 20, "x");
+	build_one(b, "cycles", s1, 2, 30, "x");
+	profile_set_warn(b, 4, "something odd");
+	assert_int_equal(profile_set_merge(a, b, 100, &err), 0);
+
+	assert_int_equal(a->nr_profiles, 2);
+	pc = profile_set_find_profile(a, "cycles");
+	assert_int_equal(pc->nr_samples, 3);
+	assert_int_equal(pc->total_weight, 60);
+	assert_string_equal(stack_text(a, pc->stack[1], buf, sizeof(buf)), "main;g;h");
+	/* The same stack in both sets is one stack after the merge. */
+	assert_int_equal(pc->stack[0], pc->stack[2]);
+	assert_int_equal(pc->time_min, 10000);
+	assert_int_equal(pc->time_max, 30000);
+	assert_int_equal(pc->thread[0], pc->thread[1]);
+	assert_int_equal(profile_set_find_profile(a, "instructions")->total_weight, 5);
+	assert_int_equal(a->nr_diags, 1);
+	assert_int_equal(a->diags[0].line, 104);
+	assert_string_equal(a->diags[0].msg, "something odd");
+	assert_int_equal(b->nr_diags, 0);
+	check_profile_set(a);
+	check_profile_set(b);
+	assert_true(profile_set_memory(a) > 0);
+	tf_error_release(&err);
+	profile_set_free(a);
+	profile_set_free(b);
+}
+
+static void
+test_merge_decimals(void **state)
+{
+	struct profile_set *a = profile_set_new(), *b = profile_set_new();
+	struct profile *pa = profile_set_profile(a, STR_EMPTY, UNIT_NONE);
+	struct profile *pb = profile_set_profile(b, STR_EMPTY, UNIT_NONE);
+	struct tf_error err = TF_ERROR_INIT;
+
+	(void)state;
+	profile_set_thread(a, -1, -1, STR_EMPTY);
+	profile_set_thread(b, -1, -1, STR_EMPTY);
+	profile_add_sample(pa, STACK_ROOT, 2, 0, false, 0, &err);       /* 2 */
+	profile_set_decimals(pb, 1, &err);
+	profile_add_sample(pb, STACK_ROOT, 15, 0, false, 0, &err);      /* 1.5 */
+	assert_int_equal(profile_set_merge(a, b, 0, &err), 0);
+	assert_int_equal(pa->weight_decimals, 1);
+	assert_int_equal(pa->weight[0], 20);
+	assert_int_equal(pa->weight[1], 15);
+	assert_int_equal(pa->total_weight, 35);
+	check_profile_set(a);
+	tf_error_release(&err);
+	profile_set_free(a);
+	profile_set_free(b);
+}
+
+static void
+test_check_catches_corruption(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	const char *s1[] = { "main", "f" };
+	struct tf_error err = TF_ERROR_INIT;
+
+	(void)state;
+	build_one(ps, "cycles", s1, 2, 10, "x");
+	ps->profiles[0]->total_weight++;
+	assert_int_equal(profile_set_check(ps, &err), -1);
+	assert_non_null(strstr(err.msg, "total"));
+	ps->profiles[0]->total_weight--;
+	ps->stacks[2].depth = 7;
+	assert_int_equal(profile_set_check(ps, &err), -1);
+	assert_non_null(strstr(err.msg, "depth"));
+	tf_error_release(&err);
+	profile_set_free(ps);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_new_set_is_consistent),
+		cmocka_unit_test(test_frames_interned_on_identity),
+		cmocka_unit_test(test_stacks_share_prefixes),
+		cmocka_unit_test(test_many_stacks_grow_tables),
+		cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_samples_totals_and_time),
+		cmocka_unit_test(test_decimals_exact),
+		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_merge_decimals),
+		cmocka_unit_test(test_check_catches_corruption),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

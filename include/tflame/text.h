@@ -1,0 +1,28 @@
+#ifndef TFLAME_TEXT_H
+#define TFLAME_TEXT_H
+
+/*
+ * Text from profiles, made safe for a terminal.
+ *
+ * Profiles are untrusted: a frame name can carry ESC, BEL, backspace, C1
+ * controls, bidi overrides or invalid UTF-8, any of which would corrupt a
+ * terminal or mislead the reader. Everything taken from a profile goes
+ * through text_escape() before it is printed or drawn.
+ */
+
+#include <stddef.h>
+
+struct strbuf;
+
+/*
+ * Append s to out with every control character escaped: C0 controls and
+ * DEL as \t, \n, \r, \e or \xNN, C1 controls and bidi/format controls
+ * (U+200E-U+200F, U+202A-U+202E, U+2066-U+2069) as \u{XXXX}, invalid UTF-8
+ * bytes as \xNN, and a backslash as \\. Valid printable UTF-8 is kept.
+ */
+void text_escape(struct strbuf *out, const char *s, size_t len);
+
+/* text_escape() of a NUL-terminated string. */
+void text_escape_str(struct strbuf *out, const char *s);
+
+#endif /* TFLAME_TEXT_H */
