@@ -1,2 +1,84 @@
 #!/bin/sh
-exit 77
+# Bad input and bad usage: one clear line on stderr naming the file, the
+# documented exit status (1 bad input, 2 bad usage), nothing on stdout and
+# never a crash.
+
+. "$top_srcdir/tests/lib.sh"
+
+# expect STATUS PATTERN DESCRIPTION -- ARGS...
+expect() {
+	want=$1 pattern=$2 what=$3
+	shift 4
+	"$TFLAME" "$@" >"$tmpdir/out" 2>"$tmpdir/err" </dev/null
+	status=$?
+	lines=$(wc -l <"$tmpdir/err")
+	if [ "$status" -ne "$want" ]; then
+		not_ok "$what" "exit $status, want $want" "$(head -3 "$tmpdir/err")"
+	elif ! grep -q -- "$pattern" "$tmpdir/err"; then
+		not_ok "$what" "stderr lacks '$pattern'" "$(head -3 "$tmpdir/err")"
+	elif [ "$want" -eq 1 ] && [ -s "$tmpdir/out" ]; then
+		not_ok "$what" "output on stdout for a failed run"
+	elif [ "$want" -eq 1 ] && [ "$lines" -ne 1 ]; then
+		not_ok "$what" "$lines lines on stderr, want 1" "$(head -3 "$tmpdir/err")"
+	else
+		ok "$what"
+	fi
+}
+
+d=$tmpdir
+mkdir "$d/dir"
+: >"$d/empty.txt"
+head -c 4096 /dev/urandom >"$d/garbage.bin"
+printf '\0\0\0\0binary\0\0' >>"$d/garbage.bin"
+printf 'hello world\nthis is not a profile\n' >"$d/prose.txt"
+printf 'main;f 1\nmain;g 2\n' >"$d/ok.folded"
+# A gzip stream cut in the middle.
+seq 1 20000 | sed 's/^/main;f;g /' | gzip -c >"$d/full.gz"
+head -c 2000 "$d/full.gz" >"$d/truncated.gz"
+if command -v zstd >/dev/null 2>&1; then
+	seq 1 20000 | sed 's/^/main;f;g /' | zstd -q -c >"$d/full.zst"
+	head -c 2000 "$d/full.zst" >"$d/truncated.zst"
+fi
+
+for sub in report collapse; do
+	expect 1 "missing.txt: No such file" "$sub: missing file" -- $sub "$d/missing.txt"
+	expect 1 "dir" "$sub: a directory" -- $sub "$d/dir"
+	expect 1 "empty.txt.*empty" "$sub: empty file" -- $sub "$d/empty.txt"
+	expect 1 "garbage.bin.*binary" "$sub: binary garbage" -- $sub "$d/garbage.bin"
+	expect 1 "prose.txt.*unknown format" "$sub: unknown format" -- $sub "$d/prose.txt"
+	expect 1 "truncated.gz.*truncated gzip" "$sub: truncated gzip" -- $sub "$d/truncated.gz"
+	if [ -f "$d/truncated.zst" ]; then
+		expect 1 "truncated.zst.*truncated zstd" "$sub: truncated zstd" -- $sub "$d/truncated.zst"
+	fi
+	expect 1 "empty.txt" "$sub: empty stdin" -- $sub - <"$d/empty.txt"
+	expect 2 "unknown option --bogus" "$sub: unknown option" -- $sub --bogus "$d/ok.folded"
+	expect 2 "no input file" "$sub: no file" -- $sub
+	expect 2 "unknown format\|format" "$sub: bad --format" -- $sub --format=nope "$d/ok.folded"
+	expect 2 "weight" "$sub: bad --weight" -- $sub --weight=bytes "$d/ok.folded"
+done
+expect 2 "no event named nope" "report: unknown event" -- report --event=nope "$d/ok.folded"
+expect 2 "no thread with tid 999" "report: unknown thread" -- report --thread=999 "$d/ok.folded"
+expect 2 "limit" "report: bad --limit" -- report --limit=x "$d/ok.folded"
+expect 2 "--inline" "collapse: --inline is refused clearly" -- collapse --inline "$d/ok.folded"
+expect 2 "no profile given" "no arguments" --
+expect 2 "unknown option --frobnicate" "unknown global option" -- --frobnicate
+
+# Unreadable files: root reads anything, so only test as another user.
+if [ "$(id -u)" -ne 0 ]; then
+	cp "$d/ok.folded" "$d/secret.folded"
+	chmod 000 "$d/secret.folded"
+	expect 1 "secret.folded: Permission denied" "unreadable file" -- report "$d/secret.folded"
+fi
+
+# Good input through stdin and compressed files works.
+if "$TFLAME" collapse - <"$d/ok.folded" | grep -q '^main;g 2$'; then
+	ok "stdin works"
+else
+	not_ok "stdin works"
+fi
+if "$TFLAME" collapse "$d/full.gz" | grep -q '^main;f;g 200010000$'; then
+	ok "gzip input works"
+else
+	not_ok "gzip input works" "$("$TFLAME" collapse "$d/full.gz" 2>&1 | head -3)"
+fi
+finish

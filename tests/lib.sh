@@ -1,0 +1,35 @@
+# Shared by the shell tests. Sourced with top_srcdir, top_builddir and
+# TFLAME set by make check (Makefile.am's AM_TESTS_ENVIRONMENT).
+
+: "${top_srcdir:?run through make check}"
+: "${TFLAME:?run through make check}"
+
+LC_ALL=C.UTF-8
+TZ=UTC
+export LC_ALL TZ
+
+tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/tflame-test.XXXXXX") || exit 99
+trap 'rm -rf "$tmpdir"' EXIT
+
+pass=0
+fail=0
+
+ok() {
+	pass=$((pass + 1))
+	printf 'ok %d - %s\n' $((pass + fail)) "$1"
+}
+
+not_ok() {
+	fail=$((fail + 1))
+	printf 'not ok %d - %s\n' $((pass + fail)) "$1"
+	shift
+	for line in "$@"; do
+		printf '#   %s\n' "$line"
+	done
+}
+
+# finish: the summary line, and the exit status automake expects.
+finish() {
+	printf '%d passed, %d failed\n' "$pass" "$fail"
+	[ "$fail" -eq 0 ]
+}

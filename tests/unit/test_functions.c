@@ -1,4 +1,272 @@
 #include "config.h"
+
+#include "tflame/functions.h"
+
+#include <stdlib.h>
+
 #include "test_util.h"
-static void t(void **s) { (void)s; assert_true(1); }
-int main(void) { const struct CMUnitTest tests[] = { cmocka_unit_test(t) }; return cmocka_run_group_tests(tests, NULL, NULL); }
+
+/*
+ * A set built from "a;b;c=w" specs (root first, one thread per tid given).
+ * Functions a, b, c... in module "m".
+ */
+static frame_id
+mkframe(struct profile_set *ps, const char *name, uint32_t line)
+{
+	struct frame f = { 0 };
+
+	f.name = ps_str(ps, name, strlen(name));
+	f.module = ps_str(ps, "m", 1);
+	f.line = line;
+	f.flags = line ? FRAME_HAS_LINE : 0;
+	return profile_set_frame(ps, &f);
+}
+
+static void
+add(struct profile_set *ps, struct profile *p, const char *stack, uint64_t w, int tid)
+{
+	thread_id t = profile_set_thread(ps, 1, tid, STR_EMPTY);
+	stack_id s = STACK_ROOT;
+	const char *q = stack;
+
+	while (*q) {
+		const char *e = strchr(q, ';');
+		size_t n = e ? (size_t)(e - q) : strlen(q);
+		char name[64];
+
+		memcpy(name, q, n);
+		name[n] = '\0';
+		s = profile_set_stack(ps, s, mkframe(ps, name, 0));
+		q += n + (e ? 1 : 0);
+	}
+	assert_int_equal(profile_add_sample(p, s, w, 0, false, t, NULL), 0);
+}
+
+static func_id
+fn(const struct func_table *ft, const struct profile_set *ps, const char *name)
+{
+	for (func_id f = 0; f < ft->nr_funcs; f++)
+		if (!strcmp(ps_get(ps, ft->funcs[f].name), name))
+			return f;
+	fail_msg("no function %s", name);
+	return 0;
+}
+
+static void
+check_ft(const struct func_table *ft, const struct profile_set *ps)
+{
+	struct tf_error err = TF_ERROR_INIT;
+
+	if (func_table_check(ft, ps, &err))
+		fail_msg("func_table_check: %s", tf_error_text(&err));
+	tf_error_release(&err);
+}
+
+struct fixture {
+	struct profile_set *ps;
+	struct profile *p;
+	struct func_table ft;
+	uint64_t *w;
+	struct func_stats *st;
+	uint64_t total;
+};
+
+static void
+compute(struct fixture *fx, const bool *keep)
+{
+	struct sample_filter filter = { keep };
+
+	func_table_init(&fx->ft, fx->ps);
+	fx->w = calloc(fx->ps->nr_stacks, sizeof(*fx->w));
+	fx->total = stack_weights(fx->ps, fx->p, &filter, fx->w);
+	fx->st = calloc(fx->ft.nr_funcs, sizeof(*fx->st));
+	func_stats_compute(&fx->ft, fx->ps, fx->w, fx->st);
+	check_ft(&fx->ft, fx->ps);
+	check_profile_set(fx->ps);
+}
+
+static void
+release(struct fixture *fx)
+{
+	func_table_release(&fx->ft);
+	free(fx->w);
+	free(fx->st);
+	profile_set_free(fx->ps);
+}
+
+static void
+setup(struct fixture *fx)
+{
+	memset(fx, 0, sizeof(*fx));
+	fx->ps = profile_set_new();
+	fx->p = profile_set_profile(fx->ps, STR_EMPTY, UNIT_SAMPLES);
+}
+
+#define SELF(name) fx.st[fn(&fx.ft, fx.ps, name)].self
+#define TOTAL(name) fx.st[fn(&fx.ft, fx.ps, name)].total
+
+static void
+test_plain_tree(void **state)
+{
+	struct fixture fx;
+
+	(void)state;
+	setup(&fx);
+	add(fx.ps, fx.p, "main;f;g", 5, 1);
+	add(fx.ps, fx.p, "main;f", 3, 1);
+	add(fx.ps, fx.p, "main;h", 2, 1);
+	add(fx.ps, fx.p, "main;f;g", 1, 1);
+	compute(&fx, NULL);
+	assert_int_equal(fx.total, 11);
+	assert_int_equal(TOTAL("main"), 11);
+	assert_int_equal(SELF("main"), 0);
+	assert_int_equal(TOTAL("f"), 9);
+	assert_int_equal(SELF("f"), 3);
+	assert_int_equal(TOTAL("g"), 6);
+	assert_int_equal(SELF("g"), 6);
+	assert_int_equal(TOTAL("h"), 2);
+	release(&fx);
+}
+
+static void
+test_direct_recursion_counted_once(void **state)
+{
+	struct fixture fx;
+
+	(void)state;
+	setup(&fx);
+	add(fx.ps, fx.p, "a;a;a", 4, 1);
+	add(fx.ps, fx.p, "a;a", 1, 1);
+	add(fx.ps, fx.p, "b", 2, 1);
+	compute(&fx, NULL);
+	assert_int_equal(TOTAL("a"), 5); /* not 4*3 + 1*2 */
+	assert_int_equal(SELF("a"), 5);
+	assert_int_equal(TOTAL("b"), 2);
+	release(&fx);
+}
+
+static void
+test_indirect_recursion_counted_once(void **state)
+{
+	struct fixture fx;
+
+	(void)state;
+	setup(&fx);
+	add(fx.ps, fx.p, "main;a;b;a;b;c", 10, 1);
+	add(fx.ps, fx.p, "main;a;b", 1, 1);
+	add(fx.ps, fx.p, "main;b;a", 7, 1);
+	compute(&fx, NULL);
+	assert_int_equal(TOTAL("main"), 18);
+	assert_int_equal(TOTAL("a"), 18);
+	assert_int_equal(TOTAL("b"), 18);
+	assert_int_equal(TOTAL("c"), 10);
+	assert_int_equal(SELF("b"), 1);
+	assert_int_equal(SELF("a"), 7);
+	assert_int_equal(SELF("c"), 10);
+	release(&fx);
+}
+
+static void
+test_thread_filter(void **state)
+{
+	struct fixture fx;
+	bool keep[4] = { false };
+
+	(void)state;
+	setup(&fx);
+	add(fx.ps, fx.p, "main;f", 5, 100);
+	add(fx.ps, fx.p, "main;g", 3, 200);
+	add(fx.ps, fx.p, "main;f", 2, 200);
+	keep[profile_set_thread(fx.ps, 1, 200, STR_EMPTY)] = true;
+	compute(&fx, keep);
+	assert_int_equal(fx.total, 5);
+	assert_int_equal(TOTAL("main"), 5);
+	assert_int_equal(TOTAL("f"), 2);
+	assert_int_equal(TOTAL("g"), 3);
+	release(&fx);
+}
+
+static void
+test_lines_group_into_one_function(void **state)
+{
+	struct fixture fx;
+	thread_id t;
+	stack_id s1, s2;
+
+	(void)state;
+	setup(&fx);
+	t = profile_set_thread(fx.ps, 1, 1, STR_EMPTY);
+	s1 = profile_set_stack(fx.ps, STACK_ROOT, mkframe(fx.ps, "f", 10));
+	s2 = profile_set_stack(fx.ps, STACK_ROOT, mkframe(fx.ps, "f", 20));
+	profile_add_sample(fx.p, s1, 1, 0, false, t, NULL);
+	profile_add_sample(fx.p, s2, 2, 0, false, t, NULL);
+	compute(&fx, NULL);
+	assert_int_equal(fx.ps->nr_frames, 2);
+	assert_int_equal(fx.ft.nr_funcs, 1);
+	assert_int_equal(TOTAL("f"), 3);
+	assert_int_equal(SELF("f"), 3);
+	release(&fx);
+}
+
+static void
+test_deep_stack_no_recursion(void **state)
+{
+	struct fixture fx;
+	thread_id t;
+	stack_id s = STACK_ROOT;
+	frame_id a, b;
+
+	(void)state;
+	setup(&fx);
+	t = profile_set_thread(fx.ps, 1, 1, STR_EMPTY);
+	a = mkframe(fx.ps, "a", 0);
+	b = mkframe(fx.ps, "b", 0);
+	for (int i = 0; i < 100000; i++) {
+		s = profile_set_stack(fx.ps, s, i % 2 ? b : a);
+		if (i % 1000 == 999)
+			profile_add_sample(fx.p, s, 1, 0, false, t, NULL);
+	}
+	compute(&fx, NULL);
+	assert_int_equal(TOTAL("a"), 100);
+	assert_int_equal(TOTAL("b"), 100);
+	assert_int_equal(SELF("b"), 100);
+	release(&fx);
+}
+
+static void
+test_stack_links(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	frame_id a = mkframe(ps, "a", 0), b = mkframe(ps, "b", 0);
+	stack_id sa = profile_set_stack(ps, STACK_ROOT, a);
+	stack_id sb = profile_set_stack(ps, STACK_ROOT, b);
+	stack_id sab = profile_set_stack(ps, sa, b);
+	struct stack_links l;
+
+	(void)state;
+	stack_links_init(&l, ps);
+	assert_int_equal(l.first_child[STACK_ROOT], sa);
+	assert_int_equal(l.next_sibling[sa], sb);
+	assert_int_equal(l.next_sibling[sb], STACK_ROOT);
+	assert_int_equal(l.first_child[sa], sab);
+	assert_int_equal(l.first_child[sab], STACK_ROOT);
+	stack_links_release(&l);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plain_tree),
+		cmocka_unit_test(test_direct_recursion_counted_once),
+		cmocka_unit_test(test_indirect_recursion_counted_once),
+		cmocka_unit_test(test_thread_filter),
+		cmocka_unit_test(test_lines_group_into_one_function),
+		cmocka_unit_test(test_deep_stack_no_recursion),
+		cmocka_unit_test(test_stack_links),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
