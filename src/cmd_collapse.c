@@ -134,6 +134,9 @@ cmd_collapse(int argc, char **argv)
 		cli_error("%s", sb.buf);
 		strbuf_release(&sb);
 		ret = err.msg && strstr(err.msg, "no samples of event") ? EXIT_USAGE : EXIT_INPUT;
+	} else if (res.skipped_events && !res.kept) {
+		cli_error("no samples of event %s; kept only the samples whose event "
+			  "could not be read (as stackcollapse-perf.pl does)", co.event_filter);
 	} else if (res.skipped_events) {
 		struct strbuf sb = STRBUF_INIT;
 

@@ -418,7 +418,11 @@ collapse_perf(const struct profile_set *ps, const struct collapse_options *opts,
 		else if (opts->event_filter ? !strcmp(name, opts->event_filter) : !kept)
 			kept = p;
 	}
-	if (opts->event_filter && !kept) {
+	/*
+	 * Samples whose event the script cannot read pass any filter, so a
+	 * filter that names only those still has output, as in the script.
+	 */
+	if (opts->event_filter && !kept && !(unread && unread->nr_samples)) {
 		struct strbuf names = STRBUF_INIT;
 
 		for (size_t i = 0; i < ps->nr_profiles; i++) {

@@ -215,7 +215,20 @@ test_write_perf(void **state)
 	assert_non_null(strstr(out, "my_app-?/12;main;work 15\n"));
 	free(out);
 
+	/* Unreadable samples pass any filter, as in the script. */
+	o.tid = false;
+	o.pid = false;
 	o.event_filter = "branches";
+	out = run(ps, &o, &res, 0);
+	assert_string_equal(out, "my_app;main;trace 1\n");
+	assert_null(res.kept);
+	free(out);
+	profile_set_free(ps);
+
+	/* With none of those, a filter that matches nothing is an error. */
+	ps = profile_set_new();
+	ps->format = importer_perf.description;
+	add(ps, "cycles", "x", 1, 1, "main", 1);
 	out = run(ps, &o, &res, -1);
 	free(out);
 	profile_set_free(ps);
