@@ -191,10 +191,51 @@ add_seconds(struct strbuf *sb, int64_t ns)
 		    (unsigned long long)(v % 1000000000 / 1000));
 }
 
+/* Exact weight text, as in JSON and collapse. */
 static void
 add_weight(struct strbuf *sb, const struct profile *p, uint64_t w)
 {
 	profile_format_weight(p, w, sb);
+}
+
+/*
+ * Weight for people: time in s/ms/us/ns with 3 decimals, counts with
+ * thousands separators, decimal weights exactly.
+ */
+static void
+add_amount(struct strbuf *sb, const struct profile *p, uint64_t w)
+{
+	static const struct {
+		uint64_t div;
+		const char *unit;
+	} scale[] = { { 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" } };
+	char digits[32];
+	int n, lead;
+
+	if (p->weight_decimals || !w) {
+		add_weight(sb, p, w);
+		return;
+	}
+	if (p->unit == UNIT_NANOSECONDS) {
+		for (size_t i = 0; i < ARRAY_SIZE(scale); i++) {
+			if (w >= scale[i].div) {
+				strbuf_addf(sb, "%llu.%03llu %s",
+					    (unsigned long long)(w / scale[i].div),
+					    (unsigned long long)(w % scale[i].div * 1000 / scale[i].div),
+					    scale[i].unit);
+				return;
+			}
+		}
+		strbuf_addf(sb, "%llu ns", (unsigned long long)w);
+		return;
+	}
+	n = snprintf(digits, sizeof(digits), "%llu", (unsigned long long)w);
+	lead = n % 3 ? n % 3 : 3;
+	strbuf_add(sb, digits, (size_t)lead);
+	for (int i = lead; i < n; i += 3) {
+		strbuf_addch(sb, ',');
+		strbuf_add(sb, digits + i, 3);
+	}
 }
 
 static void
@@ -233,11 +274,11 @@ print_top(const struct report *r, const func_id *order, bool self, struct strbuf
 		int len;
 
 		strbuf_reset(&num);
-		add_weight(&num, r->p, st->self);
+		add_amount(&num, r->p, st->self);
 		if ((int)num.len > wself)
 			wself = (int)num.len;
 		strbuf_reset(&num);
-		add_weight(&num, r->p, st->total);
+		add_amount(&num, r->p, st->total);
 		if ((int)num.len > wtotal)
 			wtotal = (int)num.len;
 		strbuf_reset(&num);
@@ -260,10 +301,10 @@ print_top(const struct report *r, const func_id *order, bool self, struct strbuf
 		const char *mod = ps_get(r->ps, fn->module);
 
 		strbuf_reset(&num);
-		add_weight(&num, r->p, st->self);
+		add_amount(&num, r->p, st->self);
 		strbuf_addf(out, "  %*s  %5.1f%%", wself, num.buf, pct(st->self, r->total));
 		strbuf_reset(&num);
-		add_weight(&num, r->p, st->total);
+		add_amount(&num, r->p, st->total);
 		strbuf_addf(out, "  %*s  %5.1f%%  ", wtotal, num.buf, pct(st->total, r->total));
 		strbuf_reset(&num);
 		add_escaped(&num, *mod ? basename_of(mod) : "-");
@@ -299,8 +340,15 @@ print_text(const struct report *r)
 	if (r->keep)
 		strbuf_addf(&out, " of %zu (thread filter)", p->nr_samples);
 	strbuf_addstr(&out, "\nweight    ");
-	add_weight(&out, p, r->total);
-	strbuf_addf(&out, " %s\n", unit_phrase(p));
+	add_amount(&out, p, r->total);
+	if (p->unit == UNIT_NANOSECONDS) {
+		strbuf_addstr(&out, " (");
+		add_weight(&out, p, r->total);
+		strbuf_addstr(&out, " ns)");
+	} else {
+		strbuf_addf(&out, " %s", unit_phrase(p));
+	}
+	strbuf_addch(&out, '\n');
 	strbuf_addstr(&out, "time      ");
 	if (p->has_time) {
 		add_seconds(&out, p->time_min);
