@@ -1,0 +1,1 @@
+collapse tests/data/recorded/multi-event.txt

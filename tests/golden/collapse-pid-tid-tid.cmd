@@ -1,0 +1,1 @@
+collapse --tid tests/data/recorded/pid-tid-period.txt

@@ -1,0 +1,1 @@
+collapse data/sample.perf.txt

@@ -1,0 +1,1 @@
+collapse --weight=samples tests/data/recorded/dwarf-inline.txt

@@ -1,0 +1,1 @@
+collapse --srcline tests/data/recorded/srcline.txt

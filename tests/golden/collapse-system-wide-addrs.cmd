@@ -1,0 +1,1 @@
+collapse --addrs --kernel tests/data/recorded/system-wide.txt

@@ -1,0 +1,1 @@
+collapse --all tests/data/recorded/system-wide.txt

@@ -1,0 +1,1 @@
+report --limit=5 --weight=samples tests/data/recorded/no-callchain.txt

@@ -1,0 +1,1 @@
+report --json --limit=5 data/sample.perf.txt

@@ -1,0 +1,1 @@
+report data/sample.perf.txt

@@ -1,0 +1,1 @@
+report --limit=3 - < tests/data/recorded/dwarf-inline.txt

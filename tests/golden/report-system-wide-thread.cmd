@@ -1,0 +1,1 @@
+report --limit=5 --thread=0 tests/data/recorded/system-wide.txt
