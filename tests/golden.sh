@@ -12,8 +12,8 @@ for cmd in tests/golden/*.cmd; do
 	args=$(cat "$cmd")
 	actual="$tmpdir/actual"
 	(
-		eval "set -- $args"
-		"$TFLAME" "$@" >"$tmpdir/out" 2>"$tmpdir/err"
+		# eval, so that a redirection in the .cmd file (< input) applies.
+		eval "\"\$TFLAME\" $args" >"$tmpdir/out" 2>"$tmpdir/err" </dev/null
 		status=$?
 		cat "$tmpdir/out"
 		if [ -s "$tmpdir/err" ]; then
