@@ -1,3 +1,1448 @@
 #include "config.h"
-/* stub: being written */
-typedef int tf_stub_perf;
+
+#include "tflame/import.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tflame/builder.h"
+#include "tflame/error.h"
+#include "tflame/hash.h"
+#include "tflame/input.h"
+#include "tflame/lines.h"
+#include "tflame/profile.h"
+#include "tflame/strbuf.h"
+#include "tflame/xalloc.h"
+
+/*
+ * The perf script importer.
+ *
+ * A sample is a header line, its frame lines (leaf first, each optionally
+ * followed by a srcline line) and a blank line. Every decision about a line
+ * is taken from that line alone plus one bit of state (whether the previous
+ * line was a frame that a srcline may still annotate); this is what lets a
+ * large file be cut at any header or blank line and parsed on several
+ * threads with exactly the result of one pass.
+ *
+ * Speed comes from never interning on the hot path: a frame line is looked
+ * up in a per-parser cache keyed by its raw symbol (without the +0x offset)
+ * and module bytes, so a hit costs one hash and one memcmp.
+ */
+
+/* Files at least this big are parsed on several threads. */
+#define PARALLEL_MIN_BYTES ((uint64_t)16 << 20)
+/* No thread gets a range smaller than this. */
+#define RANGE_MIN_BYTES ((uint64_t)4 << 20)
+#define MAX_THREADS 64
+/* Report progress and look for cancellation this often. */
+#define PROGRESS_STEP ((uint64_t)1 << 20)
+/* Bytes of a line quoted in the "not understood" warning. */
+#define EXCERPT_BYTES 80
+/*
+ * How many comm candidates a header may try before settling for the
+ * shortest one: bounds the work on a long line full of numbers.
+ */
+#define MAX_COMM_TRIES 16
+
+enum {
+	CL_WS = 1,
+	CL_DIGIT = 2,
+	CL_HEX = 4,
+};
+
+/* Character classes; whitespace is isspace() without the newline. */
+static const unsigned char char_class[256] = {
+	['\t'] = CL_WS, ['\v'] = CL_WS, ['\f'] = CL_WS, ['\r'] = CL_WS, [' '] = CL_WS,
+	['0'] = CL_DIGIT | CL_HEX, ['1'] = CL_DIGIT | CL_HEX, ['2'] = CL_DIGIT | CL_HEX,
+	['3'] = CL_DIGIT | CL_HEX, ['4'] = CL_DIGIT | CL_HEX, ['5'] = CL_DIGIT | CL_HEX,
+	['6'] = CL_DIGIT | CL_HEX, ['7'] = CL_DIGIT | CL_HEX, ['8'] = CL_DIGIT | CL_HEX,
+	['9'] = CL_DIGIT | CL_HEX,
+	['a'] = CL_HEX, ['b'] = CL_HEX, ['c'] = CL_HEX, ['d'] = CL_HEX, ['e'] = CL_HEX,
+	['f'] = CL_HEX,
+	['A'] = CL_HEX, ['B'] = CL_HEX, ['C'] = CL_HEX, ['D'] = CL_HEX, ['E'] = CL_HEX,
+	['F'] = CL_HEX,
+};
+
+static inline bool
+is_ws(char c)
+{
+	return char_class[(unsigned char)c] & CL_WS;
+}
+
+static inline bool
+is_digit(char c)
+{
+	return char_class[(unsigned char)c] & CL_DIGIT;
+}
+
+static inline bool
+is_hex(char c)
+{
+	return char_class[(unsigned char)c] & CL_HEX;
+}
+
+static inline unsigned
+hex_value(char c)
+{
+	if (c <= '9')
+		return (unsigned)(c - '0');
+	return (unsigned)((c | 0x20) - 'a' + 10);
+}
+
+static inline const char *
+skip_ws(const char *p, const char *end)
+{
+	while (p < end && is_ws(*p))
+		p++;
+	return p;
+}
+
+static inline const char *
+trim_end(const char *p, const char *end)
+{
+	while (end > p && is_ws(end[-1]))
+		end--;
+	return end;
+}
+
+/*
+ * Parse the decimal digits at *pp and move *pp past them. Returns 1 with
+ * *out set, 0 if there is no digit, -1 if the number overflows max.
+ */
+static inline int
+parse_dec(const char **pp, const char *end, uint64_t max, uint64_t *out)
+{
+	const char *p = *pp, *s;
+	uint64_t v = 0;
+
+	if (p >= end || !is_digit(*p))
+		return 0;
+	while (p < end && *p == '0')
+		p++;
+	/* 19 digits always fit 64 bits: no check per digit */
+	for (s = p; p < end && is_digit(*p); p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	*pp = p;
+	if (p - s > 19) {
+		bool overflow = false;
+
+		for (v = 0; s < p && !overflow; s++)
+			overflow = __builtin_mul_overflow(v, 10, &v) ||
+				   __builtin_add_overflow(v, (uint64_t)(*s - '0'), &v);
+		if (overflow)
+			return -1;
+	}
+	if (v > max)
+		return -1;
+	*out = v;
+	return 1;
+}
+
+/* ------------------------------------------------------------- frame lines */
+
+/* A frame line as text: pointers into the line. */
+struct raw_frame {
+	const char *addr; /* hex digits, at most 16 */
+	size_t addr_len;
+	const char *sym;  /* without the +0x offset; may be empty */
+	size_t sym_len;
+	const char *mod;  /* inside the last parenthesised group, NULL if none */
+	size_t mod_len;
+};
+
+/*
+ * Parse [p, end) (p at the first non-blank) as "addr [symbol] [(module)]".
+ * need_symbol asks for a symbol and a module group, as for a frame printed
+ * on a header line. Returns whether it is a frame.
+ */
+static bool
+parse_frame(const char *p, const char *end, bool need_symbol, struct raw_frame *rf)
+{
+	const char *start = p, *sym_end;
+
+	while (p < end && is_hex(*p))
+		p++;
+	if (p == start || p - start > 16 || (p < end && !is_ws(*p)))
+		return false;
+	rf->addr = start;
+	rf->addr_len = (size_t)(p - start);
+	p = skip_ws(p, end);
+	end = trim_end(p, end);
+	rf->sym = p;
+	rf->mod = NULL;
+	rf->mod_len = 0;
+	sym_end = end;
+
+	/*
+	 * The module is the last balanced group at the end of the line, so
+	 * that "(/lib/x.so (deleted))" is one module; it must follow a blank,
+	 * so that "f(int)" with no module stays a symbol.
+	 */
+	if (end > p && end[-1] == ')') {
+		const char *q = memrchr(p, '(', (size_t)(end - 1 - p));
+		size_t depth = 0;
+
+		/* The usual case: no parenthesis inside the group. */
+		if (q && !memchr(q + 1, ')', (size_t)(end - 2 - q))) {
+			depth = 0;
+		} else {
+			q = end - 1;
+			depth = 1;
+			while (q > p) {
+				q--;
+				if (*q == ')') {
+					depth++;
+				} else if (*q == '(' && --depth == 0) {
+					break;
+				}
+			}
+		}
+		if (q && depth == 0 && (q == p || is_ws(q[-1]))) {
+			rf->mod = q + 1;
+			rf->mod_len = (size_t)(end - 1 - (q + 1));
+			sym_end = trim_end(p, q);
+		}
+	}
+	if (need_symbol && (!rf->mod || sym_end == p))
+		return false;
+
+	/* One trailing +0x<hex> offset is not part of the name. */
+	{
+		const char *e = sym_end;
+
+		while (e > p && is_hex(e[-1]))
+			e--;
+		if (e < sym_end && e - p >= 3 && e[-1] == 'x' && e[-2] == '0' && e[-3] == '+')
+			sym_end = e - 3;
+	}
+	rf->sym_len = (size_t)(sym_end - p);
+	return true;
+}
+
+static bool
+mem_is(const char *s, size_t len, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return len == n && !memcmp(s, lit, n);
+}
+
+static bool
+mem_starts(const char *s, size_t len, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return len >= n && !memcmp(s, lit, n);
+}
+
+static bool
+mem_ends(const char *s, size_t len, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return len >= n && !memcmp(s + len - n, lit, n);
+}
+
+/* Whether [s, s+len) is prefix, one or more digits, then suffix. */
+static bool
+digits_between(const char *s, size_t len, const char *prefix, const char *suffix)
+{
+	size_t a = strlen(prefix), b = strlen(suffix);
+
+	if (len <= a + b || memcmp(s, prefix, a) || memcmp(s + len - b, suffix, b))
+		return false;
+	for (size_t i = a; i < len - b; i++)
+		if (!is_digit(s[i]))
+			return false;
+	return true;
+}
+
+/*
+ * Bracketed names perf gives to user-space mappings; every other bracketed
+ * module ([kernel.kallsyms], [nf_conntrack], [xfs]) is kernel code.
+ */
+static const char *const user_brackets[] = {
+	"[unknown]", "[vdso]", "[vdso32]", "[vdso64]", "[vsyscall]", "[vvar]",
+	"[vvar_vclock]", "[heap]", "[stack]", "[vectors]", "[sigpage]", "[uprobes]",
+	"[jit]", "[guest.vdso]",
+};
+
+static uint32_t
+module_flags(const char *m, size_t len)
+{
+	const char *base = m;
+	size_t blen = len;
+
+	if (len > 2 && m[0] == '[' && m[len - 1] == ']') {
+		if (mem_starts(m, len, "[anon") || mem_starts(m, len, "[stack:"))
+			return 0;
+		for (size_t i = 0; i < ARRAY_SIZE(user_brackets); i++)
+			if (mem_is(m, len, user_brackets[i]))
+				return 0;
+		return FRAME_KERNEL;
+	}
+	if (mem_ends(m, len, "vmlinux") || mem_ends(m, len, ".ko") ||
+	    mem_ends(m, len, ".ko.xz") || mem_ends(m, len, ".ko.zst") ||
+	    mem_ends(m, len, ".ko.gz"))
+		return FRAME_KERNEL;
+	for (size_t i = len; i > 0; i--) {
+		if (m[i - 1] == '/') {
+			base = m + i;
+			blen = len - i;
+			break;
+		}
+	}
+	if ((digits_between(m, len, "/tmp/perf-", ".map")) ||
+	    (base != m && digits_between(base, blen, "perf-", ".map")))
+		return FRAME_JIT;
+	if (mem_starts(base, blen, "jitted-") && mem_ends(base, blen, ".so")) {
+		/* jitted-<pid>-<n>.so */
+		const char *s = base + 7, *e = base + blen - 3;
+		const char *dash = memchr(s, '-', (size_t)(e - s));
+
+		if (dash && dash > s && dash + 1 < e) {
+			for (const char *q = s; q < e; q++)
+				if (q != dash && !is_digit(*q))
+					return 0;
+			return FRAME_JIT;
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ header lines */
+
+struct perf_header {
+	const char *comm;
+	size_t comm_len;
+	int64_t pid;         /* -1 when only a tid is shown */
+	int64_t tid;
+	bool has_cpu;
+	bool has_time;
+	int64_t time;        /* ns */
+	bool has_period;
+	uint64_t period;
+	bool has_event;
+	const char *event;   /* without the final ':' */
+	size_t event_len;
+	bool has_frame;      /* a callchain-less sample: its frame */
+	struct raw_frame frame;
+	bool clean;          /* nothing left over that we could not read */
+	bool bad_number;     /* a field overflowed */
+};
+
+/* Parse "sec.frac:" at *pp into ns; 1, 0 if not a time, -1 on overflow. */
+static int
+parse_time(const char **pp, const char *end, int64_t *out)
+{
+	const char *p = *pp;
+	uint64_t sec, frac = 0;
+	unsigned nd = 0;
+	int r = parse_dec(&p, end, UINT64_MAX, &sec);
+
+	if (r <= 0)
+		return r;
+	if (p >= end || *p != '.')
+		return 0;
+	for (p++; p < end && is_digit(*p); p++, nd++)
+		if (nd < 9)
+			frac = frac * 10 + (uint64_t)(*p - '0');
+	if (p >= end || *p != ':' || (p + 1 < end && !is_ws(p[1])))
+		return 0;
+	if (nd > 9)
+		return -1; /* finer than a ns: cannot be kept exactly */
+	for (unsigned i = nd; i < 9; i++)
+		frac *= 10;
+	if (sec > ((uint64_t)INT64_MAX - frac) / 1000000000u)
+		return -1;
+	*out = (int64_t)(sec * 1000000000u + frac);
+	*pp = p + 1;
+	return 1;
+}
+
+/* The fields after the tid, from p. */
+static void
+parse_header_tail(struct perf_header *h, const char *p, const char *end)
+{
+	const char *q;
+	int r;
+
+	h->has_cpu = h->has_time = h->has_period = h->has_event = h->has_frame = false;
+	h->bad_number = false;
+	p = skip_ws(p, end);
+	if (p < end && *p == '[') {
+		uint64_t cpu;
+
+		q = p + 1;
+		r = parse_dec(&q, end, UINT32_MAX, &cpu);
+		if (r > 0 && q < end && *q == ']' && (q + 1 == end || is_ws(q[1]))) {
+			h->has_cpu = true;
+			p = skip_ws(q + 1, end);
+		}
+	}
+	q = p;
+	r = parse_time(&q, end, &h->time);
+	if (r < 0)
+		h->bad_number = true;
+	if (r > 0) {
+		h->has_time = true;
+		p = skip_ws(q, end);
+	}
+	q = p;
+	r = parse_dec(&q, end, UINT64_MAX, &h->period);
+	if (r < 0 && (q == end || is_ws(*q)))
+		h->bad_number = true;
+	if (r > 0 && (q == end || is_ws(*q))) {
+		h->has_period = true;
+		p = skip_ws(q, end);
+	}
+	for (q = p; q < end && !is_ws(*q); q++)
+		;
+	if (q > p && q[-1] == ':') {
+		h->has_event = true;
+		h->event = p;
+		h->event_len = (size_t)(q - 1 - p);
+		p = skip_ws(q, end);
+	}
+	/*
+	 * What is left is a tracepoint's arguments, the frame of a sample
+	 * without a callchain, or fields we do not read.
+	 */
+	if (p < end && parse_frame(p, end, true, &h->frame))
+		h->has_frame = true;
+	h->clean = !h->bad_number && (p == end || h->has_event || h->has_frame);
+}
+
+/*
+ * Parse a header line (first non-blank at line). The comm is the shortest
+ * prefix followed by blanks and a tid or pid/tid, unless the fields after
+ * that do not read and a longer prefix makes them read ("Web Content 2
+ * 1234/1235 ..."). Returns whether it is a header.
+ */
+static bool
+parse_header(const char *line, const char *end, struct perf_header *out)
+{
+	struct perf_header first;
+	bool have_first = false;
+	int tries = 0;
+
+	end = trim_end(line, end);
+	for (const char *c = line + 1; c < end; c++) {
+		const char *p, *q;
+		uint64_t a = 0, b = 0;
+		int r;
+
+		if (!is_ws(*c))
+			continue;
+		p = skip_ws(c, end);
+		q = p;
+		r = parse_dec(&q, end, INT64_MAX, &a);
+		/*
+		 * A number that overflows is an error in this header, not a
+		 * reason to try a longer comm.
+		 */
+		if (r < 0 && (q == end || is_ws(*q) || *q == '/'))
+			return false;
+		if (r > 0 && q < end && *q == '/') {
+			q++;
+			r = parse_dec(&q, end, INT64_MAX, &b);
+			if (r < 0 && (q == end || is_ws(*q)))
+				return false;
+			if (r > 0) {
+				out->pid = (int64_t)a;
+				out->tid = (int64_t)b;
+			}
+		} else if (r > 0) {
+			out->pid = -1;
+			out->tid = (int64_t)a;
+		}
+		if (r > 0 && (q == end || is_ws(*q))) {
+			out->comm = line;
+			out->comm_len = (size_t)(c - line);
+			parse_header_tail(out, q, end);
+			if (out->bad_number)
+				return false;
+			if (out->clean)
+				return true;
+			if (!have_first) {
+				first = *out;
+				have_first = true;
+			}
+			if (++tries >= MAX_COMM_TRIES)
+				break;
+		}
+		c = p - 1;
+	}
+	if (have_first)
+		*out = first;
+	return have_first;
+}
+
+/* A header with more than a comm and a number: a cpu, a time or an event. */
+static bool
+parse_strong_header(const char *line, const char *end, struct perf_header *h)
+{
+	return parse_header(line, end, h) && (h->has_cpu || h->has_time || h->has_event);
+}
+
+/*
+ * What an indented line is. perf right-aligns the comm of callchain-less
+ * samples, so an indented line may be a header; it is one when it reads as
+ * a header with a cpu, time or event, even when it also reads as a frame
+ * (a comm such as "cc1" is a hex number), since no symbol starts with a
+ * number followed by such fields.
+ */
+enum indented_kind {
+	IND_FRAME,
+	IND_HEADER,
+	IND_OTHER,
+};
+
+static enum indented_kind
+classify_indented(const char *p, const char *end, struct raw_frame *rf,
+		  struct perf_header *h)
+{
+	if (parse_frame(p, end, false, rf)) {
+		if (rf->sym < end && is_digit(*rf->sym) && parse_strong_header(p, end, h))
+			return IND_HEADER;
+		return IND_FRAME;
+	}
+	if (parse_strong_header(p, end, h))
+		return IND_HEADER;
+	return IND_OTHER;
+}
+
+/*
+ * stackcollapse-perf.pl reads the event and period of a header with
+ * /:\s*(\d+)*\s+(\S+):\s*$/. Returns whether line matches, with the event
+ * ($2) and the period ($1, 0 when absent). *overflow is set when $1 does
+ * not fit 64 bits.
+ */
+static bool
+perl_header_event(const char *line, const char *end, const char **ev, size_t *ev_len,
+		  uint64_t *period, bool *overflow)
+{
+	const char *e, *s, *w, *d, *w2, *q;
+
+	*overflow = false;
+	e = trim_end(line, end);
+	if (e == line || e[-1] != ':')
+		return false;
+	s = e - 1;
+	while (s > line && !is_ws(s[-1]))
+		s--;
+	if (s == e - 1 || s == line)
+		return false;
+	/* Between a ':' and the event: blanks, maybe digits, then blanks. */
+	w = s;
+	while (w > line && is_ws(w[-1]))
+		w--;
+	d = w;
+	while (d > line && is_digit(d[-1]))
+		d--;
+	w2 = d;
+	if (d < w)
+		while (w2 > line && is_ws(w2[-1]))
+			w2--;
+	if (w2 == line || w2[-1] != ':')
+		return false;
+	*ev = s;
+	*ev_len = (size_t)(e - 1 - s);
+	*period = 0;
+	q = d;
+	if (d < w && parse_dec(&q, w, UINT64_MAX, period) < 0)
+		*overflow = true;
+	return true;
+}
+
+/* ------------------------------------------------------------------ parser */
+
+/*
+ * The frame cache's hash and compare for short keys that lie inside a
+ * line: tails are read with overlapping loads rather than copied to the
+ * stack, which costs a store-forwarding stall per key in hash_bytes().
+ */
+static inline uint64_t
+load32(const char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline uint64_t
+load64(const char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static inline uint64_t
+key_hash(const char *s, size_t len, uint64_t seed)
+{
+	uint64_t h = seed ^ HASH_K0 ^ (len * HASH_K2);
+
+	if (len >= 8) {
+		const char *last = s + len - 8;
+
+		for (; s < last; s += 8)
+			h = hash_mix(h ^ load64(s), HASH_K1);
+		h = hash_mix(h ^ load64(last), HASH_K1);
+	} else if (len >= 4) {
+		h = hash_mix(h ^ (load32(s) << 32 | load32(s + len - 4)), HASH_K1);
+	} else if (len) {
+		uint64_t v = (uint64_t)(unsigned char)s[0] << 16 |
+			     (uint64_t)(unsigned char)s[len / 2] << 8 | (unsigned char)s[len - 1];
+
+		h = hash_mix(h ^ v, HASH_K1);
+	}
+	return hash_mix(h, HASH_K2);
+}
+
+static inline bool
+key_eq(const char *a, const char *b, size_t len)
+{
+	if (len >= 8) {
+		for (size_t i = 0; i + 8 < len; i += 8)
+			if (load64(a + i) != load64(b + i))
+				return false;
+		return load64(a + len - 8) == load64(b + len - 8);
+	}
+	if (len >= 4)
+		return load32(a) == load32(b) && load32(a + len - 4) == load32(b + len - 4);
+	for (size_t i = 0; i < len; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
+/*
+ * Threads seen lately, by tid: system-wide profiles interleave many
+ * threads, and a hit saves interning the comm. Longer comms skip it.
+ */
+#define TCACHE_SIZE 256
+#define TCACHE_COMM 40
+
+struct tcache_entry {
+	int64_t pid, tid;
+	thread_id id;       /* THREAD_NONE for an empty entry */
+	uint32_t comm_len;
+	char comm[TCACHE_COMM];
+};
+
+struct fcache_entry {
+	size_t key;         /* offset of symbol then module bytes in keys */
+	uint32_t sym_len, mod_len;
+	uint32_t hash32;
+	frame_id id;        /* FRAME_NONE until used without a srcline */
+	bool unknown;       /* named [unknown]: may carry its address */
+	struct frame f;     /* name, module and flags */
+};
+
+struct perf_parser {
+	struct profile_set *ps;
+	const struct import_options *opts;
+	struct builder b;
+	uint64_t sample_line;     /* header line of the open sample */
+
+	/* raw frame text -> frame, so that hits intern nothing */
+	struct fcache_entry *fc;
+	uint32_t fc_nr, fc_alloc;
+	uint32_t *fc_slots;       /* entry index + 1, 0 for empty */
+	uint32_t fc_mask;
+	char *keys;
+	size_t keys_len, keys_alloc;
+
+	/* the last frame line, held back until we know if a srcline follows */
+	bool pending;
+	uint32_t pend_entry;      /* its cache entry, or UINT32_MAX: use pend */
+	struct frame pend;
+
+	/* recent threads, and the last header's profile */
+	struct tcache_entry *tcache;
+	struct strbuf last_event;
+	struct profile *last_profile;
+
+	uint64_t samples;
+	uint64_t nr_bad, first_bad;
+	struct strbuf bad_excerpt;
+
+	/* progress */
+	uint64_t reported;
+	_Atomic int *stop;        /* set by a sibling thread that failed */
+	bool stopped;             /* we stopped because of it */
+};
+
+static void
+parser_init(struct perf_parser *pp, struct profile_set *ps,
+	    const struct import_options *opts)
+{
+	memset(pp, 0, sizeof(*pp));
+	pp->ps = ps;
+	pp->opts = opts;
+	builder_init(&pp->b, ps);
+	pp->fc_mask = 1023;
+	pp->fc_slots = xcalloc((size_t)pp->fc_mask + 1, sizeof(*pp->fc_slots));
+	pp->keys_alloc = 64 * 1024;
+	pp->keys = xmalloc(pp->keys_alloc);
+	pp->tcache = xmalloc(TCACHE_SIZE * sizeof(*pp->tcache));
+	for (size_t i = 0; i < TCACHE_SIZE; i++)
+		pp->tcache[i].id = THREAD_NONE;
+	strbuf_init(&pp->last_event, 0);
+	strbuf_init(&pp->bad_excerpt, 0);
+}
+
+static void
+parser_release(struct perf_parser *pp)
+{
+	builder_release(&pp->b);
+	free(pp->fc);
+	free(pp->fc_slots);
+	free(pp->keys);
+	free(pp->tcache);
+	strbuf_release(&pp->last_event);
+	strbuf_release(&pp->bad_excerpt);
+}
+
+static void
+fcache_grow(struct perf_parser *pp)
+{
+	uint32_t n = (pp->fc_mask + 1) * 2, m = n - 1;
+	uint32_t *slots = xcalloc(n, sizeof(*slots));
+
+	for (uint32_t i = 0; i < pp->fc_nr; i++) {
+		uint32_t pos = pp->fc[i].hash32 & m;
+
+		while (slots[pos])
+			pos = (pos + 1) & m;
+		slots[pos] = i + 1;
+	}
+	free(pp->fc_slots);
+	pp->fc_slots = slots;
+	pp->fc_mask = m;
+}
+
+/* Make the cache entry for a frame seen for the first time. */
+static uint32_t
+fcache_add(struct perf_parser *pp, const struct raw_frame *rf, uint32_t h32, uint32_t pos)
+{
+	struct profile_set *ps = pp->ps;
+	struct fcache_entry *e;
+	const char *mod = rf->mod ? rf->mod : "";
+	size_t klen = rf->sym_len + rf->mod_len;
+	uint32_t id;
+
+	if (rf->sym_len > UINT32_MAX || rf->mod_len > UINT32_MAX)
+		die("frame name of %zu bytes is too long", klen);
+	ALLOC_GROW_BY(pp->keys, pp->keys_len, klen, pp->keys_alloc);
+	memcpy(pp->keys + pp->keys_len, rf->sym, rf->sym_len);
+	memcpy(pp->keys + pp->keys_len + rf->sym_len, mod, rf->mod_len);
+
+	ALLOC_GROW(pp->fc, pp->fc_nr, pp->fc_alloc);
+	id = pp->fc_nr++;
+	e = &pp->fc[id];
+	memset(e, 0, sizeof(*e));
+	e->key = pp->keys_len;
+	e->sym_len = (uint32_t)rf->sym_len;
+	e->mod_len = (uint32_t)rf->mod_len;
+	e->hash32 = h32;
+	e->id = FRAME_NONE;
+	pp->keys_len += klen;
+
+	/* perf prints [unknown] for a symbol it cannot name; so do we. */
+	if (!rf->sym_len || mem_is(rf->sym, rf->sym_len, "[unknown]")) {
+		e->f.name = ps_str(ps, "[unknown]", 9);
+		e->unknown = true;
+	} else {
+		e->f.name = ps_str(ps, rf->sym, rf->sym_len);
+	}
+	if (mem_is(mod, rf->mod_len, "inlined")) {
+		e->f.module = STR_EMPTY;
+		e->f.flags = FRAME_INLINED;
+	} else {
+		e->f.module = ps_str(ps, mod, rf->mod_len);
+		e->f.flags = module_flags(mod, rf->mod_len);
+	}
+
+	pp->fc_slots[pos] = id + 1;
+	if ((uint64_t)pp->fc_nr * 2 > (uint64_t)pp->fc_mask + 1)
+		fcache_grow(pp);
+	return id;
+}
+
+static inline uint32_t
+fcache_get(struct perf_parser *pp, const struct raw_frame *rf)
+{
+	const char *mod = rf->mod ? rf->mod : "";
+	uint64_t h = key_hash(mod, rf->mod_len, key_hash(rf->sym, rf->sym_len, 0));
+	uint32_t h32 = (uint32_t)h;
+	uint32_t pos = h32 & pp->fc_mask;
+
+	for (;; pos = (pos + 1) & pp->fc_mask) {
+		uint32_t slot = pp->fc_slots[pos];
+		const struct fcache_entry *e;
+
+		if (!slot)
+			break;
+		e = &pp->fc[slot - 1];
+		if (e->hash32 == h32 && e->sym_len == rf->sym_len && e->mod_len == rf->mod_len &&
+		    key_eq(pp->keys + e->key, rf->sym, rf->sym_len) &&
+		    key_eq(pp->keys + e->key + rf->sym_len, mod, rf->mod_len))
+			return slot - 1;
+	}
+	return fcache_add(pp, rf, h32, pos);
+}
+
+static inline void
+flush_pending(struct perf_parser *pp)
+{
+	frame_id id;
+
+	if (!pp->pending)
+		return;
+	pp->pending = false;
+	if (pp->pend_entry != UINT32_MAX) {
+		struct fcache_entry *e = &pp->fc[pp->pend_entry];
+
+		if (e->id == FRAME_NONE)
+			e->id = profile_set_frame(pp->ps, &e->f);
+		id = e->id;
+	} else {
+		id = profile_set_frame(pp->ps, &pp->pend);
+	}
+	builder_push_frame(&pp->b, id);
+}
+
+static inline void
+frame_seen(struct perf_parser *pp, const struct raw_frame *rf)
+{
+	uint32_t idx;
+
+	flush_pending(pp);
+	idx = fcache_get(pp, rf);
+	pp->pending = true;
+	if (pp->opts->keep_unknown_addrs && pp->fc[idx].unknown) {
+		uint64_t addr = 0;
+
+		for (size_t i = 0; i < rf->addr_len; i++)
+			addr = addr << 4 | hex_value(rf->addr[i]);
+		pp->pend = pp->fc[idx].f;
+		pp->pend.addr = addr;
+		pp->pend_entry = UINT32_MAX;
+	} else {
+		pp->pend_entry = idx;
+	}
+}
+
+/* A srcline line after a frame: "file:line", or any text as the file. */
+static void
+srcline_seen(struct perf_parser *pp, const char *p, const char *end)
+{
+	const char *colon = NULL, *q;
+	uint64_t line = 0;
+	struct frame f;
+
+	end = trim_end(p, end);
+	if (pp->pend_entry != UINT32_MAX)
+		f = pp->fc[pp->pend_entry].f;
+	else
+		f = pp->pend;
+	for (q = end; q > p && is_digit(q[-1]); q--)
+		;
+	if (q < end && q > p && q[-1] == ':') {
+		const char *d = q;
+
+		if (parse_dec(&d, end, UINT32_MAX, &line) > 0)
+			colon = q - 1;
+	}
+	if (colon) {
+		f.file = ps_str(pp->ps, p, (size_t)(colon - p));
+		f.line = (uint32_t)line;
+		f.flags |= FRAME_HAS_LINE;
+	} else {
+		f.file = ps_str(pp->ps, p, (size_t)(end - p));
+	}
+	pp->pending = false;
+	builder_push_frame(&pp->b, profile_set_frame(pp->ps, &f));
+}
+
+static int
+end_sample(struct perf_parser *pp, struct tf_error *err)
+{
+	flush_pending(pp);
+	if (!builder_in_sample(&pp->b))
+		return 0;
+	if (builder_end_sample(&pp->b, BUILDER_LEAF_FIRST, err)) {
+		err->line = pp->sample_line;
+		return -1;
+	}
+	pp->samples++;
+	return 0;
+}
+
+/* Append line to sb with control bytes escaped, cut to about max bytes. */
+static void
+add_excerpt(struct strbuf *sb, const char *line, size_t len, size_t max)
+{
+	size_t n = len;
+
+	if (n > max) {
+		n = max;
+		/* Do not cut a UTF-8 sequence in two. */
+		while (n > 0 && ((unsigned char)line[n] & 0xc0) == 0x80)
+			n--;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)line[i];
+
+		if (c < 0x20 || c == 0x7f)
+			strbuf_addf(sb, "\\x%02x", c);
+		else
+			strbuf_addch(sb, (char)c);
+	}
+	if (n < len)
+		strbuf_addstr(sb, "...");
+}
+
+static void
+not_understood(struct perf_parser *pp, const char *line, size_t len, uint64_t lineno)
+{
+	if (!pp->nr_bad++) {
+		pp->first_bad = lineno;
+		add_excerpt(&pp->bad_excerpt, line, len, EXCERPT_BYTES);
+	}
+}
+
+/* The profile of an event (name, len), with the unit its samples carry. */
+static struct profile *
+event_profile(struct perf_parser *pp, const char *name, size_t len, bool has_period)
+{
+	enum weight_unit unit = UNIT_SAMPLES;
+	const char *colon;
+	size_t base;
+
+	if (pp->last_profile && pp->last_event.len == len &&
+	    !memcmp(pp->last_event.buf, name, len))
+		return pp->last_profile;
+	colon = memchr(name, ':', len);
+	base = colon ? (size_t)(colon - name) : len;
+	if (has_period && pp->opts->weight != WEIGHT_SAMPLES) {
+		if (mem_is(name, base, "cpu-clock") || mem_is(name, base, "task-clock"))
+			unit = UNIT_NANOSECONDS;
+		else
+			unit = UNIT_EVENTS;
+	}
+	pp->last_profile = profile_set_profile(pp->ps, ps_str(pp->ps, name, len), unit);
+	strbuf_reset(&pp->last_event);
+	strbuf_add(&pp->last_event, name, len);
+	return pp->last_profile;
+}
+
+static thread_id
+header_thread(struct perf_parser *pp, const struct perf_header *h)
+{
+	struct tcache_entry *e = &pp->tcache[(uint64_t)h->tid % TCACHE_SIZE];
+	thread_id id;
+
+	if (e->id != THREAD_NONE && e->tid == h->tid && e->pid == h->pid &&
+	    e->comm_len == h->comm_len && !memcmp(e->comm, h->comm, h->comm_len))
+		return e->id;
+	id = profile_set_thread(pp->ps, h->pid, h->tid, ps_str(pp->ps, h->comm, h->comm_len));
+	if (h->comm_len <= TCACHE_COMM) {
+		e->pid = h->pid;
+		e->tid = h->tid;
+		e->id = id;
+		e->comm_len = (uint32_t)h->comm_len;
+		memcpy(e->comm, h->comm, h->comm_len);
+	}
+	return id;
+}
+
+/* A header line: p is its first non-blank, h its parse. */
+static void
+header_seen(struct perf_parser *pp, const char *p, const char *end,
+	    const struct perf_header *h, uint64_t lineno)
+{
+	const char *ev = h->event;
+	size_t ev_len = h->has_event ? h->event_len : 0;
+	bool has_period = h->has_period;
+	uint64_t weight = h->has_period ? h->period : 1;
+	struct profile *prof;
+
+	if (pp->opts->collapse_compat && !h->has_frame) {
+		uint64_t period;
+		bool overflow;
+
+		if (perl_header_event(p, end, &ev, &ev_len, &period, &overflow)) {
+			if (overflow) {
+				not_understood(pp, p, (size_t)(end - p), lineno);
+				return;
+			}
+			has_period = period != 0;
+			weight = period ? period : 1;
+		} else {
+			ev = "";
+			ev_len = 0;
+			has_period = false;
+			weight = 1;
+		}
+	}
+	if (pp->opts->weight == WEIGHT_SAMPLES)
+		weight = 1;
+	prof = event_profile(pp, ev_len ? ev : "", ev_len, has_period);
+	builder_begin_sample(&pp->b, prof, header_thread(pp, h), weight, h->time,
+			     h->has_time);
+	pp->sample_line = lineno;
+	if (h->has_frame)
+		frame_seen(pp, &h->frame);
+}
+
+/* One line of input. Returns 0, or -1 with err set. */
+static int
+parse_line(struct perf_parser *pp, const char *line, size_t len, uint64_t lineno,
+	   struct tf_error *err)
+{
+	const char *end = line + len, *p;
+	struct raw_frame rf;
+	struct perf_header h;
+
+	if (len && !is_ws(*line)) {
+		if (*line == '#')
+			return 0;
+		if (end_sample(pp, err))
+			return -1;
+		if (parse_header(line, end, &h))
+			header_seen(pp, line, end, &h, lineno);
+		else
+			not_understood(pp, line, len, lineno);
+		return 0;
+	}
+	p = skip_ws(line, end);
+	if (p == end)
+		return end_sample(pp, err);
+	switch (classify_indented(p, end, &rf, &h)) {
+	case IND_FRAME:
+		if (builder_in_sample(&pp->b))
+			frame_seen(pp, &rf);
+		else
+			not_understood(pp, line, len, lineno);
+		return 0;
+	case IND_HEADER:
+		if (end_sample(pp, err))
+			return -1;
+		header_seen(pp, p, end, &h, lineno);
+		return 0;
+	case IND_OTHER:
+		break;
+	}
+	if (pp->pending)
+		srcline_seen(pp, p, end);
+	else
+		not_understood(pp, line, len, lineno);
+	return 0;
+}
+
+static int
+check_progress(struct perf_parser *pp, const struct line_reader *lr, struct tf_error *err)
+{
+	struct import_progress *prog = pp->opts->progress;
+
+	if (prog) {
+		atomic_fetch_add(&prog->bytes_done, lr->bytes - pp->reported);
+		if (atomic_load(&prog->cancel))
+			return tf_error_set(err, "cancelled");
+	}
+	pp->reported = lr->bytes;
+	if (pp->stop && atomic_load(pp->stop)) {
+		pp->stopped = true;
+		return tf_error_set(err, "stopped");
+	}
+	return 0;
+}
+
+/* Parse every line of lr. Returns 0, or -1 with err set. */
+static int
+parse_all(struct perf_parser *pp, struct line_reader *lr, struct tf_error *err)
+{
+	const char *line;
+	size_t len;
+	int r;
+
+	while ((r = line_reader_next(lr, &line, &len, err)) > 0) {
+		if (lr->bytes - pp->reported >= PROGRESS_STEP && check_progress(pp, lr, err))
+			return -1;
+		if (parse_line(pp, line, len, lr->lineno, err))
+			return -1;
+	}
+	if (r < 0)
+		return -1;
+	if (check_progress(pp, lr, err))
+		return -1;
+	return end_sample(pp, err);
+}
+
+/* The verdict at the end: warnings, or the error of an input with no sample. */
+static int
+finish(struct profile_set *ps, uint64_t samples, uint64_t nr_bad, uint64_t first_bad,
+       const char *excerpt, struct tf_error *err)
+{
+	ps->format = "perf script";
+	if (!samples) {
+		if (nr_bad)
+			return tf_error_set_at(err, NULL, first_bad,
+					       "no samples found: %llu lines not understood, first: %s",
+					       (unsigned long long)nr_bad, excerpt);
+		return tf_error_set_at(err, NULL, 0, "no samples found in perf script input");
+	}
+	if (nr_bad)
+		profile_set_warn(ps, first_bad, "%llu lines not understood, first: %s",
+				 (unsigned long long)nr_bad, excerpt);
+	return 0;
+}
+
+int
+perf_parse_lines(struct line_reader *lr, const struct import_options *opts,
+		 struct profile_set *ps, struct tf_error *err)
+{
+	struct perf_parser pp;
+	int ret;
+
+	parser_init(&pp, ps, opts);
+	ret = parse_all(&pp, lr, err);
+	if (!ret)
+		ret = finish(ps, pp.samples, pp.nr_bad, pp.first_bad, pp.bad_excerpt.buf, err);
+	parser_release(&pp);
+	return ret;
+}
+
+/* ---------------------------------------------------------- parallel load */
+
+/*
+ * Where a range may start: the first line at or after from (but not the
+ * one that from falls into) that ends the sample before it, that is a
+ * blank line or a header line. Since every line is read on its own, a
+ * range starting there parses exactly as the same lines would in one pass.
+ * Sets *out to limit if there is none before limit.
+ */
+static int
+find_boundary(struct input *in, uint64_t from, uint64_t limit, uint64_t *out,
+	      struct tf_error *err)
+{
+	const size_t window = 256 * 1024;
+	char *buf = xmalloc(window);
+	uint64_t pos = from ? from - 1 : 0;
+	bool at_start = from == 0;
+	int ret = 0;
+
+	*out = limit;
+	while (pos < limit) {
+		ssize_t n = input_pread(in, buf, window, pos, err);
+		size_t i = 0, len;
+		bool more;
+
+		if (n < 0) {
+			ret = -1;
+			break;
+		}
+		if (n == 0)
+			break;
+		len = (size_t)n;
+		more = len == window;
+		while (i < len) {
+			const char *nl;
+
+			if (!at_start) {
+				nl = memchr(buf + i, '\n', len - i);
+				if (!nl) {
+					i = len;
+					break;
+				}
+				i = (size_t)(nl - buf) + 1;
+				at_start = true;
+				continue;
+			}
+			/* buf + i starts a line: is it whole in the window? */
+			nl = memchr(buf + i, '\n', len - i);
+			if (!nl && more && i > 0)
+				break; /* read again from this line */
+			{
+				const char *s = buf + i;
+				const char *e = nl ? nl : buf + len;
+				const char *p = skip_ws(s, e);
+				struct raw_frame rf;
+				struct perf_header h;
+
+				if (pos + i >= limit)
+					goto done;
+				if ((p == s && p < e && *p != '#') || p == e ||
+				    ((nl || !more) && classify_indented(p, e, &rf, &h) == IND_HEADER)) {
+					*out = pos + i;
+					goto done;
+				}
+			}
+			if (!nl) {
+				/* The last line, or one longer than the window: skip it. */
+				at_start = false;
+				i = len;
+				break;
+			}
+			i = (size_t)(nl - buf) + 1;
+		}
+		pos += i;
+	}
+done:
+	free(buf);
+	return ret;
+}
+
+struct perf_job {
+	struct input *in;
+	uint64_t start, end;
+	const struct import_options *opts;
+	struct profile_set *ps;
+	struct perf_parser pp;
+	struct tf_error err;
+	uint64_t lines;
+	int ret;
+	_Atomic int *stop;
+	pthread_t thread;
+	bool started;
+};
+
+static void *
+job_run(void *arg)
+{
+	struct perf_job *job = arg;
+	struct line_reader lr;
+
+	line_reader_init_range(&lr, job->in, job->start, job->end);
+	job->pp.stop = job->stop;
+	job->ret = parse_all(&job->pp, &lr, &job->err);
+	job->lines = lr.lineno;
+	line_reader_release(&lr);
+	if (job->ret)
+		atomic_store(job->stop, 1);
+	return NULL;
+}
+
+static int
+thread_count(const struct import_options *opts, uint64_t size)
+{
+	long n = opts->threads;
+
+	if (n <= 0)
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		n = 1;
+	if (n > MAX_THREADS)
+		n = MAX_THREADS;
+	if ((uint64_t)n > size / RANGE_MIN_BYTES)
+		n = (long)(size / RANGE_MIN_BYTES);
+	return n < 1 ? 1 : (int)n;
+}
+
+/*
+ * Split the file into up to nthreads ranges that start at sample
+ * boundaries, parse each into its own set on its own thread (the first on
+ * this one, straight into ps), then merge the sets in file order.
+ */
+static int
+load_parallel(struct input *in, const struct import_options *opts, struct profile_set *ps,
+	      int nthreads, struct tf_error *err)
+{
+	uint64_t size = in->size, offset = 0, samples = 0, nr_bad = 0, first_bad = 0;
+	struct perf_job *jobs = xcalloc((size_t)nthreads, sizeof(*jobs));
+	_Atomic int stop = 0;
+	const char *excerpt = "";
+	int njobs = 0, ret = 0, failed = -1;
+	uint64_t start = 0;
+
+	for (int k = 1; k <= nthreads; k++) {
+		uint64_t b = size;
+
+		if (k < nthreads) {
+			uint64_t nominal = size / (uint64_t)nthreads * (uint64_t)k;
+			uint64_t limit = size / (uint64_t)nthreads * (uint64_t)(k + 1);
+
+			if (nominal < start)
+				nominal = start;
+			if (find_boundary(in, nominal, limit, &b, err)) {
+				free(jobs);
+				return -1;
+			}
+			if (b >= limit)
+				continue; /* none here: the range runs on */
+		}
+		if (b <= start)
+			continue;
+		jobs[njobs].start = start;
+		jobs[njobs].end = b;
+		njobs++;
+		start = b;
+	}
+	for (int i = 0; i < njobs; i++) {
+		struct perf_job *job = &jobs[i];
+
+		job->in = in;
+		job->opts = opts;
+		job->stop = &stop;
+		job->ps = i ? profile_set_new() : ps;
+		tf_error_init(&job->err);
+		parser_init(&job->pp, job->ps, opts);
+	}
+	for (int i = 1; i < njobs; i++) {
+		if (pthread_create(&jobs[i].thread, NULL, job_run, &jobs[i]) == 0)
+			jobs[i].started = true;
+		else
+			job_run(&jobs[i]);
+	}
+	if (njobs)
+		job_run(&jobs[0]);
+	for (int i = 1; i < njobs; i++)
+		if (jobs[i].started)
+			pthread_join(jobs[i].thread, NULL);
+
+	/* The first real failure, in file order, is the one to report. */
+	for (int i = 0; i < njobs && failed < 0; i++)
+		if (jobs[i].ret && !jobs[i].pp.stopped)
+			failed = i;
+	if (failed >= 0) {
+		for (int i = 0; i < failed; i++)
+			offset += jobs[i].lines;
+		tf_error_move(err, &jobs[failed].err);
+		tf_error_shift_line(err, offset);
+		ret = -1;
+	}
+	for (int i = 0; i < njobs; i++) {
+		struct perf_job *job = &jobs[i];
+
+		if (!ret && i && profile_set_merge(ps, job->ps, offset, err))
+			ret = -1;
+		if (!ret) {
+			samples += job->pp.samples;
+			if (job->pp.nr_bad && !nr_bad) {
+				first_bad = job->pp.first_bad + offset;
+				excerpt = job->pp.bad_excerpt.buf;
+			}
+			nr_bad += job->pp.nr_bad;
+			offset += job->lines;
+		}
+	}
+	if (!ret)
+		ret = finish(ps, samples, nr_bad, first_bad, excerpt, err);
+	for (int i = 0; i < njobs; i++) {
+		parser_release(&jobs[i].pp);
+		tf_error_release(&jobs[i].err);
+		if (i)
+			profile_set_free(jobs[i].ps);
+	}
+	free(jobs);
+	return ret;
+}
+
+static int
+perf_load(struct input *in, const struct import_options *opts, struct profile_set *ps,
+	  struct tf_error *err)
+{
+	struct line_reader lr;
+	int ret;
+
+	if (input_seekable(in) && in->size >= PARALLEL_MIN_BYTES) {
+		int n = thread_count(opts, in->size);
+
+		if (n > 1)
+			return load_parallel(in, opts, ps, n, err);
+	}
+	line_reader_init(&lr, in);
+	ret = perf_parse_lines(&lr, opts, ps, err);
+	line_reader_release(&lr);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ probe */
+
+/*
+ * Sure when a header is followed by an indented frame line; fairly sure
+ * for a run of headers with nothing else (callchain-less output); never
+ * for binary data.
+ */
+static int
+perf_probe(const char *data, size_t len)
+{
+	const char *p = data, *end = data + len;
+	unsigned headers = 0, header_frame = 0, other = 0;
+	bool after_header = false, after_frame = false, perf_comment = false;
+
+	if (!len || memchr(data, '\0', len))
+		return 0;
+	for (int n = 0; p < end && n < 400; n++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end, *s;
+		struct raw_frame rf;
+		struct perf_header h;
+		bool header = false, frame = false;
+
+		s = skip_ws(p, e);
+		if (s == e) {
+			after_header = false;
+		} else if (*p == '#') {
+			if (mem_starts(p, (size_t)(e - p), "# perf version") ||
+			    mem_starts(p, (size_t)(e - p), "# cmdline") ||
+			    mem_starts(p, (size_t)(e - p), "# ========"))
+				perf_comment = true;
+		} else if (s == p) {
+			header = parse_strong_header(p, e, &h);
+		} else {
+			switch (classify_indented(s, e, &rf, &h)) {
+			case IND_HEADER:
+				header = true;
+				break;
+			case IND_FRAME:
+				if (after_header)
+					header_frame++;
+				frame = true;
+				break;
+			case IND_OTHER:
+				/* A srcline after a frame, or noise. */
+				if (!after_frame && nl)
+					other++;
+				break;
+			}
+		}
+		if (header)
+			headers++;
+		else if (s != e && s == p && *p != '#' && nl)
+			other++; /* a cut-off last line proves nothing */
+		after_header = header;
+		after_frame = frame || (header && h.has_frame);
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	if (header_frame && other <= headers / 4)
+		return 95;
+	if (headers >= 3 && !other)
+		return 90;
+	if (headers && !other)
+		return 70;
+	if (headers && other <= headers)
+		return 40;
+	if (!headers && !other && perf_comment)
+		return 20;
+	return 0;
+}
+
+const struct importer importer_perf = {
+	.name = "perf",
+	.description = "perf script",
+	.probe = perf_probe,
+	.load = perf_load,
+};
