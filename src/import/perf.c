@@ -2,6 +2,7 @@
 
 #include "tflame/import.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -156,6 +157,57 @@ struct raw_frame {
 };
 
 /*
+ * Split [p, end) (trimmed) into a symbol and the module in the last
+ * balanced group at the end, so that "(/lib/x.so (deleted))" is one
+ * module; the group must follow a blank, so that "f(int)" with no module
+ * stays a symbol. Sets rf->mod (NULL if none) and returns the symbol's end.
+ */
+static const char *
+split_module(const char *p, const char *end, struct raw_frame *rf)
+{
+	rf->mod = NULL;
+	rf->mod_len = 0;
+	if (end > p && end[-1] == ')') {
+		const char *q = memrchr(p, '(', (size_t)(end - 1 - p));
+		size_t depth = 0;
+
+		/* The usual case, no parenthesis inside the group, is found fast. */
+		if (!q || memchr(q + 1, ')', (size_t)(end - 2 - q))) {
+			q = end - 1;
+			depth = 1;
+			while (q > p) {
+				q--;
+				if (*q == ')') {
+					depth++;
+				} else if (*q == '(' && --depth == 0) {
+					break;
+				}
+			}
+		}
+		if (depth == 0 && (q == p || is_ws(q[-1]))) {
+			rf->mod = q + 1;
+			rf->mod_len = (size_t)(end - 1 - (q + 1));
+			return trim_end(p, q);
+		}
+	}
+	return end;
+}
+
+/* Set rf's symbol to [p, sym_end) without one trailing +0x<hex> offset. */
+static void
+set_symbol(struct raw_frame *rf, const char *p, const char *sym_end)
+{
+	const char *e = sym_end;
+
+	while (e > p && is_hex(e[-1]))
+		e--;
+	if (e < sym_end && e - p >= 3 && e[-1] == 'x' && e[-2] == '0' && e[-3] == '+')
+		sym_end = e - 3;
+	rf->sym = p;
+	rf->sym_len = (size_t)(sym_end - p);
+}
+
+/*
  * Parse [p, end) (p at the first non-blank) as "addr [symbol] [(module)]".
  * need_symbol asks for a symbol and a module group, as for a frame printed
  * on a header line. Returns whether it is a frame.
@@ -173,55 +225,48 @@ parse_frame(const char *p, const char *end, bool need_symbol, struct raw_frame *
 	rf->addr_len = (size_t)(p - start);
 	p = skip_ws(p, end);
 	end = trim_end(p, end);
-	rf->sym = p;
-	rf->mod = NULL;
-	rf->mod_len = 0;
-	sym_end = end;
-
-	/*
-	 * The module is the last balanced group at the end of the line, so
-	 * that "(/lib/x.so (deleted))" is one module; it must follow a blank,
-	 * so that "f(int)" with no module stays a symbol.
-	 */
-	if (end > p && end[-1] == ')') {
-		const char *q = memrchr(p, '(', (size_t)(end - 1 - p));
-		size_t depth = 0;
-
-		/* The usual case: no parenthesis inside the group. */
-		if (q && !memchr(q + 1, ')', (size_t)(end - 2 - q))) {
-			depth = 0;
-		} else {
-			q = end - 1;
-			depth = 1;
-			while (q > p) {
-				q--;
-				if (*q == ')') {
-					depth++;
-				} else if (*q == '(' && --depth == 0) {
-					break;
-				}
-			}
-		}
-		if (q && depth == 0 && (q == p || is_ws(q[-1]))) {
-			rf->mod = q + 1;
-			rf->mod_len = (size_t)(end - 1 - (q + 1));
-			sym_end = trim_end(p, q);
-		}
-	}
+	sym_end = split_module(p, end, rf);
 	if (need_symbol && (!rf->mod || sym_end == p))
 		return false;
-
-	/* One trailing +0x<hex> offset is not part of the name. */
-	{
-		const char *e = sym_end;
-
-		while (e > p && is_hex(e[-1]))
-			e--;
-		if (e < sym_end && e - p >= 3 && e[-1] == 'x' && e[-2] == '0' && e[-3] == '+')
-			sym_end = e - 3;
-	}
-	rf->sym_len = (size_t)(sym_end - p);
+	set_symbol(rf, p, sym_end);
 	return true;
+}
+
+/*
+ * The frame perf prints after a tracepoint's arguments (perf script -F
+ * with ip,sym but no callchain): the module group at the end, and the
+ * rightmost hex word before it that has a symbol after it. Arguments
+ * often hold numbers, symbols seldom hold bare hex words.
+ */
+static bool
+trailing_frame(const char *p, const char *end, struct raw_frame *rf)
+{
+	const char *sym_end, *te;
+
+	end = trim_end(p, end);
+	sym_end = split_module(p, end, rf);
+	if (!rf->mod)
+		return false;
+	for (te = sym_end; te > p;) {
+		const char *ts = te;
+
+		while (ts > p && !is_ws(ts[-1]))
+			ts--;
+		if (ts > p && te < sym_end && te - ts <= 16) {
+			const char *h = ts;
+
+			while (h < te && is_hex(*h))
+				h++;
+			if (h == te) {
+				rf->addr = ts;
+				rf->addr_len = (size_t)(te - ts);
+				set_symbol(rf, skip_ws(te, sym_end), sym_end);
+				return true;
+			}
+		}
+		te = trim_end(p, ts);
+	}
+	return false;
 }
 
 static bool
@@ -297,8 +342,7 @@ module_flags(const char *m, size_t len)
 			break;
 		}
 	}
-	if ((digits_between(m, len, "/tmp/perf-", ".map")) ||
-	    (base != m && digits_between(base, blen, "perf-", ".map")))
+	if (digits_between(base, blen, "perf-", ".map"))
 		return FRAME_JIT;
 	if (mem_starts(base, blen, "jitted-") && mem_ends(base, blen, ".so")) {
 		/* jitted-<pid>-<n>.so */
@@ -413,7 +457,8 @@ parse_header_tail(struct perf_header *h, const char *p, const char *end)
 	 * What is left is a tracepoint's arguments, the frame of a sample
 	 * without a callchain, or fields we do not read.
 	 */
-	if (p < end && parse_frame(p, end, true, &h->frame))
+	if (p < end && (parse_frame(p, end, true, &h->frame) ||
+			(h->has_event && trailing_frame(p, end, &h->frame))))
 		h->has_frame = true;
 	h->clean = !h->bad_number && (p == end || h->has_event || h->has_frame);
 }
@@ -677,7 +722,13 @@ struct perf_parser {
 
 	/* progress */
 	uint64_t reported;
-	_Atomic int *stop;        /* set by a sibling thread that failed */
+	/*
+	 * For a range of a parallel load: its index, and the lowest index
+	 * of a range that failed. Ranges after a failed one stop early; those
+	 * before it must finish, since their line counts place its error.
+	 */
+	int range;
+	_Atomic int *failed_range;
 	bool stopped;             /* we stopped because of it */
 };
 
@@ -1061,7 +1112,7 @@ check_progress(struct perf_parser *pp, const struct line_reader *lr, struct tf_e
 			return tf_error_set(err, "cancelled");
 	}
 	pp->reported = lr->bytes;
-	if (pp->stop && atomic_load(pp->stop)) {
+	if (pp->failed_range && atomic_load(pp->failed_range) < pp->range) {
 		pp->stopped = true;
 		return tf_error_set(err, "stopped");
 	}
@@ -1177,13 +1228,15 @@ find_boundary(struct input *in, uint64_t from, uint64_t limit, uint64_t *out,
 				const char *s = buf + i;
 				const char *e = nl ? nl : buf + len;
 				const char *p = skip_ws(s, e);
+				bool whole = nl || !more;
 				struct raw_frame rf;
 				struct perf_header h;
 
 				if (pos + i >= limit)
 					goto done;
-				if ((p == s && p < e && *p != '#') || p == e ||
-				    ((nl || !more) && classify_indented(p, e, &rf, &h) == IND_HEADER)) {
+				/* A non-indented line is a header even if cut off. */
+				if ((p == s && p < e && *p != '#') || (whole && p == e) ||
+				    (whole && classify_indented(p, e, &rf, &h) == IND_HEADER)) {
 					*out = pos + i;
 					goto done;
 				}
@@ -1212,7 +1265,8 @@ struct perf_job {
 	struct tf_error err;
 	uint64_t lines;
 	int ret;
-	_Atomic int *stop;
+	int index;
+	_Atomic int *failed_range;
 	pthread_t thread;
 	bool started;
 };
@@ -1224,12 +1278,18 @@ job_run(void *arg)
 	struct line_reader lr;
 
 	line_reader_init_range(&lr, job->in, job->start, job->end);
-	job->pp.stop = job->stop;
+	job->pp.range = job->index;
+	job->pp.failed_range = job->failed_range;
 	job->ret = parse_all(&job->pp, &lr, &job->err);
 	job->lines = lr.lineno;
 	line_reader_release(&lr);
-	if (job->ret)
-		atomic_store(job->stop, 1);
+	if (job->ret && !job->pp.stopped) {
+		int cur = atomic_load(job->failed_range);
+
+		while (cur > job->index &&
+		       !atomic_compare_exchange_weak(job->failed_range, &cur, job->index))
+			;
+	}
 	return NULL;
 }
 
@@ -1260,7 +1320,7 @@ load_parallel(struct input *in, const struct import_options *opts, struct profil
 {
 	uint64_t size = in->size, offset = 0, samples = 0, nr_bad = 0, first_bad = 0;
 	struct perf_job *jobs = xcalloc((size_t)nthreads, sizeof(*jobs));
-	_Atomic int stop = 0;
+	_Atomic int failed_range = INT_MAX;
 	const char *excerpt = "";
 	int njobs = 0, ret = 0, failed = -1;
 	uint64_t start = 0;
@@ -1293,7 +1353,8 @@ load_parallel(struct input *in, const struct import_options *opts, struct profil
 
 		job->in = in;
 		job->opts = opts;
-		job->stop = &stop;
+		job->index = i;
+		job->failed_range = &failed_range;
 		job->ps = i ? profile_set_new() : ps;
 		tf_error_init(&job->err);
 		parser_init(&job->pp, job->ps, opts);
@@ -1310,9 +1371,12 @@ load_parallel(struct input *in, const struct import_options *opts, struct profil
 		if (jobs[i].started)
 			pthread_join(jobs[i].thread, NULL);
 
-	/* The first real failure, in file order, is the one to report. */
+	/*
+	 * The first failure in file order is the one to report: a range only
+	 * stops early after an earlier one failed.
+	 */
 	for (int i = 0; i < njobs && failed < 0; i++)
-		if (jobs[i].ret && !jobs[i].pp.stopped)
+		if (jobs[i].ret)
 			failed = i;
 	if (failed >= 0) {
 		for (int i = 0; i < failed; i++)

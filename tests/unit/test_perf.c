@@ -238,6 +238,26 @@ test_tracepoint_args(void **state)
 	assert_int_equal(ps->nr_diags, 0);
 	check_profile_set(ps);
 	profile_set_free(ps);
+
+	/* Without -g, perf -F ...,ip,sym puts the frame after the arguments. */
+	ps = parse(
+		"           sleep 17496  1469.976699: sched:sched_switch: prev_comm=sleep "
+		"prev_pid=17496 prev_prio=120 prev_state=S ==> next_comm=rcu_preempt "
+		"next_pid=15 next_prio=120 ffffffff821f5618 __schedule+0x618 ([kernel.kallsyms])\n"
+		"           dd 17 1.5: block:block_rq_issue: 8,0 W 4096 () 123 + 8 [dd] "
+		"ffffffff81 blk mq cafe (/lib/modules/x/blk.ko)\n"
+		"           dd 17 1.6: probe:do_sys_open: (ffffffff812a7460)\n");
+	tp = prof(ps, "sched:sched_switch");
+	assert_string_equal(stack_of(ps, tp, 0, buf, sizeof(buf)), "__schedule");
+	assert_true(leaf(ps, tp, 0)->flags & FRAME_KERNEL);
+	tp = prof(ps, "block:block_rq_issue");
+	/* Numbers in the arguments are not taken for the address. */
+	assert_string_equal(stack_of(ps, tp, 0, buf, sizeof(buf)), "blk mq cafe");
+	tp = prof(ps, "probe:do_sys_open");
+	assert_int_equal(tp->stack[0], STACK_ROOT);
+	assert_int_equal(ps->nr_diags, 0);
+	check_profile_set(ps);
+	profile_set_free(ps);
 }
 
 static void
@@ -1093,12 +1113,49 @@ test_parallel_flat(void **state)
 }
 
 static void
+test_parallel_error_line(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	uint64_t garbage_line, line;
+	char *path;
+
+	(void)state;
+	make_big(&sb, false, &garbage_line);
+	/* Two samples near the end whose weights overflow the total. */
+	line = 1;
+	for (size_t i = 0; i < sb.len; i++)
+		line += sb.buf[i] == '\n';
+	strbuf_addstr(&sb, "big 1 [000] 9.0: 18446744073709551615 huge:\n\n"
+			   "big 1 [000] 9.1: 1 huge:\n\n");
+	path = temp_file(&sb);
+	for (int threads = 1; threads <= 2; threads++) {
+		struct import_options opts = { .threads = threads };
+		struct tf_error err = TF_ERROR_INIT;
+		struct profile_set *ps = profile_set_new();
+		struct input in;
+
+		assert_int_equal(input_open(&in, path, &err), 0);
+		assert_int_equal(importer_perf.load(&in, &opts, ps, &err), -1);
+		assert_non_null(strstr(err.msg, "overflow"));
+		/* The line in the whole file, whichever thread read it. */
+		assert_int_equal(err.line, line + 2);
+		input_close(&in);
+		tf_error_release(&err);
+		profile_set_free(ps);
+	}
+	unlink(path);
+	free(path);
+	strbuf_release(&sb);
+}
+
+static void
 test_data_files(void **state)
 {
 	static const char *const files[] = {
 		"anon-ns", "arrow-inline", "crlf", "deleted", "go", "inlined", "java",
 		"kernel-jit", "multi-event", "no-final-blank", "one-char-comm", "pidtid",
-		"quotes", "semicolon", "single-line", "srcline", "tracepoint", "unknown",
+		"quotes", "semicolon", "single-line", "srcline", "tracepoint",
+		"tracepoint-flat", "unknown",
 	};
 	const char *top = getenv("top_srcdir");
 	struct strbuf path = STRBUF_INIT;
@@ -1160,6 +1217,7 @@ main(void)
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_parallel),
 		cmocka_unit_test(test_parallel_flat),
+		cmocka_unit_test(test_parallel_error_line),
 		cmocka_unit_test(test_data_files),
 	};
 
