@@ -683,6 +683,22 @@ struct tcache_entry {
 	char comm[TCACHE_COMM];
 };
 
+/*
+ * In front of the frame cache, a small direct-mapped cache keyed on the
+ * whole text after the address ("sym+0x1d (module)"): a return address
+ * repeats its line exactly, and a hit skips splitting the line and the
+ * second lookup. Fixed size, so its memory stays small.
+ */
+#define LCACHE_SIZE 4096
+#define LCACHE_KEY 96
+
+struct lcache_entry {
+	uint32_t hash32;
+	uint32_t len;       /* 0 for an empty entry */
+	uint32_t entry;     /* in the frame cache */
+	char key[LCACHE_KEY];
+};
+
 struct fcache_entry {
 	size_t key;         /* offset of symbol then module bytes in keys */
 	uint32_t sym_len, mod_len;
@@ -705,6 +721,7 @@ struct perf_parser {
 	uint32_t fc_mask;
 	char *keys;
 	size_t keys_len, keys_alloc;
+	struct lcache_entry *lcache;
 
 	/* the last frame line, held back until we know if a srcline follows */
 	bool pending;
@@ -744,6 +761,7 @@ parser_init(struct perf_parser *pp, struct profile_set *ps,
 	pp->fc_slots = xcalloc((size_t)pp->fc_mask + 1, sizeof(*pp->fc_slots));
 	pp->keys_alloc = 64 * 1024;
 	pp->keys = xmalloc(pp->keys_alloc);
+	pp->lcache = xcalloc(LCACHE_SIZE, sizeof(*pp->lcache));
 	pp->tcache = xmalloc(TCACHE_SIZE * sizeof(*pp->tcache));
 	for (size_t i = 0; i < TCACHE_SIZE; i++)
 		pp->tcache[i].id = THREAD_NONE;
@@ -758,6 +776,7 @@ parser_release(struct perf_parser *pp)
 	free(pp->fc);
 	free(pp->fc_slots);
 	free(pp->keys);
+	free(pp->lcache);
 	free(pp->tcache);
 	strbuf_release(&pp->last_event);
 	strbuf_release(&pp->bad_excerpt);
@@ -872,25 +891,63 @@ flush_pending(struct perf_parser *pp)
 	builder_push_frame(&pp->b, id);
 }
 
+/* A frame line (its cache entry idx, its address text) in the open sample. */
 static inline void
-frame_seen(struct perf_parser *pp, const struct raw_frame *rf)
+frame_entry_seen(struct perf_parser *pp, uint32_t idx, const char *addr_text,
+		 size_t addr_len)
 {
-	uint32_t idx;
-
 	flush_pending(pp);
-	idx = fcache_get(pp, rf);
 	pp->pending = true;
 	if (pp->opts->keep_unknown_addrs && pp->fc[idx].unknown) {
 		uint64_t addr = 0;
 
-		for (size_t i = 0; i < rf->addr_len; i++)
-			addr = addr << 4 | hex_value(rf->addr[i]);
+		for (size_t i = 0; i < addr_len; i++)
+			addr = addr << 4 | hex_value(addr_text[i]);
 		pp->pend = pp->fc[idx].f;
 		pp->pend.addr = addr;
 		pp->pend_entry = UINT32_MAX;
 	} else {
 		pp->pend_entry = idx;
 	}
+}
+
+static inline void
+frame_seen(struct perf_parser *pp, const struct raw_frame *rf)
+{
+	frame_entry_seen(pp, fcache_get(pp, rf), rf->addr, rf->addr_len);
+}
+
+/*
+ * The line cache for an indented line (p at its first non-blank): the
+ * entry its text after the address maps to, or NULL when the line cannot
+ * be a frame line taken on its own (no symbol, or one starting with a
+ * digit, which may make it a header). *hit says whether the entry is the
+ * line's.
+ */
+static inline struct lcache_entry *
+lcache_find(struct perf_parser *pp, const char *p, const char *end, const char **addr_end,
+	    const char **tail, size_t *tail_len, uint32_t *h32, bool *hit)
+{
+	const char *a = p, *t, *e;
+	struct lcache_entry *le;
+	uint64_t h;
+
+	while (a < end && is_hex(*a))
+		a++;
+	if (a == p || a - p > 16 || a == end || !is_ws(*a))
+		return NULL;
+	t = skip_ws(a, end);
+	e = trim_end(t, end);
+	if (t == e || is_digit(*t) || (size_t)(e - t) > LCACHE_KEY)
+		return NULL;
+	h = key_hash(t, (size_t)(e - t), 0);
+	le = &pp->lcache[h % LCACHE_SIZE];
+	*addr_end = a;
+	*tail = t;
+	*tail_len = (size_t)(e - t);
+	*h32 = (uint32_t)(h >> 32);
+	*hit = le->len == *tail_len && le->hash32 == *h32 && key_eq(le->key, t, *tail_len);
+	return le;
 }
 
 /* A srcline line after a frame: "file:line", or any text as the file. */
@@ -1062,6 +1119,8 @@ parse_line(struct perf_parser *pp, const char *line, size_t len, uint64_t lineno
 	   struct tf_error *err)
 {
 	const char *end = line + len, *p;
+	struct lcache_entry *le = NULL;
+	uint32_t fill_len = 0;
 	struct raw_frame rf;
 	struct perf_header h;
 
@@ -1079,12 +1138,38 @@ parse_line(struct perf_parser *pp, const char *line, size_t len, uint64_t lineno
 	p = skip_ws(line, end);
 	if (p == end)
 		return end_sample(pp, err);
+	if (builder_in_sample(&pp->b)) {
+		const char *addr_end, *tail;
+		size_t tail_len;
+		uint32_t h32;
+		bool hit;
+
+		le = lcache_find(pp, p, end, &addr_end, &tail, &tail_len, &h32, &hit);
+		if (le && hit) {
+			frame_entry_seen(pp, le->entry, p, (size_t)(addr_end - p));
+			return 0;
+		}
+		if (le) {
+			/* A frame line for sure: fill the entry once it is read. */
+			le->len = 0;
+			le->hash32 = h32;
+			memcpy(le->key, tail, tail_len);
+			fill_len = (uint32_t)tail_len;
+		}
+	}
 	switch (classify_indented(p, end, &rf, &h)) {
 	case IND_FRAME:
-		if (builder_in_sample(&pp->b))
-			frame_seen(pp, &rf);
-		else
+		if (builder_in_sample(&pp->b)) {
+			uint32_t idx = fcache_get(pp, &rf);
+
+			if (le) {
+				le->entry = idx;
+				le->len = fill_len;
+			}
+			frame_entry_seen(pp, idx, rf.addr, rf.addr_len);
+		} else {
 			not_understood(pp, line, len, lineno);
+		}
 		return 0;
 	case IND_HEADER:
 		if (end_sample(pp, err))
