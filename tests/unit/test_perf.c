@@ -897,7 +897,8 @@ test_probe(void **state)
 	static const char header_comments[] =
 		"# ========\n# captured on: Wed Aug 15 16:01:24 2018\n# ========\n#\n";
 	static const char folded[] = "main;foo;bar 12\nmain;baz 3\n";
-	static const char json[] = "{\"$schema\": \"https://www.speedscope.app/file-format-schema.json\"}\n";
+	static const char json[] =
+		"{\"$schema\": \"https://www.speedscope.app/file-format-schema.json\"}\n";
 	static const char binary[] = "a 1 1.0: 1 cycles:\n\t 10 f (/bin/a)\n\0\0";
 
 	(void)state;
