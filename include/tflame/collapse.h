@@ -11,6 +11,7 @@
  * import_options.collapse_compat set, so that sample headers are read as
  * the script reads them. The deliberate differences from the script:
  *  - the last sample counts even with no blank line after it;
+ *  - CRLF line ends are read (the script reads no sample of such a file);
  *  - a one-character comm is read;
  *  - a sample with its frame on the header line keeps its event, period
  *    and frame;

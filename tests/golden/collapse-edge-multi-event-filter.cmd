@@ -1,0 +1,1 @@
+collapse --event-filter=instructions tests/data/perf/multi-event.txt

@@ -1,0 +1,1 @@
+collapse --all tests/data/perf/one-char-comm.txt

@@ -1,0 +1,1 @@
+collapse --srcline --kernel tests/data/perf/srcline.txt

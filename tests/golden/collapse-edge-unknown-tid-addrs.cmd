@@ -1,0 +1,1 @@
+collapse --tid --addrs tests/data/perf/unknown.txt

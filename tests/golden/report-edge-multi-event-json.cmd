@@ -1,0 +1,1 @@
+report --json --limit=3 tests/data/perf/multi-event.txt
