@@ -11,8 +11,16 @@
  */
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct strbuf;
+
+/*
+ * Decode the UTF-8 sequence at s (len > 0 bytes available): returns its
+ * length (1-4) and sets *cp, or returns 0 if it is not valid UTF-8
+ * (overlong forms, surrogates and code points past U+10FFFF are invalid).
+ */
+size_t text_utf8_decode(const unsigned char *s, size_t len, uint32_t *cp);
 
 /*
  * Append s to out with every control character escaped: C0 controls and

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tflame/strbuf.h"
+#include "tflame/text.h"
 #include "tflame/xalloc.h"
 
 void
@@ -94,36 +95,6 @@ json_array_end(struct json_writer *jw)
 	close_level(jw, ']');
 }
 
-/* Length of the valid UTF-8 sequence at s (1-4), or 0 if invalid. */
-static size_t
-utf8_seq(const unsigned char *s, size_t len)
-{
-	size_t n;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (len < n)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 void
 json_quote(struct strbuf *sb, const char *str, size_t len)
 {
@@ -133,6 +104,7 @@ json_quote(struct strbuf *sb, const char *str, size_t len)
 	strbuf_addch(sb, '"');
 	while (i < len) {
 		unsigned char c = s[i];
+		uint32_t cp;
 		size_t n;
 
 		switch (c) {
@@ -164,7 +136,7 @@ json_quote(struct strbuf *sb, const char *str, size_t len)
 			i++;
 			continue;
 		}
-		n = utf8_seq(s + i, len - i);
+		n = text_utf8_decode(s + i, len - i, &cp);
 		if (!n) {
 			strbuf_addstr(sb, "\\ufffd");
 			i++;

@@ -7,9 +7,8 @@
 
 #include "tflame/strbuf.h"
 
-/* Decode one UTF-8 sequence: its length (0 if invalid) and code point. */
-static size_t
-utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
+size_t
+text_utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
 {
 	size_t n;
 	uint32_t c;
@@ -86,7 +85,7 @@ text_escape(struct strbuf *out, const char *str, size_t len)
 			i++;
 			continue;
 		}
-		n = utf8_decode(s + i, len - i, &cp);
+		n = text_utf8_decode(s + i, len - i, &cp);
 		if (!n) {
 			strbuf_addf(out, "\\x%02x", c);
 			i++;
