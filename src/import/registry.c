@@ -1,3 +1,152 @@
 #include "config.h"
-/* stub: being written */
-typedef int tf_stub_registry;
+
+#include "tflame/import.h"
+
+#include <string.h>
+
+#include "tflame/error.h"
+#include "tflame/input.h"
+#include "tflame/profile.h"
+#include "tflame/strbuf.h"
+
+/* Below this score no importer is trusted to read the input. */
+#define MIN_SCORE 20
+
+const struct importer *const importers[] = {
+	&importer_perf,
+	&importer_folded,
+	NULL,
+};
+
+const struct importer *
+importer_find(const char *name)
+{
+	for (size_t i = 0; importers[i]; i++)
+		if (!strcmp(importers[i]->name, name))
+			return importers[i];
+	return NULL;
+}
+
+/* "a, b, c": the importers' descriptions (or names), for messages. */
+static void
+add_importer_list(struct strbuf *sb, bool names)
+{
+	for (size_t i = 0; importers[i]; i++) {
+		if (i)
+			strbuf_addstr(sb, ", ");
+		strbuf_addstr(sb, names ? importers[i]->name : importers[i]->description);
+	}
+}
+
+/*
+ * Whether data is plainly not text: a NUL byte, or many control
+ * characters. UTF-16 (which is full of NULs) is text if it has a BOM.
+ */
+static bool
+looks_binary(const char *data, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)data;
+	size_t ctrl = 0;
+
+	if (len >= 2 && ((p[0] == 0xff && p[1] == 0xfe) || (p[0] == 0xfe && p[1] == 0xff)))
+		return false;
+	if (memchr(data, '\0', len))
+		return true;
+	for (size_t i = 0; i < len; i++)
+		if ((p[i] < 0x20 && !strchr("\t\n\v\f\r\033", p[i])) || p[i] == 0x7f)
+			ctrl++;
+	return ctrl * 20 > len;
+}
+
+static const struct importer *
+pick_importer(const struct input *in, const char *data, size_t len, struct tf_error *err)
+{
+	const struct importer *best = NULL;
+	int best_score = 0;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; importers[i]; i++) {
+		int score = importers[i]->probe(data, len);
+
+		/* Ties go to the earlier importer: the list is in probing order. */
+		if (score > best_score) {
+			best_score = score;
+			best = importers[i];
+		}
+	}
+	if (best && best_score >= MIN_SCORE)
+		return best;
+
+	strbuf_addstr(&sb, looks_binary(data, len) ? "binary data, not a profile (tried "
+						   : "unknown format (tried ");
+	add_importer_list(&sb, false);
+	strbuf_addstr(&sb, ")");
+	if (!looks_binary(data, len))
+		strbuf_addstr(&sb, "; use --format to force one");
+	tf_error_set_at(err, in->name, 0, "%s", sb.buf);
+	strbuf_release(&sb);
+	return NULL;
+}
+
+static bool
+has_samples(const struct profile_set *ps)
+{
+	for (size_t i = 0; i < ps->nr_profiles; i++)
+		if (ps->profiles[i]->nr_samples)
+			return true;
+	return false;
+}
+
+int
+import_file(const char *path, const char *format, const struct import_options *opts,
+	    struct profile_set **out, struct tf_error *err)
+{
+	static const struct import_options defaults;
+	const struct importer *imp = NULL;
+	struct profile_set *ps = NULL;
+	struct input in;
+	const char *data;
+	size_t len;
+
+	*out = NULL;
+	if (!opts)
+		opts = &defaults;
+	/* A bad --format is the user's mistake, whatever the file holds. */
+	if (format && !(imp = importer_find(format))) {
+		struct strbuf sb = STRBUF_INIT;
+
+		add_importer_list(&sb, true);
+		tf_error_set(err, "unknown format '%s' (valid: %s)", format, sb.buf);
+		strbuf_release(&sb);
+		return -1;
+	}
+	if (input_open(&in, path, err))
+		return -1;
+	if (!imp) {
+		if (input_peek(&in, IMPORT_PROBE_BYTES, &data, &len, err))
+			goto fail;
+		imp = pick_importer(&in, data, len, err);
+		if (!imp)
+			goto fail;
+	}
+
+	ps = profile_set_new();
+	if (imp->load(&in, opts, ps, err)) {
+		tf_error_set_file(err, in.name);
+		goto fail;
+	}
+	if (!has_samples(ps)) {
+		tf_error_set_at(err, in.name, 0, "no samples found");
+		goto fail;
+	}
+	if (!ps->format)
+		ps->format = imp->description;
+	input_close(&in);
+	*out = ps;
+	return 0;
+
+fail:
+	profile_set_free(ps);
+	input_close(&in);
+	return -1;
+}

@@ -1,4 +1,383 @@
 #include "config.h"
+
+#include "tflame/import.h"
+
+#include <ftw.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
 #include "test_util.h"
-static void t(void **s) { (void)s; assert_true(1); }
-int main(void) { const struct CMUnitTest tests[] = { cmocka_unit_test(t) }; return cmocka_run_group_tests(tests, NULL, NULL); }
+#include "tflame/strbuf.h"
+#include "tflame/xalloc.h"
+
+static const struct import_options default_opts;
+
+struct fixture {
+	char *dir;
+	struct strbuf path;
+};
+
+static int
+setup(void **state)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct fixture *fx = xcalloc(1, sizeof(*fx));
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s/tflame-registry-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(sb.buf))
+		return -1;
+	fx->dir = strbuf_detach(&sb, NULL);
+	strbuf_init(&fx->path, 0);
+	*state = fx;
+	return 0;
+}
+
+static int
+rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int
+teardown(void **state)
+{
+	struct fixture *fx = *state;
+
+	nftw(fx->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	free(fx->dir);
+	strbuf_release(&fx->path);
+	free(fx);
+	return 0;
+}
+
+/* Write len bytes to name in the test directory; returns the path. */
+static const char *
+put(void **state, const char *name, const void *data, size_t len)
+{
+	struct fixture *fx = *state;
+	FILE *f;
+
+	strbuf_reset(&fx->path);
+	strbuf_addf(&fx->path, "%s/%s", fx->dir, name);
+	f = fopen(fx->path.buf, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	return fx->path.buf;
+}
+
+static const char *
+put_str(void **state, const char *name, const char *text)
+{
+	return put(state, name, text, strlen(text));
+}
+
+/* Import path; the result must be a consistent set. */
+static struct profile_set *
+import_ok(const char *path, const char *format, const struct import_options *opts)
+{
+	struct tf_error err = TF_ERROR_INIT;
+	struct profile_set *ps = NULL;
+
+	if (import_file(path, format, opts, &ps, &err))
+		fail_msg("import_file: %s", tf_error_text(&err));
+	assert_non_null(ps);
+	check_profile_set(ps);
+	tf_error_release(&err);
+	return ps;
+}
+
+/* Import path, which must fail with the error text want. */
+static void
+import_fails(const char *path, const char *format, const char *want)
+{
+	struct tf_error err = TF_ERROR_INIT;
+	struct profile_set dummy, *ps = &dummy; /* must come back NULL */
+
+	assert_int_equal(import_file(path, format, &default_opts, &ps, &err), -1);
+	assert_null(ps);
+	assert_string_equal(tf_error_text(&err), want);
+	tf_error_release(&err);
+}
+
+/* "file: " + text, the way errors name the file. */
+static const char *
+named(const char *path, const char *text)
+{
+	static struct strbuf sb = STRBUF_INIT;
+
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s: %s", path, text);
+	return sb.buf;
+}
+
+/* "perf script, folded stacks": what the registry tried, in order. */
+static const char *
+tried(void)
+{
+	static struct strbuf sb = STRBUF_INIT;
+
+	strbuf_reset(&sb);
+	for (size_t i = 0; importers[i]; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", importers[i]->description);
+	return sb.buf;
+}
+
+static void
+test_table(void **state)
+{
+	size_t n = 0;
+
+	(void)state;
+	/* perf first: it is the format tflame is for. */
+	assert_ptr_equal(importers[0], &importer_perf);
+	assert_ptr_equal(importers[1], &importer_folded);
+	for (; importers[n]; n++) {
+		assert_non_null(importers[n]->name);
+		assert_non_null(importers[n]->description);
+		assert_non_null(importers[n]->probe);
+		assert_non_null(importers[n]->load);
+		assert_ptr_equal(importer_find(importers[n]->name), importers[n]);
+	}
+	assert_int_equal(n, 2);
+	assert_ptr_equal(importer_find("folded"), &importer_folded);
+	assert_ptr_equal(importer_find("perf"), &importer_perf);
+	assert_null(importer_find("Folded"));
+	assert_null(importer_find(""));
+	assert_string_equal(tried(), "perf script, folded stacks");
+}
+
+static void
+test_probe_folded(void **state)
+{
+	const char *path = put_str(state, "stacks.txt", "main;a;b 3\nmain;a;c 4\nmain;d 1\n");
+	struct profile_set *ps = import_ok(path, NULL, &default_opts);
+
+	assert_string_equal(ps->format, "folded stacks");
+	assert_int_equal(ps->nr_profiles, 1);
+	assert_int_equal(ps->profiles[0]->nr_samples, 3);
+	assert_int_equal(ps->profiles[0]->total_weight, 8);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
+static void
+test_probe_perf(void **state)
+{
+	static const char perf[] =
+		"java 12688 [002] 6544038.708352: 235 cpu-clock:\n"
+		"\t    7f0c2c2b5e1d Interpreter+0x1d (/tmp/perf-12688.map)\n"
+		"\t    7f0c3c4ba0fd call_stub+0x11 (/usr/lib/jvm/libjvm.so)\n"
+		"\n"
+		"java 12688 [002] 6544038.718352: 235 cpu-clock:\n"
+		"\t    7f0c2c2b5e1d Interpreter+0x1d (/tmp/perf-12688.map)\n"
+		"\n";
+	const char *path = put_str(state, "perf.txt", perf);
+	struct profile_set *ps;
+
+	/* Only the perf importer may claim perf script text. */
+	assert_int_equal(importer_folded.probe(perf, sizeof(perf) - 1), 0);
+	assert_true(importer_perf.probe(perf, sizeof(perf) - 1) >= 20);
+	ps = import_ok(path, NULL, &default_opts);
+	assert_string_equal(ps->format, "perf script");
+	assert_true(ps->nr_profiles >= 1);
+	assert_int_equal(ps->profiles[0]->nr_samples, 2);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
+static void
+test_binary(void **state)
+{
+	unsigned char junk[4096];
+	uint32_t x = 99;
+	const char *path;
+	struct strbuf want = STRBUF_INIT;
+
+	for (size_t i = 0; i < sizeof(junk); i++) {
+		x = x * 1103515245 + 12345;
+		junk[i] = (unsigned char)(x >> 16);
+	}
+	junk[7] = 0;
+	path = put(state, "junk.bin", junk, sizeof(junk));
+	strbuf_addf(&want, "binary data, not a profile (tried %s)", tried());
+	import_fails(path, NULL, named(path, want.buf));
+
+	/* Control characters without a NUL are binary too. */
+	for (size_t i = 0; i < sizeof(junk); i++)
+		junk[i] = (unsigned char)(i % 3 ? 'a' + i % 20 : 1 + i % 7);
+	path = put(state, "ctrl.bin", junk, sizeof(junk));
+	import_fails(path, NULL, named(path, want.buf));
+	strbuf_release(&want);
+}
+
+static void
+test_unknown_text(void **state)
+{
+	const char *path = put_str(state, "prose.txt",
+				   "This is a README.\nIt has lines of words,\n"
+				   "and no stacks; none at all.\n");
+	struct strbuf want = STRBUF_INIT;
+
+	strbuf_addf(&want, "unknown format (tried %s); use --format to force one", tried());
+	assert_string_equal(want.buf, "unknown format (tried perf script, folded stacks); "
+				      "use --format to force one");
+	import_fails(path, NULL, named(path, want.buf));
+	strbuf_release(&want);
+}
+
+static void
+test_format_forced(void **state)
+{
+	/* Weak evidence (one frame per stack, mostly bad lines) forced. */
+	const char *path = put_str(state, "weak.txt", "x y z\nhello 5\nfoo bar\nbaz qux\n");
+	struct profile_set *ps;
+
+	ps = import_ok(path, "folded", &default_opts);
+	assert_string_equal(ps->format, "folded stacks");
+	assert_int_equal(ps->profiles[0]->nr_samples, 1);
+	assert_int_equal(ps->profiles[0]->total_weight, 5);
+	assert_int_equal(ps->nr_diags, 1);
+	check_profile_set(ps);
+	profile_set_free(ps);
+
+	path = put_str(state, "prose.txt", "no stacks\nat all\n");
+	/* Forced on text with no folded line: the importer's error, at file:line. */
+	{
+		struct tf_error err = TF_ERROR_INIT;
+		struct profile_set *out = NULL;
+		struct strbuf want = STRBUF_INIT;
+
+		assert_int_equal(import_file(path, "folded", &default_opts, &out, &err), -1);
+		assert_int_equal(err.line, 1);
+		assert_string_equal(err.file, path);
+		strbuf_addf(&want, "%s:1: no valid folded stack line (2 bad), first: "
+				   "missing count: \"no stacks\"", path);
+		assert_string_equal(tf_error_text(&err), want.buf);
+		strbuf_release(&want);
+		tf_error_release(&err);
+	}
+
+	/* An unknown --format is refused before the file is even opened. */
+	import_fails("/nonexistent/file", "speedscope",
+		     "unknown format 'speedscope' (valid: perf, folded)");
+}
+
+static void
+test_gzip(void **state)
+{
+	struct fixture *fx = *state;
+	struct strbuf path = STRBUF_INIT;
+	struct profile_set *ps;
+	gzFile gz;
+
+	strbuf_addf(&path, "%s/stacks.txt.gz", fx->dir);
+	gz = gzopen(path.buf, "wb");
+	assert_non_null(gz);
+	assert_true(gzputs(gz, "a;b 1\na;c 2.5\nd 3\n") > 0);
+	assert_int_equal(gzclose(gz), Z_OK);
+	ps = import_ok(path.buf, NULL, &default_opts);
+	assert_string_equal(ps->format, "folded stacks");
+	assert_int_equal(ps->profiles[0]->nr_samples, 3);
+	assert_int_equal(ps->profiles[0]->weight_decimals, 1);
+	assert_int_equal(ps->profiles[0]->total_weight, 65);
+	check_profile_set(ps);
+	profile_set_free(ps);
+	strbuf_release(&path);
+}
+
+static void
+test_utf16(void **state)
+{
+	static const char le[] = "\xff\xfe" "a\0;\0b\0 \0" "1\0\r\0\n\0" "a\0;\0c\0 \0" "2\0";
+	const char *path = put(state, "utf16.txt", le, sizeof(le) - 1);
+	struct profile_set *ps = import_ok(path, NULL, &default_opts);
+
+	assert_string_equal(ps->format, "folded stacks");
+	assert_int_equal(ps->profiles[0]->nr_samples, 2);
+	assert_int_equal(ps->profiles[0]->total_weight, 3);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
+static void
+test_file_errors(void **state)
+{
+	struct fixture *fx = *state;
+	struct strbuf want = STRBUF_INIT, path = STRBUF_INIT;
+	const char *p;
+
+	strbuf_addf(&path, "%s/missing.txt", fx->dir);
+	strbuf_addf(&want, "cannot open %s: No such file or directory", path.buf);
+	import_fails(path.buf, NULL, want.buf);
+	import_fails(path.buf, "folded", want.buf);
+
+	p = put_str(state, "empty.txt", "");
+	import_fails(p, NULL, named(p, "file is empty"));
+
+	/* Only blank lines: text, but nothing in it. */
+	p = put_str(state, "blank.txt", "\n\n  \n");
+	strbuf_reset(&want);
+	strbuf_addf(&want, "unknown format (tried %s); use --format to force one", tried());
+	import_fails(p, NULL, named(p, want.buf));
+	import_fails(p, "folded", named(p, "no samples found"));
+
+	import_fails(fx->dir, NULL, named(fx->dir, "is a directory"));
+
+	/* A corrupt compressed file names itself through the importer. */
+	{
+		static const unsigned char gz[] = { 0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0, 3,
+						    0x4b, 0x54 };
+
+		p = put(state, "cut.gz", gz, sizeof(gz));
+		import_fails(p, NULL, named(p, "truncated gzip data"));
+	}
+	strbuf_release(&want);
+	strbuf_release(&path);
+}
+
+static void
+test_options(void **state)
+{
+	struct import_options opts = { .weight = WEIGHT_SAMPLES };
+	const char *path = put_str(state, "w.txt", "a;b 10\na;c 20\n");
+	struct profile_set *ps = import_ok(path, NULL, &opts);
+
+	/* The options reach the importer. */
+	assert_int_equal(ps->profiles[0]->unit, UNIT_SAMPLES);
+	assert_int_equal(ps->profiles[0]->total_weight, 2);
+	check_profile_set(ps);
+	profile_set_free(ps);
+
+	/* NULL options are the defaults. */
+	ps = import_ok(path, NULL, NULL);
+	assert_int_equal(ps->profiles[0]->total_weight, 30);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table),
+		cmocka_unit_test_setup_teardown(test_probe_folded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_probe_perf, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_binary, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_text, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_format_forced, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_gzip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_utf16, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_file_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_options, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
