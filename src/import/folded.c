@@ -630,8 +630,10 @@ folded_load(struct input *in, const struct import_options *opts, struct profile_
 		while (got < 2) {
 			ssize_t n = input_read(in, bom + got, 2 - got, err);
 
-			if (n <= 0)
-				return -1; /* cannot end: the two bytes were peeked */
+			if (n < 0)
+				return -1;
+			if (n == 0)
+				BUG("input ended inside two peeked bytes");
 			got += (size_t)n;
 		}
 		src.in = in;
