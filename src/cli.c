@@ -62,6 +62,20 @@ cli_parse_uint(const char *arg, unsigned long long *out)
 }
 
 bool
+cli_check_format(const char *cmd, const char *format)
+{
+	struct strbuf names = STRBUF_INIT;
+
+	if (importer_find(format))
+		return true;
+	for (size_t i = 0; importers[i]; i++)
+		strbuf_addf(&names, "%s%s", i ? ", " : "", importers[i]->name);
+	cli_usage_error(cmd, "unknown format '%s' (valid: %s)", format, names.buf);
+	strbuf_release(&names);
+	return false;
+}
+
+bool
 cli_parse_weight(const char *arg, struct import_options *opts)
 {
 	if (!strcmp(arg, "period") || !strcmp(arg, "default"))

@@ -100,6 +100,8 @@ cmd_collapse(int argc, char **argv)
 				  "libdw, which is not in this version yet");
 			return EXIT_USAGE;
 		case OPT_FORMAT:
+			if (!cli_check_format("collapse", optarg))
+				return EXIT_USAGE;
 			format = optarg;
 			break;
 		case OPT_WEIGHT:

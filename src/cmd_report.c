@@ -552,6 +552,8 @@ cmd_report(int argc, char **argv)
 			json = true;
 			break;
 		case OPT_FORMAT:
+			if (!cli_check_format("report", optarg))
+				return EXIT_USAGE;
 			format = optarg;
 			break;
 		case OPT_WEIGHT:

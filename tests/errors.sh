@@ -9,7 +9,7 @@
 expect() {
 	want=$1 pattern=$2 what=$3
 	shift 4
-	"$TFLAME" "$@" >"$tmpdir/out" 2>"$tmpdir/err" </dev/null
+	"$TFLAME" "$@" >"$tmpdir/out" 2>"$tmpdir/err"
 	status=$?
 	lines=$(wc -l <"$tmpdir/err")
 	if [ "$status" -ne "$want" ]; then
@@ -50,10 +50,10 @@ for sub in report collapse; do
 	if [ -f "$d/truncated.zst" ]; then
 		expect 1 "truncated.zst.*truncated zstd" "$sub: truncated zstd" -- $sub "$d/truncated.zst"
 	fi
-	expect 1 "empty.txt" "$sub: empty stdin" -- $sub - <"$d/empty.txt"
+	expect 1 "<stdin>.*empty" "$sub: empty stdin" -- $sub - <"$d/empty.txt"
 	expect 2 "unknown option --bogus" "$sub: unknown option" -- $sub --bogus "$d/ok.folded"
 	expect 2 "no input file" "$sub: no file" -- $sub
-	expect 2 "unknown format\|format" "$sub: bad --format" -- $sub --format=nope "$d/ok.folded"
+	expect 2 "unknown format 'nope' (valid: perf, folded)" "$sub: bad --format" -- $sub --format=nope "$d/ok.folded"
 	expect 2 "weight" "$sub: bad --weight" -- $sub --weight=bytes "$d/ok.folded"
 done
 expect 2 "no event named nope" "report: unknown event" -- report --event=nope "$d/ok.folded"

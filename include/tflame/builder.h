@@ -35,6 +35,14 @@ struct builder {
 	bool has_time;
 	frame_id *frames;        /* of the open sample, in push order */
 	size_t nr_frames, alloc_frames;
+	/*
+	 * The path of the last sample, root first: its frames and the stack
+	 * id at each depth. Consecutive samples mostly share a long prefix,
+	 * and reusing it skips most stack lookups.
+	 */
+	frame_id *path_frames;
+	stack_id *path_stacks;
+	size_t path_len, path_alloc;
 };
 
 void builder_init(struct builder *b, struct profile_set *ps);

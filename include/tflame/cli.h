@@ -45,6 +45,12 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 struct profile_set *cli_load(const char *path, const char *format,
 			     const struct import_options *opts);
 
+/*
+ * Check --format's argument: true if it names an importer; else print the
+ * valid names and return false (a usage error).
+ */
+bool cli_check_format(const char *cmd, const char *format);
+
 /* Parse --weight's argument into opts. Returns false if it is invalid. */
 bool cli_parse_weight(const char *arg, struct import_options *opts);
 

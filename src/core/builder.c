@@ -20,6 +20,8 @@ void
 builder_release(struct builder *b)
 {
 	free(b->frames);
+	free(b->path_frames);
+	free(b->path_stacks);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -47,16 +49,29 @@ builder_end_sample(struct builder *b, enum builder_order order, struct tf_error 
 {
 	stack_id s = STACK_ROOT;
 	struct profile *p = b->profile;
+	size_t n = b->nr_frames, i = 0;
 
 	if (!p)
 		BUG("builder_end_sample() with no open sample");
-	if (order == BUILDER_ROOT_FIRST) {
-		for (size_t i = 0; i < b->nr_frames; i++)
-			s = profile_set_stack(b->ps, s, b->frames[i]);
-	} else {
-		for (size_t i = b->nr_frames; i-- > 0;)
-			s = profile_set_stack(b->ps, s, b->frames[i]);
+	if (n > b->path_alloc) {
+		b->path_alloc = n > 2 * b->path_alloc ? n : 2 * b->path_alloc;
+		b->path_frames = xreallocarray(b->path_frames, b->path_alloc, sizeof(frame_id));
+		b->path_stacks = xreallocarray(b->path_stacks, b->path_alloc, sizeof(stack_id));
 	}
+	for (; i < n; i++) {
+		frame_id f = b->frames[order == BUILDER_ROOT_FIRST ? i : n - 1 - i];
+
+		if (i < b->path_len && b->path_frames[i] == f) {
+			s = b->path_stacks[i];
+			continue;
+		}
+		/* Past the shared prefix: intern, and remember for the next sample. */
+		b->path_len = i;
+		s = profile_set_stack(b->ps, s, f);
+		b->path_frames[i] = f;
+		b->path_stacks[i] = s;
+	}
+	b->path_len = n;
 	b->profile = NULL;
 	b->nr_frames = 0;
 	return profile_add_sample(p, s, b->weight, b->time, b->has_time, b->thread, err);

@@ -101,6 +101,49 @@ test_deep_stack(void **state)
 }
 
 static void
+build(struct builder *bld, struct profile *p, thread_id t, const char *const *names, size_t n,
+      enum builder_order order)
+{
+	builder_begin_sample(bld, p, t, 1, 0, false);
+	for (size_t i = 0; i < n; i++)
+		builder_push_frame(bld, mkframe(bld->ps, names[order == BUILDER_ROOT_FIRST ? i
+										: n - 1 - i]));
+	assert_int_equal(builder_end_sample(bld, order, NULL), 0);
+}
+
+static void
+test_shared_prefixes_between_samples(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, STR_EMPTY, UNIT_SAMPLES);
+	thread_id t = profile_set_thread(ps, -1, -1, STR_EMPTY);
+	const char *abc[] = { "a", "b", "c" }, *abd[] = { "a", "b", "d" }, *ax[] = { "a", "x" };
+	const char *xbc[] = { "x", "b", "c" }, *ab[] = { "a", "b" };
+	const char *want[] = { "a;b;c", "a;b;d", "a;x", "a;b;c", "x;b;c", "a;b", "a;b;c", "" };
+	struct builder bld;
+	char buf[64];
+
+	(void)state;
+	builder_init(&bld, ps);
+	build(&bld, p, t, abc, 3, BUILDER_ROOT_FIRST);
+	build(&bld, p, t, abd, 3, BUILDER_LEAF_FIRST);
+	build(&bld, p, t, ax, 2, BUILDER_ROOT_FIRST);
+	build(&bld, p, t, abc, 3, BUILDER_LEAF_FIRST);
+	build(&bld, p, t, xbc, 3, BUILDER_ROOT_FIRST);
+	build(&bld, p, t, ab, 2, BUILDER_ROOT_FIRST);
+	build(&bld, p, t, abc, 3, BUILDER_ROOT_FIRST);
+	build(&bld, p, t, abc, 0, BUILDER_ROOT_FIRST);
+	for (size_t i = 0; i < p->nr_samples; i++)
+		assert_string_equal(stack_text(ps, p->stack[i], buf, sizeof(buf)), want[i]);
+	assert_int_equal(p->stack[0], p->stack[3]);
+	assert_int_equal(p->stack[0], p->stack[6]);
+	assert_int_equal(ps->stacks[p->stack[0]].parent, p->stack[5]);
+	builder_release(&bld);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
+static void
 test_overflow_reported(void **state)
 {
 	struct profile_set *ps = profile_set_new();
@@ -130,6 +173,7 @@ main(void)
 		cmocka_unit_test(test_orders_give_the_same_stack),
 		cmocka_unit_test(test_empty_sample_and_restart),
 		cmocka_unit_test(test_deep_stack),
+		cmocka_unit_test(test_shared_prefixes_between_samples),
 		cmocka_unit_test(test_overflow_reported),
 	};
 
