@@ -315,6 +315,19 @@ print_top(const struct report *r, const func_id *order, bool self, struct strbuf
 	strbuf_release(&num);
 }
 
+/* Whether the input named any thread (folded stacks do not). */
+static bool
+has_thread_info(const struct report *r)
+{
+	for (size_t i = 0; i < r->nr_threads; i++) {
+		const struct thread *t = &r->ps->threads[r->threads[i].id];
+
+		if (t->tid >= 0 || t->pid >= 0 || t->comm != STR_EMPTY)
+			return true;
+	}
+	return false;
+}
+
 static void
 print_text(const struct report *r)
 {
@@ -361,6 +374,10 @@ print_text(const struct report *r)
 		strbuf_addstr(&out, "not recorded\n");
 	}
 
+	if (!has_thread_info(r)) {
+		strbuf_addstr(&out, "threads   not recorded\n");
+		goto functions;
+	}
 	strbuf_addf(&out, "\nthreads (%zu)\n", r->nr_threads);
 	strbuf_addf(&out, "  %8s  %6s  %8s  %8s  %s\n", "samples", "%", "pid", "tid", "comm");
 	for (size_t i = 0; i < r->nr_threads; i++) {
@@ -382,6 +399,7 @@ print_text(const struct report *r)
 		strbuf_addch(&out, '\n');
 	}
 
+functions:
 	print_top(r, r->by_self, true, &out);
 	print_top(r, r->by_total, false, &out);
 	fwrite(out.buf, 1, out.len, stdout);

@@ -1,0 +1,1 @@
+collapse --weight=samples tests/data/folded/basic.txt

@@ -1,0 +1,1 @@
+report --event=after tests/data/folded/diff.txt
