@@ -1,0 +1,56 @@
+#ifndef TFLAME_CALLTREE_H
+#define TFLAME_CALLTREE_H
+
+/*
+ * The call tree of the Left Heavy pane: the stack trie of a profile set,
+ * weighed by one query's per-stack weights (functions.h: stack_weights()),
+ * with every node's children ordered heaviest first.
+ *
+ * Nodes are stack ids: the node of stack s stands for the call path s, its
+ * parent is ps->stacks[s].parent and STACK_ROOT is the (unnamed) root. A
+ * node whose total is 0 is not in this tree: it has no samples under the
+ * query, and is nobody's child here.
+ *
+ * Building is O(stacks + sorting children); nothing recurses on depth.
+ * The tree borrows ps, which must outlive it.
+ */
+
+#include <stdint.h>
+
+#include "tflame/profile.h"
+
+struct tf_error;
+
+struct calltree {
+	const struct profile_set *ps;
+	uint32_t nr_nodes;     /* = ps->nr_stacks when built */
+	uint64_t *self;        /* per node: weight of samples ending here */
+	uint64_t *total;       /* per node: weight of its subtree */
+	uint32_t *first;       /* per node: index of its first child in kids[] */
+	uint32_t *nr_kids;     /* per node: children with weight */
+	stack_id *kids;        /* children, grouped by parent, heaviest first */
+};
+
+/*
+ * Build t from w (ps->nr_stacks per-stack weights, as from stack_weights()).
+ * Children of equal weight are ordered by name, then by stack id, so the
+ * order is the same on every run. Release with calltree_release().
+ */
+void calltree_build(struct calltree *t, const struct profile_set *ps, const uint64_t *w);
+void calltree_release(struct calltree *t);
+
+/* Children of n, heaviest first: kids[0 .. *nr). */
+static inline const stack_id *
+calltree_kids(const struct calltree *t, stack_id n, uint32_t *nr)
+{
+	*nr = t->nr_kids[n];
+	return t->kids + t->first[n];
+}
+
+/*
+ * Check the invariants: totals are self plus the children's totals, every
+ * node with weight is its parent's child exactly once, children in order.
+ */
+int calltree_check(const struct calltree *t, struct tf_error *err);
+
+#endif /* TFLAME_CALLTREE_H */

@@ -1,0 +1,30 @@
+#ifndef TFLAME_RENDER_H
+#define TFLAME_RENDER_H
+
+/*
+ * Turning names into cell text, shared by the TUI and `tflame dump`, so
+ * both show exactly the same labels.
+ *
+ * Names come from profiles and are untrusted: they are escaped first
+ * (text.h), then measured in terminal columns (wide characters take two)
+ * and cut to fit.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct strbuf;
+
+/* Terminal columns of the UTF-8 text s (already escaped: no controls). */
+unsigned render_width(const char *s, size_t len);
+
+/*
+ * Append the label of name for a box of width columns to out: the escaped
+ * name if it fits, else as much as fits followed by an ellipsis ("…" when
+ * utf8, "~" otherwise); nothing for width 0, the ellipsis alone for width
+ * 1. Never splits a character. Returns the columns used (<= width).
+ */
+unsigned render_label(struct strbuf *out, const char *name, size_t len, unsigned width,
+		      bool utf8);
+
+#endif /* TFLAME_RENDER_H */
