@@ -1,0 +1,3 @@
+#include "config.h"
+/* stub: being written */
+typedef int tf_stub_layout;
