@@ -11,6 +11,11 @@
  * node whose total is 0 is not in this tree: it has no samples under the
  * query, and is nobody's child here.
  *
+ * Every node with weight also has its place on the Left Heavy x axis:
+ * [x0[n], x0[n] + total[n]), the root's children side by side from 0 and
+ * each node's children heaviest first from its own left edge. Layout finds
+ * the children under a range of x by binary search over x0.
+ *
  * Building is O(stacks + sorting children); nothing recurses on depth.
  * The tree borrows ps, which must outlive it.
  */
@@ -29,6 +34,7 @@ struct calltree {
 	uint32_t *first;       /* per node: index of its first child in kids[] */
 	uint32_t *nr_kids;     /* per node: children with weight */
 	stack_id *kids;        /* children, grouped by parent, heaviest first */
+	uint64_t *x0;          /* per node: left edge in the Left Heavy layout */
 };
 
 /*
@@ -49,7 +55,9 @@ calltree_kids(const struct calltree *t, stack_id n, uint32_t *nr)
 
 /*
  * Check the invariants: totals are self plus the children's totals, every
- * node with weight is its parent's child exactly once, children in order.
+ * node with weight is its parent's child exactly once, children in order
+ * and placed edge to edge from their parent's x0. Returns 0, or -1 with err
+ * describing the first violation.
  */
 int calltree_check(const struct calltree *t, struct tf_error *err);
 

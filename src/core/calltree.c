@@ -1,3 +1,227 @@
 #include "config.h"
-/* stub: being written */
-typedef int tf_stub_calltree;
+
+#include "tflame/calltree.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tflame/error.h"
+#include "tflame/xalloc.h"
+
+/*
+ * Sibling order: heaviest first, then by frame name (bytes, a shorter name
+ * before a longer one it prefixes), then by stack id, so that the order is
+ * total and the same on every run. Returns < 0 when a comes first.
+ */
+static int
+kid_cmp(const struct calltree *t, stack_id a, stack_id b)
+{
+	const struct profile_set *ps = t->ps;
+	str_id na, nb;
+	uint32_t la, lb;
+	int c;
+
+	if (t->total[a] != t->total[b])
+		return t->total[a] > t->total[b] ? -1 : 1;
+	na = ps->frames[ps->stacks[a].frame].name;
+	nb = ps->frames[ps->stacks[b].frame].name;
+	if (na != nb) {
+		la = intern_len(&ps->strings, na);
+		lb = intern_len(&ps->strings, nb);
+		c = memcmp(ps_get(ps, na), ps_get(ps, nb), la < lb ? la : lb);
+		if (c)
+			return c;
+		if (la != lb)
+			return la < lb ? -1 : 1;
+	}
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * qsort() has no context argument and qsort_r() is not portable, so the
+ * children are sorted here: insertion sort for the short lists that make up
+ * most of a tree, heapsort (in place, no recursion, O(n log n) worst case)
+ * for the long ones, such as a root with a million callees.
+ */
+static void
+sift_down(const struct calltree *t, stack_id *a, uint32_t root, uint32_t n)
+{
+	for (;;) {
+		uint32_t child = 2 * root + 1;
+		stack_id tmp;
+
+		if (child >= n)
+			return;
+		/* A max-heap of the sort order: the node that goes last on top. */
+		if (child + 1 < n && kid_cmp(t, a[child], a[child + 1]) < 0)
+			child++;
+		if (kid_cmp(t, a[root], a[child]) >= 0)
+			return;
+		tmp = a[root];
+		a[root] = a[child];
+		a[child] = tmp;
+		root = child;
+	}
+}
+
+static void
+kids_sort(const struct calltree *t, stack_id *a, uint32_t n)
+{
+	if (n <= 16) {
+		for (uint32_t i = 1; i < n; i++) {
+			stack_id v = a[i];
+			uint32_t j = i;
+
+			for (; j > 0 && kid_cmp(t, a[j - 1], v) > 0; j--)
+				a[j] = a[j - 1];
+			a[j] = v;
+		}
+		return;
+	}
+	for (uint32_t i = n / 2; i-- > 0;)
+		sift_down(t, a, i, n);
+	for (uint32_t end = n - 1; end > 0; end--) {
+		stack_id tmp = a[0];
+
+		a[0] = a[end];
+		a[end] = tmp;
+		sift_down(t, a, 0, end);
+	}
+}
+
+void
+calltree_build(struct calltree *t, const struct profile_set *ps, const uint64_t *w)
+{
+	uint32_t n = ps->nr_stacks, nr = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->ps = ps;
+	t->nr_nodes = n;
+	t->self = xmemdup(w, sizeof(*w) * n);
+	t->total = xmemdup(w, sizeof(*w) * n);
+	t->first = xcalloc(n, sizeof(*t->first));
+	t->nr_kids = xcalloc(n, sizeof(*t->nr_kids));
+	t->x0 = xcalloc(n, sizeof(*t->x0));
+
+	/* Parents precede children, so one backward pass sums every subtree. */
+	for (uint32_t i = n; i-- > 1;)
+		t->total[ps->stacks[i].parent] += t->total[i];
+
+	for (uint32_t i = 1; i < n; i++) {
+		if (t->total[i]) {
+			t->nr_kids[ps->stacks[i].parent]++;
+			nr++;
+		}
+	}
+	/* first[] is used as a fill cursor, then moved back to the start. */
+	for (uint32_t i = 0, pos = 0; i < n; i++) {
+		t->first[i] = pos;
+		pos += t->nr_kids[i];
+	}
+	t->kids = xmalloc(sizeof(*t->kids) * ((size_t)nr + 1));
+	for (uint32_t i = 1; i < n; i++)
+		if (t->total[i])
+			t->kids[t->first[ps->stacks[i].parent]++] = i;
+	for (uint32_t i = 0; i < n; i++)
+		t->first[i] -= t->nr_kids[i];
+
+	/*
+	 * Order each family, then place it from its parent's left edge. A
+	 * parent's x0 is final before its own id comes up, as it precedes
+	 * its children.
+	 */
+	for (uint32_t i = 0; i < n; i++) {
+		stack_id *k = t->kids + t->first[i];
+		uint64_t x = t->x0[i];
+
+		if (!t->nr_kids[i])
+			continue;
+		kids_sort(t, k, t->nr_kids[i]);
+		for (uint32_t j = 0; j < t->nr_kids[i]; j++) {
+			t->x0[k[j]] = x;
+			x += t->total[k[j]];
+		}
+	}
+}
+
+void
+calltree_release(struct calltree *t)
+{
+	free(t->self);
+	free(t->total);
+	free(t->first);
+	free(t->nr_kids);
+	free(t->kids);
+	free(t->x0);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Check the children of p and add up their totals into *sum. */
+static int
+check_kids(const struct calltree *t, stack_id p, uint32_t nr, uint8_t *seen, uint64_t *sum,
+	   struct tf_error *err)
+{
+	const struct profile_set *ps = t->ps;
+	const stack_id *k = t->kids + t->first[p];
+	uint64_t x = t->x0[p];
+
+	if (!t->total[p])
+		return tf_error_set(err, "node %u has no weight but %u children", p,
+				    t->nr_kids[p]);
+	if ((uint64_t)t->first[p] + t->nr_kids[p] > nr)
+		return tf_error_set(err, "node %u: children past the end", p);
+	for (uint32_t j = 0; j < t->nr_kids[p]; j++) {
+		stack_id c = k[j];
+
+		if (c == STACK_ROOT || c >= t->nr_nodes || ps->stacks[c].parent != p)
+			return tf_error_set(err, "node %u lists %u, not its child", p, c);
+		if (!t->total[c] || seen[c])
+			return tf_error_set(err, "node %u: child %u %s", p, c,
+					    seen[c] ? "listed twice" : "has no weight");
+		if (j && kid_cmp(t, k[j - 1], c) >= 0)
+			return tf_error_set(err, "node %u: children %u and %u out of order", p,
+					    k[j - 1], c);
+		if (t->x0[c] != x)
+			return tf_error_set(err, "node %u: child %u at x %llu, not %llu", p, c,
+					    (unsigned long long)t->x0[c], (unsigned long long)x);
+		seen[c] = 1;
+		*sum += t->total[c];
+		x += t->total[c];
+	}
+	return 0;
+}
+
+int
+calltree_check(const struct calltree *t, struct tf_error *err)
+{
+	const struct profile_set *ps = t->ps;
+	uint32_t n = t->nr_nodes, nr = 0, placed = 0;
+	uint8_t *seen;
+	int ret = 0;
+
+	if (!ps || n != ps->nr_stacks)
+		return tf_error_set(err, "tree has %u nodes for %u stacks", n,
+				    ps ? ps->nr_stacks : 0);
+	if (t->x0[STACK_ROOT])
+		return tf_error_set(err, "the root starts at x %llu, not 0",
+				    (unsigned long long)t->x0[STACK_ROOT]);
+	for (uint32_t i = 1; i < n; i++)
+		if (t->total[i])
+			nr++;
+	seen = xcalloc((size_t)n + 1, 1);
+	for (uint32_t p = 0; p < n && !ret; p++) {
+		uint64_t sum = 0;
+
+		if (t->nr_kids[p] && check_kids(t, p, nr, seen, &sum, err))
+			ret = -1;
+		else if (t->self[p] > t->total[p] || t->total[p] - t->self[p] != sum)
+			ret = tf_error_set(err, "node %u: total %llu is not self %llu + children %llu",
+					   p, (unsigned long long)t->total[p],
+					   (unsigned long long)t->self[p], (unsigned long long)sum);
+		placed += t->nr_kids[p];
+	}
+	if (!ret && placed != nr)
+		ret = tf_error_set(err, "%u nodes with weight, %u of them placed", nr, placed);
+	free(seen);
+	return ret;
+}

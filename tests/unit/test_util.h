@@ -60,4 +60,39 @@ stack_text(const struct profile_set *ps, stack_id s, char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * The stack "a;b;c" (root first) of frames named a, b, c in module "m",
+ * interned into ps; "" is STACK_ROOT.
+ */
+static inline stack_id
+test_stack(struct profile_set *ps, const char *path)
+{
+	stack_id s = STACK_ROOT;
+	const char *q = path;
+
+	while (*q) {
+		const char *e = strchr(q, ';');
+		size_t n = e ? (size_t)(e - q) : strlen(q);
+		struct frame f = { 0 };
+
+		f.name = ps_str(ps, q, n);
+		f.module = ps_str(ps, "m", 1);
+		s = profile_set_stack(ps, s, profile_set_frame(ps, &f));
+		q += n + (e ? 1 : 0);
+	}
+	return s;
+}
+
+/* Add a sample of path to p, on thread (pid 1, tid); time < 0: none. */
+static inline stack_id
+test_sample(struct profile_set *ps, struct profile *p, const char *path, uint64_t weight,
+	    int64_t time, int tid)
+{
+	thread_id t = profile_set_thread(ps, 1, tid, STR_EMPTY);
+	stack_id s = test_stack(ps, path);
+
+	assert_int_equal(profile_add_sample(p, s, weight, time, time >= 0, t, NULL), 0);
+	return s;
+}
+
 #endif /* TFLAME_TEST_UTIL_H */
