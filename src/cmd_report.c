@@ -198,44 +198,11 @@ add_weight(struct strbuf *sb, const struct profile *p, uint64_t w)
 	profile_format_weight(p, w, sb);
 }
 
-/*
- * Weight for people: time in s/ms/us/ns with 3 decimals, counts with
- * thousands separators, decimal weights exactly.
- */
+/* Weight for people: 1.005 s, 67,198,400,121, 12.5. */
 static void
 add_amount(struct strbuf *sb, const struct profile *p, uint64_t w)
 {
-	static const struct {
-		uint64_t div;
-		const char *unit;
-	} scale[] = { { 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" } };
-	char digits[32];
-	int n, lead;
-
-	if (p->weight_decimals || !w) {
-		add_weight(sb, p, w);
-		return;
-	}
-	if (p->unit == UNIT_NANOSECONDS) {
-		for (size_t i = 0; i < ARRAY_SIZE(scale); i++) {
-			if (w >= scale[i].div) {
-				strbuf_addf(sb, "%llu.%03llu %s",
-					    (unsigned long long)(w / scale[i].div),
-					    (unsigned long long)(w % scale[i].div * 1000 / scale[i].div),
-					    scale[i].unit);
-				return;
-			}
-		}
-		strbuf_addf(sb, "%llu ns", (unsigned long long)w);
-		return;
-	}
-	n = snprintf(digits, sizeof(digits), "%llu", (unsigned long long)w);
-	lead = n % 3 ? n % 3 : 3;
-	strbuf_add(sb, digits, (size_t)lead);
-	for (int i = lead; i < n; i += 3) {
-		strbuf_addch(sb, ',');
-		strbuf_add(sb, digits + i, 3);
-	}
+	profile_format_amount(p, w, sb);
 }
 
 static void

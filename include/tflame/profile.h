@@ -199,6 +199,12 @@ int profile_set_decimals(struct profile *p, unsigned decimals, struct tf_error *
 
 /* Append w (a weight of p, scaled) as exact decimal text, e.g. "12.5". */
 void profile_format_weight(const struct profile *p, uint64_t w, struct strbuf *out);
+/*
+ * Append w for people: a time as "1.005 s" (s, ms, us with 3 decimals, or
+ * ns), a count with thousands separators ("67,198,400,121"), a decimal
+ * weight exactly as profile_format_weight() writes it.
+ */
+void profile_format_amount(const struct profile *p, uint64_t w, struct strbuf *out);
 
 /*
  * Move everything in src into dst: strings, frames, stacks and threads are

@@ -3,6 +3,7 @@
 #include "tflame/profile.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -416,6 +417,42 @@ profile_format_weight(const struct profile *p, uint64_t w, struct strbuf *out)
 	while (out->buf[len - 1] == '0')
 		len--;
 	strbuf_setlen(out, len);
+}
+
+void
+profile_format_amount(const struct profile *p, uint64_t w, struct strbuf *sb)
+{
+	static const struct {
+		uint64_t div;
+		const char *unit;
+	} scale[] = { { 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" } };
+	char digits[32];
+	int n, lead;
+
+	if (p->weight_decimals || !w) {
+		profile_format_weight(p, w, sb);
+		return;
+	}
+	if (p->unit == UNIT_NANOSECONDS) {
+		for (size_t i = 0; i < ARRAY_SIZE(scale); i++) {
+			if (w >= scale[i].div) {
+				strbuf_addf(sb, "%llu.%03llu %s",
+					    (unsigned long long)(w / scale[i].div),
+					    (unsigned long long)(w % scale[i].div * 1000 / scale[i].div),
+					    scale[i].unit);
+				return;
+			}
+		}
+		strbuf_addf(sb, "%llu ns", (unsigned long long)w);
+		return;
+	}
+	n = snprintf(digits, sizeof(digits), "%llu", (unsigned long long)w);
+	lead = n % 3 ? n % 3 : 3;
+	strbuf_add(sb, digits, (size_t)lead);
+	for (int i = lead; i < n; i += 3) {
+		strbuf_addch(sb, ',');
+		strbuf_add(sb, digits + i, 3);
+	}
 }
 
 int
