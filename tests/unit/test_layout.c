@@ -1,4 +1,498 @@
 #include "config.h"
+
+#include "tflame/layout.h"
+
+#include <stdlib.h>
+
+#include "tflame/functions.h"
+
 #include "test_util.h"
-static void t(void **s) { (void)s; assert_true(1); }
-int main(void) { const struct CMUnitTest tests[] = { cmocka_unit_test(t) }; return cmocka_run_group_tests(tests, NULL, NULL); }
+
+struct fixture {
+	struct profile_set *ps;
+	struct profile *p;
+	uint64_t *w;
+	struct calltree t;
+	struct chart c;
+	bool have_tree, have_chart;
+	struct layout l;
+	char text[8192];
+};
+
+static void
+setup(struct fixture *fx)
+{
+	memset(fx, 0, sizeof(*fx));
+	fx->ps = profile_set_new();
+	fx->p = profile_set_profile(fx->ps, STR_EMPTY, UNIT_SAMPLES);
+	layout_init(&fx->l);
+}
+
+static void
+build_tree(struct fixture *fx)
+{
+	struct tf_error err = TF_ERROR_INIT;
+
+	fx->w = calloc(fx->ps->nr_stacks, sizeof(*fx->w));
+	stack_weights(fx->ps, fx->p, NULL, fx->w);
+	calltree_build(&fx->t, fx->ps, fx->w);
+	fx->have_tree = true;
+	if (calltree_check(&fx->t, &err))
+		fail_msg("calltree_check: %s", tf_error_text(&err));
+	tf_error_release(&err);
+}
+
+static void
+check_layout(const struct layout *l, const struct view *v)
+{
+	struct tf_error err = TF_ERROR_INIT;
+
+	if (layout_check(l, v, &err))
+		fail_msg("layout_check: %s", tf_error_text(&err));
+	tf_error_release(&err);
+}
+
+static void
+release(struct fixture *fx)
+{
+	check_profile_set(fx->ps);
+	if (fx->have_tree)
+		calltree_release(&fx->t);
+	layout_release(&fx->l);
+	free(fx->w);
+	profile_set_free(fx->ps);
+}
+
+static struct view
+view(uint64_t x0, uint64_t x1, uint32_t width, uint32_t first_row, uint32_t nr_rows)
+{
+	struct view v = { x0, x1, width, first_row, nr_rows };
+
+	return v;
+}
+
+static stack_id
+box_stack(const struct fixture *fx, const struct box *b, bool chart)
+{
+	return chart ? fx->c.boxes[b->node].stack : b->node;
+}
+
+/*
+ * The layout as text, one line per row of the window: each cell holds the
+ * first letter of its box's frame, '+' under a merged box, '.' if empty.
+ */
+static const char *
+grid(struct fixture *fx, const struct view *v, bool chart)
+{
+	size_t line = (size_t)v->width + 1;
+	char *s = fx->text;
+
+	assert_true(line * v->nr_rows < sizeof(fx->text));
+	check_layout(&fx->l, v);
+	for (uint32_t r = 0; r < v->nr_rows; r++) {
+		memset(s + r * line, '.', v->width);
+		s[r * line + v->width] = r + 1 < v->nr_rows ? '\n' : '\0';
+	}
+	if (!v->nr_rows)
+		s[0] = '\0';
+	for (size_t i = 0; i < fx->l.nr; i++) {
+		const struct box *b = &fx->l.boxes[i];
+		char ch = '+';
+
+		if (!(b->flags & BOX_MERGED))
+			ch = frame_name(fx->ps, fx->ps->stacks[box_stack(fx, b, chart)].frame)[0];
+		memset(s + (b->row - v->first_row) * line + b->col0, ch, b->col1 - b->col0);
+	}
+	return s;
+}
+
+static const char *
+tree_grid(struct fixture *fx, struct view v)
+{
+	layout_tree(&fx->l, &fx->t, &v);
+	return grid(fx, &v, false);
+}
+
+/* A root m of weight 100: f 50 (g 30, h 20), k 30 (l 30), n 20. */
+static void
+sample_tree(struct fixture *fx)
+{
+	setup(fx);
+	test_sample(fx->ps, fx->p, "m;n", 20, -1, 1);
+	test_sample(fx->ps, fx->p, "m;f;h", 20, -1, 1);
+	test_sample(fx->ps, fx->p, "m;k;l", 30, -1, 1);
+	test_sample(fx->ps, fx->p, "m;f;g", 30, -1, 1);
+	test_stack(fx->ps, "m;n;never");
+	build_tree(fx);
+}
+
+static void
+test_tree_widths_and_order(void **state)
+{
+	struct fixture fx;
+
+	(void)state;
+	sample_tree(&fx);
+	assert_string_equal(tree_grid(&fx, view(0, 100, 10, 0, 4)),
+			    "mmmmmmmmmm\n"
+			    "fffffkkknn\n"
+			    "ggghhlll..\n"
+			    "..........");
+	/* f, k, n: heaviest first, left to right, and they fill m. */
+	assert_int_equal(fx.l.nr, 7);
+	assert_int_equal(fx.l.boxes[1].col0, 0);
+	assert_int_equal(fx.l.boxes[1].col1, 5);
+	assert_int_equal(fx.l.boxes[2].col0, 5);
+	assert_int_equal(fx.l.boxes[3].col1, 10);
+	assert_int_equal(fx.l.boxes[0].node, test_stack(fx.ps, "m"));
+	assert_int_equal(fx.l.boxes[4].node, test_stack(fx.ps, "m;f;g"));
+	release(&fx);
+}
+
+static void
+test_tree_rounds_to_nearest_edge(void **state)
+{
+	struct fixture fx;
+
+	(void)state;
+	setup(&fx);
+	test_sample(fx.ps, fx.p, "a", 85, -1, 1);
+	test_sample(fx.ps, fx.p, "b", 15, -1, 1);
+	test_sample(fx.ps, fx.p, "c;x", 26, -1, 1);
+	test_sample(fx.ps, fx.p, "c;y", 14, -1, 1);
+	build_tree(&fx);
+	/* a ends at 85 of 140 = 6.07 cells, c at 125 = 8.93; y is 1 cell. */
+	assert_string_equal(tree_grid(&fx, view(0, 140, 10, 0, 2)),
+			    "aaaaaacccb\n"
+			    "......xxy.");
+	/* Halves round up: 85 of 100 is 8.5 cells. */
+	assert_string_equal(tree_grid(&fx, view(0, 100, 10, 0, 1)), "aaaaaaaaac");
+	release(&fx);
+}
+
+static void
+test_tree_narrow_nodes_merged(void **state)
+{
+	struct fixture fx;
+	char path[32];
+
+	(void)state;
+	setup(&fx);
+	test_sample(fx.ps, fx.p, "m;a", 870, -1, 1);
+	for (int i = 0; i < 130; i++) {
+		snprintf(path, sizeof(path), "m;s%d;deep", i);
+		test_sample(fx.ps, fx.p, path, 1, -1, 1);
+	}
+	build_tree(&fx);
+	/* 130 slivers of 0.01 cell: one marker over the last cell, nothing below. */
+	assert_string_equal(tree_grid(&fx, view(0, 1000, 10, 0, 3)),
+			    "mmmmmmmmmm\n"
+			    "aaaaaaaaa+\n"
+			    "..........");
+	assert_int_equal(fx.l.nr, 3);
+	assert_int_equal(fx.l.boxes[2].flags, BOX_MERGED);
+	assert_int_equal(fx.l.boxes[2].node, 0);
+	/* Wide enough to see them: 1000 cells, one each, and their children. */
+	layout_tree(&fx.l, &fx.t, &(struct view){ 0, 1000, 1000, 0, 3 });
+	check_layout(&fx.l, &(struct view){ 0, 1000, 1000, 0, 3 });
+	assert_int_equal(fx.l.nr, 1 + 131 + 130);
+	assert_int_equal(fx.l.boxes[fx.l.nr - 1].col1, 1000);
+	assert_int_equal(fx.l.boxes[fx.l.nr - 1].flags, 0);
+	release(&fx);
+}
+
+static void
+test_tree_narrow_run_can_vanish(void **state)
+{
+	struct fixture fx;
+
+	(void)state;
+	setup(&fx);
+	test_sample(fx.ps, fx.p, "a", 96, -1, 1);
+	test_sample(fx.ps, fx.p, "b", 2, -1, 1);
+	test_sample(fx.ps, fx.p, "c", 2, -1, 1);
+	build_tree(&fx);
+	/* b and c together are 0.4 of a cell, past a's rounded edge: no marker. */
+	assert_string_equal(tree_grid(&fx, view(0, 100, 10, 0, 1)), "aaaaaaaaaa");
+	assert_int_equal(fx.l.nr, 1);
+	release(&fx);
+}
+
+static void
+test_tree_zoom_to_node(void **state)
+{
+	struct fixture fx;
+	uint64_t x0 = 1, x1 = 1;
+
+	(void)state;
+	sample_tree(&fx);
+	assert_true(calltree_node_range(&fx.t, test_stack(fx.ps, "m;k"), &x0, &x1));
+	assert_int_equal(x0, 50);
+	assert_int_equal(x1, 80);
+	/* k fills the width, and so does m above it. */
+	assert_string_equal(tree_grid(&fx, view(x0, x1, 6, 0, 3)),
+			    "mmmmmm\n"
+			    "kkkkkk\n"
+			    "llllll");
+	assert_true(calltree_node_range(&fx.t, test_stack(fx.ps, "m;f;h"), &x0, &x1));
+	assert_int_equal(x0, 30);
+	assert_int_equal(x1, 50);
+	assert_string_equal(tree_grid(&fx, view(x0, x1, 4, 0, 3)),
+			    "mmmm\n"
+			    "ffff\n"
+			    "hhhh");
+	assert_true(calltree_node_range(&fx.t, STACK_ROOT, &x0, &x1));
+	assert_int_equal(x0, 0);
+	assert_int_equal(x1, 100);
+	/* A node with no weight has no range, and x0, x1 are left alone. */
+	x0 = x1 = 7;
+	assert_false(calltree_node_range(&fx.t, test_stack(fx.ps, "m;n;never"), &x0, &x1));
+	assert_int_equal(x0, 7);
+	assert_false(calltree_node_range(&fx.t, fx.t.nr_nodes + 5, &x0, &x1));
+	release(&fx);
+}
+
+static void
+test_tree_horizontal_subrange(void **state)
+{
+	struct fixture fx;
+
+	(void)state;
+	sample_tree(&fx);
+	/* x 25 to 75 over 10 cells: the right half of f, most of k. */
+	assert_string_equal(tree_grid(&fx, view(25, 75, 10, 0, 3)),
+			    "mmmmmmmmmm\n"
+			    "fffffkkkkk\n"
+			    "ghhhhlllll");
+	/* g is [0, 30): only 5 of it shows, which rounds to 1 cell. */
+	assert_string_equal(tree_grid(&fx, view(25, 75, 10, 2, 1)), "ghhhhlllll");
+	/* A range past every node. */
+	assert_string_equal(tree_grid(&fx, view(100, 200, 10, 0, 2)),
+			    "..........\n"
+			    "..........");
+	release(&fx);
+}
+
+static void
+test_tree_row_window(void **state)
+{
+	struct fixture fx;
+
+	(void)state;
+	sample_tree(&fx);
+	assert_string_equal(tree_grid(&fx, view(0, 100, 10, 1, 1)), "fffffkkknn");
+	assert_int_equal(fx.l.boxes[0].row, 1);
+	assert_string_equal(tree_grid(&fx, view(0, 100, 10, 2, 5)),
+			    "ggghhlll..\n"
+			    "..........\n"
+			    "..........\n"
+			    "..........\n"
+			    "..........");
+	assert_string_equal(tree_grid(&fx, view(0, 100, 10, 0, 0)), "");
+	assert_int_equal(fx.l.nr, 0);
+	/* Rows below the first stop without overflow. */
+	layout_tree(&fx.l, &fx.t, &(struct view){ 0, 100, 10, 1, UINT32_MAX });
+	assert_int_equal(fx.l.nr, 6);
+	release(&fx);
+}
+
+static void
+test_tree_width_one_and_wide(void **state)
+{
+	struct fixture fx;
+	uint64_t sum = 0;
+
+	(void)state;
+	sample_tree(&fx);
+	/* In one cell only m is a cell wide; its children are one marker. */
+	assert_string_equal(tree_grid(&fx, view(0, 100, 1, 0, 3)), "m\n+\n.");
+	/* 1000 cells: exact widths, 10 cells per unit. */
+	layout_tree(&fx.l, &fx.t, &(struct view){ 0, 100, 1000, 0, 3 });
+	check_layout(&fx.l, &(struct view){ 0, 100, 1000, 0, 3 });
+	assert_int_equal(fx.l.nr, 7);
+	for (size_t i = 0; i < fx.l.nr; i++) {
+		const struct box *b = &fx.l.boxes[i];
+
+		assert_int_equal(b->col1 - b->col0, fx.t.total[b->node] * 10);
+		assert_int_equal(b->col0, fx.t.x0[b->node] * 10);
+		if (b->row == 1)
+			sum += b->col1 - b->col0;
+	}
+	assert_int_equal(sum, 1000);
+	/* Width 0 and an empty range lay out nothing. */
+	layout_tree(&fx.l, &fx.t, &(struct view){ 0, 100, 0, 0, 3 });
+	assert_int_equal(fx.l.nr, 0);
+	layout_tree(&fx.l, &fx.t, &(struct view){ 50, 50, 10, 0, 3 });
+	assert_int_equal(fx.l.nr, 0);
+	release(&fx);
+}
+
+/* A deterministic pseudo-random number generator for the property tests. */
+static uint32_t
+lcg(uint64_t *state)
+{
+	*state = *state * 6364136223846793005ull + 1442695040888963407ull;
+	return (uint32_t)(*state >> 33);
+}
+
+/*
+ * Check a layout of a tree whose inner nodes have no self weight: every
+ * box sits under a normal box, and under every normal box but a leaf's the
+ * row below is covered cell for cell (merged boxes included): families
+ * fill their parents on screen as they do on x.
+ */
+static void
+check_tiling(struct fixture *fx, const struct view *v, char leaf)
+{
+	uint32_t width = v->width, rows = v->nr_rows;
+	uint8_t *covered = calloc((size_t)width * rows, 1);
+	uint8_t *is_leaf = calloc((size_t)width * rows, 1);
+
+	check_layout(&fx->l, v);
+	for (size_t i = 0; i < fx->l.nr; i++) {
+		const struct box *b = &fx->l.boxes[i];
+		bool merged = b->flags & BOX_MERGED;
+		size_t at = (size_t)(b->row - v->first_row) * width;
+
+		for (uint32_t c = b->col0; c < b->col1; c++) {
+			assert_int_equal(covered[at + c], 0);
+			covered[at + c] = merged ? 2 : 1;
+			is_leaf[at + c] =
+				!merged && frame_name(fx->ps, fx->ps->stacks[b->node].frame)[0] == leaf;
+		}
+	}
+	for (uint32_t r = 0; r + 1 < rows; r++) {
+		for (uint32_t c = 0; c < width; c++) {
+			uint8_t above = covered[r * width + c];
+			uint8_t below = covered[(r + 1) * width + c];
+
+			if (below)
+				assert_int_equal(above, 1);
+			if (above == 1 && !is_leaf[r * width + c])
+				assert_int_not_equal(below, 0);
+		}
+	}
+	free(covered);
+	free(is_leaf);
+}
+
+/* Random trees, random views: tiling, and the same boxes every time. */
+static void
+test_tree_families_tile_their_parent(void **state)
+{
+	uint64_t seed = 42;
+
+	(void)state;
+	for (int round = 0; round < 40; round++) {
+		struct fixture fx;
+		struct layout again;
+		struct view v;
+		char path[256];
+		uint64_t x0, x1;
+
+		setup(&fx);
+		for (int i = 0; i < 300; i++) {
+			size_t pos = 0;
+			int depth = 1 + (int)(lcg(&seed) % 6);
+
+			for (int d = 0; d < depth; d++)
+				pos += (size_t)snprintf(path + pos, sizeof(path) - pos, "%s%c",
+							d ? ";" : "", 'a' + (int)(lcg(&seed) % 4));
+			/* Only leaves z have self weight. */
+			snprintf(path + pos, sizeof(path) - pos, ";z");
+			test_sample(fx.ps, fx.p, path, 1 + lcg(&seed) % (i % 7 ? 3 : 400), -1, 1);
+		}
+		build_tree(&fx);
+		x1 = fx.t.total[STACK_ROOT];
+		x0 = round % 3 ? lcg(&seed) % (x1 / 2) : 0;
+		if (round % 4 == 1)
+			x1 = x0 + 1 + lcg(&seed) % (x1 - x0);
+		v = view(x0, x1, 1 + lcg(&seed) % 150, round % 5 == 2 ? 2 : 0, 9);
+		layout_tree(&fx.l, &fx.t, &v);
+		check_tiling(&fx, &v, 'z');
+
+		layout_init(&again);
+		layout_tree(&again, &fx.t, &v);
+		assert_int_equal(again.nr, fx.l.nr);
+		assert_memory_equal(again.boxes, fx.l.boxes, sizeof(*again.boxes) * again.nr);
+		layout_release(&again);
+		release(&fx);
+	}
+}
+
+static void
+test_tree_deep_stack(void **state)
+{
+	struct fixture fx;
+	thread_id th;
+	stack_id s = STACK_ROOT;
+	struct frame fa = { 0 };
+	frame_id a;
+
+	(void)state;
+	setup(&fx);
+	th = profile_set_thread(fx.ps, 1, 1, STR_EMPTY);
+	fa.name = ps_str(fx.ps, "a", 1);
+	a = profile_set_frame(fx.ps, &fa);
+	for (int i = 0; i < 100000; i++)
+		s = profile_set_stack(fx.ps, s, a);
+	profile_add_sample(fx.p, s, 3, 0, false, th, NULL);
+	build_tree(&fx);
+	assert_string_equal(tree_grid(&fx, view(0, 3, 5, 99998, 4)),
+			    "aaaaa\n"
+			    "aaaaa\n"
+			    ".....\n"
+			    ".....");
+	assert_int_equal(fx.l.boxes[1].node, s);
+	release(&fx);
+}
+
+static void
+test_tree_many_slivers(void **state)
+{
+	struct fixture fx;
+	thread_id th;
+	struct frame f = { 0 };
+	char name[16];
+
+	(void)state;
+	setup(&fx);
+	th = profile_set_thread(fx.ps, 1, 1, STR_EMPTY);
+	test_sample(fx.ps, fx.p, "big", 100000, -1, 1);
+	/* 100 000 callees of the root, each a thousandth of a cell. */
+	for (int i = 0; i < 100000; i++) {
+		snprintf(name, sizeof(name), "s%d", i);
+		f.name = ps_str(fx.ps, name, strlen(name));
+		profile_add_sample(fx.p, profile_set_stack(fx.ps, STACK_ROOT,
+							   profile_set_frame(fx.ps, &f)),
+				   1, 0, false, th, NULL);
+	}
+	build_tree(&fx);
+	assert_string_equal(tree_grid(&fx, view(0, 200000, 200, 0, 1)),
+			    "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+			    "++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++");
+	assert_int_equal(fx.l.nr, 2);
+	/* Zoomed in on a few of them, they are boxes again. */
+	assert_string_equal(tree_grid(&fx, view(100000, 100004, 4, 0, 1)), "ssss");
+	release(&fx);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tree_widths_and_order),
+		cmocka_unit_test(test_tree_rounds_to_nearest_edge),
+		cmocka_unit_test(test_tree_narrow_nodes_merged),
+		cmocka_unit_test(test_tree_narrow_run_can_vanish),
+		cmocka_unit_test(test_tree_zoom_to_node),
+		cmocka_unit_test(test_tree_horizontal_subrange),
+		cmocka_unit_test(test_tree_row_window),
+		cmocka_unit_test(test_tree_width_one_and_wide),
+		cmocka_unit_test(test_tree_families_tile_their_parent),
+		cmocka_unit_test(test_tree_deep_stack),
+		cmocka_unit_test(test_tree_many_slivers),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
