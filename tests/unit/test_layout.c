@@ -43,6 +43,18 @@ build_tree(struct fixture *fx)
 }
 
 static void
+build_chart(struct fixture *fx)
+{
+	struct tf_error err = TF_ERROR_INIT;
+
+	chart_build(&fx->c, fx->ps, fx->p, NULL);
+	fx->have_chart = true;
+	if (chart_check(&fx->c, &err))
+		fail_msg("chart_check: %s", tf_error_text(&err));
+	tf_error_release(&err);
+}
+
+static void
 check_layout(const struct layout *l, const struct view *v)
 {
 	struct tf_error err = TF_ERROR_INIT;
@@ -58,6 +70,8 @@ release(struct fixture *fx)
 	check_profile_set(fx->ps);
 	if (fx->have_tree)
 		calltree_release(&fx->t);
+	if (fx->have_chart)
+		chart_release(&fx->c);
 	layout_release(&fx->l);
 	free(fx->w);
 	profile_set_free(fx->ps);
@@ -111,6 +125,13 @@ tree_grid(struct fixture *fx, struct view v)
 {
 	layout_tree(&fx->l, &fx->t, &v);
 	return grid(fx, &v, false);
+}
+
+static const char *
+chart_grid(struct fixture *fx, struct view v)
+{
+	layout_chart(&fx->l, &fx->c, &v);
+	return grid(fx, &v, true);
 }
 
 /* A root m of weight 100: f 50 (g 30, h 20), k 30 (l 30), n 20. */
@@ -477,6 +498,86 @@ test_tree_many_slivers(void **state)
 	release(&fx);
 }
 
+/* --------------------------------------------------------------- chart */
+
+static void
+test_chart_layout(void **state)
+{
+	struct fixture fx;
+
+	(void)state;
+	setup(&fx);
+	test_sample(fx.ps, fx.p, "a;b", 1, 10, 1);
+	test_sample(fx.ps, fx.p, "a;b", 1, 20, 1);
+	test_sample(fx.ps, fx.p, "a;c", 1, 30, 1);
+	test_sample(fx.ps, fx.p, "a;b", 1, 40, 1);
+	test_sample(fx.ps, fx.p, "", 2, 50, 1);
+	test_sample(fx.ps, fx.p, "d;e;f", 2, 60, 1);
+	build_chart(&fx);
+	assert_string_equal(chart_grid(&fx, view(0, 8, 8, 0, 4)),
+			    "aaaa..dd\n"
+			    "bbcb..ee\n"
+			    "......ff\n"
+			    "........");
+	/* Zoom on the c box: its ancestor a fills the width. */
+	assert_string_equal(chart_grid(&fx, view(2, 3, 3, 0, 2)), "aaa\nccc");
+	/* Half the width: b is one cell, the next two samples half a cell each. */
+	assert_string_equal(chart_grid(&fx, view(0, 8, 4, 0, 3)),
+			    "aa.d\n"
+			    "b+.e\n"
+			    "...f");
+	assert_string_equal(chart_grid(&fx, view(0, 8, 8, 1, 1)), "bbcb..ee");
+	assert_string_equal(chart_grid(&fx, view(0, 8, 1, 0, 2)), "+\n.");
+	release(&fx);
+}
+
+static void
+test_chart_many_slivers(void **state)
+{
+	struct fixture fx;
+	struct view v = view(0, 300000, 200, 0, 3);
+
+	(void)state;
+	setup(&fx);
+	/* Alternating leaves: 300 000 one-sample boxes on row 2. */
+	for (int i = 0; i < 300000; i++)
+		test_sample(fx.ps, fx.p, i % 2 ? "m;w;x" : "m;w;y", 1, i, 1);
+	build_chart(&fx);
+	assert_int_equal(fx.c.row_start[3] - fx.c.row_start[2], 300000);
+	layout_chart(&fx.l, &fx.c, &v);
+	check_layout(&fx.l, &v);
+	assert_int_equal(fx.l.nr, 3);
+	assert_int_equal(fx.l.boxes[2].flags, BOX_MERGED);
+	assert_int_equal(fx.l.boxes[2].col0, 0);
+	assert_int_equal(fx.l.boxes[2].col1, 200);
+	/* Zoomed to 200 samples, one cell each. */
+	v = view(1000, 1200, 200, 2, 1);
+	assert_string_equal(chart_grid(&fx, v),
+			    "yxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyx"
+			    "yxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyx");
+	release(&fx);
+}
+
+static void
+test_chart_wide_gap_splits_run(void **state)
+{
+	struct fixture fx;
+
+	(void)state;
+	setup(&fx);
+	/* Under one a: slivers, a gap of 3 cells (a alone), slivers. */
+	for (int i = 0; i < 10; i++)
+		test_sample(fx.ps, fx.p, i % 2 ? "a;x" : "a;y", 1, i, 1);
+	test_sample(fx.ps, fx.p, "a", 30, 10, 1);
+	for (int i = 0; i < 10; i++)
+		test_sample(fx.ps, fx.p, i % 2 ? "a;x" : "a;y", 1, 20 + i, 1);
+	build_chart(&fx);
+	assert_string_equal(chart_grid(&fx, view(0, 50, 5, 0, 2)),
+			    "aaaaa\n"
+			    "+...+");
+	release(&fx);
+}
+
 int
 main(void)
 {
@@ -492,6 +593,9 @@ main(void)
 		cmocka_unit_test(test_tree_families_tile_their_parent),
 		cmocka_unit_test(test_tree_deep_stack),
 		cmocka_unit_test(test_tree_many_slivers),
+		cmocka_unit_test(test_chart_layout),
+		cmocka_unit_test(test_chart_many_slivers),
+		cmocka_unit_test(test_chart_wide_gap_splits_run),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
