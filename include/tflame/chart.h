@@ -10,9 +10,20 @@
  * samples whose stacks share the same prefix down to that depth merge into
  * one box, so a box is one uninterrupted stretch of a call path.
  *
+ * Zero-weight samples cover no x and are skipped: they neither make nor
+ * split boxes. A sample with the empty stack covers its x with no box, so
+ * it splits every box around it.
+ *
  * Boxes are stored by depth, and within a depth by x, so the boxes of one
- * row in an x-range are found by binary search. Every box records the time
- * of its first and last sample for the details bar.
+ * row in an x-range are found by binary search. Every box records times for
+ * the details bar: t0 is the time of its first sample; samples have no
+ * duration, so t1 is the time of the first selected sample after the box,
+ * or the last sample's own time for a box that lasts to the end. Both are
+ * 0 when the profile has no times.
+ *
+ * Building is O(samples + the frames that change from one sample to the
+ * next), plus a sort when the samples are out of time order; nothing
+ * recurses. The chart borrows ps, which must outlive it.
  */
 
 #include <stdint.h>
@@ -26,7 +37,7 @@ struct tf_error;
 
 struct chart_box {
 	uint64_t x0, x1;   /* [x0, x1) in cumulative weight */
-	int64_t t0, t1;    /* time of the first sample, and of the end of the last */
+	int64_t t0, t1;    /* time of the first sample, and of the end of the last (above) */
 	stack_id stack;    /* the call path down to this box's frame */
 	uint32_t depth;    /* 0 for the outermost frames */
 	uint32_t parent;   /* index of the box one row up, CHART_NONE at depth 0 */
@@ -43,8 +54,8 @@ struct chart {
 };
 
 /*
- * Build the chart of p's samples that pass filter (NULL: all). Release with
- * chart_release().
+ * Build the chart of p's samples that pass filter (NULL: all). p must
+ * belong to ps. Release with chart_release().
  */
 void chart_build(struct chart *c, const struct profile_set *ps, const struct profile *p,
 		 const struct sample_filter *filter);
@@ -56,7 +67,8 @@ uint32_t chart_find(const struct chart *c, uint32_t depth, uint64_t x);
 /*
  * Check the invariants: boxes of a row sorted and disjoint, each inside its
  * parent, parent one row up, adjacent boxes of a row never the same stack
- * unless a gap separates them.
+ * unless a gap separates them. Returns 0, or -1 with err describing the
+ * first violation.
  */
 int chart_check(const struct chart *c, struct tf_error *err);
 
