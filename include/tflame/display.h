@@ -1,0 +1,114 @@
+#ifndef TFLAME_DISPLAY_H
+#define TFLAME_DISPLAY_H
+
+/*
+ * The terminal: the one place that sets it up and puts it back.
+ *
+ * display_open() starts curses on the controlling terminal (reading keys
+ * from /dev/tty when stdin carries the profile), picks UTF-8 or ASCII
+ * drawing from the locale, and 256, 8 or no colours from the terminal and
+ * NO_COLOR. display_close() restores the terminal; it is also registered
+ * as die()'s hook, so an out-of-memory exit or a BUG() leaves a usable
+ * shell. Every other exit path goes through display_close() too.
+ *
+ * Colours are named, never numbered, outside display.c: UI elements by
+ * enum display_color (DISPLAY_COLORS), flame boxes by a family and a hash
+ * (display_flame_attr()), so that one function keeps one colour in every
+ * pane.
+ */
+
+#include <curses.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct tf_error;
+
+/*
+ * UI colours: name, 256-colour fg/bg, 8-colour fg/bg (-1: the terminal's
+ * default), and the attributes used with them, and without colour.
+ */
+#define DISPLAY_COLORS(C) \
+	C(TAB_BAR, 252, 236, COLOR_WHITE, COLOR_BLUE, 0, A_REVERSE) \
+	C(TAB_ACTIVE, 16, 214, COLOR_BLACK, COLOR_YELLOW, A_BOLD, A_BOLD) \
+	C(TAB_OFF, 243, 236, COLOR_BLACK, COLOR_BLUE, A_DIM, A_REVERSE | A_DIM) \
+	C(TAB_INFO, 223, 236, COLOR_YELLOW, COLOR_BLUE, 0, A_REVERSE) \
+	C(STATUS, 250, -1, -1, -1, 0, 0) \
+	C(MESSAGE, 214, -1, COLOR_YELLOW, -1, A_BOLD, A_BOLD) \
+	C(NAME, 231, -1, -1, -1, A_BOLD, A_BOLD) \
+	C(LABEL, 244, -1, COLOR_CYAN, -1, 0, A_DIM) \
+	C(RULE, 238, -1, COLOR_BLUE, -1, 0, A_DIM) \
+	C(MERGED, 242, -1, COLOR_WHITE, -1, 0, A_DIM) \
+	C(HEADING, 214, -1, COLOR_YELLOW, -1, A_BOLD, A_BOLD | A_UNDERLINE)
+
+#define DISPLAY_ENUM_(name, ...) DISPLAY_##name,
+enum display_color {
+	DISPLAY_COLORS(DISPLAY_ENUM_)
+	DISPLAY_NR_COLORS
+};
+#undef DISPLAY_ENUM_
+
+/*
+ * Families of box colours. FLAME_HOT is the FlameGraph palette of reds,
+ * oranges and yellows; the others tell kinds of code apart in the
+ * kernel/JIT/user colour mode.
+ */
+enum flame_family {
+	FLAME_HOT,
+	FLAME_USER,
+	FLAME_KERNEL,
+	FLAME_JIT,
+	FLAME_INLINED,
+	FLAME_NR_FAMILIES
+};
+
+struct display {
+	bool utf8;          /* the locale is UTF-8: draw "…", "·", arrows */
+	int colors;         /* 256, 8, or 0 (NO_COLOR, or a monochrome terminal) */
+	bool mouse;         /* the terminal reports mouse events */
+	FILE *tty;          /* /dev/tty for keys when stdin is not a terminal */
+	SCREEN *screen;
+	bool active;        /* between display_open() and display_close() */
+};
+
+/*
+ * Before curses: true if the program can run a full-screen UI here (stdout
+ * is a terminal, and keys can be read from stdin or /dev/tty). stdin_busy
+ * says stdin carries the profile. On false, *why says what is missing.
+ */
+bool display_usable(bool stdin_busy, const char **why);
+
+/*
+ * Start curses (see above). Returns 0, or -1 with err set (the terminal is
+ * then untouched). The caller has called setlocale().
+ */
+int display_open(struct display *d, bool stdin_busy, struct tf_error *err);
+/* Restore the terminal; safe to call twice, or after a failed open. */
+void display_close(struct display *d);
+/* Leave curses for a moment (suspend), and come back. */
+void display_suspend(struct display *d);
+
+/* Attributes (colour pair included) of a UI element. */
+attr_t display_attr(const struct display *d, enum display_color c);
+
+/*
+ * Attributes of a flame box of family whose name hashes to hash: the same
+ * hash always gets the same colour. Black text on a coloured background;
+ * A_NORMAL without colour.
+ */
+attr_t display_flame_attr(const struct display *d, enum flame_family family, uint32_t hash);
+
+/*
+ * Write len bytes of s (escaped text: no control characters) at the
+ * cursor. Without UTF-8, every non-ASCII character becomes '?' ("??" for
+ * a wide one), so the columns are those render_width() counted.
+ */
+void display_addstr(const struct display *d, const char *s, size_t len);
+
+/* Characters that depend on UTF-8: "·" or ".", "│" or "|", "…" or "~". */
+const char *display_glyph_merged(const struct display *d);
+const char *display_glyph_bar(const struct display *d);
+const char *display_glyph_ellipsis(const struct display *d);
+
+#endif /* TFLAME_DISPLAY_H */

@@ -1,0 +1,61 @@
+#ifndef TFLAME_FLOW_H
+#define TFLAME_FLOW_H
+
+/*
+ * Styled text flowed into lines of a given width, for the details bar and
+ * the help and details pages: nothing is ever cut, long text wraps.
+ *
+ * Text is escaped on the way in (text.h), so profile data can be handed
+ * over as it is. A word moves to the next line when it does not fit; text
+ * added with flow_text(), and a word wider than a line, break at any
+ * character. Continuation lines start with indent spaces.
+ */
+
+#include <curses.h>
+#include <stddef.h>
+
+#include "tflame/strbuf.h"
+
+struct display;
+
+struct flow_seg {
+	attr_t attr;
+	size_t off, len; /* bytes of text */
+};
+
+struct flow {
+	unsigned width;         /* columns per line, at least 1 */
+	unsigned indent;        /* columns before the text of a continuation line */
+	struct strbuf text;     /* every segment's text, escaped */
+	struct flow_seg *segs;
+	size_t nr_segs, alloc_segs;
+	size_t *lines;          /* per line: index of its first segment */
+	size_t nr_lines, alloc_lines;
+	unsigned col;           /* columns used on the last line */
+	struct strbuf esc;      /* scratch */
+};
+
+/* An empty flow of one empty line. Release with flow_release(). */
+void flow_init(struct flow *fl, unsigned width);
+void flow_release(struct flow *fl);
+/* Empty fl and set a new width (indent is kept). */
+void flow_reset(struct flow *fl, unsigned width);
+
+/* End the current line. */
+void flow_newline(struct flow *fl);
+/* n spaces, unless at the start of a line. */
+void flow_space(struct flow *fl, unsigned n);
+/* Text kept on one line if it fits one (see above). */
+void flow_word(struct flow *fl, attr_t attr, const char *s, size_t len);
+void flow_wordz(struct flow *fl, attr_t attr, const char *s);
+/* Text that breaks at any character. */
+void flow_text(struct flow *fl, attr_t attr, const char *s, size_t len);
+
+/*
+ * Draw lines [first, first + n) (n clipped to the lines there are) at
+ * screen row y, column x, each padded with fill to the full width.
+ */
+void flow_draw(const struct flow *fl, const struct display *d, size_t first, size_t n, int y,
+	       int x, attr_t fill);
+
+#endif /* TFLAME_FLOW_H */

@@ -1,0 +1,285 @@
+#include "config.h"
+
+#include "tflame/display.h"
+
+#include <fcntl.h>
+#include <langinfo.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tflame/error.h"
+#include "tflame/render.h"
+#include "tflame/text.h"
+#include "tflame/xalloc.h"
+
+struct ui_color {
+	short fg256, bg256, fg8, bg8;
+	attr_t attr, mono;
+};
+
+#define DISPLAY_UI_(name, f256, b256, f8, b8, a, m) { f256, b256, f8, b8, a, m },
+static const struct ui_color ui_colors[] = {
+	DISPLAY_COLORS(DISPLAY_UI_)
+};
+#undef DISPLAY_UI_
+
+/*
+ * Box backgrounds in the xterm 256-colour cube (16 + 36r + 6g + b). The
+ * hot family follows FlameGraph's palette: red high, green anywhere, blue
+ * low, so everything is red, orange or yellow and black text stays
+ * readable on it.
+ */
+static const short hot256[] = {
+	196, 202, 208, 214, 220, 160, 166, 172, 178, 184,
+	203, 209, 215, 221, 227, 167, 173, 179, 185,
+};
+static const short user256[] = { 196, 160, 203, 167, 197, 161, 204 };
+static const short kernel256[] = { 214, 220, 178, 221, 184, 227 };
+static const short jit256[] = { 70, 76, 112, 114, 148, 150 };
+static const short inlined256[] = { 73, 79, 80, 115, 116, 152 };
+
+/* With 8 colours, shades become text/background combinations. */
+struct pair8 {
+	short fg, bg;
+};
+static const struct pair8 hot8[] = {
+	{ COLOR_BLACK, COLOR_RED }, { COLOR_BLACK, COLOR_YELLOW },
+	{ COLOR_WHITE, COLOR_RED }, { COLOR_RED, COLOR_YELLOW },
+};
+static const struct pair8 user8[] = { { COLOR_BLACK, COLOR_RED }, { COLOR_WHITE, COLOR_RED } };
+static const struct pair8 kernel8[] = { { COLOR_BLACK, COLOR_YELLOW }, { COLOR_RED, COLOR_YELLOW } };
+static const struct pair8 jit8[] = { { COLOR_BLACK, COLOR_GREEN }, { COLOR_WHITE, COLOR_GREEN } };
+static const struct pair8 inlined8[] = { { COLOR_BLACK, COLOR_CYAN }, { COLOR_WHITE, COLOR_CYAN } };
+
+static const struct {
+	const short *c256;
+	unsigned n256;
+	const struct pair8 *c8;
+	unsigned n8;
+} families[FLAME_NR_FAMILIES] = {
+	[FLAME_HOT] = { hot256, ARRAY_SIZE(hot256), hot8, ARRAY_SIZE(hot8) },
+	[FLAME_USER] = { user256, ARRAY_SIZE(user256), user8, ARRAY_SIZE(user8) },
+	[FLAME_KERNEL] = { kernel256, ARRAY_SIZE(kernel256), kernel8, ARRAY_SIZE(kernel8) },
+	[FLAME_JIT] = { jit256, ARRAY_SIZE(jit256), jit8, ARRAY_SIZE(jit8) },
+	[FLAME_INLINED] = { inlined256, ARRAY_SIZE(inlined256), inlined8, ARRAY_SIZE(inlined8) },
+};
+
+/* Pair numbers: the UI's first, then each family's shades in turn. */
+static short
+family_base(enum flame_family f, int colors)
+{
+	short base = DISPLAY_NR_COLORS + 1;
+
+	for (int i = 0; i < (int)f; i++)
+		base += (short)(colors >= 256 ? families[i].n256 : families[i].n8);
+	return base;
+}
+
+static void
+init_colors(struct display *d)
+{
+	const char *no_color = getenv("NO_COLOR");
+
+	d->colors = 0;
+	/* no-color.org: present and not empty means no colour. */
+	if ((no_color && *no_color) || !has_colors() || start_color() == ERR)
+		return;
+	use_default_colors();
+	if (COLORS >= 256 && COLOR_PAIRS >= 128)
+		d->colors = 256;
+	else if (COLORS >= 8 && COLOR_PAIRS >= 64)
+		d->colors = 8;
+	else
+		return;
+
+	for (int i = 0; i < DISPLAY_NR_COLORS; i++) {
+		const struct ui_color *c = &ui_colors[i];
+
+		if (d->colors == 256)
+			init_pair((short)(i + 1), c->fg256, c->bg256);
+		else
+			init_pair((short)(i + 1), c->fg8, c->bg8);
+	}
+	for (int f = 0; f < FLAME_NR_FAMILIES; f++) {
+		short base = family_base((enum flame_family)f, d->colors);
+
+		if (d->colors == 256) {
+			for (unsigned i = 0; i < families[f].n256; i++)
+				init_pair((short)(base + i), 16, families[f].c256[i]);
+		} else {
+			for (unsigned i = 0; i < families[f].n8; i++)
+				init_pair((short)(base + i), families[f].c8[i].fg,
+					  families[f].c8[i].bg);
+		}
+	}
+}
+
+bool
+display_usable(bool stdin_busy, const char **why)
+{
+	int fd;
+
+	if (!isatty(STDOUT_FILENO)) {
+		*why = "standard output is not a terminal";
+		return false;
+	}
+	if (!stdin_busy && isatty(STDIN_FILENO))
+		return true;
+	fd = open("/dev/tty", O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		*why = stdin_busy ? "the profile is on standard input and there is no terminal to read keys from"
+				  : "standard input is not a terminal";
+		return false;
+	}
+	close(fd);
+	return true;
+}
+
+/*
+ * die()'s hook: whatever state the program is in, give the shell back its
+ * terminal. endwin() is harmless before curses starts or after it ended.
+ */
+static void
+display_die_hook(void)
+{
+	if (!isendwin())
+		endwin();
+}
+
+int
+display_open(struct display *d, bool stdin_busy, struct tf_error *err)
+{
+	FILE *in = stdin;
+	const char *term = getenv("TERM");
+
+	*d = (struct display){ 0 };
+	if (!term || !*term)
+		return tf_error_set(err, "TERM is not set: cannot draw on this terminal");
+	if (stdin_busy || !isatty(STDIN_FILENO)) {
+		d->tty = fopen("/dev/tty", "re");
+		if (!d->tty)
+			return tf_error_set(err, "cannot open /dev/tty to read keys");
+		in = d->tty;
+	}
+	d->screen = newterm(NULL, stdout, in);
+	if (!d->screen) {
+		if (d->tty)
+			fclose(d->tty);
+		d->tty = NULL;
+		return tf_error_set(err, "cannot use terminal type '%s'", term);
+	}
+	set_term(d->screen);
+	d->active = true;
+	set_die_hook(display_die_hook);
+
+	/* Ctrl-C and Ctrl-Z arrive as keys: quitting restores the terminal. */
+	raw();
+	noecho();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	/* Esc zooms out: wait only long enough to tell it from an arrow key. */
+	set_escdelay(25);
+	/* The caller has set the locale; anything but UTF-8 draws ASCII. */
+	d->utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	init_colors(d);
+	d->mouse = mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED |
+				     BUTTON5_PRESSED, NULL) != 0;
+	return 0;
+}
+
+void
+display_close(struct display *d)
+{
+	if (!d->active)
+		return;
+	endwin();
+	delscreen(d->screen);
+	d->screen = NULL;
+	if (d->tty)
+		fclose(d->tty);
+	d->tty = NULL;
+	d->active = false;
+	set_die_hook(NULL);
+}
+
+void
+display_suspend(struct display *d)
+{
+	if (!d->active)
+		return;
+	def_prog_mode();
+	endwin();
+	/* Stop like a shell job; curses comes back when the shell resumes us. */
+	kill(getpid(), SIGSTOP);
+	reset_prog_mode();
+	refresh();
+}
+
+attr_t
+display_attr(const struct display *d, enum display_color c)
+{
+	if (!d->colors)
+		return ui_colors[c].mono;
+	return COLOR_PAIR(c + 1) | ui_colors[c].attr;
+}
+
+attr_t
+display_flame_attr(const struct display *d, enum flame_family family, uint32_t hash)
+{
+	unsigned n;
+
+	if (!d->colors)
+		return A_NORMAL;
+	n = d->colors == 256 ? families[family].n256 : families[family].n8;
+	return COLOR_PAIR(family_base(family, d->colors) + (short)(hash % n));
+}
+
+const char *
+display_glyph_merged(const struct display *d)
+{
+	return d->utf8 ? "\xc2\xb7" : ".";
+}
+
+const char *
+display_glyph_bar(const struct display *d)
+{
+	return d->utf8 ? "\xe2\x94\x82" : "|";
+}
+
+const char *
+display_glyph_ellipsis(const struct display *d)
+{
+	return d->utf8 ? "\xe2\x80\xa6" : "~";
+}
+
+void
+display_addstr(const struct display *d, const char *s, size_t len)
+{
+	size_t i = 0, start = 0;
+
+	if (d->utf8) {
+		addnstr(s, (int)len);
+		return;
+	}
+	while (i < len) {
+		uint32_t cp;
+		size_t n;
+
+		if (!((unsigned char)s[i] & 0x80)) {
+			i++;
+			continue;
+		}
+		addnstr(s + start, (int)(i - start));
+		n = text_utf8_decode((const unsigned char *)s + i, len - i, &cp);
+		if (!n)
+			n = 1;
+		/* As many '?' as render_width() gives the character. */
+		for (unsigned w = render_width(s + i, n); w; w--)
+			addch('?');
+		i += n;
+		start = i;
+	}
+	addnstr(s + start, (int)(i - start));
+}

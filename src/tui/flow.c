@@ -1,0 +1,176 @@
+#include "config.h"
+
+#include "tflame/flow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tflame/display.h"
+#include "tflame/render.h"
+#include "tflame/text.h"
+#include "tflame/xalloc.h"
+
+void
+flow_init(struct flow *fl, unsigned width)
+{
+	memset(fl, 0, sizeof(*fl));
+	strbuf_init(&fl->text, 0);
+	strbuf_init(&fl->esc, 0);
+	flow_reset(fl, width);
+}
+
+void
+flow_release(struct flow *fl)
+{
+	strbuf_release(&fl->text);
+	strbuf_release(&fl->esc);
+	free(fl->segs);
+	free(fl->lines);
+	memset(fl, 0, sizeof(*fl));
+}
+
+void
+flow_reset(struct flow *fl, unsigned width)
+{
+	fl->width = width ? width : 1;
+	strbuf_reset(&fl->text);
+	fl->nr_segs = 0;
+	fl->nr_lines = 0;
+	ALLOC_GROW(fl->lines, fl->nr_lines, fl->alloc_lines);
+	fl->lines[fl->nr_lines++] = 0;
+	fl->col = 0;
+}
+
+/* Append escaped bytes as a segment on the current line. */
+static void
+add_seg(struct flow *fl, attr_t attr, const char *s, size_t len, unsigned cols)
+{
+	struct flow_seg *last = fl->nr_segs > fl->lines[fl->nr_lines - 1]
+					? &fl->segs[fl->nr_segs - 1] : NULL;
+
+	/* Runs of one attribute stay one segment: fewer curses calls. */
+	if (last && last->attr == attr && last->off + last->len == fl->text.len) {
+		last->len += len;
+	} else {
+		ALLOC_GROW(fl->segs, fl->nr_segs, fl->alloc_segs);
+		fl->segs[fl->nr_segs++] = (struct flow_seg){ attr, fl->text.len, len };
+	}
+	strbuf_add(&fl->text, s, len);
+	fl->col += cols;
+}
+
+void
+flow_newline(struct flow *fl)
+{
+	ALLOC_GROW(fl->lines, fl->nr_lines, fl->alloc_lines);
+	fl->lines[fl->nr_lines++] = fl->nr_segs;
+	fl->col = 0;
+}
+
+/* A new line that continues the previous one: indented. */
+static void
+wrap(struct flow *fl)
+{
+	flow_newline(fl);
+	if (fl->indent && fl->indent < fl->width) {
+		char pad[64];
+		unsigned n = fl->indent < sizeof(pad) ? fl->indent : sizeof(pad);
+
+		memset(pad, ' ', n);
+		add_seg(fl, A_NORMAL, pad, n, n);
+	}
+}
+
+void
+flow_space(struct flow *fl, unsigned n)
+{
+	if (!fl->col)
+		return;
+	for (; n && fl->col < fl->width; n--)
+		add_seg(fl, A_NORMAL, " ", 1, 1);
+}
+
+/* Escaped text, broken at any character. */
+static void
+add_broken(struct flow *fl, attr_t attr, const char *s, size_t len)
+{
+	size_t i = 0, start = 0;
+	unsigned run = 0;
+
+	while (i < len) {
+		uint32_t cp;
+		size_t n = text_utf8_decode((const unsigned char *)s + i, len - i, &cp);
+		unsigned cols;
+
+		if (!n)
+			n = 1;
+		cols = render_width(s + i, n);
+		if (fl->col + run + cols > fl->width && (fl->col + run > 0)) {
+			add_seg(fl, attr, s + start, i - start, run);
+			wrap(fl);
+			start = i;
+			run = 0;
+			/* A character wider than the line goes on a line of its own. */
+			if (fl->col + cols > fl->width && fl->col) {
+				flow_newline(fl);
+			}
+		}
+		run += cols;
+		i += n;
+	}
+	if (i > start)
+		add_seg(fl, attr, s + start, i - start, run);
+}
+
+void
+flow_text(struct flow *fl, attr_t attr, const char *s, size_t len)
+{
+	strbuf_reset(&fl->esc);
+	text_escape(&fl->esc, s, len);
+	add_broken(fl, attr, fl->esc.buf, fl->esc.len);
+}
+
+void
+flow_word(struct flow *fl, attr_t attr, const char *s, size_t len)
+{
+	unsigned cols;
+
+	strbuf_reset(&fl->esc);
+	text_escape(&fl->esc, s, len);
+	cols = render_width(fl->esc.buf, fl->esc.len);
+	if (fl->col + cols > fl->width && fl->col > fl->indent && cols <= fl->width - fl->indent)
+		wrap(fl);
+	if (fl->col + cols <= fl->width)
+		add_seg(fl, attr, fl->esc.buf, fl->esc.len, cols);
+	else
+		add_broken(fl, attr, fl->esc.buf, fl->esc.len);
+}
+
+void
+flow_wordz(struct flow *fl, attr_t attr, const char *s)
+{
+	flow_word(fl, attr, s, strlen(s));
+}
+
+void
+flow_draw(const struct flow *fl, const struct display *d, size_t first, size_t n, int y, int x,
+	  attr_t fill)
+{
+	for (size_t l = first; l < fl->nr_lines && l < first + n; l++, y++) {
+		size_t end = l + 1 < fl->nr_lines ? fl->lines[l + 1] : fl->nr_segs;
+		unsigned cols = 0;
+
+		move(y, x);
+		for (size_t s = fl->lines[l]; s < end; s++) {
+			const struct flow_seg *seg = &fl->segs[s];
+
+			attrset(seg->attr);
+			display_addstr(d, fl->text.buf + seg->off, seg->len);
+			cols += render_width(fl->text.buf + seg->off, seg->len);
+		}
+		attrset(fill);
+		for (; cols < fl->width; cols++)
+			addch(' ');
+	}
+	attrset(A_NORMAL);
+}

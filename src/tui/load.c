@@ -1,0 +1,189 @@
+#include "config.h"
+
+#include "tflame/load.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tflame/error.h"
+#include "tflame/profile.h"
+#include "tflame/strbuf.h"
+#include "tflame/text.h"
+#include "tflame/xalloc.h"
+
+/* Show nothing for loads shorter than this: no flicker on small files. */
+#define PROGRESS_DELAY 0.25
+/* Redraw the line this often. */
+#define PROGRESS_TICK_NS 100000000L
+
+/* Set by the SIGINT handler while a load runs. */
+static volatile sig_atomic_t load_interrupted;
+
+static void
+load_on_sigint(int sig)
+{
+	(void)sig;
+	if (load_interrupted) {
+		/* A second Ctrl-C: the user does not want to wait for the cancel. */
+		signal(SIGINT, SIG_DFL);
+		raise(SIGINT);
+	}
+	load_interrupted = 1;
+}
+
+struct load_job {
+	const char *path, *format;
+	struct import_options opts;
+	struct import_progress progress;
+	struct profile_set *ps;
+	struct tf_error err;
+	int ret;
+	_Atomic int done;
+};
+
+static void *
+load_worker(void *arg)
+{
+	struct load_job *job = arg;
+
+	job->ret = import_file(job->path, job->format, &job->opts, &job->ps, &job->err);
+	atomic_store(&job->done, 1);
+	return NULL;
+}
+
+static double
+now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * The size to show a percentage of, or 0 when bytes_done cannot be
+ * compared with the file size: a pipe, or compressed data (the importers
+ * count decompressed bytes).
+ */
+static uint64_t
+plain_file_size(const char *path)
+{
+	unsigned char magic[4] = { 0 };
+	struct stat st;
+	FILE *f;
+	size_t n;
+
+	if (!strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	n = fread(magic, 1, sizeof(magic), f);
+	fclose(f);
+	if (n >= 2 && magic[0] == 0x1f && magic[1] == 0x8b)
+		return 0;
+	if (n == 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd)
+		return 0;
+	return (uint64_t)st.st_size;
+}
+
+static void
+add_size(struct strbuf *out, uint64_t bytes)
+{
+	if (bytes >= 1000000000)
+		strbuf_addf(out, "%.1f GB", (double)bytes / 1e9);
+	else
+		strbuf_addf(out, "%.1f MB", (double)bytes / 1e6);
+}
+
+static void
+progress_line(struct strbuf *out, const char *name, uint64_t done, uint64_t total,
+	      double seconds)
+{
+	strbuf_addstr(out, "tflame: loading ");
+	text_escape_str(out, name);
+	strbuf_addstr(out, ": ");
+	if (total) {
+		unsigned pct = done >= total ? 100 : (unsigned)(done * 100 / total);
+
+		strbuf_addf(out, "%u%% of ", pct);
+		add_size(out, total);
+	} else {
+		add_size(out, done);
+		strbuf_addstr(out, " read");
+	}
+	if (seconds > 0)
+		strbuf_addf(out, ", %.0f MB/s", (double)done / 1e6 / seconds);
+	strbuf_addstr(out, " (Ctrl-C cancels)");
+}
+
+enum load_status
+load_profile(const char *path, const char *format, const struct import_options *opts,
+	     struct profile_set **out, struct tf_error *err)
+{
+	struct load_job job = { .path = path, .format = format, .opts = *opts };
+	struct sigaction sa = { .sa_handler = load_on_sigint }, old_sa;
+	struct strbuf line = STRBUF_INIT;
+	bool shown = false, show = isatty(STDERR_FILENO);
+	uint64_t total = plain_file_size(path);
+	double start = now_seconds();
+	pthread_t worker;
+	int rc;
+
+	tf_error_init(&job.err);
+	job.opts.progress = &job.progress;
+	load_interrupted = 0;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_sa);
+
+	rc = pthread_create(&worker, NULL, load_worker, &job);
+	if (rc)
+		die("cannot start a thread: %s", strerror(rc));
+	while (!atomic_load(&job.done)) {
+		struct timespec tick = { 0, PROGRESS_TICK_NS };
+		double elapsed;
+
+		nanosleep(&tick, NULL);
+		if (load_interrupted)
+			atomic_store(&job.progress.cancel, 1);
+		elapsed = now_seconds() - start;
+		if (!show || elapsed < PROGRESS_DELAY || atomic_load(&job.done))
+			continue;
+		strbuf_reset(&line);
+		strbuf_addch(&line, '\r');
+		progress_line(&line, path, atomic_load(&job.progress.bytes_done), total,
+			      elapsed);
+		strbuf_addstr(&line, "\033[K");
+		fputs(line.buf, stderr);
+		fflush(stderr);
+		shown = true;
+	}
+	pthread_join(worker, NULL);
+	sigaction(SIGINT, &old_sa, NULL);
+	if (shown) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+	}
+	strbuf_release(&line);
+
+	if (load_interrupted) {
+		/* The load may have finished just before it saw the cancel. */
+		profile_set_free(job.ps);
+		tf_error_release(&job.err);
+		return LOAD_CANCELLED;
+	}
+	if (job.ret) {
+		tf_error_move(err, &job.err);
+		return LOAD_FAILED;
+	}
+	tf_error_release(&job.err);
+	*out = job.ps;
+	return LOAD_OK;
+}
