@@ -27,6 +27,8 @@
 #include "tflame/functions.h"
 #include "tflame/profile.h"
 
+struct tf_error;
+
 struct model {
 	struct profile_set *ps;   /* owned */
 	size_t profile;           /* index into ps->profiles */
@@ -52,11 +54,14 @@ void model_init(struct model *m, struct profile_set *ps);
 /* Free the caches and the profile set. */
 void model_release(struct model *m);
 
-/* Show profile index (< ps->nr_profiles). */
+/* Show profile index (< ps->nr_profiles; anything else is a BUG). */
 void model_set_profile(struct model *m, size_t index);
 /*
  * Show only the threads whose mask entry is true (mask has ps->nr_threads
- * entries and is copied), or all threads when mask is NULL.
+ * entries and is copied), or all threads when mask is NULL. A mask that
+ * keeps every thread is stored as NULL, so m->threads is NULL exactly when
+ * nothing is filtered out. Setting the lens it already has changes nothing
+ * and keeps the caches.
  */
 void model_set_threads(struct model *m, const bool *mask);
 
@@ -70,5 +75,13 @@ const struct chart *model_chart(struct model *m);
 const struct func_table *model_funcs(struct model *m);
 /* Self and total of every function under the lens (model_funcs() order). */
 const struct func_stats *model_func_stats(struct model *m);
+
+/*
+ * Check the model and every cache that is current: weights that sum to the
+ * total, and calltree_check(), chart_check(), func_table_check() on the
+ * tree, chart and functions, whose totals must agree. Returns 0, or -1 with
+ * err set.
+ */
+int model_check(const struct model *m, struct tf_error *err);
 
 #endif /* TFLAME_MODEL_H */
