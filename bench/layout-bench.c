@@ -147,7 +147,7 @@ time_layouts(const char *pane, const struct calltree *t, const struct chart *c,
 	     const struct zoom *z, int nr_zooms, uint32_t width, uint32_t rows)
 {
 	enum { RUNS = 301 };
-	static double ms[RUNS];
+	double ms[RUNS];
 	struct layout l;
 
 	layout_init(&l);
@@ -199,6 +199,7 @@ main(int argc, char **argv)
 	struct chart c;
 	double ms[7], t0;
 	struct zoom z[12];
+	char names[4][40];
 	int nz = 0;
 	uint64_t total;
 	uint32_t nodes = 0, mid;
@@ -246,7 +247,6 @@ main(int argc, char **argv)
 	z[nz++] = (struct zoom){ "x range 1/16", total / 2, total / 2 + total / 16, 0 };
 	z[nz++] = (struct zoom){ "x range 1/1024", total / 2, total / 2 + total / 1024, 0 };
 	for (int lv = 0; lv < 4; lv++) {
-		static char names[4][40];
 		stack_id n = heavy_node(&t, 1 << lv);
 		uint64_t a, b;
 
