@@ -17,6 +17,7 @@ static const char usage_text[] =
 	"usage: tflame [OPTIONS] FILE             explore a profile\n"
 	"       tflame report [OPTIONS] FILE      print a summary: threads, top functions\n"
 	"       tflame collapse [OPTIONS] FILE    print folded stacks (stackcollapse-perf.pl)\n"
+	"       tflame dump [OPTIONS] FILE        print a pane as text\n"
 	"       tflame --help | --version\n"
 	"\n"
 	"FILE is perf script text or folded stacks, plain, gzip or zstd; - reads stdin.\n"
@@ -136,6 +137,8 @@ cli_main(int argc, char **argv)
 		return cmd_report(argc - 1, argv + 1);
 	if (!strcmp(cmd, "collapse"))
 		return cmd_collapse(argc - 1, argv + 1);
+	if (!strcmp(cmd, "dump"))
+		return cmd_dump(argc - 1, argv + 1);
 	/*
 	 * tflame FILE: the interactive explorer is not in this version yet;
 	 * until it is, show the report rather than nothing.

@@ -25,6 +25,7 @@ int cli_main(int argc, char **argv);
 
 /* Subcommands: argv[0] is the subcommand's name. */
 int cmd_collapse(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
 /*
