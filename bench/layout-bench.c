@@ -238,7 +238,7 @@ main(int argc, char **argv)
 			chart_release(&c);
 	}
 	printf("chart_build: %u boxes in %u rows (%.2f per sample, %.0f MiB), median %.1f ms\n",
-	       c.nr_boxes, c.nr_rows, (double)c.nr_boxes / (double)(p->nr_samples ? p->nr_samples : 1),
+	       c.nr_boxes, c.nr_rows, (double)c.nr_boxes / (double)(p->nr_samples + !p->nr_samples),
 	       (double)c.nr_boxes * sizeof(*c.boxes) / 1048576.0, median(ms, 3));
 
 	total = t.total[STACK_ROOT];

@@ -215,8 +215,8 @@ calltree_check(const struct calltree *t, struct tf_error *err)
 		if (t->nr_kids[p] && check_kids(t, p, nr, seen, &sum, err))
 			ret = -1;
 		else if (t->self[p] > t->total[p] || t->total[p] - t->self[p] != sum)
-			ret = tf_error_set(err, "node %u: total %llu is not self %llu + children %llu",
-					   p, (unsigned long long)t->total[p],
+			ret = tf_error_set(err, "node %u: total %llu, self %llu, children %llu", p,
+					   (unsigned long long)t->total[p],
 					   (unsigned long long)t->self[p], (unsigned long long)sum);
 		placed += t->nr_kids[p];
 	}

@@ -356,7 +356,8 @@ test_matches_definition(void **state)
 		/* The samples in time order, by the same stable rule, the slow way. */
 		for (int64_t t = 0; t < 500; t++) {
 			for (size_t i = 0; i < fx.p->nr_samples; i++) {
-				stack_id s = fx.p->stack[i], q = prev == SIZE_MAX ? 0 : fx.p->stack[prev];
+				stack_id s = fx.p->stack[i];
+				stack_id q = prev == SIZE_MAX ? STACK_ROOT : fx.p->stack[prev];
 				uint32_t depth = fx.ps->stacks[s].depth;
 
 				if (fx.p->time[i] != t || !fx.p->weight[i])
@@ -384,8 +385,10 @@ test_matches_definition(void **state)
 		}
 		assert_int_equal(fx.c.total, x);
 		for (uint32_t d = 0; d < 16; d++) {
-			uint32_t got = d < fx.c.nr_rows ? fx.c.row_start[d + 1] - fx.c.row_start[d] : 0;
+			uint32_t got = 0;
 
+			if (d < fx.c.nr_rows)
+				got = fx.c.row_start[d + 1] - fx.c.row_start[d];
 			assert_int_equal(got, expect[d]);
 		}
 		free(expect);

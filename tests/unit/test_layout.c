@@ -374,12 +374,12 @@ check_tiling(struct fixture *fx, const struct view *v, char leaf)
 		const struct box *b = &fx->l.boxes[i];
 		bool merged = b->flags & BOX_MERGED;
 		size_t at = (size_t)(b->row - v->first_row) * width;
+		char first = merged ? '+' : frame_name(fx->ps, fx->ps->stacks[b->node].frame)[0];
 
 		for (uint32_t c = b->col0; c < b->col1; c++) {
 			assert_int_equal(covered[at + c], 0);
 			covered[at + c] = merged ? 2 : 1;
-			is_leaf[at + c] =
-				!merged && frame_name(fx->ps, fx->ps->stacks[b->node].frame)[0] == leaf;
+			is_leaf[at + c] = first == leaf;
 		}
 	}
 	for (uint32_t r = 0; r + 1 < rows; r++) {
@@ -490,8 +490,10 @@ test_tree_many_slivers(void **state)
 	}
 	build_tree(&fx);
 	assert_string_equal(tree_grid(&fx, view(0, 200000, 200, 0, 1)),
-			    "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
-			    "++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++");
+			    "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+			    "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+			    "++++++++++++++++++++++++++++++++++++++++++++++++++"
+			    "++++++++++++++++++++++++++++++++++++++++++++++++++");
 	assert_int_equal(fx.l.nr, 2);
 	/* Zoomed in on a few of them, they are boxes again. */
 	assert_string_equal(tree_grid(&fx, view(100000, 100004, 4, 0, 1)), "ssss");
@@ -553,8 +555,10 @@ test_chart_many_slivers(void **state)
 	/* Zoomed to 200 samples, one cell each. */
 	v = view(1000, 1200, 200, 2, 1);
 	assert_string_equal(chart_grid(&fx, v),
-			    "yxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyx"
-			    "yxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyx");
+			    "yxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyx"
+			    "yxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyx"
+			    "yxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyx"
+			    "yxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyx");
 	release(&fx);
 }
 
