@@ -4,8 +4,11 @@
 /*
  * The flame chart of the Time Order pane, with speedscope's semantics.
  *
- * The selected samples are taken in time order (input order when the
- * profile has no times; a stable sort by time otherwise). x is cumulative
+ * The selected samples are taken thread by thread, in the order the threads
+ * first appear, and in time order within a thread (input order when the
+ * profile has no times). Interleaved threads would otherwise split every
+ * box at every sample; this way each thread's timeline reads as speedscope
+ * shows a single thread, and the timelines follow one another. x is cumulative
  * weight: sample i covers [x_i, x_i + weight_i). At each depth, consecutive
  * samples whose stacks share the same prefix down to that depth merge into
  * one box, so a box is one uninterrupted stretch of a call path.
@@ -17,8 +20,9 @@
  * Boxes are stored by depth, and within a depth by x, so the boxes of one
  * row in an x-range are found by binary search. Every box records times for
  * the details bar: t0 is the time of its first sample; samples have no
- * duration, so t1 is the time of the first selected sample after the box,
- * or the last sample's own time for a box that lasts to the end. Both are
+ * duration, so t1 is the time of the thread's next selected sample after
+ * the box, or its last sample's own time for a box that lasts to the end
+ * of the thread's timeline. Both are
  * 0 when the profile has no times.
  *
  * Building is O(samples + the frames that change from one sample to the
@@ -41,6 +45,7 @@ struct chart_box {
 	stack_id stack;    /* the call path down to this box's frame */
 	uint32_t depth;    /* 0 for the outermost frames */
 	uint32_t parent;   /* index of the box one row up, CHART_NONE at depth 0 */
+	thread_id thread;  /* whose timeline the box is on */
 };
 
 struct chart {
@@ -66,8 +71,8 @@ uint32_t chart_find(const struct chart *c, uint32_t depth, uint64_t x);
 
 /*
  * Check the invariants: boxes of a row sorted and disjoint, each inside its
- * parent, parent one row up, adjacent boxes of a row never the same stack
- * unless a gap separates them. Returns 0, or -1 with err describing the
+ * parent, parent one row up and on the same thread, adjacent boxes of a
+ * row never the same stack of the same thread unless a gap separates them. Returns 0, or -1 with err describing the
  * first violation.
  */
 int chart_check(const struct chart *c, struct tf_error *err);

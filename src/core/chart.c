@@ -83,7 +83,7 @@ close_boxes(struct walk *w, uint32_t from, int64_t t)
 }
 
 static void
-walk_sample(struct walk *w, stack_id s, uint64_t weight, int64_t t)
+walk_sample(struct walk *w, stack_id s, uint64_t weight, int64_t t, thread_id thread)
 {
 	const struct stack_node *stacks = w->ps->stacks;
 	struct chart_box *boxes = w->c->boxes;
@@ -112,6 +112,7 @@ walk_sample(struct walk *w, stack_id s, uint64_t weight, int64_t t)
 			boxes[i].t0 = t;
 			boxes[i].stack = u;
 			boxes[i].depth = d;
+			boxes[i].thread = thread;
 		}
 	}
 	if (boxes)
@@ -121,13 +122,30 @@ walk_sample(struct walk *w, stack_id s, uint64_t weight, int64_t t)
 	w->x += weight;
 }
 
+/* Sort key of a sample: its thread's rank, then its time. */
+struct sample_key {
+	const uint32_t *rank;   /* per thread: order of first appearance */
+	const thread_id *thread;
+	const int64_t *time;    /* NULL when the profile has no times */
+};
+
+static bool
+key_less(const struct sample_key *k, uint32_t a, uint32_t b)
+{
+	uint32_t ra = k->rank[k->thread[a]], rb = k->rank[k->thread[b]];
+
+	if (ra != rb)
+		return ra < rb;
+	return k->time && k->time[a] < k->time[b];
+}
+
 /*
- * Stable sort of sample indices by time: a bottom-up merge sort (qsort is
+ * Stable sort of sample indices by key: a bottom-up merge sort (qsort is
  * not stable and has no context). Returns the sorted array, which is either
  * a or tmp.
  */
 static uint32_t *
-sort_by_time(const int64_t *time, uint32_t *a, uint32_t *tmp, uint32_t n)
+sort_samples(const struct sample_key *key, uint32_t *a, uint32_t *tmp, uint32_t n)
 {
 	for (uint32_t width = 1; width < n; width = width > n / 2 ? n : width * 2) {
 		uint32_t *swap;
@@ -138,7 +156,7 @@ sort_by_time(const int64_t *time, uint32_t *a, uint32_t *tmp, uint32_t n)
 			uint32_t i = lo, j = mid, k = lo;
 
 			while (i < mid && j < hi)
-				tmp[k++] = time[a[j]] < time[a[i]] ? a[j++] : a[i++];
+				tmp[k++] = key_less(key, a[j], a[i]) ? a[j++] : a[i++];
 			while (i < mid)
 				tmp[k++] = a[i++];
 			while (j < hi)
@@ -156,7 +174,8 @@ chart_build(struct chart *c, const struct profile_set *ps, const struct profile 
 	    const struct sample_filter *filter)
 {
 	const bool *keep = filter ? filter->threads : NULL;
-	uint32_t *order, *tmp, *sorted, n = 0;
+	uint32_t *order, *tmp, *sorted, *rank, n = 0, nr_ranked = 0;
+	struct sample_key key;
 	bool in_order = true;
 	struct walk w;
 
@@ -166,20 +185,28 @@ chart_build(struct chart *c, const struct profile_set *ps, const struct profile 
 	if (p->nr_samples >= UINT32_MAX)
 		die("too many samples for the flame chart");
 
+	rank = xmalloc(sizeof(*rank) * ((size_t)ps->nr_threads + 1));
+	for (uint32_t t = 0; t < ps->nr_threads; t++)
+		rank[t] = UINT32_MAX;
+	key.rank = rank;
+	key.thread = p->thread;
+	key.time = p->has_time ? p->time : NULL;
 	order = xmalloc(sizeof(*order) * (p->nr_samples + 1));
 	for (size_t i = 0; i < p->nr_samples; i++) {
 		if (!p->weight[i] || (keep && !keep[p->thread[i]]))
 			continue;
-		if (n && p->time[i] < p->time[order[n - 1]])
+		if (rank[p->thread[i]] == UINT32_MAX)
+			rank[p->thread[i]] = nr_ranked++;
+		if (n && key_less(&key, (uint32_t)i, order[n - 1]))
 			in_order = false;
 		order[n++] = (uint32_t)i;
 	}
 	sorted = order;
 	tmp = NULL;
-	/* perf script is mostly in time order already: sort only if needed. */
-	if (p->has_time && !in_order) {
+	/* A single thread's perf samples are in time order already. */
+	if (!in_order) {
 		tmp = xmalloc(sizeof(*tmp) * ((size_t)n + 1));
-		sorted = sort_by_time(p->time, order, tmp, n);
+		sorted = sort_samples(&key, order, tmp, n);
 	}
 
 	memset(&w, 0, sizeof(w));
@@ -210,9 +237,17 @@ chart_build(struct chart *c, const struct profile_set *ps, const struct profile 
 		for (uint32_t k = 0; k < n; k++) {
 			uint32_t i = sorted[k];
 
-			walk_sample(&w, p->stack[i], p->weight[i], p->has_time ? p->time[i] : 0);
+			/*
+			 * A thread's timeline ends where the next begins: its
+			 * boxes close at its own last sample, and never merge
+			 * with the next thread's.
+			 */
+			if (k && p->thread[i] != p->thread[sorted[k - 1]])
+				close_boxes(&w, 0, key.time ? key.time[sorted[k - 1]] : 0);
+			walk_sample(&w, p->stack[i], p->weight[i], key.time ? key.time[i] : 0,
+				    p->thread[i]);
 		}
-		close_boxes(&w, 0, n && p->has_time ? p->time[sorted[n - 1]] : 0);
+		close_boxes(&w, 0, n && key.time ? key.time[sorted[n - 1]] : 0);
 	}
 	c->total = w.x;
 
@@ -221,6 +256,7 @@ chart_build(struct chart *c, const struct profile_set *ps, const struct profile 
 	free(w.count);
 	free(order);
 	free(tmp);
+	free(rank);
 }
 
 void
@@ -277,7 +313,7 @@ check_box(const struct chart *c, uint32_t d, uint32_t i, struct tf_error *err)
 
 		if (prev->x1 > b->x0)
 			return tf_error_set(err, "box %u overlaps or precedes box %u", i, i - 1);
-		if (prev->x1 == b->x0 && prev->stack == b->stack)
+		if (prev->x1 == b->x0 && prev->stack == b->stack && prev->thread == b->thread)
 			return tf_error_set(err, "boxes %u and %u: same stack, not merged", i - 1,
 					    i);
 	}
@@ -292,6 +328,8 @@ check_box(const struct chart *c, uint32_t d, uint32_t i, struct tf_error *err)
 		return tf_error_set(err, "box %u is not inside its parent %u", i, b->parent);
 	if (ps->stacks[b->stack].parent != c->boxes[b->parent].stack)
 		return tf_error_set(err, "box %u: parent box %u is not its caller", i, b->parent);
+	if (c->boxes[b->parent].thread != b->thread)
+		return tf_error_set(err, "box %u: parent box %u is another thread's", i, b->parent);
 	if (c->has_time && c->boxes[b->parent].t0 > b->t0)
 		return tf_error_set(err, "box %u starts before its parent", i);
 	return 0;

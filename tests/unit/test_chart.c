@@ -186,8 +186,16 @@ test_filter(void **state)
 	assert_int_equal(fx.c.total, 2);
 	assert_int_equal(fx.c.boxes[1].t1, 30);
 	chart_release(&fx.c);
+	/*
+	 * All threads: each thread's timeline in turn (thread 1 first seen
+	 * first), so the two b samples of thread 1 merge, and the threads'
+	 * a boxes stay apart.
+	 */
 	build(&fx, NULL);
-	assert_string_equal(boxes_text(&fx), "0:a[0,6) 1:a;b[0,1) 1:a;c[1,5) 1:a;b[5,6)");
+	assert_string_equal(boxes_text(&fx), "0:a[0,2) 0:a[2,6) 1:a;b[0,2) 1:a;c[2,6)");
+	assert_int_equal(fx.c.boxes[0].t1, 30);
+	assert_int_equal(fx.c.boxes[1].t0, 20);
+	assert_int_not_equal(fx.c.boxes[0].thread, fx.c.boxes[1].thread);
 	release(&fx);
 }
 
@@ -353,34 +361,52 @@ test_matches_definition(void **state)
 				    1 + (int)(lcg(&seed) % 3));
 		}
 		build(&fx, NULL);
-		/* The samples in time order, by the same stable rule, the slow way. */
-		for (int64_t t = 0; t < 500; t++) {
-			for (size_t i = 0; i < fx.p->nr_samples; i++) {
-				stack_id s = fx.p->stack[i];
-				stack_id q = prev == SIZE_MAX ? STACK_ROOT : fx.p->stack[prev];
-				uint32_t depth = fx.ps->stacks[s].depth;
+		/*
+		 * The samples thread by thread (in order of first weighted
+		 * sample), in time order within one, the slow way. A thread's
+		 * first sample starts every row afresh.
+		 */
+		for (uint32_t r = 0; r < fx.ps->nr_threads; r++) {
+			thread_id th = THREAD_NONE;
 
-				if (fx.p->time[i] != t || !fx.p->weight[i])
-					continue;
-				for (uint32_t d = depth; d > 0; d--) {
-					stack_id anc = s, qa = q;
-					uint32_t box;
+			for (size_t i = 0, seen = 0; i < fx.p->nr_samples && th == THREAD_NONE; i++) {
+				bool first = fx.p->weight[i] != 0;
 
-					while (fx.ps->stacks[anc].depth > d)
-						anc = fx.ps->stacks[anc].parent;
-					while (fx.ps->stacks[qa].depth > d)
-						qa = fx.ps->stacks[qa].parent;
-					if (qa != anc || fx.ps->stacks[q].depth < d)
-						expect[d - 1]++;
-					box = chart_find(&fx.c, d - 1, x);
-					assert_int_not_equal(box, CHART_NONE);
-					assert_int_equal(fx.c.boxes[box].stack, anc);
-					assert_true(fx.c.boxes[box].x0 <= x);
-					assert_true(fx.c.boxes[box].x1 >= x + fx.p->weight[i]);
+				for (size_t j = 0; j < i && first; j++)
+					if (fx.p->weight[j] && fx.p->thread[j] == fx.p->thread[i])
+						first = false;
+				if (first && seen++ == r)
+					th = fx.p->thread[i];
+			}
+			prev = SIZE_MAX;
+			for (int64_t t = 0; t < 500 && th != THREAD_NONE; t++) {
+				for (size_t i = 0; i < fx.p->nr_samples; i++) {
+					stack_id s = fx.p->stack[i];
+					stack_id q = prev == SIZE_MAX ? STACK_ROOT : fx.p->stack[prev];
+					uint32_t depth = fx.ps->stacks[s].depth;
+
+					if (fx.p->time[i] != t || !fx.p->weight[i] || fx.p->thread[i] != th)
+						continue;
+					for (uint32_t d = depth; d > 0; d--) {
+						stack_id anc = s, qa = q;
+						uint32_t box;
+
+						while (fx.ps->stacks[anc].depth > d)
+							anc = fx.ps->stacks[anc].parent;
+						while (fx.ps->stacks[qa].depth > d)
+							qa = fx.ps->stacks[qa].parent;
+						if (qa != anc || fx.ps->stacks[q].depth < d)
+							expect[d - 1]++;
+						box = chart_find(&fx.c, d - 1, x);
+						assert_int_not_equal(box, CHART_NONE);
+						assert_int_equal(fx.c.boxes[box].stack, anc);
+						assert_true(fx.c.boxes[box].x0 <= x);
+						assert_true(fx.c.boxes[box].x1 >= x + fx.p->weight[i]);
+					}
+					assert_int_equal(chart_find(&fx.c, depth, x), CHART_NONE);
+					x += fx.p->weight[i];
+					prev = i;
 				}
-				assert_int_equal(chart_find(&fx.c, depth, x), CHART_NONE);
-				x += fx.p->weight[i];
-				prev = i;
 			}
 		}
 		assert_int_equal(fx.c.total, x);

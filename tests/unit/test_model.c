@@ -64,8 +64,11 @@ test_totals(void **state)
 	assert_int_equal(t->total[test_stack(m.ps, "main;g")], 5);
 	c = model_chart(&m);
 	assert_int_equal(c->total, 10);
-	/* f [0,5), g [5,10): the two g samples are consecutive in time. */
-	assert_int_equal(c->nr_boxes, 3);
+	/*
+	 * Thread 1's timeline, then thread 2's: main [0,6) over f [0,5) and
+	 * g [5,6), then main [6,10) over g [6,10).
+	 */
+	assert_int_equal(c->nr_boxes, 5);
 	st = model_func_stats(&m);
 	assert_int_equal(st[fn(&m, "main")].total, 10);
 	assert_int_equal(st[fn(&m, "g")].self, 5);
