@@ -254,8 +254,10 @@ cmd_dump(int argc, char **argv)
 
 	strbuf_addf(&out, "%s  ", chart ? "time-order" : "left-heavy");
 	text_escape_str(&out, path);
-	strbuf_addstr(&out, "  ");
-	text_escape_str(&out, ps_get(ps, model_profile(&m)->name));
+	if (*ps_get(ps, model_profile(&m)->name)) {
+		strbuf_addstr(&out, "  ");
+		text_escape_str(&out, ps_get(ps, model_profile(&m)->name));
+	}
 	strbuf_addstr(&out, "  weight ");
 	profile_format_weight(model_profile(&m), v.x1 - v.x0, &out);
 	strbuf_addf(&out, " of ");

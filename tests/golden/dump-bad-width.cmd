@@ -1,0 +1,1 @@
+dump --width=0 tests/data/folded/basic.txt
