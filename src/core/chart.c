@@ -169,6 +169,43 @@ sort_samples(const struct sample_key *key, uint32_t *a, uint32_t *tmp, uint32_t 
 	return a;
 }
 
+/*
+ * Order the samples of a by key: a counting sort on the thread's rank (one
+ * pass to count, one to place, so interleaved threads cost O(n)), then a
+ * stable sort by time of any thread whose samples are out of time order.
+ * Returns the sorted array, a or tmp.
+ */
+static uint32_t *
+group_by_thread(const struct sample_key *key, uint32_t nr_ranks, uint32_t *a, uint32_t *tmp,
+		uint32_t n)
+{
+	uint32_t *start = xcalloc((size_t)nr_ranks + 1, sizeof(*start));
+	uint32_t *scratch = NULL;
+
+	for (uint32_t k = 0; k < n; k++)
+		start[key->rank[key->thread[a[k]]] + 1]++;
+	for (uint32_t r = 0; r < nr_ranks; r++)
+		start[r + 1] += start[r];
+	for (uint32_t k = 0; k < n; k++)
+		tmp[start[key->rank[key->thread[a[k]]]]++] = a[k];
+	/* start[r] is now the end of rank r's run. */
+	for (uint32_t r = 0, lo = 0; r < nr_ranks && key->time; lo = start[r++]) {
+		bool in_order = true;
+
+		for (uint32_t k = lo + 1; k < start[r] && in_order; k++)
+			in_order = key->time[tmp[k - 1]] <= key->time[tmp[k]];
+		if (in_order)
+			continue;
+		if (!scratch)
+			scratch = xmalloc(sizeof(*scratch) * ((size_t)n + 1));
+		if (sort_samples(key, tmp + lo, scratch + lo, start[r] - lo) != tmp + lo)
+			memcpy(tmp + lo, scratch + lo, sizeof(*tmp) * (start[r] - lo));
+	}
+	free(scratch);
+	free(start);
+	return tmp;
+}
+
 void
 chart_build(struct chart *c, const struct profile_set *ps, const struct profile *p,
 	    const struct sample_filter *filter)
@@ -206,7 +243,7 @@ chart_build(struct chart *c, const struct profile_set *ps, const struct profile 
 	/* A single thread's perf samples are in time order already. */
 	if (!in_order) {
 		tmp = xmalloc(sizeof(*tmp) * ((size_t)n + 1));
-		sorted = sort_samples(&key, order, tmp, n);
+		sorted = group_by_thread(&key, nr_ranked, order, tmp, n);
 	}
 
 	memset(&w, 0, sizeof(w));
