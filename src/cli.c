@@ -3,6 +3,7 @@
 #include "tflame/cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,15 +13,23 @@
 #include "tflame/profile.h"
 #include "tflame/strbuf.h"
 #include "tflame/text.h"
+#include "tflame/tui.h"
 
 static const char usage_text[] =
-	"usage: tflame [OPTIONS] FILE             explore a profile\n"
+	"usage: tflame [OPTIONS] FILE             explore a profile in the terminal\n"
 	"       tflame report [OPTIONS] FILE      print a summary: threads, top functions\n"
 	"       tflame collapse [OPTIONS] FILE    print folded stacks (stackcollapse-perf.pl)\n"
 	"       tflame dump [OPTIONS] FILE        print a pane as text\n"
 	"       tflame --help | --version\n"
 	"\n"
 	"FILE is perf script text or folded stacks, plain, gzip or zstd; - reads stdin.\n"
+	"\n"
+	"Options of the explorer:\n"
+	"  --format=FORMAT         read FILE as FORMAT (perf, folded); default: probe\n"
+	"  --weight=period|samples weigh samples by period (default) or count them\n"
+	"  --event=EVENT           show the profile of EVENT first (default: the first)\n"
+	"\n"
+	"In the explorer, ? lists the keys and q quits.\n"
 	"Run 'tflame report --help' or 'tflame collapse --help' for their options,\n"
 	"and 'man tflame' for the details.\n";
 
@@ -118,6 +127,59 @@ cli_load(const char *path, const char *format, const struct import_options *opts
 	return ps;
 }
 
+enum {
+	OPT_FORMAT = 256, OPT_WEIGHT, OPT_EVENT,
+};
+
+static const struct option ui_options_table[] = {
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "weight", required_argument, NULL, OPT_WEIGHT },
+	{ "event", required_argument, NULL, OPT_EVENT },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* tflame [OPTIONS] FILE: the explorer. */
+static int
+ui_main(int argc, char **argv)
+{
+	struct tui_options o = { 0 };
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", ui_options_table, NULL)) != -1) {
+		switch (c) {
+		case OPT_FORMAT:
+			if (!cli_check_format(NULL, optarg))
+				return EXIT_USAGE;
+			o.format = optarg;
+			break;
+		case OPT_WEIGHT:
+			if (!cli_parse_weight(optarg, &o.io))
+				return cli_usage_error(NULL, "--weight takes period or samples, not '%s'",
+						       optarg);
+			break;
+		case OPT_EVENT:
+			o.event = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return EXIT_OK;
+		case ':':
+			return cli_usage_error(NULL, "option %s needs an argument", argv[optind - 1]);
+		default:
+			return cli_usage_error(NULL, "unknown option %s", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error(NULL, "no profile given");
+	if (optind + 1 < argc)
+		return cli_usage_error(NULL, "one profile at a time (got %d)", argc - optind);
+	o.path = argv[optind];
+	return tui_run(&o);
+}
+
 int
 cli_main(int argc, char **argv)
 {
@@ -139,16 +201,5 @@ cli_main(int argc, char **argv)
 		return cmd_collapse(argc - 1, argv + 1);
 	if (!strcmp(cmd, "dump"))
 		return cmd_dump(argc - 1, argv + 1);
-	/*
-	 * tflame FILE: the interactive explorer is not in this version yet;
-	 * until it is, show the report rather than nothing.
-	 */
-	if (cmd[0] == '-' && cmd[1])
-		return cli_usage_error(NULL, "unknown option %s", cmd);
-	fputs("tflame: the interactive view is not built yet; showing 'tflame report'\n",
-	      stderr);
-	static char report_name[] = "report";
-
-	argv[0] = report_name;
-	return cmd_report(argc, argv);
+	return ui_main(argc, argv);
 }

@@ -48,6 +48,11 @@ void flow_space(struct flow *fl, unsigned n);
 /* Text kept on one line if it fits one (see above). */
 void flow_word(struct flow *fl, attr_t attr, const char *s, size_t len);
 void flow_wordz(struct flow *fl, attr_t attr, const char *s);
+/*
+ * Text that wraps between words (runs of spaces at the start of the text
+ * are kept, to indent it; other runs vanish where a line wraps).
+ */
+void flow_words(struct flow *fl, attr_t attr, const char *s, size_t len);
 /* Text that breaks at any character. */
 void flow_text(struct flow *fl, attr_t attr, const char *s, size_t len);
 

@@ -147,6 +147,30 @@ flow_word(struct flow *fl, attr_t attr, const char *s, size_t len)
 }
 
 void
+flow_words(struct flow *fl, attr_t attr, const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		size_t j = i;
+
+		if (s[i] == ' ') {
+			while (j < len && s[j] == ' ')
+				j++;
+			if (!i)
+				add_seg(fl, attr, s, j, (unsigned)j);
+			else
+				flow_space(fl, (unsigned)(j - i));
+		} else {
+			while (j < len && s[j] != ' ')
+				j++;
+			flow_word(fl, attr, s + i, j - i);
+		}
+		i = j;
+	}
+}
+
+void
 flow_wordz(struct flow *fl, attr_t attr, const char *s)
 {
 	flow_word(fl, attr, s, strlen(s));

@@ -2,11 +2,11 @@
 
 #include "tflame/load.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -22,6 +22,12 @@
 #define PROGRESS_DELAY 0.25
 /* Redraw the line this often. */
 #define PROGRESS_TICK_NS 100000000L
+/*
+ * After Ctrl-C, wait this long for the importer to notice. It may be
+ * blocked reading a pipe that says nothing; then it is left behind (the
+ * program is about to exit) rather than keeping the user waiting.
+ */
+#define CANCEL_GRACE 1.0
 
 /* Set by the SIGINT handler while a load runs. */
 static volatile sig_atomic_t load_interrupted;
@@ -128,62 +134,77 @@ enum load_status
 load_profile(const char *path, const char *format, const struct import_options *opts,
 	     struct profile_set **out, struct tf_error *err)
 {
-	struct load_job job = { .path = path, .format = format, .opts = *opts };
+	/* On the heap: a worker left behind after a cancel may still use it. */
+	struct load_job *job = xcalloc(1, sizeof(*job));
 	struct sigaction sa = { .sa_handler = load_on_sigint }, old_sa;
 	struct strbuf line = STRBUF_INIT;
 	bool shown = false, show = isatty(STDERR_FILENO);
 	uint64_t total = plain_file_size(path);
-	double start = now_seconds();
+	double start = now_seconds(), cancelled_at = 0;
+	enum load_status status;
 	pthread_t worker;
 	int rc;
 
-	tf_error_init(&job.err);
-	job.opts.progress = &job.progress;
+	job->path = path;
+	job->format = format;
+	job->opts = *opts;
+	tf_error_init(&job->err);
+	job->opts.progress = &job->progress;
 	load_interrupted = 0;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_sa);
 
-	rc = pthread_create(&worker, NULL, load_worker, &job);
+	rc = pthread_create(&worker, NULL, load_worker, job);
 	if (rc)
 		die("cannot start a thread: %s", strerror(rc));
-	while (!atomic_load(&job.done)) {
+	while (!atomic_load(&job->done)) {
 		struct timespec tick = { 0, PROGRESS_TICK_NS };
 		double elapsed;
 
 		nanosleep(&tick, NULL);
-		if (load_interrupted)
-			atomic_store(&job.progress.cancel, 1);
 		elapsed = now_seconds() - start;
-		if (!show || elapsed < PROGRESS_DELAY || atomic_load(&job.done))
+		if (load_interrupted && !cancelled_at) {
+			atomic_store(&job->progress.cancel, 1);
+			cancelled_at = elapsed;
+		}
+		if (cancelled_at && elapsed - cancelled_at > CANCEL_GRACE)
+			break;
+		if (!show || elapsed < PROGRESS_DELAY || atomic_load(&job->done))
 			continue;
 		strbuf_reset(&line);
 		strbuf_addch(&line, '\r');
-		progress_line(&line, path, atomic_load(&job.progress.bytes_done), total,
+		progress_line(&line, path, atomic_load(&job->progress.bytes_done), total,
 			      elapsed);
 		strbuf_addstr(&line, "\033[K");
 		fputs(line.buf, stderr);
 		fflush(stderr);
 		shown = true;
 	}
-	pthread_join(worker, NULL);
 	sigaction(SIGINT, &old_sa, NULL);
 	if (shown) {
 		fputs("\r\033[K", stderr);
 		fflush(stderr);
 	}
 	strbuf_release(&line);
+	if (!atomic_load(&job->done)) {
+		/* Still blocked after the cancel: leave it, and job, behind. */
+		pthread_detach(worker);
+		return LOAD_CANCELLED;
+	}
+	pthread_join(worker, NULL);
 
 	if (load_interrupted) {
 		/* The load may have finished just before it saw the cancel. */
-		profile_set_free(job.ps);
-		tf_error_release(&job.err);
-		return LOAD_CANCELLED;
+		profile_set_free(job->ps);
+		status = LOAD_CANCELLED;
+	} else if (job->ret) {
+		tf_error_move(err, &job->err);
+		status = LOAD_FAILED;
+	} else {
+		*out = job->ps;
+		status = LOAD_OK;
 	}
-	if (job.ret) {
-		tf_error_move(err, &job.err);
-		return LOAD_FAILED;
-	}
-	tf_error_release(&job.err);
-	*out = job.ps;
-	return LOAD_OK;
+	tf_error_release(&job->err);
+	free(job);
+	return status;
 }

@@ -1,0 +1,32 @@
+#ifndef TFLAME_TUI_H
+#define TFLAME_TUI_H
+
+/*
+ * The interactive explorer behind `tflame FILE`: loads the profile (with a
+ * progress line, see load.h), then runs the panes in curses until the user
+ * quits. The command line (cli.c) parses the options; this module owns the
+ * terminal from then on and gives it back on every exit path.
+ */
+
+#include "tflame/import.h"
+
+/* The exit status when the user interrupted the load: 128 + SIGINT. */
+#define TUI_EXIT_INTERRUPTED 130
+
+struct tui_options {
+	const char *path;   /* the profile, "-" for stdin */
+	const char *format; /* importer name, or NULL to probe */
+	const char *event;  /* profile (perf event) to show first, or NULL */
+	struct import_options io;
+};
+
+/*
+ * Run the UI. Returns the exit status: EXIT_OK when the user quits,
+ * EXIT_INPUT when the file cannot be read, EXIT_USAGE when there is no
+ * terminal to run on or no such event, TUI_EXIT_INTERRUPTED when the load
+ * was cancelled. Errors are printed on stderr, after the terminal is
+ * restored.
+ */
+int tui_run(const struct tui_options *o);
+
+#endif /* TFLAME_TUI_H */

@@ -1,0 +1,1399 @@
+#include "config.h"
+
+#include "tflame/pane.h"
+
+#include <curses.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tflame/calltree.h"
+#include "tflame/chart.h"
+#include "tflame/display.h"
+#include "tflame/flow.h"
+#include "tflame/functions.h"
+#include "tflame/hash.h"
+#include "tflame/layout.h"
+#include "tflame/model.h"
+#include "tflame/profile.h"
+#include "tflame/render.h"
+#include "tflame/strbuf.h"
+#include "tflame/xalloc.h"
+
+/*
+ * The flame pane: Left Heavy over the model's call tree, Time Order over
+ * its chart. Both place nodes on one x axis of cumulative weight, so the
+ * view (an x range, a first row, the selection, the zoom history) and
+ * everything done with it are the same code; only the handful of node_*()
+ * functions below look at which source it is.
+ *
+ * A node is a stack id in the tree and a box index in the chart;
+ * NODE_NONE is neither.
+ */
+
+#define NODE_NONE UINT32_MAX
+
+/* Details take at most this share of the pane's height (the rest is boxes). */
+#define DETAILS_MAX_SHARE 2 /* 1/2 */
+
+enum flame_kind {
+	FLAME_TREE,
+	FLAME_CHART,
+};
+
+/* One step of the zoom history: what Esc goes back to. */
+struct zoom_step {
+	uint64_t x0, x1;
+	uint32_t root;
+};
+
+struct flame {
+	enum flame_kind kind;
+	bool started;              /* the state below belongs to gen */
+	uint64_t gen;              /* model generation */
+
+	/* the source, refreshed from the model before every use */
+	const struct profile_set *ps;
+	const struct calltree *tree;
+	const struct chart *chart;
+	uint64_t total;            /* x runs over [0, total) */
+	uint32_t depth;            /* rows in all: the deepest stack */
+
+	/* the view */
+	uint64_t x0, x1;           /* the x range across the width */
+	uint32_t root;             /* the box zoomed into (Enter), or NODE_NONE */
+	uint32_t sel;              /* the selected node, or NODE_NONE */
+	uint32_t first_row;        /* the row at the root end of the screen */
+	struct zoom_step *hist;
+	size_t nr_hist, alloc_hist;
+	/* Up then down comes back to the box it left, not to the heaviest. */
+	uint32_t came_from;
+
+	/* what the last draw used: requests map rows and the pointer by it */
+	struct pane_area body;     /* rows of boxes */
+	bool flip;
+	struct layout lay;
+	struct flow details;
+};
+
+/* ------------------------------------------------------------ arithmetic */
+
+/* a * b / c without overflow (c > 0; the result fits when a <= c). */
+static uint64_t
+mul_div(uint64_t a, uint64_t b, uint64_t c)
+{
+	return (uint64_t)((unsigned __int128)a * b / c);
+}
+
+static uint64_t
+span(const struct flame *f)
+{
+	return f->x1 - f->x0;
+}
+
+/* The x range that Enter zoomed into, or the whole axis. */
+static void
+root_range(const struct flame *f, uint64_t *x0, uint64_t *x1);
+
+/* ----------------------------------------------------------------- nodes */
+
+static void
+node_range(const struct flame *f, uint32_t n, uint64_t *x0, uint64_t *x1)
+{
+	if (f->kind == FLAME_TREE) {
+		*x0 = f->tree->x0[n];
+		*x1 = *x0 + f->tree->total[n];
+	} else {
+		*x0 = f->chart->boxes[n].x0;
+		*x1 = f->chart->boxes[n].x1;
+	}
+}
+
+static uint64_t
+node_total(const struct flame *f, uint32_t n)
+{
+	uint64_t x0, x1;
+
+	node_range(f, n, &x0, &x1);
+	return x1 - x0;
+}
+
+/* Row of n: stack depth - 1. */
+static uint32_t
+node_row(const struct flame *f, uint32_t n)
+{
+	if (f->kind == FLAME_TREE)
+		return f->ps->stacks[n].depth - 1;
+	return f->chart->boxes[n].depth;
+}
+
+static uint32_t
+node_parent(const struct flame *f, uint32_t n)
+{
+	if (f->kind == FLAME_TREE) {
+		stack_id p = f->ps->stacks[n].parent;
+
+		return p == STACK_ROOT ? NODE_NONE : p;
+	}
+	return f->chart->boxes[n].parent;
+}
+
+static stack_id
+node_stack(const struct flame *f, uint32_t n)
+{
+	return f->kind == FLAME_TREE ? n : f->chart->boxes[n].stack;
+}
+
+static const struct frame *
+node_frame(const struct flame *f, uint32_t n)
+{
+	return ps_frame(f->ps, f->ps->stacks[node_stack(f, n)].frame);
+}
+
+/* Chart: the index of the first box of row that ends after x. */
+static uint32_t
+chart_lower(const struct chart *c, uint32_t row, uint64_t x)
+{
+	uint32_t lo, hi;
+
+	if (row >= c->nr_rows)
+		return CHART_NONE;
+	lo = c->row_start[row];
+	hi = c->row_start[row + 1];
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (c->boxes[mid].x1 <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Chart children of box n: [*first, *end) in row n.depth + 1, the boxes
+ * inside n's range.
+ */
+static void
+chart_kids(const struct chart *c, uint32_t n, uint32_t *first, uint32_t *end)
+{
+	const struct chart_box *b = &c->boxes[n];
+	uint32_t row = b->depth + 1, i;
+
+	*first = *end = 0;
+	if (row >= c->nr_rows)
+		return;
+	i = chart_lower(c, row, b->x0);
+	*first = i;
+	while (i < c->row_start[row + 1] && c->boxes[i].x0 < b->x1)
+		i++;
+	*end = i;
+}
+
+static uint64_t
+node_self(const struct flame *f, uint32_t n)
+{
+	uint64_t self;
+	uint32_t i, end;
+
+	if (f->kind == FLAME_TREE)
+		return f->tree->self[n];
+	self = node_total(f, n);
+	chart_kids(f->chart, n, &i, &end);
+	for (; i < end; i++)
+		self -= f->chart->boxes[i].x1 - f->chart->boxes[i].x0;
+	return self;
+}
+
+/*
+ * Tree: the child of n that covers x, or NODE_NONE. Children sit edge to
+ * edge from n's left edge, in x order: a binary search on x0.
+ */
+static uint32_t
+tree_kid_at(const struct calltree *t, stack_id n, uint64_t x)
+{
+	uint32_t nr, lo = 0, hi;
+	const stack_id *kids = calltree_kids(t, n, &nr);
+
+	hi = nr;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (t->x0[kids[mid]] + t->total[kids[mid]] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < nr && t->x0[kids[lo]] <= x)
+		return kids[lo];
+	return NODE_NONE;
+}
+
+/*
+ * Tree: the deepest node of row <= row that covers x (STACK_ROOT when no
+ * frame does). O(depth x log siblings).
+ */
+static stack_id
+tree_deepest_at(const struct calltree *t, const struct profile_set *ps, uint32_t row,
+		uint64_t x)
+{
+	stack_id n = STACK_ROOT;
+
+	while (ps->stacks[n].depth < row + 1) {
+		uint32_t k = tree_kid_at(t, n, x);
+
+		if (k == NODE_NONE)
+			break;
+		n = k;
+	}
+	return n;
+}
+
+/* The node of row that covers x, or NODE_NONE. */
+static uint32_t
+node_at(const struct flame *f, uint32_t row, uint64_t x)
+{
+	if (x >= f->total)
+		return NODE_NONE;
+	if (f->kind == FLAME_TREE) {
+		stack_id n = tree_deepest_at(f->tree, f->ps, row, x);
+
+		return n != STACK_ROOT && f->ps->stacks[n].depth == row + 1 ? n : NODE_NONE;
+	}
+	return chart_find(f->chart, row, x);
+}
+
+/*
+ * The next node on row in direction dir from x: to the right, the first
+ * node that covers x or starts after it; to the left, the last node that
+ * ends at x or before it. NODE_NONE when there is none.
+ *
+ * In the chart a row is an array, searched by x. In the tree the row's
+ * boxes belong to different parents, with gaps where a subtree is
+ * shallower: the search descends to the deepest node at x, and when that
+ * node stops above the row, it jumps past it (to the right) or into its
+ * last child (to the left), so each step leaves a subtree behind.
+ */
+static uint32_t
+node_next_at(const struct flame *f, uint32_t row, uint64_t x, int dir)
+{
+	if (f->kind == FLAME_CHART) {
+		const struct chart *c = f->chart;
+		uint32_t i;
+
+		if (row >= c->nr_rows)
+			return NODE_NONE;
+		i = chart_lower(c, row, dir > 0 ? x : x ? x - 1 : 0);
+		if (dir > 0)
+			return i < c->row_start[row + 1] ? i : NODE_NONE;
+		/* i is the first box that ends after x - 1: it or the one before. */
+		if (i < c->row_start[row + 1] && c->boxes[i].x0 < x)
+			return i;
+		return x && i > c->row_start[row] ? i - 1 : NODE_NONE;
+	}
+	if (dir > 0) {
+		while (x < f->total) {
+			stack_id a = tree_deepest_at(f->tree, f->ps, row, x);
+
+			if (a != STACK_ROOT && f->ps->stacks[a].depth == row + 1)
+				return a;
+			if (a == STACK_ROOT)
+				return NODE_NONE; /* the root's self: the end of the axis */
+			x = f->tree->x0[a] + f->tree->total[a];
+		}
+		return NODE_NONE;
+	}
+	if (!x)
+		return NODE_NONE;
+	for (x--;;) {
+		stack_id a = tree_deepest_at(f->tree, f->ps, row, x);
+		uint64_t ax0 = a == STACK_ROOT ? 0 : f->tree->x0[a];
+		uint64_t kids_end = ax0 + f->tree->total[a] - f->tree->self[a];
+
+		if (a != STACK_ROOT && f->ps->stacks[a].depth == row + 1)
+			return a;
+		/* x is in a's self, right of its children: try its last child. */
+		if (kids_end > ax0 && x >= kids_end) {
+			x = kids_end - 1;
+			continue;
+		}
+		if (!ax0 || a == STACK_ROOT)
+			return NODE_NONE;
+		x = ax0 - 1;
+	}
+}
+
+/*
+ * The child to go down to: the one under x when there is one, else the
+ * heaviest (the tree's first child, the chart's widest).
+ */
+static uint32_t
+node_child(const struct flame *f, uint32_t n, uint64_t x)
+{
+	if (f->kind == FLAME_TREE) {
+		uint32_t nr, k = tree_kid_at(f->tree, n, x);
+		const stack_id *kids = calltree_kids(f->tree, n, &nr);
+
+		return k != NODE_NONE ? k : nr ? kids[0] : NODE_NONE;
+	} else {
+		const struct chart *c = f->chart;
+		uint32_t i, end, best = NODE_NONE;
+		uint64_t best_w = 0;
+
+		chart_kids(c, n, &i, &end);
+		for (; i < end; i++) {
+			uint64_t w = c->boxes[i].x1 - c->boxes[i].x0;
+
+			if (c->boxes[i].x0 <= x && x < c->boxes[i].x1)
+				return i;
+			if (w > best_w) {
+				best_w = w;
+				best = i;
+			}
+		}
+		return best;
+	}
+}
+
+/* The node of row 0 at the left of the axis, to select first. */
+static uint32_t
+node_first(const struct flame *f)
+{
+	if (!f->total)
+		return NODE_NONE;
+	if (f->kind == FLAME_TREE) {
+		uint32_t nr;
+		const stack_id *kids = calltree_kids(f->tree, STACK_ROOT, &nr);
+
+		return nr ? kids[0] : NODE_NONE;
+	}
+	return f->chart->nr_boxes ? 0 : NODE_NONE;
+}
+
+/* ------------------------------------------------------------ the source */
+
+static uint32_t
+tree_depth(const struct calltree *t, const struct profile_set *ps)
+{
+	uint32_t depth = 0;
+
+	for (stack_id s = 1; s < t->nr_nodes; s++)
+		if (t->total[s] && ps->stacks[s].depth > depth)
+			depth = ps->stacks[s].depth;
+	return depth;
+}
+
+static void
+view_reset(struct flame *f)
+{
+	f->nr_hist = 0;
+	f->root = NODE_NONE;
+	f->x0 = 0;
+	f->x1 = f->total ? f->total : 1;
+}
+
+/*
+ * Point at the model's current tree or chart, and start over when the
+ * model changed under the pane (another event was chosen): the old
+ * selection and zoom mean nothing in the new profile.
+ */
+static void
+flame_sync(struct flame *f, struct pane_ctx *ctx)
+{
+	struct model *m = ctx->model;
+
+	f->ps = m->ps;
+	if (f->kind == FLAME_TREE) {
+		f->tree = model_tree(m);
+		f->total = f->tree->total[STACK_ROOT];
+	} else {
+		f->chart = model_chart(m);
+		f->total = f->chart->total;
+	}
+	if (f->started && f->gen == m->generation)
+		return;
+	f->started = true;
+	f->gen = m->generation;
+	f->depth = f->kind == FLAME_TREE ? tree_depth(f->tree, f->ps) : f->chart->nr_rows;
+	view_reset(f);
+	f->first_row = 0;
+	f->came_from = NODE_NONE;
+	f->sel = node_first(f);
+}
+
+static void
+root_range(const struct flame *f, uint64_t *x0, uint64_t *x1)
+{
+	if (f->root == NODE_NONE) {
+		*x0 = 0;
+		*x1 = f->total ? f->total : 1;
+	} else {
+		node_range(f, f->root, x0, x1);
+	}
+}
+
+/* ------------------------------------------------------------- geometry */
+
+static uint32_t
+body_rows(const struct flame *f)
+{
+	return f->body.height > 0 ? (uint32_t)f->body.height : 1;
+}
+
+/* Keep the row window inside [0, depth). */
+static void
+clamp_rows(struct flame *f)
+{
+	uint32_t rows = body_rows(f);
+
+	if (f->depth <= rows)
+		f->first_row = 0;
+	else if (f->first_row > f->depth - rows)
+		f->first_row = f->depth - rows;
+}
+
+/* Scroll the rows so that row is on screen, by as little as possible. */
+static void
+show_row(struct flame *f, uint32_t row)
+{
+	uint32_t rows = body_rows(f);
+
+	if (row < f->first_row)
+		f->first_row = row;
+	else if (row >= f->first_row + rows)
+		f->first_row = row - rows + 1;
+	clamp_rows(f);
+}
+
+/* Move the view (same span) to start at x0, inside the zoom root's range. */
+static void
+pan_to(struct flame *f, uint64_t x0)
+{
+	uint64_t rx0, rx1, w = span(f);
+
+	root_range(f, &rx0, &rx1);
+	if (w > rx1 - rx0)
+		w = rx1 - rx0;
+	if (x0 < rx0)
+		x0 = rx0;
+	if (x0 > rx1 - w)
+		x0 = rx1 - w;
+	f->x0 = x0;
+	f->x1 = x0 + w;
+}
+
+/* Pan so that the selection shows: all of it if it fits, else its near part. */
+static void
+show_x(struct flame *f, uint32_t n)
+{
+	uint64_t x0, x1;
+
+	node_range(f, n, &x0, &x1);
+	if (x0 >= f->x0 && x1 <= f->x1)
+		return;
+	if (x1 - x0 <= span(f))
+		pan_to(f, x0 < f->x0 ? x0 : x1 - span(f));
+	else if (x1 <= f->x0 || x0 >= f->x1)
+		pan_to(f, x1 <= f->x0 ? x1 - span(f) : x0);
+}
+
+static void
+select_node(struct flame *f, uint32_t n)
+{
+	if (n == NODE_NONE)
+		return;
+	f->sel = n;
+	show_row(f, node_row(f, n));
+	show_x(f, n);
+}
+
+/* Screen row of a row, or -1 when it is not on screen. */
+static int
+row_y(const struct flame *f, uint32_t row)
+{
+	uint32_t i;
+
+	if (row < f->first_row || row - f->first_row >= body_rows(f) || f->body.height <= 0)
+		return -1;
+	i = row - f->first_row;
+	return f->flip ? f->body.top + f->body.height - 1 - (int)i : f->body.top + (int)i;
+}
+
+/* The row at screen row y, or UINT32_MAX. */
+static uint32_t
+y_row(const struct flame *f, int y)
+{
+	int i;
+
+	if (y < f->body.top || y >= f->body.top + f->body.height)
+		return UINT32_MAX;
+	i = f->flip ? f->body.top + f->body.height - 1 - y : y - f->body.top;
+	return f->first_row + (uint32_t)i;
+}
+
+/* The x at the middle of screen column col. */
+static uint64_t
+col_x(const struct flame *f, int col)
+{
+	uint64_t w = (uint64_t)(f->body.width > 0 ? f->body.width : 1);
+
+	return f->x0 + mul_div(2 * (uint64_t)col + 1, span(f), 2 * w);
+}
+
+/* The x where screen column col starts (col may be the width: the end). */
+static uint64_t
+col_start(const struct flame *f, uint64_t col)
+{
+	uint64_t w = (uint64_t)(f->body.width > 0 ? f->body.width : 1);
+
+	unsigned __int128 p = (unsigned __int128)col * span(f);
+
+	/* The first x whose column is col: ceil(col * span / width). */
+	return f->x0 + (uint64_t)((p + w - 1) / w);
+}
+
+/*
+ * The neighbour of n in direction dir, as the screen shows it: from a box
+ * of its own, the next node on the row (which may be a sliver in a dotted
+ * cell); from a sliver, the first node in the next cell over, so that h
+ * and l cross a run of thousands of slivers a cell at a time.
+ */
+static uint32_t
+node_neighbour(const struct flame *f, uint32_t n, int dir)
+{
+	uint32_t row = node_row(f, n), next;
+	uint64_t x0, x1, w = (uint64_t)(f->body.width > 0 ? f->body.width : 1), x;
+
+	node_range(f, n, &x0, &x1);
+	x = dir > 0 ? x1 : x0;
+	if (mul_div(x1 - x0, w, span(f)) < 1 && x0 >= f->x0 && x0 < f->x1) {
+		uint64_t col = mul_div(x0 - f->x0, w, span(f));
+
+		if (dir > 0 && col_start(f, col + 1) > x)
+			x = col_start(f, col + 1);
+		else if (dir < 0 && col_start(f, col) < x)
+			x = col_start(f, col);
+	}
+	next = node_next_at(f, row, x, dir);
+	/* A chart search from a cell edge may land back on n itself. */
+	if (next == n && f->kind == FLAME_CHART)
+		next = node_next_at(f, row, dir > 0 ? x1 : x0, dir);
+	return next == n ? NODE_NONE : next;
+}
+
+/* ---------------------------------------------------------------- colour */
+
+static attr_t
+box_attr(const struct flame *f, const struct pane_ctx *ctx, uint32_t n)
+{
+	const struct frame *fr = node_frame(f, n);
+	const struct profile_set *ps = f->ps;
+	enum flame_family family = FLAME_HOT;
+	str_id key = fr->name;
+	uint32_t h;
+
+	switch (ctx->color) {
+	case COLOR_BY_MODULE:
+		key = fr->module;
+		break;
+	case COLOR_BY_KIND:
+		family = fr->flags & FRAME_KERNEL	 ? FLAME_KERNEL
+			 : fr->flags & FRAME_JIT     ? FLAME_JIT
+			 : fr->flags & FRAME_INLINED ? FLAME_INLINED
+						     : FLAME_USER;
+		break;
+	case COLOR_BY_FUNCTION:
+	case COLOR_NR_MODES:
+		break;
+	}
+	/* The name's bytes, not its id: ids differ between files and events. */
+	h = (uint32_t)hash_bytes(ps_get(ps, key), intern_len(&ps->strings, key), 0x7f1a);
+	return display_flame_attr(ctx->disp, family, h);
+}
+
+/* ---------------------------------------------------------------- drawing */
+
+static void
+draw_box(const struct flame *f, const struct pane_ctx *ctx, const struct box *b,
+	 struct strbuf *label)
+{
+	const struct display *d = ctx->disp;
+	int y = row_y(f, b->row), x = f->body.left + (int)b->col0;
+	unsigned w = b->col1 - b->col0, used;
+	attr_t attr;
+	const struct frame *fr;
+
+	if (y < 0)
+		return;
+	move(y, x);
+	if (b->flags & BOX_MERGED) {
+		attrset(display_attr(d, DISPLAY_MERGED));
+		for (unsigned i = 0; i < w; i++)
+			addstr(display_glyph_merged(d));
+		return;
+	}
+	fr = node_frame(f, b->node);
+	attr = box_attr(f, ctx, b->node);
+	if (b->node == f->sel)
+		attr |= A_REVERSE | A_BOLD;
+	attrset(attr);
+	/* Without colour, a bar marks where each box starts. */
+	if (!d->colors && w >= 2 && b->node != f->sel) {
+		addstr(display_glyph_bar(d));
+		w--;
+	}
+	strbuf_reset(label);
+	used = render_label(label, ps_get(f->ps, fr->name), intern_len(&f->ps->strings, fr->name),
+			    w, d->utf8);
+	display_addstr(d, label->buf, label->len);
+	for (; used < w; used++)
+		addch(' ');
+}
+
+/*
+ * A selected node narrower than a cell has no box of its own: mark the
+ * cell it falls in, so the selection is never invisible.
+ */
+static void
+draw_narrow_selection(const struct flame *f, const struct pane_ctx *ctx)
+{
+	uint64_t x0, x1, mid;
+	int y, col;
+
+	if (f->sel == NODE_NONE)
+		return;
+	y = row_y(f, node_row(f, f->sel));
+	node_range(f, f->sel, &x0, &x1);
+	if (y < 0 || x1 <= f->x0 || x0 >= f->x1)
+		return;
+	for (size_t i = 0; i < f->lay.nr; i++)
+		if (f->lay.boxes[i].node == f->sel && !(f->lay.boxes[i].flags & BOX_MERGED))
+			return;
+	mid = x0 / 2 + x1 / 2;
+	if (mid < f->x0)
+		mid = f->x0;
+	if (mid >= f->x1)
+		mid = f->x1 - 1;
+	col = (int)mul_div(mid - f->x0, (uint64_t)f->body.width, span(f));
+	attrset(box_attr(f, ctx, f->sel) | A_REVERSE | A_BOLD);
+	mvaddstr(y, f->body.left + col, display_glyph_merged(ctx->disp));
+	attrset(A_NORMAL);
+}
+
+static void
+add_pct(struct strbuf *sb, uint64_t part, uint64_t whole)
+{
+	double p = whole ? 100.0 * (double)part / (double)whole : 0.0;
+
+	strbuf_addf(sb, p >= 99.95 || p == 0 ? "%.0f%%" : "%.1f%%", p);
+}
+
+/* "1.234 s (45.6% of all, 80.0% of zoom)" as words of the flow. */
+static void
+flow_amount(struct flow *fl, const struct pane_ctx *ctx, const struct profile *p, uint64_t w,
+	    uint64_t all, uint64_t zoom, bool has_zoom)
+{
+	struct strbuf sb = STRBUF_INIT;
+	attr_t label = display_attr(ctx->disp, DISPLAY_LABEL);
+
+	profile_format_amount(p, w, &sb);
+	flow_word(fl, A_BOLD, sb.buf, sb.len);
+	flow_space(fl, 1);
+	strbuf_reset(&sb);
+	strbuf_addch(&sb, '(');
+	add_pct(&sb, w, all);
+	strbuf_addstr(&sb, has_zoom ? " of all," : " of all)");
+	flow_word(fl, label, sb.buf, sb.len);
+	if (has_zoom) {
+		flow_space(fl, 1);
+		strbuf_reset(&sb);
+		add_pct(&sb, w, zoom);
+		strbuf_addstr(&sb, " of zoom)");
+		flow_word(fl, label, sb.buf, sb.len);
+	}
+	strbuf_release(&sb);
+}
+
+/* "0.123456 s" from the start of the profile. */
+static void
+add_time(struct strbuf *sb, int64_t t, int64_t origin)
+{
+	uint64_t v = (uint64_t)(t - origin);
+
+	strbuf_addf(sb, "%llu.%06llu s", (unsigned long long)(v / 1000000000),
+		    (unsigned long long)(v % 1000000000 / 1000));
+}
+
+/*
+ * The details of the selection: its full name (wrapped, never cut), where
+ * it comes from, this box's total and self, and the function's over all
+ * its boxes, as speedscope's details pane does. Long reads for the
+ * details page (full = true) add the call path.
+ */
+static void
+build_details(struct flame *f, struct pane_ctx *ctx, struct flow *fl, bool full)
+{
+	const struct display *d = ctx->disp;
+	attr_t label = display_attr(d, DISPLAY_LABEL);
+	const struct profile *p = model_profile(ctx->model);
+	const struct func_table *ft;
+	const struct func_stats *fs;
+	const struct frame *fr;
+	struct strbuf sb = STRBUF_INIT;
+	uint64_t all = f->total, zoom = 0;
+	bool has_zoom = f->root != NODE_NONE;
+	uint32_t n = f->sel;
+	func_id fn;
+
+	if (n == NODE_NONE) {
+		flow_wordz(fl, label, f->total ? "nothing selected" : "no samples in this profile");
+		return;
+	}
+	fr = node_frame(f, n);
+	if (has_zoom)
+		zoom = node_total(f, f->root);
+
+	fl->indent = 0;
+	flow_text(fl, display_attr(d, DISPLAY_NAME), ps_get(f->ps, fr->name),
+		  intern_len(&f->ps->strings, fr->name));
+	flow_newline(fl);
+
+	fl->indent = 2;
+	if (fr->module != STR_EMPTY) {
+		flow_wordz(fl, label, "module");
+		flow_space(fl, 1);
+		flow_wordz(fl, A_NORMAL, ps_get(f->ps, fr->module));
+		flow_space(fl, 3);
+	}
+	if (fr->file != STR_EMPTY) {
+		flow_wordz(fl, label, "file");
+		flow_space(fl, 1);
+		strbuf_addstr(&sb, ps_get(f->ps, fr->file));
+		if (fr->flags & FRAME_HAS_LINE)
+			strbuf_addf(&sb, ":%u", fr->line);
+		flow_word(fl, A_NORMAL, sb.buf, sb.len);
+		flow_space(fl, 3);
+	}
+	if (fr->flags & (FRAME_KERNEL | FRAME_JIT | FRAME_INLINED)) {
+		flow_wordz(fl, label, fr->flags & FRAME_KERNEL ? "kernel"
+				      : fr->flags & FRAME_JIT  ? "JIT"
+							       : "inlined");
+	}
+	if (fl->col)
+		flow_newline(fl);
+
+	fl->indent = 11;
+	flow_wordz(fl, label, "this box   total");
+	flow_space(fl, 1);
+	flow_amount(fl, ctx, p, node_total(f, n), all, zoom, has_zoom);
+	flow_space(fl, 3);
+	flow_wordz(fl, label, "self");
+	flow_space(fl, 1);
+	flow_amount(fl, ctx, p, node_self(f, n), all, zoom, has_zoom);
+	flow_newline(fl);
+
+	ft = model_funcs(ctx->model);
+	fs = model_func_stats(ctx->model);
+	fn = ft->frame_func[f->ps->stacks[node_stack(f, n)].frame];
+	flow_wordz(fl, label, "function   total");
+	flow_space(fl, 1);
+	flow_amount(fl, ctx, p, fs[fn].total, all, zoom, false);
+	flow_space(fl, 3);
+	flow_wordz(fl, label, "self");
+	flow_space(fl, 1);
+	flow_amount(fl, ctx, p, fs[fn].self, all, zoom, false);
+
+	if (f->kind == FLAME_CHART) {
+		const struct chart_box *b = &f->chart->boxes[n];
+
+		flow_newline(fl);
+		flow_wordz(fl, label, "time");
+		flow_space(fl, 7);
+		if (!f->chart->has_time) {
+			flow_wordz(fl, label, "no timestamps in this profile: samples in file order");
+		} else {
+			strbuf_reset(&sb);
+			add_time(&sb, b->t0, p->time_min);
+			strbuf_addstr(&sb, d->utf8 ? " \xe2\x80\x93 " : " - ");
+			add_time(&sb, b->t1, p->time_min);
+			flow_word(fl, A_NORMAL, sb.buf, sb.len);
+			flow_space(fl, 1);
+			strbuf_reset(&sb);
+			strbuf_addstr(&sb, "(");
+			/* A span is a time whatever the weight's unit. */
+			{
+				struct profile ns = { .unit = UNIT_NANOSECONDS };
+
+				profile_format_amount(&ns, (uint64_t)(b->t1 - b->t0), &sb);
+			}
+			strbuf_addstr(&sb, " long, from the start of the profile)");
+			flow_word(fl, label, sb.buf, sb.len);
+		}
+	}
+
+	if (full) {
+		uint32_t depth = node_row(f, n) + 1;
+		stack_id s = node_stack(f, n);
+		stack_id *path = xmalloc(sizeof(*path) * depth);
+
+		for (uint32_t i = depth; i-- > 0; s = f->ps->stacks[s].parent)
+			path[i] = s;
+		flow_newline(fl);
+		flow_newline(fl);
+		flow_wordz(fl, display_attr(d, DISPLAY_HEADING), "# call path, outermost first");
+		fl->indent = 8;
+		for (uint32_t i = 0; i < depth; i++) {
+			const struct frame *pf = ps_frame(f->ps, f->ps->stacks[path[i]].frame);
+
+			flow_newline(fl);
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "%6u ", i + 1);
+			flow_word(fl, label, sb.buf, sb.len);
+			flow_text(fl, i + 1 == depth ? A_BOLD : A_NORMAL, ps_get(f->ps, pf->name),
+				  intern_len(&f->ps->strings, pf->name));
+			if (pf->module != STR_EMPTY) {
+				flow_space(fl, 2);
+				flow_wordz(fl, label, ps_get(f->ps, pf->module));
+			}
+		}
+		free(path);
+	}
+	fl->indent = 0;
+	strbuf_release(&sb);
+}
+
+/*
+ * The rule between the boxes and the details: where the zoom is, and which
+ * rows show when the stacks are deeper than the screen.
+ */
+static void
+draw_rule(const struct flame *f, const struct pane_ctx *ctx, int y, int x, int width)
+{
+	const struct display *d = ctx->disp;
+	const char *dash = d->utf8 ? "\xe2\x94\x80" : "-";
+	struct strbuf sb = STRBUF_INIT, rows = STRBUF_INIT;
+	int col = 0, rcols = 0;
+
+	if (f->root != NODE_NONE) {
+		const struct frame *fr = node_frame(f, f->root);
+
+		strbuf_addf(&sb, " zoom %zu: ", f->nr_hist);
+		render_label(&sb, ps_get(f->ps, fr->name), intern_len(&f->ps->strings, fr->name),
+			     (unsigned)(width > 40 ? width / 2 : 20), d->utf8);
+		strbuf_addstr(&sb, " (Esc: back) ");
+	} else if (span(f) < f->total) {
+		strbuf_addf(&sb, " zoomed %.1fx (0: reset) ",
+			    (double)f->total / (double)span(f));
+	}
+	if (f->depth > body_rows(f))
+		strbuf_addf(&rows, " rows %u-%u of %u ", f->first_row + 1,
+			    f->first_row + body_rows(f), f->depth);
+	rcols = (int)rows.len;
+	attrset(display_attr(d, DISPLAY_RULE));
+	move(y, x);
+	for (; col < 2 && col < width; col++)
+		addstr(dash);
+	if (sb.len && col + (int)render_width(sb.buf, sb.len) + rcols + 2 <= width) {
+		attrset(display_attr(d, DISPLAY_LABEL));
+		display_addstr(d, sb.buf, sb.len);
+		col += (int)render_width(sb.buf, sb.len);
+		attrset(display_attr(d, DISPLAY_RULE));
+	}
+	for (; col < width - rcols - 2; col++)
+		addstr(dash);
+	if (rcols && col + rcols <= width) {
+		attrset(display_attr(d, DISPLAY_LABEL));
+		addstr(rows.buf);
+		col += rcols;
+		attrset(display_attr(d, DISPLAY_RULE));
+	}
+	for (; col < width; col++)
+		addstr(dash);
+	attrset(A_NORMAL);
+	strbuf_release(&sb);
+	strbuf_release(&rows);
+}
+
+static void
+flame_draw(struct pane *pane, struct pane_ctx *ctx, const struct pane_area *area)
+{
+	struct flame *f = pane->priv;
+	struct view v;
+	struct strbuf label = STRBUF_INIT;
+	int max_details, details;
+
+	flame_sync(f, ctx);
+	f->flip = ctx->flip;
+
+	/* The details first: the boxes get what they leave. */
+	flow_reset(&f->details, (unsigned)(area->width > 0 ? area->width : 1));
+	build_details(f, ctx, &f->details, false);
+	max_details = area->height / DETAILS_MAX_SHARE - 1;
+	if (max_details < 1)
+		max_details = 1;
+	details = (int)f->details.nr_lines;
+	if (details > max_details)
+		details = max_details;
+
+	f->body = (struct pane_area){ area->top, area->left, area->height - details - 1,
+				      area->width };
+	if (f->body.height < 1)
+		f->body.height = 1;
+	clamp_rows(f);
+
+	for (int y = area->top; y < area->top + area->height; y++) {
+		move(y, area->left);
+		clrtoeol();
+	}
+	if (!f->total) {
+		attrset(display_attr(ctx->disp, DISPLAY_LABEL));
+		mvaddstr(f->body.top, f->body.left, "no samples in this profile");
+		attrset(A_NORMAL);
+	} else {
+		v = (struct view){ f->x0, f->x1, (uint32_t)f->body.width, f->first_row,
+				   body_rows(f) };
+		if (f->kind == FLAME_TREE)
+			layout_tree(&f->lay, f->tree, &v);
+		else
+			layout_chart(&f->lay, f->chart, &v);
+		for (size_t i = 0; i < f->lay.nr; i++)
+			draw_box(f, ctx, &f->lay.boxes[i], &label);
+		draw_narrow_selection(f, ctx);
+	}
+	attrset(A_NORMAL);
+
+	draw_rule(f, ctx, f->body.top + f->body.height, area->left, area->width);
+	flow_draw(&f->details, ctx->disp, 0, (size_t)details,
+		  f->body.top + f->body.height + 1, area->left, A_NORMAL);
+	if (f->details.nr_lines > (size_t)details) {
+		/* Say that there is more, on the last line, rather than cut silently. */
+		static const char more[] = " d: all details ";
+		int y = f->body.top + f->body.height + details;
+
+		attrset(display_attr(ctx->disp, DISPLAY_MESSAGE) | A_REVERSE);
+		mvaddstr(y, area->left + area->width - (int)sizeof(more) + 1, more);
+		attrset(A_NORMAL);
+	}
+	strbuf_release(&label);
+}
+
+/* --------------------------------------------------------------- requests */
+
+/* The up/down requests as moves to the caller (-1) or a callee (+1). */
+static int
+vertical(const struct flame *f, enum request req)
+{
+	int down = req == REQ_MOVE_DOWN ? 1 : -1;
+
+	return f->flip ? -down : down;
+}
+
+/* The middle of the part of n on screen: where "down" looks for a child. */
+static uint64_t
+visible_middle(const struct flame *f, uint32_t n)
+{
+	uint64_t x0, x1;
+
+	node_range(f, n, &x0, &x1);
+	if (x0 < f->x0)
+		x0 = f->x0;
+	if (x1 > f->x1)
+		x1 = f->x1;
+	return x0 < x1 ? x0 + (x1 - x0) / 2 : x0;
+}
+
+static void
+move_vertical(struct flame *f, struct pane_ctx *ctx, int dir)
+{
+	uint32_t n;
+
+	if (f->sel == NODE_NONE)
+		return;
+	if (dir < 0) {
+		n = node_parent(f, f->sel);
+		if (n == NODE_NONE) {
+			strbuf_addstr(ctx->message, "this is an outermost frame");
+			return;
+		}
+		f->came_from = f->sel;
+	} else {
+		if (f->came_from != NODE_NONE && node_parent(f, f->came_from) == f->sel)
+			n = f->came_from;
+		else
+			n = node_child(f, f->sel, visible_middle(f, f->sel));
+		if (n == NODE_NONE) {
+			strbuf_addstr(ctx->message, "this frame calls nothing: it is a leaf");
+			return;
+		}
+	}
+	select_node(f, n);
+}
+
+/*
+ * h and l: the neighbour on the row, except when the selected box runs off
+ * the screen that way (zoomed in with +): then pan towards its edge first,
+ * a quarter of a screen at a time, so a wide box can be read across.
+ * Neighbours stay inside the box Enter zoomed into.
+ */
+static void
+move_horizontal(struct flame *f, struct pane_ctx *ctx, int dir)
+{
+	uint64_t x0, x1, rx0, rx1, step = span(f) / 4 ? span(f) / 4 : 1;
+	uint32_t n;
+
+	if (f->sel == NODE_NONE)
+		return;
+	node_range(f, f->sel, &x0, &x1);
+	if (dir > 0 && x1 > f->x1) {
+		pan_to(f, f->x0 + step < x1 - span(f) ? f->x0 + step : x1 - span(f));
+		return;
+	}
+	if (dir < 0 && x0 < f->x0) {
+		pan_to(f, f->x0 - x0 > step ? f->x0 - step : x0);
+		return;
+	}
+	n = node_neighbour(f, f->sel, dir);
+	root_range(f, &rx0, &rx1);
+	if (n != NODE_NONE) {
+		node_range(f, n, &x0, &x1);
+		if (x1 <= rx0 || x0 >= rx1)
+			n = NODE_NONE;
+	}
+	if (n == NODE_NONE) {
+		strbuf_addstr(ctx->message, dir > 0 ? "no box to the right on this row"
+						    : "no box to the left on this row");
+		if (f->root != NODE_NONE)
+			strbuf_addstr(ctx->message, " of the zoomed box (Esc zooms out)");
+		return;
+	}
+	f->came_from = NODE_NONE;
+	select_node(f, n);
+}
+
+/* H and L: pan a quarter of a screen; the selection follows if it leaves. */
+static void
+pan(struct flame *f, struct pane_ctx *ctx, int dir)
+{
+	uint64_t step = span(f) / 4 ? span(f) / 4 : 1, old = f->x0, x0, x1;
+
+	pan_to(f, dir > 0 ? f->x0 + step : f->x0 > step ? f->x0 - step : 0);
+	if (f->x0 == old) {
+		strbuf_addstr(ctx->message, span(f) >= f->total
+				      ? "nothing to pan: the whole profile is on screen (+ zooms in)"
+				      : "at the edge");
+		return;
+	}
+	if (f->sel == NODE_NONE)
+		return;
+	node_range(f, f->sel, &x0, &x1);
+	if (x1 <= f->x0 || x0 >= f->x1) {
+		uint32_t n = node_at(f, node_row(f, f->sel), f->x0 + span(f) / 2);
+
+		if (n != NODE_NONE)
+			f->sel = n;
+	}
+}
+
+/* Enter: the node's range becomes the view; Esc comes back. */
+static void
+zoom_into(struct flame *f, struct pane_ctx *ctx, uint32_t n)
+{
+	uint64_t x0, x1;
+
+	if (n == NODE_NONE)
+		return;
+	node_range(f, n, &x0, &x1);
+	if (x0 == f->x0 && x1 == f->x1) {
+		strbuf_addstr(ctx->message, "already zoomed on this box");
+		f->sel = n;
+		return;
+	}
+	ALLOC_GROW(f->hist, f->nr_hist, f->alloc_hist);
+	f->hist[f->nr_hist++] = (struct zoom_step){ f->x0, f->x1, f->root };
+	f->root = n;
+	f->x0 = x0;
+	f->x1 = x1;
+	f->sel = n;
+	show_row(f, node_row(f, n));
+}
+
+static void
+zoom_back(struct flame *f, struct pane_ctx *ctx)
+{
+	uint32_t left;
+
+	if (f->nr_hist) {
+		struct zoom_step *z = &f->hist[--f->nr_hist];
+
+		left = f->root;
+		f->x0 = z->x0;
+		f->x1 = z->x1;
+		f->root = z->root;
+		/* Select the box just left: it shows where the zoom was. */
+		if (left != NODE_NONE)
+			select_node(f, left);
+		return;
+	}
+	if (span(f) < f->total) {
+		view_reset(f);
+		return;
+	}
+	strbuf_addstr(ctx->message, "not zoomed in");
+}
+
+/* + and -: halve or double the span around the selection. */
+static void
+zoom_step(struct flame *f, struct pane_ctx *ctx, bool in)
+{
+	uint64_t rx0, rx1, w = span(f), mid, nw;
+
+	root_range(f, &rx0, &rx1);
+	mid = f->sel != NODE_NONE ? visible_middle(f, f->sel) : f->x0 + w / 2;
+	if (in) {
+		/* Past one unit of weight per cell there is nothing more to see. */
+		if (w <= (uint64_t)(f->body.width > 0 ? f->body.width : 1)) {
+			strbuf_addstr(ctx->message, "zoomed in as far as it goes");
+			return;
+		}
+		nw = w / 2;
+	} else {
+		if (w >= rx1 - rx0) {
+			strbuf_addstr(ctx->message, f->root != NODE_NONE
+					      ? "the zoomed box fills the width: Esc zooms out of it"
+					      : "the whole profile is on screen");
+			return;
+		}
+		nw = w > (rx1 - rx0) / 2 ? rx1 - rx0 : w * 2;
+	}
+	f->x0 = mid > nw / 2 ? mid - nw / 2 : 0;
+	f->x1 = f->x0 + nw;
+	pan_to(f, f->x0);
+}
+
+/* The middle of the part of n on screen: where "down" looks for a child. */
+static uint64_t visible_middle(const struct flame *f, uint32_t n);
+
+/*
+ * PgUp/PgDn and the wheel: scroll rows, towards the leaves when down > 0
+ * (visually down, so the other way when flipped). A selection that
+ * scrolls off follows: to its callee on the nearest row on screen, or to
+ * its caller.
+ */
+static void
+scroll_rows(struct flame *f, int down, uint32_t rows)
+{
+	uint32_t n = f->sel, k;
+
+	if (f->flip)
+		down = -down;
+	if (down > 0)
+		f->first_row += rows;
+	else
+		f->first_row = f->first_row > rows ? f->first_row - rows : 0;
+	clamp_rows(f);
+	if (n == NODE_NONE)
+		return;
+	while (node_row(f, n) < f->first_row &&
+	       (k = node_child(f, n, visible_middle(f, n))) != NODE_NONE)
+		n = k;
+	while (node_row(f, n) >= f->first_row + body_rows(f) && node_parent(f, n) != NODE_NONE)
+		n = node_parent(f, n);
+	if (n != f->sel)
+		f->came_from = NODE_NONE;
+	f->sel = n;
+}
+
+static void
+go_top(struct flame *f)
+{
+	uint32_t n = f->sel, p;
+
+	if (n == NODE_NONE)
+		return;
+	while ((p = node_parent(f, n)) != NODE_NONE)
+		n = p;
+	f->came_from = NODE_NONE;
+	select_node(f, n);
+}
+
+/* G: follow the heaviest callee down to a leaf, the hottest path. */
+static void
+go_bottom(struct flame *f)
+{
+	uint32_t n = f->sel, k;
+
+	if (n == NODE_NONE)
+		return;
+	while ((k = node_child(f, n, UINT64_MAX)) != NODE_NONE)
+		n = k;
+	f->came_from = NODE_NONE;
+	select_node(f, n);
+}
+
+/* The node under the pointer, or NODE_NONE. */
+static uint32_t
+node_under(const struct flame *f, const struct pane_input *in)
+{
+	uint32_t row;
+
+	if (!in || in->x < f->body.left || in->x >= f->body.left + f->body.width)
+		return NODE_NONE;
+	row = y_row(f, in->y);
+	if (row == UINT32_MAX)
+		return NODE_NONE;
+	return node_at(f, row, col_x(f, in->x - f->body.left));
+}
+
+static enum pane_reply
+flame_request(struct pane *pane, struct pane_ctx *ctx, enum request req,
+	      const struct pane_input *in)
+{
+	struct flame *f = pane->priv;
+	uint32_t n;
+
+	flame_sync(f, ctx);
+	switch (req) {
+	case REQ_MOVE_UP:
+	case REQ_MOVE_DOWN:
+		move_vertical(f, ctx, vertical(f, req));
+		break;
+	case REQ_MOVE_LEFT:
+		move_horizontal(f, ctx, -1);
+		break;
+	case REQ_MOVE_RIGHT:
+		move_horizontal(f, ctx, 1);
+		break;
+	case REQ_PAN_LEFT:
+		pan(f, ctx, -1);
+		break;
+	case REQ_PAN_RIGHT:
+		pan(f, ctx, 1);
+		break;
+	case REQ_PAGE_UP:
+	case REQ_PAGE_DOWN:
+		scroll_rows(f, req == REQ_PAGE_DOWN ? 1 : -1,
+			    body_rows(f) > 1 ? body_rows(f) - 1 : 1);
+		break;
+	case REQ_WHEEL_UP:
+	case REQ_WHEEL_DOWN:
+		scroll_rows(f, req == REQ_WHEEL_DOWN ? 1 : -1, 3);
+		break;
+	case REQ_TOP:
+		go_top(f);
+		break;
+	case REQ_BOTTOM:
+		go_bottom(f);
+		break;
+	case REQ_ZOOM:
+		zoom_into(f, ctx, f->sel);
+		break;
+	case REQ_BACK:
+		zoom_back(f, ctx);
+		break;
+	case REQ_ZOOM_RESET:
+		if (span(f) >= f->total && f->root == NODE_NONE)
+			strbuf_addstr(ctx->message, "not zoomed in");
+		view_reset(f);
+		break;
+	case REQ_ZOOM_IN:
+		zoom_step(f, ctx, true);
+		break;
+	case REQ_ZOOM_OUT:
+		zoom_step(f, ctx, false);
+		break;
+	case REQ_CLICK:
+	case REQ_CLICK_ZOOM:
+		n = node_under(f, in);
+		if (n == NODE_NONE)
+			return PANE_DONE;
+		f->came_from = NODE_NONE;
+		f->sel = n;
+		if (req == REQ_CLICK_ZOOM)
+			zoom_into(f, ctx, n);
+		break;
+	case REQ_DETAILS: {
+		struct flow fl;
+
+		if (f->sel == NODE_NONE) {
+			strbuf_addstr(ctx->message, "nothing selected");
+			break;
+		}
+		/* The page gets plain lines; the pager wraps them itself. */
+		flow_init(&fl, 100000);
+		strbuf_addstr(ctx->page, "Details (q or Esc closes)\n");
+		build_details(f, ctx, &fl, true);
+		for (size_t l = 0; l < fl.nr_lines; l++) {
+			size_t end = l + 1 < fl.nr_lines ? fl.lines[l + 1] : fl.nr_segs;
+
+			for (size_t s = fl.lines[l]; s < end; s++)
+				strbuf_add(ctx->page, fl.text.buf + fl.segs[s].off,
+					   fl.segs[s].len);
+			strbuf_addch(ctx->page, '\n');
+		}
+		flow_release(&fl);
+		return PANE_PAGE;
+	}
+	default:
+		return PANE_IGNORED;
+	}
+	return PANE_DONE;
+}
+
+/* ---------------------------------------------------------------- the ops */
+
+static struct flame *
+flame_new(enum flame_kind kind)
+{
+	struct flame *f = xcalloc(1, sizeof(*f));
+
+	f->kind = kind;
+	f->sel = f->root = f->came_from = NODE_NONE;
+	layout_init(&f->lay);
+	flow_init(&f->details, 80);
+	return f;
+}
+
+static void *
+left_heavy_open(struct pane_ctx *ctx)
+{
+	(void)ctx;
+	return flame_new(FLAME_TREE);
+}
+
+static void *
+time_order_open(struct pane_ctx *ctx)
+{
+	(void)ctx;
+	return flame_new(FLAME_CHART);
+}
+
+static void
+flame_done(struct pane *pane)
+{
+	struct flame *f = pane->priv;
+
+	if (!f)
+		return;
+	layout_release(&f->lay);
+	flow_release(&f->details);
+	free(f->hist);
+	free(f);
+	pane->priv = NULL;
+}
+
+const struct pane_ops pane_left_heavy = {
+	.name = "Left Heavy",
+	.open = left_heavy_open,
+	.draw = flame_draw,
+	.request = flame_request,
+	.done = flame_done,
+};
+
+const struct pane_ops pane_time_order = {
+	.name = "Time Order",
+	.open = time_order_open,
+	.draw = flame_draw,
+	.request = flame_request,
+	.done = flame_done,
+};

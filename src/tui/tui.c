@@ -1,0 +1,768 @@
+#include "config.h"
+
+#include "tflame/tui.h"
+
+#include <curses.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tflame/cli.h"
+#include "tflame/display.h"
+#include "tflame/error.h"
+#include "tflame/flow.h"
+#include "tflame/keys.h"
+#include "tflame/load.h"
+#include "tflame/model.h"
+#include "tflame/pane.h"
+#include "tflame/profile.h"
+#include "tflame/render.h"
+#include "tflame/strbuf.h"
+#include "tflame/text.h"
+#include "tflame/xalloc.h"
+
+/* Below this the UI draws a request to make the window bigger. */
+#define MIN_COLS 20
+#define MIN_LINES 6
+
+/* Wake up this often to notice a SIGTERM or SIGHUP. */
+#define KEY_TIMEOUT_MS 500
+
+/* Set by SIGTERM, SIGHUP and SIGINT from outside: leave cleanly. */
+static volatile sig_atomic_t tui_stop;
+
+static void
+tui_on_signal(int sig)
+{
+	(void)sig;
+	tui_stop = 1;
+}
+
+enum tab {
+	TAB_LEFT_HEAVY,
+	TAB_TIME_ORDER,
+	TAB_SANDWICH, /* not built yet: shown dimmed */
+	NR_TABS
+};
+
+/* The panes that exist, in tab order. */
+static const struct pane_ops *const pane_table[] = {
+	[TAB_LEFT_HEAVY] = &pane_left_heavy,
+	[TAB_TIME_ORDER] = &pane_time_order,
+};
+#define NR_PANES ARRAY_SIZE(pane_table)
+
+static const char *const tab_names[NR_TABS] = {
+	"1 Left Heavy",
+	"2 Time Order",
+	"3 Sandwich",
+};
+
+struct tui {
+	const char *path;
+	struct display disp;
+	struct model model;
+	struct pane panes[NR_PANES];
+	size_t active;
+	struct pane_ctx ctx;
+	struct strbuf message;
+	int tab_x0[NR_TABS], tab_x1[NR_TABS]; /* where the last draw put the tabs */
+
+	/* the page (help or details) over the panes, when paging */
+	bool paging;
+	struct strbuf page;
+	struct flow page_flow;
+	unsigned page_width; /* the flow is laid out for this width; 0: stale */
+	size_t page_top;
+	bool quit;
+};
+
+/* ------------------------------------------------------------ the tab bar */
+
+/* One piece of the tab bar's right-hand side: text that may shrink or go. */
+struct info {
+	struct strbuf text;
+	unsigned min;  /* shrink no further than this (with the ellipsis) */
+	unsigned want; /* columns it gets */
+};
+
+static const char *
+base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!strcmp(path, "-"))
+		return "(stdin)";
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+static void
+add_info_text(struct tui *ui, struct info *info, size_t nr)
+{
+	const struct profile_set *ps = ui->model.ps;
+	const struct profile *p = model_profile(&ui->model);
+
+	/* the file: its base name, the directory rarely helps and costs room */
+	text_escape_str(&info[0].text, base_name(ui->path));
+	info[0].min = 8;
+	/* the profile */
+	text_escape_str(&info[1].text, ps_get(ps, p->name)[0] ? ps_get(ps, p->name) : "profile");
+	if (ps->nr_profiles > 1)
+		strbuf_addf(&info[1].text, " (%zu/%zu, e)", ui->model.profile + 1, ps->nr_profiles);
+	info[1].min = 6;
+	/* the threads */
+	strbuf_addstr(&info[2].text, "all threads");
+	info[2].min = 0;
+	/* the total */
+	profile_format_amount(p, model_total(&ui->model), &info[3].text);
+	if (p->unit != UNIT_NANOSECONDS && p->unit != UNIT_NONE) {
+		strbuf_addch(&info[3].text, ' ');
+		strbuf_addstr(&info[3].text, weight_unit_name(p->unit));
+	}
+	info[3].min = render_width(info[3].text.buf, info[3].text.len);
+	for (size_t i = 0; i < nr; i++)
+		info[i].want = render_width(info[i].text.buf, info[i].text.len);
+}
+
+/*
+ * Fit the info into room columns (each also costs a 3-column separator):
+ * drop the thread filter while it is the default, shrink the event name,
+ * then the file name, then drop the event, the file and the total, in
+ * that order.
+ */
+static void
+fit_info(struct info *info, size_t nr, unsigned room)
+{
+	static const size_t shrink[] = { 1, 0 };
+	static const size_t drop[] = { 2, 1, 0, 3 };
+	unsigned used = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		used += info[i].want ? info[i].want + 3 : 0;
+	/* "all threads" says nothing a full view does not: it goes first. */
+	if (used > room && info[2].want) {
+		used -= info[2].want + 3;
+		info[2].want = 0;
+	}
+	for (size_t s = 0; s < ARRAY_SIZE(shrink) && used > room; s++) {
+		struct info *in = &info[shrink[s]];
+		unsigned cut = used - room, can = in->want > in->min ? in->want - in->min : 0;
+
+		cut = cut < can ? cut : can;
+		in->want -= cut;
+		used -= cut;
+	}
+	for (size_t s = 0; s < ARRAY_SIZE(drop) && used > room; s++) {
+		struct info *in = &info[drop[s]];
+
+		if (in->want) {
+			used -= in->want + 3;
+			in->want = 0;
+		}
+	}
+}
+
+static void
+draw_tabs(struct tui *ui)
+{
+	const struct display *d = &ui->disp;
+	struct info info[4];
+	struct strbuf label = STRBUF_INIT;
+	int x = 0, tabs_end;
+
+	move(0, 0);
+	attrset(display_attr(d, DISPLAY_TAB_BAR));
+	for (int i = 0; i < COLS; i++)
+		addch(' ');
+	move(0, 0);
+	for (int t = 0; t < NR_TABS; t++) {
+		enum display_color c = t == TAB_SANDWICH	 ? DISPLAY_TAB_OFF
+				       : (size_t)t == ui->active ? DISPLAY_TAB_ACTIVE
+								 : DISPLAY_TAB_BAR;
+		int w = (int)strlen(tab_names[t]) + 2;
+
+		if (x + w > COLS)
+			break;
+		ui->tab_x0[t] = x;
+		attrset(display_attr(d, c));
+		mvprintw(0, x, " %s ", tab_names[t]);
+		x += w;
+		ui->tab_x1[t] = x;
+	}
+	tabs_end = x;
+
+	for (size_t i = 0; i < ARRAY_SIZE(info); i++)
+		strbuf_init(&info[i].text, 0);
+	add_info_text(ui, info, ARRAY_SIZE(info));
+	fit_info(info, ARRAY_SIZE(info), (unsigned)(COLS > tabs_end ? COLS - tabs_end : 0));
+	for (size_t i = 0; i < ARRAY_SIZE(info); i++) {
+		if (!info[i].want)
+			continue;
+		attrset(display_attr(d, DISPLAY_TAB_BAR));
+		mvaddstr(0, x, " ");
+		addstr(display_glyph_bar(d));
+		addstr(" ");
+		x += 3;
+		strbuf_reset(&label);
+		/* render_label escapes again: harmless on escaped text, and it measures. */
+		x += (int)render_label(&label, info[i].text.buf, info[i].text.len, info[i].want,
+				       d->utf8);
+		/* The total is what a glance at the bar is for: bold. */
+		attrset(display_attr(d, DISPLAY_TAB_INFO) | (i == 3 ? A_BOLD : 0));
+		display_addstr(d, label.buf, label.len);
+	}
+	attrset(A_NORMAL);
+	for (size_t i = 0; i < ARRAY_SIZE(info); i++)
+		strbuf_release(&info[i].text);
+	strbuf_release(&label);
+}
+
+/* ------------------------------------------------------------ status line */
+
+static void
+draw_status(struct tui *ui)
+{
+	const struct display *d = &ui->disp;
+	static const char hints[] =
+		"? help  arrows/hjkl move  Enter zoom  Esc back  1 2 panes  q quit";
+	static const char page_hints[] = "j k PgUp PgDn scroll  q Esc ? close";
+	struct strbuf sb = STRBUF_INIT;
+	unsigned used;
+
+	move(LINES - 1, 0);
+	clrtoeol();
+	if (ui->message.len) {
+		attrset(display_attr(d, DISPLAY_MESSAGE));
+		used = render_label(&sb, ui->message.buf, ui->message.len, (unsigned)COLS - 1,
+				    d->utf8);
+	} else {
+		attrset(display_attr(d, DISPLAY_STATUS));
+		used = render_label(&sb, ui->paging ? page_hints : hints,
+				    strlen(ui->paging ? page_hints : hints), (unsigned)COLS - 1,
+				    d->utf8);
+	}
+	(void)used;
+	mvaddstr(LINES - 1, 0, "");
+	display_addstr(d, sb.buf, sb.len);
+	attrset(A_NORMAL);
+	strbuf_release(&sb);
+}
+
+/* ------------------------------------------------------------------ pages */
+
+static void
+page_open(struct tui *ui)
+{
+	ui->paging = true;
+	ui->page_top = 0;
+	ui->page_width = 0;
+}
+
+static void
+open_help(struct tui *ui)
+{
+	strbuf_reset(&ui->page);
+	strbuf_addf(&ui->page, "tflame %s: keys (q, Esc or ? closes this page)\n",
+		    PACKAGE_VERSION);
+	keys_help_text(&ui->page, ui->disp.utf8);
+	strbuf_addstr(&ui->page,
+		      "\n# Reading the panes\n"
+		      "  A box's width is its weight. Left Heavy merges every call path into\n"
+		      "  one tree, heaviest callees first; Time Order shows the stacks in the\n"
+		      "  order the samples were taken. Boxes narrower than a cell are drawn\n"
+		      "  as dots. 'this box' is the selected box; 'function' adds up every\n"
+		      "  box of the same function, counting recursion once per sample.\n");
+	page_open(ui);
+}
+
+/*
+ * Where a wrapped line of the page continues: under the text after the
+ * first gap of two spaces ("  keys   help"), or 4 columns in.
+ */
+static unsigned
+hanging_indent(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && s[i] == ' ')
+		i++;
+	for (; i + 2 < len; i++)
+		if (s[i] == ' ' && s[i + 1] == ' ' && s[i + 2] != ' ')
+			return (unsigned)render_width(s, i + 2);
+	return 4;
+}
+
+/* Lay the page out for the current width (headings, lines starting "# ", bold). */
+static void
+page_layout(struct tui *ui)
+{
+	const char *s = ui->page.buf, *end = s + ui->page.len;
+	bool first = true;
+
+	if (ui->page_width == (unsigned)COLS)
+		return;
+	ui->page_width = (unsigned)COLS;
+	flow_reset(&ui->page_flow, (unsigned)COLS);
+	/* The first line is the title, drawn apart. */
+	s = memchr(s, '\n', ui->page.len);
+	s = s ? s + 1 : end;
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t len = nl ? (size_t)(nl - s) : (size_t)(end - s);
+
+		if (!first)
+			flow_newline(&ui->page_flow);
+		first = false;
+		ui->page_flow.indent = hanging_indent(s, len);
+		if (len >= 2 && s[0] == '#' && s[1] == ' ')
+			flow_text(&ui->page_flow, display_attr(&ui->disp, DISPLAY_HEADING), s + 2,
+				  len - 2);
+		else
+			flow_words(&ui->page_flow, A_NORMAL, s, len);
+		s += len + 1;
+	}
+}
+
+static size_t
+page_rows(void)
+{
+	return LINES > 2 ? (size_t)LINES - 2 : 1;
+}
+
+static void
+draw_page(struct tui *ui)
+{
+	const char *nl = memchr(ui->page.buf, '\n', ui->page.len);
+	size_t title_len = nl ? (size_t)(nl - ui->page.buf) : ui->page.len;
+	struct strbuf sb = STRBUF_INIT;
+	size_t rows = page_rows(), nr;
+
+	page_layout(ui);
+	nr = ui->page_flow.nr_lines;
+	if (ui->page_top + rows > nr)
+		ui->page_top = nr > rows ? nr - rows : 0;
+
+	move(0, 0);
+	attrset(display_attr(&ui->disp, DISPLAY_TAB_BAR));
+	for (int i = 0; i < COLS; i++)
+		addch(' ');
+	render_label(&sb, ui->page.buf, title_len, (unsigned)COLS - 1, ui->disp.utf8);
+	mvaddstr(0, 1, "");
+	attrset(display_attr(&ui->disp, DISPLAY_TAB_BAR) | A_BOLD);
+	display_addstr(&ui->disp, sb.buf, sb.len);
+	if (nr > rows) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, " %zu-%zu of %zu ", ui->page_top + 1,
+			    ui->page_top + rows < nr ? ui->page_top + rows : nr, nr);
+		if ((int)sb.len < COLS)
+			mvaddstr(0, COLS - (int)sb.len, sb.buf);
+	}
+	attrset(A_NORMAL);
+	for (int y = 1; y < LINES - 1; y++) {
+		move(y, 0);
+		clrtoeol();
+	}
+	flow_draw(&ui->page_flow, &ui->disp, ui->page_top, rows, 1, 0, A_NORMAL);
+	strbuf_release(&sb);
+}
+
+/* Requests while a page shows: scrolling, closing; others close it and go on. */
+static bool
+page_request(struct tui *ui, enum request req)
+{
+	size_t rows = page_rows(), nr = ui->page_flow.nr_lines;
+	size_t max = nr > rows ? nr - rows : 0;
+
+	switch (req) {
+	case REQ_MOVE_DOWN:
+		ui->page_top += ui->page_top < max;
+		return true;
+	case REQ_MOVE_UP:
+		ui->page_top -= ui->page_top > 0;
+		return true;
+	case REQ_PAGE_DOWN:
+	case REQ_WHEEL_DOWN:
+		ui->page_top += req == REQ_PAGE_DOWN ? rows - 1 : 3;
+		if (ui->page_top > max)
+			ui->page_top = max;
+		return true;
+	case REQ_PAGE_UP:
+	case REQ_WHEEL_UP: {
+		size_t step = req == REQ_PAGE_UP ? rows - 1 : 3;
+
+		ui->page_top = ui->page_top > step ? ui->page_top - step : 0;
+		return true;
+	}
+	case REQ_TOP:
+		ui->page_top = 0;
+		return true;
+	case REQ_BOTTOM:
+		ui->page_top = max;
+		return true;
+	case REQ_QUIT:
+	case REQ_BACK:
+	case REQ_HELP:
+	case REQ_DETAILS:
+	case REQ_ZOOM:
+		ui->paging = false;
+		return true;
+	case REQ_INTERRUPT:
+	case REQ_REDRAW:
+	case REQ_SUSPEND:
+		return false;
+	default:
+		ui->paging = false;
+		return false;
+	}
+}
+
+/* ----------------------------------------------------------------- panes */
+
+static void
+draw(struct tui *ui)
+{
+	struct pane *p = &ui->panes[ui->active];
+	struct pane_area area = { 1, 0, LINES - 2, COLS };
+
+	erase();
+	if (COLS < MIN_COLS || LINES < MIN_LINES) {
+		mvaddstr(0, 0, "tflame: make the");
+		mvaddstr(1, 0, "window bigger");
+		return;
+	}
+	if (ui->paging) {
+		draw_page(ui);
+	} else {
+		draw_tabs(ui);
+		p->ops->draw(p, &ui->ctx, &area);
+	}
+	draw_status(ui);
+}
+
+static void
+switch_pane(struct tui *ui, size_t i)
+{
+	if (i == TAB_SANDWICH) {
+		strbuf_addstr(&ui->message, "Sandwich comes in a later version");
+		return;
+	}
+	ui->active = i;
+}
+
+static void
+next_event(struct tui *ui)
+{
+	const struct profile_set *ps = ui->model.ps;
+	const struct profile *p;
+
+	if (ps->nr_profiles < 2) {
+		strbuf_addstr(&ui->message, "this file holds one profile");
+		return;
+	}
+	model_set_profile(&ui->model, (ui->model.profile + 1) % ps->nr_profiles);
+	p = model_profile(&ui->model);
+	strbuf_addstr(&ui->message, "showing ");
+	text_escape_str(&ui->message, ps_get(ps, p->name));
+	strbuf_addf(&ui->message, " (%zu of %zu)", ui->model.profile + 1, ps->nr_profiles);
+}
+
+static void
+handle(struct tui *ui, enum request req, const struct pane_input *in)
+{
+	static const char *const color_names[COLOR_NR_MODES] = {
+		[COLOR_BY_FUNCTION] = "colours by function",
+		[COLOR_BY_MODULE] = "colours by module",
+		[COLOR_BY_KIND] = "colours by kind: kernel yellow, JIT green, inlined aqua, user red",
+	};
+	struct pane *p = &ui->panes[ui->active];
+
+	if (ui->paging && page_request(ui, req))
+		return;
+	if (req == REQ_SANDWICH) {
+		switch_pane(ui, TAB_SANDWICH);
+		return;
+	}
+	if (keys_is_later(req)) {
+		strbuf_addf(&ui->message, "%s: comes in a later version", keys_help(req));
+		return;
+	}
+	switch (req) {
+	case REQ_QUIT:
+	case REQ_INTERRUPT:
+		ui->quit = true;
+		return;
+	case REQ_HELP:
+		open_help(ui);
+		return;
+	case REQ_LEFT_HEAVY:
+		switch_pane(ui, TAB_LEFT_HEAVY);
+		return;
+	case REQ_TIME_ORDER:
+		switch_pane(ui, TAB_TIME_ORDER);
+		return;
+	case REQ_NEXT_PANE:
+		ui->active = (ui->active + 1) % NR_PANES;
+		return;
+	case REQ_PREV_PANE:
+		ui->active = (ui->active + NR_PANES - 1) % NR_PANES;
+		return;
+	case REQ_NEXT_EVENT:
+		next_event(ui);
+		return;
+	case REQ_COLORS:
+		ui->ctx.color = (ui->ctx.color + 1) % COLOR_NR_MODES;
+		strbuf_addstr(&ui->message, color_names[ui->ctx.color]);
+		if (!ui->disp.colors)
+			strbuf_addstr(&ui->message, " (no colours on this terminal, or NO_COLOR)");
+		return;
+	case REQ_FLIP:
+		ui->ctx.flip = !ui->ctx.flip;
+		strbuf_addstr(&ui->message, ui->ctx.flip ? "root at the bottom"
+							 : "root at the top (icicle)");
+		return;
+	case REQ_REDRAW:
+		clearok(curscr, TRUE);
+		return;
+	case REQ_SUSPEND:
+		display_suspend(&ui->disp);
+		return;
+	default:
+		break;
+	}
+	switch (p->ops->request(p, &ui->ctx, req, in)) {
+	case PANE_PAGE:
+		page_open(ui);
+		break;
+	case PANE_IGNORED:
+	case PANE_DONE:
+		break;
+	}
+}
+
+/* A click on a tab switches to it; true if the click was on the tab bar. */
+static bool
+click_tabs(struct tui *ui, int x, int y)
+{
+	if (y != 0 || ui->paging)
+		return false;
+	for (int t = 0; t < NR_TABS; t++)
+		if (x >= ui->tab_x0[t] && x < ui->tab_x1[t])
+			switch_pane(ui, (size_t)t);
+	return true;
+}
+
+/* Mouse events as the KEYS_* codes of the key table. */
+static int
+mouse_key(MEVENT *ev)
+{
+	if (ev->bstate & BUTTON1_DOUBLE_CLICKED)
+		return KEYS_DOUBLE_CLICK;
+	if (ev->bstate & BUTTON1_CLICKED)
+		return KEYS_CLICK;
+	if (ev->bstate & BUTTON4_PRESSED)
+		return KEYS_WHEEL_UP;
+#ifdef BUTTON5_PRESSED
+	if (ev->bstate & BUTTON5_PRESSED)
+		return KEYS_WHEEL_DOWN;
+#endif
+	return 0;
+}
+
+static void
+unknown_key(struct tui *ui, int key)
+{
+	strbuf_addstr(&ui->message, "no action on ");
+	keys_name(&ui->message, key, ui->disp.utf8);
+	strbuf_addstr(&ui->message, ": ? lists the keys");
+}
+
+static void
+run(struct tui *ui)
+{
+	bool dirty = true;
+
+	while (!ui->quit && !tui_stop) {
+		struct pane_input in = { 0 };
+		enum request req;
+		MEVENT ev;
+		int key;
+
+		if (dirty) {
+			draw(ui);
+			refresh();
+			strbuf_reset(&ui->message);
+			dirty = false;
+		}
+		key = getch();
+		if (key == ERR)
+			continue;
+		dirty = true;
+		if (key == KEY_RESIZE) {
+			ui->page_width = 0;
+			continue;
+		}
+		if (key == KEY_MOUSE) {
+			if (getmouse(&ev) != OK)
+				continue;
+			key = mouse_key(&ev);
+			in.x = ev.x;
+			in.y = ev.y;
+			if (!key || (key == KEYS_CLICK && click_tabs(ui, ev.x, ev.y)))
+				continue;
+		}
+		req = keys_request(key);
+		if (req == REQ_NONE) {
+			if (ui->paging)
+				ui->paging = false;
+			else
+				unknown_key(ui, key);
+			continue;
+		}
+		handle(ui, req, &in);
+	}
+}
+
+/* ------------------------------------------------------------- the whole */
+
+static void
+print_warnings(const char *path, const struct profile_set *ps)
+{
+	for (size_t i = 0; i < ps->nr_diags; i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		text_escape_str(&sb, path);
+		if (ps->diags[i].line)
+			strbuf_addf(&sb, ":%llu", (unsigned long long)ps->diags[i].line);
+		strbuf_addstr(&sb, ": warning: ");
+		text_escape_str(&sb, ps->diags[i].msg);
+		fprintf(stderr, "tflame: %s\n", sb.buf);
+		strbuf_release(&sb);
+	}
+}
+
+/* Show the profile called name first; false (with a message) if there is none. */
+static bool
+pick_event(struct tui *ui, const char *name)
+{
+	const struct profile_set *ps = ui->model.ps;
+	const struct profile *p = profile_set_find_profile(ps, name);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (p) {
+		model_set_profile(&ui->model, (size_t)profile_set_profile_index(ps, p));
+		return true;
+	}
+	for (size_t i = 0; i < ps->nr_profiles; i++) {
+		strbuf_addstr(&sb, i ? ", " : "");
+		text_escape_str(&sb, ps_get(ps, ps->profiles[i]->name));
+	}
+	fprintf(stderr, "tflame: no event named ");
+	{
+		struct strbuf esc = STRBUF_INIT;
+
+		text_escape_str(&esc, name);
+		fprintf(stderr, "%s (events: %s)\n", esc.buf, sb.buf);
+		strbuf_release(&esc);
+	}
+	strbuf_release(&sb);
+	return false;
+}
+
+int
+tui_run(const struct tui_options *o)
+{
+	struct sigaction sa = { .sa_handler = tui_on_signal }, old_term, old_hup, old_int;
+	struct tf_error err = TF_ERROR_INIT;
+	struct profile_set *ps = NULL;
+	struct tui ui = { .path = o->path };
+	bool stdin_busy = !strcmp(o->path, "-");
+	const char *why;
+	int ret = EXIT_OK;
+
+	setlocale(LC_ALL, "");
+	/* Numbers are printed with '.', whatever the locale says. */
+	setlocale(LC_NUMERIC, "C");
+
+	if (!display_usable(stdin_busy, &why)) {
+		fprintf(stderr,
+			"tflame: %s: the explorer needs a terminal\n"
+			"Use 'tflame report FILE' for a summary in text, or 'tflame dump' for a pane\n"
+			"as text.\n",
+			why);
+		return EXIT_USAGE;
+	}
+
+	switch (load_profile(o->path, o->format, &o->io, &ps, &err)) {
+	case LOAD_OK:
+		break;
+	case LOAD_CANCELLED:
+		fputs("tflame: loading cancelled\n", stderr);
+		return TUI_EXIT_INTERRUPTED;
+	case LOAD_FAILED: {
+		struct strbuf sb = STRBUF_INIT;
+
+		text_escape_str(&sb, tf_error_text(&err));
+		fprintf(stderr, "tflame: %s\n", sb.buf);
+		strbuf_release(&sb);
+		tf_error_release(&err);
+		return EXIT_INPUT;
+	}
+	}
+
+	model_init(&ui.model, ps);
+	if (o->event && !pick_event(&ui, o->event)) {
+		model_release(&ui.model);
+		return EXIT_USAGE;
+	}
+
+	tui_stop = 0;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
+	sigaction(SIGINT, &sa, &old_int);
+
+	if (display_open(&ui.disp, stdin_busy, &err)) {
+		fprintf(stderr, "tflame: %s\n", tf_error_text(&err));
+		tf_error_release(&err);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	timeout(KEY_TIMEOUT_MS);
+
+	strbuf_init(&ui.message, 0);
+	strbuf_init(&ui.page, 0);
+	flow_init(&ui.page_flow, 80);
+	ui.ctx = (struct pane_ctx){
+		.model = &ui.model,
+		.disp = &ui.disp,
+		.color = COLOR_BY_FUNCTION,
+		.message = &ui.message,
+		.page = &ui.page,
+	};
+	for (size_t i = 0; i < NR_PANES; i++) {
+		ui.panes[i].ops = pane_table[i];
+		ui.panes[i].priv = pane_table[i]->open(&ui.ctx);
+	}
+	if (ps->nr_diags)
+		strbuf_addf(&ui.message, "%zu warning%s while reading: listed when tflame exits",
+			    ps->nr_diags, ps->nr_diags == 1 ? "" : "s");
+	else
+		strbuf_addstr(&ui.message, "? lists the keys, q quits");
+
+	run(&ui);
+
+	display_close(&ui.disp);
+	for (size_t i = 0; i < NR_PANES; i++)
+		ui.panes[i].ops->done(&ui.panes[i]);
+	flow_release(&ui.page_flow);
+	strbuf_release(&ui.page);
+	strbuf_release(&ui.message);
+	print_warnings(o->path, ps);
+out:
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+	sigaction(SIGINT, &old_int, NULL);
+	model_release(&ui.model);
+	return ret;
+}

@@ -1,0 +1,376 @@
+#!/bin/sh
+# Screen tests: the real binary in tmux, driven with send-keys and read
+# with capture-pane, asserting on what a person sees. Every wait polls the
+# screen until the expected text shows (or a timeout), never a fixed sleep.
+# Skipped (77) when tmux is missing.
+
+. "$top_srcdir/tests/lib.sh"
+
+sample="$top_srcdir/data/sample.perf.txt"
+
+# ---------------------------------------------------------- without tmux
+# Not a terminal: a clear message naming the text commands, and exit 2.
+"$TFLAME" "$sample" </dev/null >"$tmpdir/out" 2>"$tmpdir/err"
+status=$?
+if [ "$status" -eq 2 ] && grep -q "tflame report" "$tmpdir/err" &&
+	grep -q "tflame dump" "$tmpdir/err" && [ ! -s "$tmpdir/out" ]; then
+	ok "stdout not a terminal: exit 2, points to report and dump"
+else
+	not_ok "stdout not a terminal: exit 2, points to report and dump" \
+		"exit $status" "$(cat "$tmpdir/err")"
+fi
+
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "tmux not found: skipping the screen tests"
+	exit 77
+fi
+
+# ------------------------------------------------------------- the rig
+# A private server per window (a new socket each time: a server being
+# killed cannot be mistaken for the next one), killed on every way out.
+nr_windows=0
+sock="tflame-screen-$$-0"
+T() {
+	tmux -L "$sock" -f /dev/null "$@"
+}
+trap 'T kill-server >/dev/null 2>&1; rm -rf "$tmpdir"' EXIT
+trap 'exit 1' INT TERM HUP
+
+# The shell in the pane: a prompt to look for once tflame has exited.
+cat >"$tmpdir/env.sh" <<EOF
+PS1='tfsh\$ '
+export PS1
+cd "$top_srcdir"
+EOF
+
+# start W H [ENV=VALUE...]: a new window of W x H running a shell, with
+# the terminal, locale and time zone pinned (the arguments override them).
+start() {
+	w=$1 h=$2
+	shift 2
+	T kill-server >/dev/null 2>&1
+	nr_windows=$((nr_windows + 1))
+	sock="tflame-screen-$$-$nr_windows"
+	T new-session -d -s tf -x "$w" -y "$h" \
+		"env -i PATH=\"$PATH\" HOME=\"$tmpdir\" ENV=\"$tmpdir/env.sh\" \
+		TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC $* sh -i"
+	wait_for 'tfsh$' || bail "the shell did not start"
+}
+
+bail() {
+	not_ok "$1" "$(screen)"
+	finish
+	exit 1
+}
+
+# run COMMAND: type a command line into the shell; its exit status shows
+# as "EXIT=N" when it ends.
+run() {
+	T send-keys -t tf -l "$*; echo EXIT=\$?"
+	T send-keys -t tf Enter
+}
+
+keys() {
+	T send-keys -t tf "$@"
+}
+
+screen() {
+	T capture-pane -p -t tf 2>/dev/null
+}
+
+# wait_for TEXT: poll until TEXT is on the screen (10 s at most).
+wait_for() {
+	i=0
+	while [ $i -lt 200 ]; do
+		screen | grep -qF -- "$1" && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# wait_gone TEXT: poll until TEXT has left the screen.
+wait_gone() {
+	i=0
+	while [ $i -lt 200 ]; do
+		screen | grep -qF -- "$1" || return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# The first line of the details bar: the selected frame's name. It is the
+# line after the rule (a line of ─ under the boxes).
+details_name() {
+	screen | sed -n '/^──/{n;p;q;}' | sed 's/ *$//'
+}
+
+# wait_details NAME: poll until NAME is the selected frame.
+wait_details() {
+	i=0
+	while [ $i -lt 200 ]; do
+		[ "$(details_name)" = "$1" ] && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# poll COMMAND...: run COMMAND until it succeeds (10 s at most).
+poll() {
+	i=0
+	while [ $i -lt 200 ]; do
+		"$@" && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# line_starts N TEXT: line N of the screen starts with TEXT.
+line_starts() {
+	case $(screen | sed -n "$1p") in
+	"$2"*) return 0 ;;
+	esac
+	return 1
+}
+
+# above_rule_starts TEXT: the line right above the rule starts with TEXT
+# (the root row when the panes are flipped).
+above_rule_starts() {
+	case $(screen | sed -n '/^──/{x;p;q;};h') in
+	"$1"*) return 0 ;;
+	esac
+	return 1
+}
+
+# line_is_just TEXT: some line holds TEXT and spaces only.
+line_is_just() {
+	screen | grep -q "^$1 *\$"
+}
+
+# prompt_back: the shell prompt is the last line written.
+prompt_back() {
+	[ "$(screen | sed '/^ *$/d' | tail -1)" = 'tfsh$' ]
+}
+
+# check DESCRIPTION COMMAND...: ok when COMMAND succeeds, else show the screen.
+check() {
+	what=$1
+	shift
+	if "$@"; then
+		ok "$what"
+	else
+		not_ok "$what" "waited for: $*" "$(screen)"
+	fi
+}
+
+# SGR mouse report for the cell (x, y), 1-based: press and release is a click.
+click() {
+	T send-keys -t tf -l "$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' "$1" "$2" "$1" "$2")"
+}
+
+# wheel BUTTON X Y: SGR mouse report of a wheel turn (64 up, 65 down).
+wheel() {
+	T send-keys -t tf -l "$(printf '\033[<%d;%d;%dM' "$1" "$2" "$3")"
+}
+
+# ------------------------------------------------------------ opening
+start 100 30
+run "$TFLAME" data/sample.perf.txt
+check "opens on Left Heavy" wait_for "__libc_start_call_main"
+line1=$(screen | head -1)
+case $line1 in
+*"1 Left Heavy"*"2 Time Order"*"3 Sandwich"*"sample.perf.txt"*"cpu-clock"*"all threads"*"1.514 s"*)
+	ok "tab bar: tabs, file, event, threads, total" ;;
+*)
+	not_ok "tab bar: tabs, file, event, threads, total" "$line1" ;;
+esac
+check "the outermost frame is selected first" wait_details "__libc_start_call_main"
+check "details: module, total and self" wait_for "this box   total 769.769 ms (50.8% of all)"
+check "details: the function over all its boxes" wait_for "function   total 769.769 ms"
+check "icicle: root at the top" poll line_starts 2 "__libc_start_call_main"
+
+# ------------------------------------------------------------- moving
+keys j
+check "j moves to the callee" wait_details "main"
+keys j
+check "j again: the callee under the box" wait_details "render_frame"
+keys l
+check "l moves to the right neighbour" wait_details "spin"
+check "its numbers" wait_for "this box   total 83.083 ms (5.5% of all)"
+keys h
+check "h moves back" wait_details "render_frame"
+keys k
+check "k moves to the caller" wait_details "main"
+keys j
+check "j comes back to the box it came from" wait_details "render_frame"
+keys Right Right
+check "a sliver narrower than a cell can be selected" wait_details "clock_gettime@@GLIBC_2.17"
+keys Right
+check "arrows move like h/j/k/l, a cell at a time" wait_details "compress_block"
+keys G
+check "G follows the heaviest callees to a leaf" wait_details "finish_task_switch.isra.0"
+keys g
+check "g goes to the outermost frame" wait_details "start_thread"
+keys l
+check "no neighbour: a message" wait_for "no box to the right on this row"
+
+# ------------------------------------------------------------- zooming
+keys h j j l
+check "select spin" wait_details "spin"
+keys Enter
+check "Enter zooms: the rule names the zoom" wait_for "zoom 1: spin (Esc: back)"
+check "zoomed: the box is all of the zoom" wait_for "83.083 ms (5.5% of all, 100% of zoom)"
+check "zoomed: the box spans the width" poll line_is_just spin
+keys Escape
+check "Esc zooms out" wait_gone "zoom 1:"
+check "Esc keeps the box it left selected" wait_details "spin"
+keys +
+check "+ zooms in around the selection" wait_for "zoomed 2.0x (0: reset)"
+keys +
+check "+ again" wait_for "zoomed 4.0x"
+keys -
+check "- zooms out" wait_for "zoomed 2.0x"
+keys 0
+check "0 resets the zoom" wait_gone "zoomed"
+keys Enter BSpace
+check "Backspace zooms out too" wait_gone "zoom 1:"
+keys Escape
+check "Esc when not zoomed says so" wait_for "not zoomed in"
+
+# ------------------------------------------------------------- panes
+keys 2
+check "2: Time Order, with the time of the box" wait_for "time       0.000000 s"
+keys 3
+check "3: Sandwich is for later" wait_for "Sandwich comes in a later version"
+keys Tab
+check "Tab cycles back to Left Heavy" wait_gone "time       0.0"
+check "Left Heavy kept its selection" wait_details "spin"
+keys e
+check "e with one profile says so" wait_for "this file holds one profile"
+
+# ------------------------------------------------------------- showing
+keys f
+check "f flips: root at the bottom" wait_for "root at the bottom"
+check "flipped: the outermost frame is right above the rule" \
+	poll above_rule_starts "__libc_start_call_main"
+keys f
+check "f flips back" wait_for "root at the top (icicle)"
+keys c
+check "c: colours by module" wait_for "colours by module"
+keys c c
+check "c cycles back to colours by function" wait_for "colours by function"
+keys d
+check "d: a page with the call path" wait_for "call path, outermost first"
+check "the page lists the outermost frame" wait_for "     1 __libc_start_call_main"
+keys q
+check "q closes the page" wait_for "1 Left Heavy"
+
+# ------------------------------------------------------------- help
+keys '?'
+check "? shows the help" wait_for "keys (q, Esc or ? closes this page)"
+check "help lists the zoom key" wait_for "Enter              zoom: the selected box spans the width"
+check "help says how h and l pan" wait_for "when zoomed in with + and the box runs"
+keys G
+check "G scrolls the help to its end" wait_for "Reading the panes"
+check "help marks later keys" wait_for "(later version) search frames"
+keys q
+check "q closes the help, tflame still runs" wait_for "1 Left Heavy"
+keys x
+check "an unbound key points to the help" wait_for "no action on x: ? lists the keys"
+
+# ------------------------------------------------------------- mouse
+keys 0 g
+click 60 5
+check "a click selects the box under the pointer" wait_details "compress_block"
+click 5 2
+click 5 2
+check "a double click zooms" wait_for "zoom 1: __libc_start_call_main"
+keys 0
+click 20 1
+check "a click on a tab switches panes" wait_for "time       0."
+click 3 1
+
+# ------------------------------------------------------------- resize
+T resize-window -t tf -x 80 -y 24
+check "resize to 80x24: rows window shows" wait_for "rows 1-17 of 21"
+width=$(screen | wc -L)
+[ "$width" -le 80 ] && ok "nothing drawn past 80 columns" ||
+	not_ok "nothing drawn past 80 columns" "widest line: $width"
+check "80 columns: tabs kept" wait_for "1 Left Heavy  2 Time Order  3 Sandwich"
+keys PageDown
+check "PgDn scrolls the rows down" wait_for "rows 5-21 of 21"
+keys PageUp
+check "PgUp scrolls up" wait_for "rows 1-17 of 21"
+wheel 65 10 10
+check "the wheel scrolls three rows down" wait_for "rows 4-20 of 21"
+wheel 64 10 10
+check "and up" wait_for "rows 1-17 of 21"
+T resize-window -t tf -x 200 -y 60
+check "resize to 200x60: no rows window" wait_gone "rows 1-"
+
+# ------------------------------------------------------------- quit
+keys q
+check "q quits with status 0" wait_for "EXIT=0"
+check "the alternate screen is left" wait_gone "1 Left Heavy"
+check "the prompt is back" poll prompt_back
+
+run "$TFLAME" data/sample.perf.txt
+wait_for "1 Left Heavy" || bail "tflame did not start again"
+keys C-c
+check "Ctrl-C quits cleanly" wait_for "EXIT=0"
+
+# ------------------------------------------------------------- terminals
+start 100 30 LANG=C LC_ALL=C
+run "$TFLAME" data/sample.perf.txt
+check "C locale: ASCII rule" wait_for "----------"
+check "C locale: ASCII ellipsis" wait_for "__memmove_avx512~"
+if screen | grep -q '…\|─\|│'; then
+	not_ok "C locale: no UTF-8 drawn" "$(screen)"
+else
+	ok "C locale: no UTF-8 drawn"
+fi
+keys q
+wait_for "EXIT=0"
+
+start 100 30
+run "$TFLAME" data/sample.perf.txt
+wait_for "1 Left Heavy" || bail "tflame did not start"
+if T capture-pane -p -e -t tf | grep -q '48;5;'; then
+	ok "256 colours: boxes have a background"
+else
+	not_ok "256 colours: boxes have a background" "$(T capture-pane -p -e -t tf | head -3)"
+fi
+keys q
+wait_for "EXIT=0"
+
+start 100 30 NO_COLOR=1
+run NO_COLOR=1 "$TFLAME" data/sample.perf.txt
+wait_for "1 Left Heavy" || bail "tflame did not start with NO_COLOR"
+if T capture-pane -p -e -t tf | grep -q '38;5;\|48;5;\|\[4[0-7]m'; then
+	not_ok "NO_COLOR: no colours" "$(T capture-pane -p -e -t tf | head -3 | cat -v)"
+else
+	ok "NO_COLOR: no colours"
+fi
+check "NO_COLOR: a bar starts each box" wait_for "│main"
+keys q
+wait_for "EXIT=0"
+
+# ------------------------------------------------------------- loading
+# A pipe that stays open: the progress line counts bytes, Ctrl-C cancels.
+start 100 30
+run "(cat data/sample.perf.txt; sleep 30) | $TFLAME -"
+check "loading a pipe shows bytes read" wait_for "tflame: loading -: 0."
+check "the progress line says how to cancel" wait_for "(Ctrl-C cancels)"
+keys C-c
+check "Ctrl-C cancels the load: status 130" wait_for "EXIT=130"
+check "and says so" wait_for "tflame: loading cancelled"
+
+# A bad file: the error, and the terminal untouched.
+run "$TFLAME" no-such-file.txt
+check "a missing file: the error, exit 1" wait_for "EXIT=1"
+check "the error names the file" wait_for "no-such-file.txt"
+
+finish
