@@ -644,8 +644,10 @@ draw_box(const struct flame *f, const struct pane_ctx *ctx, const struct box *b,
 		w--;
 	}
 	strbuf_reset(label);
-	used = render_label(label, ps_get(f->ps, fr->name), intern_len(&f->ps->strings, fr->name),
-			    w, d->utf8);
+	/* A lone ellipsis in a one-cell box is noise: its colour says enough. */
+	used = w < 2 && d->colors ? 0
+				  : render_label(label, ps_get(f->ps, fr->name),
+						 intern_len(&f->ps->strings, fr->name), w, d->utf8);
 	display_addstr(d, label->buf, label->len);
 	for (; used < w; used++)
 		addch(' ');
@@ -813,21 +815,22 @@ build_details(struct flame *f, struct pane_ctx *ctx, struct flow *fl, bool full)
 		if (!f->chart->has_time) {
 			flow_wordz(fl, label, "no timestamps in this profile: samples in file order");
 		} else {
+			/* A span is a time whatever the weight's unit. */
+			struct profile ns = { .unit = UNIT_NANOSECONDS };
+
 			strbuf_reset(&sb);
 			add_time(&sb, b->t0, p->time_min);
+			strbuf_setlen(&sb, sb.len - 2); /* the unit once, after the second */
 			strbuf_addstr(&sb, d->utf8 ? " \xe2\x80\x93 " : " - ");
 			add_time(&sb, b->t1, p->time_min);
 			flow_word(fl, A_NORMAL, sb.buf, sb.len);
 			flow_space(fl, 1);
+			flow_wordz(fl, label, "from the start");
+			flow_space(fl, 1);
 			strbuf_reset(&sb);
 			strbuf_addstr(&sb, "(");
-			/* A span is a time whatever the weight's unit. */
-			{
-				struct profile ns = { .unit = UNIT_NANOSECONDS };
-
-				profile_format_amount(&ns, (uint64_t)(b->t1 - b->t0), &sb);
-			}
-			strbuf_addstr(&sb, " long, from the start of the profile)");
+			profile_format_amount(&ns, (uint64_t)(b->t1 - b->t0), &sb);
+			strbuf_addstr(&sb, ")");
 			flow_word(fl, label, sb.buf, sb.len);
 		}
 	}

@@ -109,7 +109,7 @@ add_info_text(struct tui *ui, struct info *info, size_t nr)
 	/* the profile */
 	text_escape_str(&info[1].text, ps_get(ps, p->name)[0] ? ps_get(ps, p->name) : "profile");
 	if (ps->nr_profiles > 1)
-		strbuf_addf(&info[1].text, " (%zu/%zu, e)", ui->model.profile + 1, ps->nr_profiles);
+		strbuf_addf(&info[1].text, " %zu/%zu", ui->model.profile + 1, ps->nr_profiles);
 	info[1].min = 6;
 	/* the threads */
 	strbuf_addstr(&info[2].text, "all threads");
@@ -128,13 +128,14 @@ add_info_text(struct tui *ui, struct info *info, size_t nr)
 /*
  * Fit the info into room columns (each also costs a 3-column separator):
  * drop the thread filter while it is the default, shrink the event name,
- * then the file name, then drop the event, the file and the total, in
- * that order.
+ * then the file name (the other way round when there are several events),
+ * then drop the event, the file and the total, in that order.
  */
 static void
-fit_info(struct info *info, size_t nr, unsigned room)
+fit_info(struct info *info, size_t nr, unsigned room, bool several)
 {
-	static const size_t shrink[] = { 1, 0 };
+	/* With several profiles, which one shows matters more than the file. */
+	const size_t shrink[] = { several ? 0 : 1, several ? 1 : 0 };
 	static const size_t drop[] = { 2, 1, 0, 3 };
 	unsigned used = 0;
 
@@ -195,7 +196,8 @@ draw_tabs(struct tui *ui)
 	for (size_t i = 0; i < ARRAY_SIZE(info); i++)
 		strbuf_init(&info[i].text, 0);
 	add_info_text(ui, info, ARRAY_SIZE(info));
-	fit_info(info, ARRAY_SIZE(info), (unsigned)(COLS > tabs_end ? COLS - tabs_end : 0));
+	fit_info(info, ARRAY_SIZE(info), (unsigned)(COLS > tabs_end ? COLS - tabs_end : 0),
+		 ui->model.ps->nr_profiles > 1);
 	for (size_t i = 0; i < ARRAY_SIZE(info); i++) {
 		if (!info[i].want)
 			continue;
