@@ -196,7 +196,7 @@ check "icicle: root at the top" poll line_starts 2 "__libc_start_call_main"
 keys j
 check "j moves to the callee" wait_details "main"
 keys j
-check "j again: the callee under the box" wait_details "render_frame"
+check "j again: the heaviest callee" wait_details "render_frame"
 keys l
 check "l moves to the right neighbour" wait_details "spin"
 check "its numbers" wait_for "this box   total 83.083 ms (5.5% of all)"
@@ -321,6 +321,13 @@ run "$TFLAME" data/sample.perf.txt
 wait_for "1 Left Heavy" || bail "tflame did not start again"
 keys C-c
 check "Ctrl-C quits cleanly" wait_for "EXIT=0"
+
+# A SIGTERM from elsewhere: the terminal is restored, then tflame dies of it.
+run "sh -c '\"$TFLAME\" data/sample.perf.txt & echo \$! >\"$tmpdir/pid\"; wait \$!'"
+wait_for "1 Left Heavy" || bail "tflame did not start in the background"
+kill -TERM "$(cat "$tmpdir/pid")"
+check "SIGTERM: the terminal is restored" wait_gone "1 Left Heavy"
+check "SIGTERM: tflame dies of the signal" wait_for "EXIT=143"
 
 # ------------------------------------------------------------- terminals
 start 100 30 LANG=C LC_ALL=C

@@ -50,8 +50,8 @@ struct strbuf;
 	REQ(THREADS, LATER "choose the threads to show", 't') \
 	GROUP("Moving (the same in every flame pane)") \
 	REQ(MOVE_UP, "up a row: the caller (icicle) or a callee (flipped)", 'k', KEY_UP) \
-	REQ(MOVE_DOWN, "down a row: a callee (icicle) or the caller (flipped)", 'j', \
-	    KEY_DOWN) \
+	REQ(MOVE_DOWN, "down a row: the heaviest callee on screen, or the one just left " \
+		       "(icicle); the caller (flipped)", 'j', KEY_DOWN) \
 	REQ(MOVE_LEFT, "the box on the left; when zoomed in with + and the box runs " \
 		       "off the screen, pan left to its edge first", 'h', KEY_LEFT) \
 	REQ(MOVE_RIGHT, "the box on the right; pans first like h", 'l', KEY_RIGHT) \

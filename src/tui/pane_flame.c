@@ -35,6 +35,8 @@
 
 /* Details take at most this share of the pane's height (the rest is boxes). */
 #define DETAILS_MAX_SHARE 2 /* 1/2 */
+/* A name longer than this many lines goes on the details page (d). */
+#define DETAILS_NAME_LINES 4
 
 enum flame_kind {
 	FLAME_TREE,
@@ -74,6 +76,7 @@ struct flame {
 	bool flip;
 	struct layout lay;
 	struct flow details;
+	size_t name_lines;         /* the first lines of details: the name */
 };
 
 /* ------------------------------------------------------------ arithmetic */
@@ -325,34 +328,40 @@ node_next_at(const struct flame *f, uint32_t row, uint64_t x, int dir)
 }
 
 /*
- * The child to go down to: the one under x when there is one, else the
- * heaviest (the tree's first child, the chart's widest).
+ * The callee to go down to: the heaviest one on screen, or the heaviest
+ * of all when none is. In the tree, children sit heaviest first from the
+ * left, so that is the one at the left edge of what shows of n.
  */
 static uint32_t
-node_child(const struct flame *f, uint32_t n, uint64_t x)
+node_child(const struct flame *f, uint32_t n)
 {
 	if (f->kind == FLAME_TREE) {
-		uint32_t nr, k = tree_kid_at(f->tree, n, x);
+		uint32_t nr;
 		const stack_id *kids = calltree_kids(f->tree, n, &nr);
+		uint64_t x = f->tree->x0[n] > f->x0 ? f->tree->x0[n] : f->x0;
+		uint32_t k = tree_kid_at(f->tree, n, x);
 
 		return k != NODE_NONE ? k : nr ? kids[0] : NODE_NONE;
 	} else {
 		const struct chart *c = f->chart;
-		uint32_t i, end, best = NODE_NONE;
-		uint64_t best_w = 0;
+		uint32_t i, end, best = NODE_NONE, best_seen = NODE_NONE;
+		uint64_t best_w = 0, best_seen_w = 0;
 
 		chart_kids(c, n, &i, &end);
 		for (; i < end; i++) {
-			uint64_t w = c->boxes[i].x1 - c->boxes[i].x0;
+			const struct chart_box *b = &c->boxes[i];
+			uint64_t w = b->x1 - b->x0;
 
-			if (c->boxes[i].x0 <= x && x < c->boxes[i].x1)
-				return i;
 			if (w > best_w) {
 				best_w = w;
 				best = i;
 			}
+			if (b->x1 > f->x0 && b->x0 < f->x1 && w > best_seen_w) {
+				best_seen_w = w;
+				best_seen = i;
+			}
 		}
-		return best;
+		return best_seen != NODE_NONE ? best_seen : best;
 	}
 }
 
@@ -734,7 +743,7 @@ add_time(struct strbuf *sb, int64_t t, int64_t origin)
  * details page (full = true) add the call path.
  */
 static void
-build_details(struct flame *f, struct pane_ctx *ctx, struct flow *fl, bool full)
+build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool full)
 {
 	const struct display *d = ctx->disp;
 	attr_t label = display_attr(d, DISPLAY_LABEL);
@@ -748,6 +757,7 @@ build_details(struct flame *f, struct pane_ctx *ctx, struct flow *fl, bool full)
 	uint32_t n = f->sel;
 	func_id fn;
 
+	f->name_lines = 0;
 	if (n == NODE_NONE) {
 		flow_wordz(fl, label, f->total ? "nothing selected" : "no samples in this profile");
 		return;
@@ -759,6 +769,7 @@ build_details(struct flame *f, struct pane_ctx *ctx, struct flow *fl, bool full)
 	fl->indent = 0;
 	flow_text(fl, display_attr(d, DISPLAY_NAME), ps_get(f->ps, fr->name),
 		  intern_len(&f->ps->strings, fr->name));
+	f->name_lines = fl->nr_lines;
 	flow_newline(fl);
 
 	fl->indent = 2;
@@ -918,6 +929,38 @@ draw_rule(const struct flame *f, const struct pane_ctx *ctx, int y, int x, int w
 	strbuf_release(&rows);
 }
 
+/*
+ * The details in lines rows at y. When they do not fit, the name gives
+ * up lines first (the numbers are what a glance is for), and the last
+ * line of what is cut says where the rest is: never cut silently.
+ */
+static void
+draw_details(const struct flame *f, const struct pane_ctx *ctx, int y, int x, size_t lines)
+{
+	static const char more[] = " d: all details ";
+	const struct flow *fl = &f->details;
+	size_t rest = fl->nr_lines - f->name_lines, name = f->name_lines, mark;
+
+	if (fl->nr_lines <= lines) {
+		flow_draw(fl, ctx->disp, 0, lines, y, x, A_NORMAL);
+		return;
+	}
+	if (rest + 1 <= lines) {
+		name = lines - rest;
+		mark = name - 1;
+	} else {
+		name = name ? 1 : 0;
+		rest = lines - name;
+		mark = lines - 1;
+	}
+	flow_draw(fl, ctx->disp, 0, name, y, x, A_NORMAL);
+	flow_draw(fl, ctx->disp, f->name_lines, rest, y + (int)name, x, A_NORMAL);
+	attrset(display_attr(ctx->disp, DISPLAY_MESSAGE) | A_REVERSE);
+	if (fl->width >= sizeof(more))
+		mvaddstr(y + (int)mark, x + (int)fl->width - (int)sizeof(more) + 1, more);
+	attrset(A_NORMAL);
+}
+
 static void
 flame_draw(struct pane *pane, struct pane_ctx *ctx, const struct pane_area *area)
 {
@@ -936,6 +979,8 @@ flame_draw(struct pane *pane, struct pane_ctx *ctx, const struct pane_area *area
 	if (max_details < 1)
 		max_details = 1;
 	details = (int)f->details.nr_lines;
+	if (f->name_lines > DETAILS_NAME_LINES)
+		details -= (int)(f->name_lines - DETAILS_NAME_LINES);
 	if (details > max_details)
 		details = max_details;
 
@@ -967,17 +1012,7 @@ flame_draw(struct pane *pane, struct pane_ctx *ctx, const struct pane_area *area
 	attrset(A_NORMAL);
 
 	draw_rule(f, ctx, f->body.top + f->body.height, area->left, area->width);
-	flow_draw(&f->details, ctx->disp, 0, (size_t)details,
-		  f->body.top + f->body.height + 1, area->left, A_NORMAL);
-	if (f->details.nr_lines > (size_t)details) {
-		/* Say that there is more, on the last line, rather than cut silently. */
-		static const char more[] = " d: all details ";
-		int y = f->body.top + f->body.height + details;
-
-		attrset(display_attr(ctx->disp, DISPLAY_MESSAGE) | A_REVERSE);
-		mvaddstr(y, area->left + area->width - (int)sizeof(more) + 1, more);
-		attrset(A_NORMAL);
-	}
+	draw_details(f, ctx, f->body.top + f->body.height + 1, area->left, (size_t)details);
 	strbuf_release(&label);
 }
 
@@ -992,7 +1027,7 @@ vertical(const struct flame *f, enum request req)
 	return f->flip ? -down : down;
 }
 
-/* The middle of the part of n on screen: where "down" looks for a child. */
+/* The middle of the part of n on screen: what + and - zoom around. */
 static uint64_t
 visible_middle(const struct flame *f, uint32_t n)
 {
@@ -1024,7 +1059,7 @@ move_vertical(struct flame *f, struct pane_ctx *ctx, int dir)
 		if (f->came_from != NODE_NONE && node_parent(f, f->came_from) == f->sel)
 			n = f->came_from;
 		else
-			n = node_child(f, f->sel, visible_middle(f, f->sel));
+			n = node_child(f, f->sel);
 		if (n == NODE_NONE) {
 			strbuf_addstr(ctx->message, "this frame calls nothing: it is a leaf");
 			return;
@@ -1174,9 +1209,6 @@ zoom_step(struct flame *f, struct pane_ctx *ctx, bool in)
 	pan_to(f, f->x0);
 }
 
-/* The middle of the part of n on screen: where "down" looks for a child. */
-static uint64_t visible_middle(const struct flame *f, uint32_t n);
-
 /*
  * PgUp/PgDn and the wheel: scroll rows, towards the leaves when down > 0
  * (visually down, so the other way when flipped). A selection that
@@ -1197,8 +1229,7 @@ scroll_rows(struct flame *f, int down, uint32_t rows)
 	clamp_rows(f);
 	if (n == NODE_NONE)
 		return;
-	while (node_row(f, n) < f->first_row &&
-	       (k = node_child(f, n, visible_middle(f, n))) != NODE_NONE)
+	while (node_row(f, n) < f->first_row && (k = node_child(f, n)) != NODE_NONE)
 		n = k;
 	while (node_row(f, n) >= f->first_row + body_rows(f) && node_parent(f, n) != NODE_NONE)
 		n = node_parent(f, n);
@@ -1228,7 +1259,7 @@ go_bottom(struct flame *f)
 
 	if (n == NODE_NONE)
 		return;
-	while ((k = node_child(f, n, UINT64_MAX)) != NODE_NONE)
+	while ((k = node_child(f, n)) != NODE_NONE)
 		n = k;
 	f->came_from = NODE_NONE;
 	select_node(f, n);

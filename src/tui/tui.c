@@ -29,14 +29,16 @@
 /* Wake up this often to notice a SIGTERM or SIGHUP. */
 #define KEY_TIMEOUT_MS 500
 
-/* Set by SIGTERM, SIGHUP and SIGINT from outside: leave cleanly. */
+/*
+ * Set to the signal by SIGTERM, SIGHUP and SIGINT from outside: leave
+ * cleanly, then die of it, so the parent learns how tflame ended.
+ */
 static volatile sig_atomic_t tui_stop;
 
 static void
 tui_on_signal(int sig)
 {
-	(void)sig;
-	tui_stop = 1;
+	tui_stop = sig;
 }
 
 enum tab {
@@ -178,13 +180,14 @@ draw_tabs(struct tui *ui)
 		addch(' ');
 	move(0, 0);
 	for (int t = 0; t < NR_TABS; t++) {
+		ui->tab_x0[t] = ui->tab_x1[t] = -1; /* not drawn: not clickable */
 		enum display_color c = t == TAB_SANDWICH	 ? DISPLAY_TAB_OFF
 				       : (size_t)t == ui->active ? DISPLAY_TAB_ACTIVE
 								 : DISPLAY_TAB_BAR;
 		int w = (int)strlen(tab_names[t]) + 2;
 
 		if (x + w > COLS)
-			break;
+			continue;
 		ui->tab_x0[t] = x;
 		attrset(display_attr(d, c));
 		mvprintw(0, x, " %s ", tab_names[t]);
@@ -229,23 +232,18 @@ draw_status(struct tui *ui)
 	static const char hints[] =
 		"? help  arrows/hjkl move  Enter zoom  Esc back  1 2 panes  q quit";
 	static const char page_hints[] = "j k PgUp PgDn scroll  q Esc ? close";
+	const char *text = ui->paging ? page_hints : hints;
+	size_t len = strlen(text);
 	struct strbuf sb = STRBUF_INIT;
-	unsigned used;
 
+	if (ui->message.len) {
+		text = ui->message.buf;
+		len = ui->message.len;
+	}
+	render_label(&sb, text, len, (unsigned)COLS - 1, d->utf8);
 	move(LINES - 1, 0);
 	clrtoeol();
-	if (ui->message.len) {
-		attrset(display_attr(d, DISPLAY_MESSAGE));
-		used = render_label(&sb, ui->message.buf, ui->message.len, (unsigned)COLS - 1,
-				    d->utf8);
-	} else {
-		attrset(display_attr(d, DISPLAY_STATUS));
-		used = render_label(&sb, ui->paging ? page_hints : hints,
-				    strlen(ui->paging ? page_hints : hints), (unsigned)COLS - 1,
-				    d->utf8);
-	}
-	(void)used;
-	mvaddstr(LINES - 1, 0, "");
+	attrset(display_attr(d, ui->message.len ? DISPLAY_MESSAGE : DISPLAY_STATUS));
 	display_addstr(d, sb.buf, sb.len);
 	attrset(A_NORMAL);
 	strbuf_release(&sb);
@@ -766,5 +764,9 @@ out:
 	sigaction(SIGHUP, &old_hup, NULL);
 	sigaction(SIGINT, &old_int, NULL);
 	model_release(&ui.model);
+	if (tui_stop) {
+		signal((int)tui_stop, SIG_DFL);
+		raise((int)tui_stop);
+	}
 	return ret;
 }
