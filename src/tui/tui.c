@@ -440,6 +440,28 @@ draw(struct tui *ui)
 	draw_status(ui);
 }
 
+/*
+ * Say on the status line, at once, that a pane is being built: the first
+ * Time Order of a large profile takes a moment, and a frozen screen looks
+ * like a hang.
+ */
+static void
+announce_build(struct tui *ui, size_t pane)
+{
+	const struct model *m = &ui->model;
+	bool built = pane == TAB_TIME_ORDER ? m->chart_gen == m->generation
+					    : m->tree_gen == m->generation;
+
+	if (built)
+		return;
+	move(LINES - 1, 0);
+	clrtoeol();
+	attrset(display_attr(&ui->disp, DISPLAY_MESSAGE));
+	printw("building %s...", pane_table[pane]->name);
+	attrset(A_NORMAL);
+	refresh();
+}
+
 static void
 switch_pane(struct tui *ui, size_t i)
 {
@@ -447,6 +469,7 @@ switch_pane(struct tui *ui, size_t i)
 		strbuf_addstr(&ui->message, "Sandwich comes in a later version");
 		return;
 	}
+	announce_build(ui, i);
 	ui->active = i;
 }
 
@@ -461,6 +484,7 @@ next_event(struct tui *ui)
 		return;
 	}
 	model_set_profile(&ui->model, (ui->model.profile + 1) % ps->nr_profiles);
+	announce_build(ui, ui->active);
 	p = model_profile(&ui->model);
 	strbuf_addstr(&ui->message, "showing ");
 	text_escape_str(&ui->message, ps_get(ps, p->name));
@@ -502,10 +526,10 @@ handle(struct tui *ui, enum request req, const struct pane_input *in)
 		switch_pane(ui, TAB_TIME_ORDER);
 		return;
 	case REQ_NEXT_PANE:
-		ui->active = (ui->active + 1) % NR_PANES;
+		switch_pane(ui, (ui->active + 1) % NR_PANES);
 		return;
 	case REQ_PREV_PANE:
-		ui->active = (ui->active + NR_PANES - 1) % NR_PANES;
+		switch_pane(ui, (ui->active + NR_PANES - 1) % NR_PANES);
 		return;
 	case REQ_NEXT_EVENT:
 		next_event(ui);
