@@ -322,6 +322,19 @@ wait_for "1 Left Heavy" || bail "tflame did not start again"
 keys C-c
 check "Ctrl-C quits cleanly" wait_for "EXIT=0"
 
+# Ctrl-Z suspends to the shell, fg comes back to the same screen.
+run "$TFLAME" data/sample.perf.txt
+wait_for "1 Left Heavy" || bail "tflame did not start again"
+keys C-z
+check "Ctrl-Z: the shell says tflame stopped" wait_for "Stopped"
+check "Ctrl-Z: the screen is the shell's" wait_gone "1 Left Heavy"
+T send-keys -t tf "fg" Enter
+check "fg: tflame draws again" wait_for "1 Left Heavy"
+keys q
+check "and quits" wait_gone "1 Left Heavy"
+T send-keys -t tf "clear" Enter
+poll prompt_back
+
 # A SIGTERM from elsewhere: the terminal is restored, then tflame dies of it.
 run "sh -c '\"$TFLAME\" data/sample.perf.txt & echo \$! >\"$tmpdir/pid\"; wait \$!'"
 wait_for "1 Left Heavy" || bail "tflame did not start in the background"

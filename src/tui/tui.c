@@ -407,6 +407,9 @@ page_request(struct tui *ui, enum request req)
 	case REQ_ZOOM:
 		ui->paging = false;
 		return true;
+	case REQ_CLICK:
+	case REQ_CLICK_ZOOM:
+		return true; /* nothing to click on a page */
 	case REQ_INTERRUPT:
 	case REQ_REDRAW:
 	case REQ_SUSPEND:
