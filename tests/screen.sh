@@ -382,11 +382,19 @@ wait_for "EXIT=0"
 # A pipe that stays open: the progress line counts bytes, Ctrl-C cancels.
 start 100 30
 run "(cat data/sample.perf.txt; sleep 30) | $TFLAME -"
-check "loading a pipe shows bytes read" wait_for "tflame: loading -: 0."
+check "loading a pipe shows bytes read" wait_for "tflame: loading standard input: 0."
 check "the progress line says how to cancel" wait_for "(Ctrl-C cancels)"
 keys C-c
 check "Ctrl-C cancels the load: status 130" wait_for "EXIT=130"
 check "and says so" wait_for "tflame: loading cancelled"
+
+# Warnings: counted on the status line, listed once the terminal is back.
+run "$TFLAME" tests/data/folded/invalid.txt
+check "warnings are counted on the status line" \
+	wait_for "1 warning while reading: listed when tflame exits"
+keys q
+check "and listed after the explorer exits" \
+	wait_for "invalid.txt:1: warning: 5 bad lines skipped"
 
 # A bad file: the error, and the terminal untouched.
 run "$TFLAME" no-such-file.txt

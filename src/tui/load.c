@@ -114,7 +114,10 @@ progress_line(struct strbuf *out, const char *name, uint64_t done, uint64_t tota
 	      double seconds)
 {
 	strbuf_addstr(out, "tflame: loading ");
-	text_escape_str(out, name);
+	if (!strcmp(name, "-"))
+		strbuf_addstr(out, "standard input");
+	else
+		text_escape_str(out, name);
 	strbuf_addstr(out, ": ");
 	if (total) {
 		unsigned pct = done >= total ? 100 : (unsigned)(done * 100 / total);
