@@ -365,19 +365,29 @@ node_child(const struct flame *f, uint32_t n)
 	}
 }
 
-/* The node of row 0 at the left of the axis, to select first. */
+/* The node to select first: the heaviest of row 0. */
 static uint32_t
 node_first(const struct flame *f)
 {
+	const struct chart *c = f->chart;
+	uint32_t nr, best = NODE_NONE;
+	uint64_t best_w = 0;
+
 	if (!f->total)
 		return NODE_NONE;
 	if (f->kind == FLAME_TREE) {
-		uint32_t nr;
 		const stack_id *kids = calltree_kids(f->tree, STACK_ROOT, &nr);
 
 		return nr ? kids[0] : NODE_NONE;
 	}
-	return f->chart->nr_boxes ? 0 : NODE_NONE;
+	/* The chart's first box may be a sliver: start on the widest instead. */
+	for (uint32_t i = 0; c->nr_rows && i < c->row_start[1]; i++) {
+		if (c->boxes[i].x1 - c->boxes[i].x0 > best_w) {
+			best_w = c->boxes[i].x1 - c->boxes[i].x0;
+			best = i;
+		}
+	}
+	return best;
 }
 
 /* ------------------------------------------------------------ the source */
@@ -1189,8 +1199,8 @@ zoom_step(struct flame *f, struct pane_ctx *ctx, bool in)
 	root_range(f, &rx0, &rx1);
 	mid = f->sel != NODE_NONE ? visible_middle(f, f->sel) : f->x0 + w / 2;
 	if (in) {
-		/* Past one unit of weight per cell there is nothing more to see. */
-		if (w <= (uint64_t)(f->body.width > 0 ? f->body.width : 1)) {
+		/* One unit of weight across the screen is as far as it goes. */
+		if (w <= 1) {
 			strbuf_addstr(ctx->message, "zoomed in as far as it goes");
 			return;
 		}
