@@ -336,7 +336,7 @@ T send-keys -t tf "clear" Enter
 poll prompt_back
 
 # A SIGTERM from elsewhere: the terminal is restored, then tflame dies of it.
-run "sh -c '\"$TFLAME\" data/sample.perf.txt & echo \$! >\"$tmpdir/pid\"; wait \$!'"
+run "sh -c '\"$TFLAME\" data/sample.perf.txt </dev/tty & echo \$! >\"$tmpdir/pid\"; wait \$!'"
 wait_for "1 Left Heavy" || bail "tflame did not start in the background"
 kill -TERM "$(cat "$tmpdir/pid")"
 check "SIGTERM: the terminal is restored" wait_gone "1 Left Heavy"
@@ -387,6 +387,19 @@ check "the progress line says how to cancel" wait_for "(Ctrl-C cancels)"
 keys C-c
 check "Ctrl-C cancels the load: status 130" wait_for "EXIT=130"
 check "and says so" wait_for "tflame: loading cancelled"
+
+# The profile down a pipe: keys come from the terminal.
+run "cat data/sample.perf.txt | $TFLAME -"
+check "a profile on stdin opens, titled (stdin)" wait_for "(stdin)"
+keys j
+check "and takes keys from the terminal" wait_details "main"
+keys q
+check "and quits" wait_for "EXIT=0"
+
+# stdin not a terminal, and not the profile: the message, and exit 2.
+run "$TFLAME" data/sample.perf.txt "</dev/null"
+check "stdin not a terminal: exit 2" wait_for "EXIT=2"
+check "stdin not a terminal: says so" wait_for "standard input is not a terminal"
 
 # Warnings: counted on the status line, listed once the terminal is back.
 run "$TFLAME" tests/data/folded/invalid.txt

@@ -67,15 +67,16 @@ struct display {
 	bool utf8;          /* the locale is UTF-8: draw "…", "·", arrows */
 	int colors;         /* 256, 8, or 0 (NO_COLOR, or a monochrome terminal) */
 	bool mouse;         /* the terminal reports mouse events */
-	FILE *tty;          /* /dev/tty for keys when stdin is not a terminal */
+	FILE *tty;          /* /dev/tty for keys when stdin carries the profile */
 	SCREEN *screen;
 	bool active;        /* between display_open() and display_close() */
 };
 
 /*
- * Before curses: true if the program can run a full-screen UI here (stdout
- * is a terminal, and keys can be read from stdin or /dev/tty). stdin_busy
- * says stdin carries the profile. On false, *why says what is missing.
+ * Before curses: true if the program can run a full-screen UI here: stdout
+ * is a terminal, and so is stdin, or, when stdin carries the profile
+ * (stdin_busy), /dev/tty can be opened for keys. On false, *why says what
+ * is missing.
  */
 bool display_usable(bool stdin_busy, const char **why);
 

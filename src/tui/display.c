@@ -125,12 +125,16 @@ display_usable(bool stdin_busy, const char **why)
 		*why = "standard output is not a terminal";
 		return false;
 	}
-	if (!stdin_busy && isatty(STDIN_FILENO))
-		return true;
+	if (!stdin_busy) {
+		if (isatty(STDIN_FILENO))
+			return true;
+		*why = "standard input is not a terminal";
+		return false;
+	}
+	/* The profile comes down stdin: keys come from the terminal itself. */
 	fd = open("/dev/tty", O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		*why = stdin_busy ? "the profile is on standard input and there is no terminal to read keys from"
-				  : "standard input is not a terminal";
+		*why = "the profile is on standard input and there is no terminal to read keys from";
 		return false;
 	}
 	close(fd);
@@ -157,7 +161,7 @@ display_open(struct display *d, bool stdin_busy, struct tf_error *err)
 	*d = (struct display){ 0 };
 	if (!term || !*term)
 		return tf_error_set(err, "TERM is not set: cannot draw on this terminal");
-	if (stdin_busy || !isatty(STDIN_FILENO)) {
+	if (stdin_busy) {
 		d->tty = fopen("/dev/tty", "re");
 		if (!d->tty)
 			return tf_error_set(err, "cannot open /dev/tty to read keys");
