@@ -30,8 +30,9 @@ static const char usage_text[] =
 	"  --event=EVENT           show the profile of EVENT first (default: the first)\n"
 	"\n"
 	"In the explorer, ? lists the keys and q quits.\n"
-	"Run 'tflame report --help' or 'tflame collapse --help' for their options,\n"
-	"and 'man tflame' for the details.\n";
+	"\n"
+	"Run 'tflame report --help', 'tflame collapse --help' or 'tflame dump --help'\n"
+	"for their options, and 'man tflame' for the details.\n";
 
 void
 cli_error(const char *fmt, ...)

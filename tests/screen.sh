@@ -401,6 +401,11 @@ run "$TFLAME" data/sample.perf.txt "</dev/null"
 check "stdin not a terminal: exit 2" wait_for "EXIT=2"
 check "stdin not a terminal: says so" wait_for "standard input is not a terminal"
 
+# An event that is not in the file: the events there are, and exit 2.
+run "$TFLAME" --event=nope data/sample.perf.txt
+check "--event names an unknown event: exit 2" wait_for "EXIT=2"
+check "and the events there are" wait_for "no event named nope (events: cpu-clock:pppH)"
+
 # Warnings: counted on the status line, listed once the terminal is back.
 run "$TFLAME" tests/data/folded/invalid.txt
 check "warnings are counted on the status line" \
