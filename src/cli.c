@@ -158,7 +158,8 @@ ui_main(int argc, char **argv)
 			break;
 		case OPT_WEIGHT:
 			if (!cli_parse_weight(optarg, &o.io))
-				return cli_usage_error(NULL, "--weight takes period or samples, not '%s'",
+				return cli_usage_error(NULL,
+						       "--weight takes period or samples, not '%s'",
 						       optarg);
 			break;
 		case OPT_EVENT:
@@ -168,7 +169,8 @@ ui_main(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return EXIT_OK;
 		case ':':
-			return cli_usage_error(NULL, "option %s needs an argument", argv[optind - 1]);
+			return cli_usage_error(NULL, "option %s needs an argument",
+					       argv[optind - 1]);
 		default:
 			return cli_usage_error(NULL, "unknown option %s", argv[optind - 1]);
 		}

@@ -49,7 +49,9 @@ static const struct pair8 hot8[] = {
 	{ COLOR_WHITE, COLOR_RED }, { COLOR_RED, COLOR_YELLOW },
 };
 static const struct pair8 user8[] = { { COLOR_BLACK, COLOR_RED }, { COLOR_WHITE, COLOR_RED } };
-static const struct pair8 kernel8[] = { { COLOR_BLACK, COLOR_YELLOW }, { COLOR_RED, COLOR_YELLOW } };
+static const struct pair8 kernel8[] = {
+	{ COLOR_BLACK, COLOR_YELLOW }, { COLOR_RED, COLOR_YELLOW },
+};
 static const struct pair8 jit8[] = { { COLOR_BLACK, COLOR_GREEN }, { COLOR_WHITE, COLOR_GREEN } };
 static const struct pair8 inlined8[] = { { COLOR_BLACK, COLOR_CYAN }, { COLOR_WHITE, COLOR_CYAN } };
 
@@ -134,7 +136,7 @@ display_usable(bool stdin_busy, const char **why)
 	/* The profile comes down stdin: keys come from the terminal itself. */
 	fd = open("/dev/tty", O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		*why = "the profile is on standard input and there is no terminal to read keys from";
+		*why = "the profile is on standard input, and there is no terminal for keys";
 		return false;
 	}
 	close(fd);

@@ -834,7 +834,7 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 		flow_wordz(fl, label, "time");
 		flow_space(fl, 7);
 		if (!f->chart->has_time) {
-			flow_wordz(fl, label, "no timestamps in this profile: samples in file order");
+			flow_wordz(fl, label, "no times in this profile: samples in file order");
 		} else {
 			/* A span is a time whatever the weight's unit. */
 			struct profile ns = { .unit = UNIT_NANOSECONDS };
@@ -1128,7 +1128,7 @@ pan(struct flame *f, struct pane_ctx *ctx, int dir)
 	pan_to(f, dir > 0 ? f->x0 + step : f->x0 > step ? f->x0 - step : 0);
 	if (f->x0 == old) {
 		strbuf_addstr(ctx->message, span(f) >= f->total
-				      ? "nothing to pan: the whole profile is on screen (+ zooms in)"
+				      ? "nothing to pan: all of it is on screen (+ zooms in)"
 				      : "at the edge");
 		return;
 	}
@@ -1208,7 +1208,7 @@ zoom_step(struct flame *f, struct pane_ctx *ctx, bool in)
 	} else {
 		if (w >= rx1 - rx0) {
 			strbuf_addstr(ctx->message, f->root != NODE_NONE
-					      ? "the zoomed box fills the width: Esc zooms out of it"
+					      ? "the zoomed box fills the width: Esc leaves it"
 					      : "the whole profile is on screen");
 			return;
 		}

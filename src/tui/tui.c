@@ -500,7 +500,8 @@ handle(struct tui *ui, enum request req, const struct pane_input *in)
 	static const char *const color_names[COLOR_NR_MODES] = {
 		[COLOR_BY_FUNCTION] = "colours by function",
 		[COLOR_BY_MODULE] = "colours by module",
-		[COLOR_BY_KIND] = "colours by kind: kernel yellow, JIT green, inlined aqua, user red",
+		[COLOR_BY_KIND] = "colours by kind: kernel orange, JIT green, inlined aqua, "
+				  "user red",
 	};
 	struct pane *p = &ui->panes[ui->active];
 
@@ -714,8 +715,8 @@ tui_run(const struct tui_options *o)
 	if (!display_usable(stdin_busy, &why)) {
 		fprintf(stderr,
 			"tflame: %s: the explorer needs a terminal\n"
-			"Use 'tflame report FILE' for a summary in text, or 'tflame dump' for a pane\n"
-			"as text.\n",
+			"Use 'tflame report FILE' for a summary in text, or 'tflame dump' for\n"
+			"a pane as text.\n",
 			why);
 		return EXIT_USAGE;
 	}
