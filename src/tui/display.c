@@ -185,8 +185,11 @@ display_open(struct display *d, bool stdin_busy, struct tf_error *err)
 	noecho();
 	keypad(stdscr, TRUE);
 	curs_set(0);
-	/* Esc zooms out: wait only long enough to tell it from an arrow key. */
-	set_escdelay(25);
+	/*
+	 * Esc zooms out: wait only long enough to tell it from an arrow key,
+	 * allowing for an arrow's bytes to straggle in over SSH.
+	 */
+	set_escdelay(50);
 	/* The caller has set the locale; anything but UTF-8 draws ASCII. */
 	d->utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	init_colors(d);
