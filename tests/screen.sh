@@ -402,6 +402,11 @@ run "$TFLAME" data/sample.perf.txt "</dev/null"
 check "stdin not a terminal: exit 2" wait_for "EXIT=2"
 check "stdin not a terminal: says so" wait_for "standard input is not a terminal"
 
+# A terminal type curses does not know: said plainly, exit 2.
+run "TERM=nosuchterm $TFLAME data/sample.perf.txt"
+check "unknown TERM: exit 2" wait_for "EXIT=2"
+check "unknown TERM: names it" wait_for "cannot use terminal type 'nosuchterm'"
+
 # An event that is not in the file: the events there are, and exit 2.
 run "$TFLAME" --event=nope data/sample.perf.txt
 check "--event names an unknown event: exit 2" wait_for "EXIT=2"

@@ -681,18 +681,14 @@ pick_event(struct tui *ui, const char *name)
 		model_set_profile(&ui->model, (size_t)profile_set_profile_index(ps, p));
 		return true;
 	}
+	strbuf_addstr(&sb, "no event named ");
+	text_escape_str(&sb, name);
+	strbuf_addstr(&sb, " (events: ");
 	for (size_t i = 0; i < ps->nr_profiles; i++) {
 		strbuf_addstr(&sb, i ? ", " : "");
 		text_escape_str(&sb, ps_get(ps, ps->profiles[i]->name));
 	}
-	fprintf(stderr, "tflame: no event named ");
-	{
-		struct strbuf esc = STRBUF_INIT;
-
-		text_escape_str(&esc, name);
-		fprintf(stderr, "%s (events: %s)\n", esc.buf, sb.buf);
-		strbuf_release(&esc);
-	}
+	fprintf(stderr, "tflame: %s)\n", sb.buf);
 	strbuf_release(&sb);
 	return false;
 }
@@ -751,7 +747,12 @@ tui_run(const struct tui_options *o)
 	sigaction(SIGINT, &sa, &old_int);
 
 	if (display_open(&ui.disp, stdin_busy, &err)) {
-		fprintf(stderr, "tflame: %s\n", tf_error_text(&err));
+		struct strbuf sb = STRBUF_INIT;
+
+		/* The message quotes $TERM: escaped like anything from outside. */
+		text_escape_str(&sb, tf_error_text(&err));
+		fprintf(stderr, "tflame: %s\n", sb.buf);
+		strbuf_release(&sb);
 		tf_error_release(&err);
 		ret = EXIT_USAGE;
 		goto out;
