@@ -799,9 +799,9 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 		flow_space(fl, 3);
 	}
 	if (fr->flags & (FRAME_KERNEL | FRAME_JIT | FRAME_INLINED)) {
-		flow_wordz(fl, label, fr->flags & FRAME_KERNEL ? "kernel"
-				      : fr->flags & FRAME_JIT  ? "JIT"
-							       : "inlined");
+		flow_wordz(fl, label, fr->flags & FRAME_KERNEL ? "kernel code"
+				      : fr->flags & FRAME_JIT  ? "JIT code"
+							       : "inlined into its caller");
 	}
 	if (fl->col)
 		flow_newline(fl);
