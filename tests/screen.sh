@@ -244,6 +244,7 @@ check "Esc when not zoomed says so" wait_for "not zoomed in"
 keys 2
 check "2: Time Order, with the time of the box" \
 	wait_for "time       0.000000 – 1.499805 s from the start (1.499 s)"
+check "2: Time Order names the thread of the box" wait_for "thread     demo  tid 11193"
 keys 3
 check "3: Sandwich is for later" wait_for "Sandwich comes in a later version"
 keys Tab

@@ -736,6 +736,33 @@ flow_amount(struct flow *fl, const struct pane_ctx *ctx, const struct profile *p
 	strbuf_release(&sb);
 }
 
+/*
+ * "thread   comm  pid 12 tid 13": which timeline a Time Order box is on.
+ * Nothing when the input named no threads (folded stacks).
+ */
+static void
+add_thread_line(struct flow *fl, attr_t label, const struct profile_set *ps,
+		const struct thread *t, struct strbuf *sb)
+{
+	const char *comm = ps_get(ps, t->comm);
+
+	if (t->tid < 0 && t->pid < 0 && !*comm)
+		return;
+	flow_newline(fl);
+	flow_wordz(fl, label, "thread");
+	flow_space(fl, 5);
+	if (*comm) {
+		flow_wordz(fl, A_NORMAL, comm);
+		flow_space(fl, 2);
+	}
+	strbuf_reset(sb);
+	if (t->pid >= 0)
+		strbuf_addf(sb, "pid %lld  ", (long long)t->pid);
+	if (t->tid >= 0)
+		strbuf_addf(sb, "tid %lld", (long long)t->tid);
+	flow_word(fl, label, sb->buf, sb->len);
+}
+
 /* "0.123456 s" from the start of the profile. */
 static void
 add_time(struct strbuf *sb, int64_t t, int64_t origin)
@@ -854,6 +881,7 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 			strbuf_addstr(&sb, ")");
 			flow_word(fl, label, sb.buf, sb.len);
 		}
+		add_thread_line(fl, label, f->ps, &f->ps->threads[b->thread], &sb);
 	}
 
 	if (full) {
