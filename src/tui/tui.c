@@ -6,7 +6,9 @@
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tflame/cli.h"
 #include "tflame/display.h"
@@ -78,6 +80,15 @@ struct tui {
 	unsigned page_width; /* the flow is laid out for this width; 0: stale */
 	size_t page_top;
 	bool quit;
+
+	/*
+	 * TFLAME_KEY_TIMING=FILE (for bench/keys.sh): the time from reading a
+	 * key to the end of the refresh that shows its effect, summed here and
+	 * written to FILE on exit.
+	 */
+	const char *timing_path;
+	double *timing_ms;    /* per key, in order */
+	size_t timing_keys, timing_alloc;
 };
 
 /* ------------------------------------------------------------ the tab bar */
@@ -605,11 +616,39 @@ unknown_key(struct tui *ui, int key)
 	strbuf_addstr(&ui->message, ": ? lists the keys");
 }
 
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* One line per key: its time in ms, in the order the keys came. */
+static void
+timing_write(struct tui *ui)
+{
+	FILE *f;
+
+	if (ui->timing_path && (f = fopen(ui->timing_path, "w"))) {
+		for (size_t i = 0; i < ui->timing_keys; i++)
+			fprintf(f, "%.4f\n", ui->timing_ms[i]);
+		fclose(f);
+	}
+	free(ui->timing_ms);
+}
+
 static void
 run(struct tui *ui)
 {
 	bool dirty = true;
+	double key_at = 0;
 
+	ui->timing_path = getenv("TFLAME_KEY_TIMING");
+	/* Timed runs draw every key, even with more typed ahead. */
+	if (ui->timing_path)
+		typeahead(-1);
 	while (!ui->quit && !tui_stop) {
 		struct pane_input in = { 0 };
 		enum request req;
@@ -621,10 +660,17 @@ run(struct tui *ui)
 			refresh();
 			strbuf_reset(&ui->message);
 			dirty = false;
+			if (ui->timing_path && key_at) {
+				ALLOC_GROW(ui->timing_ms, ui->timing_keys, ui->timing_alloc);
+				ui->timing_ms[ui->timing_keys++] = now_ms() - key_at;
+				key_at = 0;
+			}
 		}
 		key = getch();
 		if (key == ERR)
 			continue;
+		if (ui->timing_path)
+			key_at = now_ms();
 		dirty = true;
 		if (key == KEY_RESIZE) {
 			ui->page_width = 0;
@@ -780,6 +826,7 @@ tui_run(const struct tui_options *o)
 		strbuf_addstr(&ui.message, "? lists the keys, q quits");
 
 	run(&ui);
+	timing_write(&ui);
 
 	display_close(&ui.disp);
 	for (size_t i = 0; i < NR_PANES; i++)
