@@ -98,6 +98,43 @@ cli_parse_weight(const char *arg, struct import_options *opts)
 	return true;
 }
 
+int
+cli_common_option(struct cli_common *co, int c, char **argv)
+{
+	switch (c) {
+	case CLI_OPT_FORMAT:
+		if (!cli_check_format(co->cmd, optarg))
+			return EXIT_USAGE;
+		co->format = optarg;
+		return CLI_NEXT;
+	case CLI_OPT_WEIGHT:
+		if (!cli_parse_weight(optarg, &co->io))
+			return cli_usage_error(co->cmd, "--weight takes period or samples, not '%s'",
+					       optarg);
+		return CLI_NEXT;
+	case 'h':
+		fputs(co->usage, stdout);
+		return EXIT_OK;
+	case ':':
+		return cli_usage_error(co->cmd, "option %s needs an argument", argv[optind - 1]);
+	case '?':
+		return cli_usage_error(co->cmd, "unknown option %s", argv[optind - 1]);
+	default:
+		return CLI_OWN;
+	}
+}
+
+int
+cli_file_arg(struct cli_common *co, int argc, char **argv)
+{
+	if (optind >= argc)
+		return cli_usage_error(co->cmd, co->cmd ? "no input file given" : "no profile given");
+	if (optind + 1 < argc)
+		return cli_usage_error(co->cmd, "one input file at a time (got %d)", argc - optind);
+	co->path = argv[optind];
+	return CLI_NEXT;
+}
+
 struct profile_set *
 cli_load(const char *path, const char *format, const struct import_options *opts)
 {
@@ -128,15 +165,11 @@ cli_load(const char *path, const char *format, const struct import_options *opts
 	return ps;
 }
 
-enum {
-	OPT_FORMAT = 256, OPT_WEIGHT, OPT_EVENT,
-};
+enum { OPT_EVENT = 256 };
 
 static const struct option ui_options_table[] = {
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "weight", required_argument, NULL, OPT_WEIGHT },
 	{ "event", required_argument, NULL, OPT_EVENT },
-	{ "help", no_argument, NULL, 'h' },
+	CLI_COMMON_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -144,42 +177,25 @@ static const struct option ui_options_table[] = {
 static int
 ui_main(int argc, char **argv)
 {
+	struct cli_common co = { .cmd = NULL, .usage = usage_text };
 	struct tui_options o = { 0 };
-	int c;
+	int c, r;
 
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", ui_options_table, NULL)) != -1) {
-		switch (c) {
-		case OPT_FORMAT:
-			if (!cli_check_format(NULL, optarg))
-				return EXIT_USAGE;
-			o.format = optarg;
-			break;
-		case OPT_WEIGHT:
-			if (!cli_parse_weight(optarg, &o.io))
-				return cli_usage_error(NULL,
-						       "--weight takes period or samples, not '%s'",
-						       optarg);
-			break;
-		case OPT_EVENT:
+		if ((r = cli_common_option(&co, c, argv)) == CLI_NEXT)
+			continue;
+		if (r != CLI_OWN)
+			return r;
+		if (c == OPT_EVENT)
 			o.event = optarg;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return EXIT_OK;
-		case ':':
-			return cli_usage_error(NULL, "option %s needs an argument",
-					       argv[optind - 1]);
-		default:
-			return cli_usage_error(NULL, "unknown option %s", argv[optind - 1]);
-		}
 	}
-	if (optind >= argc)
-		return cli_usage_error(NULL, "no profile given");
-	if (optind + 1 < argc)
-		return cli_usage_error(NULL, "one profile at a time (got %d)", argc - optind);
-	o.path = argv[optind];
+	if ((r = cli_file_arg(&co, argc, argv)) != CLI_NEXT)
+		return r;
+	o.path = co.path;
+	o.format = co.format;
+	o.io = co.io;
 	return tui_run(&o);
 }
 

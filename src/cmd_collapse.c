@@ -33,7 +33,7 @@ static const char collapse_usage[] =
 
 enum {
 	OPT_PID = 256, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS, OPT_EVENT,
-	OPT_SRCLINE, OPT_INLINE, OPT_CONTEXT, OPT_FORMAT, OPT_WEIGHT,
+	OPT_SRCLINE, OPT_INLINE, OPT_CONTEXT,
 };
 
 static const struct option collapse_options_table[] = {
@@ -47,27 +47,28 @@ static const struct option collapse_options_table[] = {
 	{ "srcline", no_argument, NULL, OPT_SRCLINE },
 	{ "inline", no_argument, NULL, OPT_INLINE },
 	{ "context", no_argument, NULL, OPT_CONTEXT },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "weight", required_argument, NULL, OPT_WEIGHT },
-	{ "help", no_argument, NULL, 'h' },
+	CLI_COMMON_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
 
 int
 cmd_collapse(int argc, char **argv)
 {
+	struct cli_common cc = { .cmd = "collapse", .usage = collapse_usage };
 	struct collapse_options co = { 0 };
-	struct import_options io = { 0 };
 	struct collapse_result res;
 	struct tf_error err = TF_ERROR_INIT;
 	struct profile_set *ps;
-	const char *format = NULL;
-	int c, ret = EXIT_OK;
+	int c, r, ret = EXIT_OK;
 
-	io.collapse_compat = true;
+	cc.io.collapse_compat = true;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", collapse_options_table, NULL)) != -1) {
+		if ((r = cli_common_option(&cc, c, argv)) == CLI_NEXT)
+			continue;
+		if (r != CLI_OWN)
+			return r;
 		switch (c) {
 		case OPT_PID:
 			co.pid = true;
@@ -86,7 +87,7 @@ cmd_collapse(int argc, char **argv)
 			break;
 		case OPT_ADDRS:
 			co.addrs = true;
-			io.keep_unknown_addrs = true;
+			cc.io.keep_unknown_addrs = true;
 			break;
 		case OPT_EVENT:
 			co.event_filter = optarg;
@@ -99,34 +100,12 @@ cmd_collapse(int argc, char **argv)
 			cli_error("collapse: --inline and --context need symbol resolution with "
 				  "libdw, which is not in this version yet");
 			return EXIT_USAGE;
-		case OPT_FORMAT:
-			if (!cli_check_format("collapse", optarg))
-				return EXIT_USAGE;
-			format = optarg;
-			break;
-		case OPT_WEIGHT:
-			if (!cli_parse_weight(optarg, &io))
-				return cli_usage_error("collapse",
-						       "--weight takes period or samples, not '%s'",
-						       optarg);
-			break;
-		case 'h':
-			fputs(collapse_usage, stdout);
-			return EXIT_OK;
-		case ':':
-			return cli_usage_error("collapse", "option %s needs an argument",
-					       argv[optind - 1]);
-		default:
-			return cli_usage_error("collapse", "unknown option %s", argv[optind - 1]);
 		}
 	}
-	if (optind >= argc)
-		return cli_usage_error("collapse", "no input file given");
-	if (optind + 1 < argc)
-		return cli_usage_error("collapse", "one input file at a time (got %d)",
-				       argc - optind);
+	if ((r = cli_file_arg(&cc, argc, argv)) != CLI_NEXT)
+		return r;
 
-	ps = cli_load(argv[optind], format, &io);
+	ps = cli_load(cc.path, cc.format, &cc.io);
 	if (!ps)
 		return EXIT_INPUT;
 	if (collapse_write(ps, &co, stdout, &res, &err) || fflush(stdout)) {

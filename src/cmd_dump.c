@@ -31,8 +31,7 @@ static const char dump_usage[] =
 	"  -h, --help              show this help\n";
 
 enum {
-	OPT_VIEW = 256, OPT_WIDTH, OPT_HEIGHT, OPT_ZOOM, OPT_EVENT, OPT_ASCII, OPT_FORMAT,
-	OPT_WEIGHT,
+	OPT_VIEW = 256, OPT_WIDTH, OPT_HEIGHT, OPT_ZOOM, OPT_EVENT, OPT_ASCII,
 };
 
 static const struct option dump_options_table[] = {
@@ -42,9 +41,7 @@ static const struct option dump_options_table[] = {
 	{ "zoom", required_argument, NULL, OPT_ZOOM },
 	{ "event", required_argument, NULL, OPT_EVENT },
 	{ "ascii", no_argument, NULL, OPT_ASCII },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "weight", required_argument, NULL, OPT_WEIGHT },
-	{ "help", no_argument, NULL, 'h' },
+	CLI_COMMON_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -150,8 +147,8 @@ print_rows(struct model *m, bool chart, const struct layout *l, const struct vie
 int
 cmd_dump(int argc, char **argv)
 {
-	struct import_options io = { 0 };
-	const char *format = NULL, *event = NULL, *zoom = NULL, *path;
+	struct cli_common cc = { .cmd = "dump", .usage = dump_usage };
+	const char *event = NULL, *zoom = NULL, *path;
 	unsigned long long width = 100, height = 30;
 	bool chart = false, utf8 = true;
 	struct profile_set *ps;
@@ -160,11 +157,15 @@ cmd_dump(int argc, char **argv)
 	struct view v = { 0 };
 	struct strbuf out = STRBUF_INIT;
 	uint64_t total;
-	int c, ret = EXIT_OK;
+	int c, r, ret = EXIT_OK;
 
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", dump_options_table, NULL)) != -1) {
+		if ((r = cli_common_option(&cc, c, argv)) == CLI_NEXT)
+			continue;
+		if (r != CLI_OWN)
+			return r;
 		switch (c) {
 		case OPT_VIEW:
 			if (!strcmp(optarg, "left-heavy"))
@@ -194,34 +195,12 @@ cmd_dump(int argc, char **argv)
 		case OPT_ASCII:
 			utf8 = false;
 			break;
-		case OPT_FORMAT:
-			if (!cli_check_format("dump", optarg))
-				return EXIT_USAGE;
-			format = optarg;
-			break;
-		case OPT_WEIGHT:
-			if (!cli_parse_weight(optarg, &io))
-				return cli_usage_error("dump",
-						       "--weight takes period or samples, not '%s'",
-						       optarg);
-			break;
-		case 'h':
-			fputs(dump_usage, stdout);
-			return EXIT_OK;
-		case ':':
-			return cli_usage_error("dump", "option %s needs an argument",
-					       argv[optind - 1]);
-		default:
-			return cli_usage_error("dump", "unknown option %s", argv[optind - 1]);
 		}
 	}
-	if (optind >= argc)
-		return cli_usage_error("dump", "no input file given");
-	if (optind + 1 < argc)
-		return cli_usage_error("dump", "one input file at a time (got %d)",
-				       argc - optind);
-	path = argv[optind];
-	ps = cli_load(path, format, &io);
+	if ((r = cli_file_arg(&cc, argc, argv)) != CLI_NEXT)
+		return r;
+	path = cc.path;
+	ps = cli_load(path, cc.format, &cc.io);
 	if (!ps)
 		return EXIT_INPUT;
 	model_init(&m, ps);

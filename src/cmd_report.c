@@ -28,16 +28,14 @@ static const char report_usage[] =
 	"  --weight=period|samples weigh samples by period (default) or count them\n"
 	"  -h, --help              show this help\n";
 
-enum { OPT_LIMIT = 256, OPT_EVENT, OPT_THREAD, OPT_JSON, OPT_FORMAT, OPT_WEIGHT };
+enum { OPT_LIMIT = 256, OPT_EVENT, OPT_THREAD, OPT_JSON };
 
 static const struct option report_options_table[] = {
 	{ "limit", required_argument, NULL, OPT_LIMIT },
 	{ "event", required_argument, NULL, OPT_EVENT },
 	{ "thread", required_argument, NULL, OPT_THREAD },
 	{ "json", no_argument, NULL, OPT_JSON },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "weight", required_argument, NULL, OPT_WEIGHT },
-	{ "help", no_argument, NULL, 'h' },
+	CLI_COMMON_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -500,12 +498,12 @@ print_json(const struct report *r)
 int
 cmd_report(int argc, char **argv)
 {
-	struct import_options io = { 0 };
+	struct cli_common cc = { .cmd = "report", .usage = report_usage };
 	struct report r = { 0 };
-	struct profile_set *ps;
-	const char *format = NULL, *event = NULL;
+	struct profile_set *ps = NULL;
+	const char *event = NULL;
 	long long *tids = NULL;
-	size_t nr_tids = 0;
+	size_t nr_tids = 0, alloc_tids = 0;
 	unsigned long long limit = 20, tid;
 	bool json = false;
 	int c, ret = EXIT_OK;
@@ -513,67 +511,45 @@ cmd_report(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", report_options_table, NULL)) != -1) {
+		if ((ret = cli_common_option(&cc, c, argv)) == CLI_NEXT)
+			continue;
+		if (ret != CLI_OWN)
+			goto out;
+		ret = EXIT_OK;
 		switch (c) {
 		case OPT_LIMIT:
-			if (!cli_parse_uint(optarg, &limit))
-				return cli_usage_error("report", "--limit takes a number, not '%s'",
-						       optarg);
+			if (!cli_parse_uint(optarg, &limit)) {
+				ret = cli_usage_error("report", "--limit takes a number, not '%s'",
+						      optarg);
+				goto out;
+			}
 			break;
 		case OPT_EVENT:
 			event = optarg;
 			break;
 		case OPT_THREAD:
 			if (!cli_parse_uint(optarg, &tid)) {
-				free(tids);
-				return cli_usage_error("report",
-						       "--thread takes a thread id, not '%s'", optarg);
+				ret = cli_usage_error("report",
+						      "--thread takes a thread id, not '%s'", optarg);
+				goto out;
 			}
-			tids = realloc(tids, sizeof(*tids) * (nr_tids + 1));
-			if (!tids)
-				return EXIT_FATAL;
+			ALLOC_GROW(tids, nr_tids, alloc_tids);
 			tids[nr_tids++] = (long long)tid;
 			break;
 		case OPT_JSON:
 			json = true;
 			break;
-		case OPT_FORMAT:
-			if (!cli_check_format("report", optarg))
-				return EXIT_USAGE;
-			format = optarg;
-			break;
-		case OPT_WEIGHT:
-			if (!cli_parse_weight(optarg, &io))
-				return cli_usage_error("report",
-						       "--weight takes period or samples, not '%s'",
-						       optarg);
-			break;
-		case 'h':
-			fputs(report_usage, stdout);
-			return EXIT_OK;
-		case ':':
-			free(tids);
-			return cli_usage_error("report", "option %s needs an argument",
-					       argv[optind - 1]);
-		default:
-			free(tids);
-			return cli_usage_error("report", "unknown option %s", argv[optind - 1]);
 		}
 	}
-	if (optind >= argc) {
-		free(tids);
-		return cli_usage_error("report", "no input file given");
-	}
-	if (optind + 1 < argc) {
-		free(tids);
-		return cli_usage_error("report", "one input file at a time (got %d)",
-				       argc - optind);
-	}
+	if ((ret = cli_file_arg(&cc, argc, argv)) != CLI_NEXT)
+		goto out;
+	ret = EXIT_OK;
 
-	r.path = argv[optind];
-	ps = cli_load(r.path, format, &io);
+	r.path = cc.path;
+	ps = cli_load(r.path, cc.format, &cc.io);
 	if (!ps) {
-		free(tids);
-		return EXIT_INPUT;
+		ret = EXIT_INPUT;
+		goto out;
 	}
 	r.ps = ps;
 	r.limit = (size_t)limit;

@@ -32,6 +32,47 @@ int cmd_report(int argc, char **argv);
  * Helpers shared by the subcommands (cli.c).
  */
 
+/* getopt_long codes of the options every command takes. */
+enum {
+	CLI_OPT_FORMAT = 1000,
+	CLI_OPT_WEIGHT,
+};
+
+/* Put in every command's struct option table, before the final zero entry. */
+#define CLI_COMMON_OPTIONS \
+	{ "format", required_argument, NULL, CLI_OPT_FORMAT }, \
+	{ "weight", required_argument, NULL, CLI_OPT_WEIGHT }, \
+	{ "help", no_argument, NULL, 'h' }
+
+/* What the common options and the FILE argument set. */
+struct cli_common {
+	const char *cmd;          /* for messages: "report"; NULL for the explorer */
+	const char *usage;        /* printed by --help */
+	const char *format;       /* --format, NULL: probe the content */
+	struct import_options io; /* --weight */
+	const char *path;         /* the one FILE, after cli_file_arg() */
+};
+
+/* cli_common_option(): c was handled, go on parsing. */
+#define CLI_NEXT (-1)
+/* cli_common_option(): c is the command's own option. */
+#define CLI_OWN (-2)
+
+/*
+ * Handle getopt_long()'s result c if every command shares it: --format,
+ * --weight, --help, a missing argument (':') or an unknown option. Returns
+ * CLI_NEXT, CLI_OWN, or an exit status for the command to return now
+ * (after printing the usage error or the help). Call getopt_long() with
+ * the optstring ":h" and opterr = 0.
+ */
+int cli_common_option(struct cli_common *co, int c, char **argv);
+
+/*
+ * After the options: check that exactly one FILE is left and set co->path.
+ * Returns CLI_NEXT, or the exit status of the usage error it printed.
+ */
+int cli_file_arg(struct cli_common *co, int argc, char **argv);
+
 /* Print "tflame: <msg>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "tflame: <msg>\nTry 'tflame <cmd> --help'." and return EXIT_USAGE. */
