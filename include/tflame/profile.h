@@ -225,6 +225,29 @@ int profile_set_merge(struct profile_set *dst, struct profile_set *src,
  */
 int profile_set_check(const struct profile_set *ps, struct tf_error *err);
 
+/*
+ * A stack view of base: a set that borrows base's strings, frames and
+ * threads (shallow copies of those tables, so frame ids and str_ids mean
+ * the same in both) and owns a stack trie of its own, empty but for
+ * STACK_ROOT, to be filled with profile_set_stack(). It has no profiles.
+ *
+ * This is how derived trees (Sandwich's callers and callees) get stack ids
+ * of their own that the call tree, layout and details code read like any
+ * other set. Nothing may add strings, frames or threads to either set while
+ * the view lives, and base must outlive it. Release the view with
+ * profile_set_view_release(), never profile_set_free().
+ */
+void profile_set_view_init(struct profile_set *view, const struct profile_set *base);
+/* Free the view's own stack trie; the borrowed tables are left alone. */
+void profile_set_view_release(struct profile_set *view);
+/*
+ * Make room for n more stacks in ps (or a view), so that adding them grows
+ * neither the stack table nor its lookup table: for callers that know how
+ * much they are about to add, as rehashing a big table costs more than
+ * filling it.
+ */
+void profile_set_reserve_stacks(struct profile_set *ps, uint32_t n);
+
 /* Approximate bytes of memory held by the set. */
 size_t profile_set_memory(const struct profile_set *ps);
 

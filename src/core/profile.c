@@ -24,10 +24,11 @@ slots_new(uint32_t n)
 	return xcalloc(n, sizeof(uint64_t));
 }
 
+/* Move the table into n slots (a power of two, more than it holds). */
 static void
-slots_grow(uint64_t **slots, uint32_t *mask)
+slots_resize(uint64_t **slots, uint32_t *mask, uint32_t n)
 {
-	uint32_t n = (*mask + 1) * 2, m = n - 1;
+	uint32_t m = n - 1;
 	uint64_t *s = slots_new(n);
 
 	for (uint32_t i = 0; i <= *mask; i++) {
@@ -43,6 +44,12 @@ slots_grow(uint64_t **slots, uint32_t *mask)
 	free(*slots);
 	*slots = s;
 	*mask = m;
+}
+
+static void
+slots_grow(uint64_t **slots, uint32_t *mask)
+{
+	slots_resize(slots, mask, (*mask + 1) * 2);
 }
 
 static void
@@ -119,6 +126,63 @@ profile_set_free(struct profile_set *ps)
 		free(ps->diags[i].msg);
 	free(ps->diags);
 	free(ps);
+}
+
+void
+profile_set_view_init(struct profile_set *view, const struct profile_set *base)
+{
+	struct stack_node root = { STACK_ROOT, FRAME_NONE, 0 };
+
+	memset(view, 0, sizeof(*view));
+	/* Shallow copies: the view reads these tables and never grows them. */
+	view->strings = base->strings;
+	view->frames = base->frames;
+	view->nr_frames = base->nr_frames;
+	view->alloc_frames = base->alloc_frames;
+	view->frame_slots = base->frame_slots;
+	view->frame_mask = base->frame_mask;
+	view->threads = base->threads;
+	view->nr_threads = base->nr_threads;
+	view->alloc_threads = base->alloc_threads;
+	view->thread_slots = base->thread_slots;
+	view->thread_mask = base->thread_mask;
+	view->format = base->format;
+
+	view->stack_slots = slots_new(1024);
+	view->stack_mask = 1023;
+	ALLOC_GROW(view->stacks, view->nr_stacks, view->alloc_stacks);
+	view->stacks[view->nr_stacks++] = root;
+}
+
+void
+profile_set_view_release(struct profile_set *view)
+{
+	free(view->stacks);
+	free(view->stack_slots);
+	memset(view, 0, sizeof(*view));
+}
+
+void
+profile_set_reserve_stacks(struct profile_set *ps, uint32_t n)
+{
+	uint64_t want = (uint64_t)ps->nr_stacks + n;
+
+	if (want >= UINT32_MAX - 2)
+		die("too many distinct stacks");
+	if (want > ps->alloc_stacks) {
+		ps->alloc_stacks = (uint32_t)want;
+		ps->stacks = xreallocarray(ps->stacks, ps->alloc_stacks, sizeof(*ps->stacks));
+	}
+	/* slots_put() grows the table past half full: keep want under that. */
+	if (want * 2 > (uint64_t)ps->stack_mask + 1) {
+		uint64_t size = (uint64_t)ps->stack_mask + 1;
+
+		while (want * 2 > size)
+			size *= 2;
+		if (size > (uint64_t)1 << 31)
+			die("too many distinct stacks");
+		slots_resize(&ps->stack_slots, &ps->stack_mask, (uint32_t)size);
+	}
 }
 
 static uint64_t

@@ -281,6 +281,46 @@ test_check_catches_corruption(void **state)
 	profile_set_free(ps);
 }
 
+/* A view shares frames and strings by id and interns stacks of its own. */
+static void
+test_view(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile_set view;
+	stack_id s, v, v2;
+	frame_id fa, fb;
+	char buf[64];
+
+	(void)state;
+	s = test_stack(ps, "a;b");
+	fb = ps->stacks[s].frame;
+	fa = ps->stacks[ps->stacks[s].parent].frame;
+	profile_set_view_init(&view, ps);
+	assert_int_equal(view.nr_stacks, 1);
+	assert_int_equal(view.nr_frames, ps->nr_frames);
+	assert_int_equal(view.nr_profiles, 0);
+	/* b;a: the other way round from the set's a;b. */
+	v = profile_set_stack(&view, profile_set_stack(&view, STACK_ROOT, fb), fa);
+	assert_int_equal(view.nr_stacks, 3);
+	assert_string_equal(stack_text(&view, v, buf, sizeof(buf)), "b;a");
+	assert_int_equal(profile_set_stack(&view, view.stacks[v].parent, fa), v);
+	/* Reserving room keeps ids and lookups. */
+	profile_set_reserve_stacks(&view, 100000);
+	assert_true(view.alloc_stacks >= 100003);
+	assert_true((uint64_t)view.stack_mask + 1 >= 2 * 100003);
+	assert_int_equal(profile_set_stack(&view, view.stacks[v].parent, fa), v);
+	v2 = profile_set_stack(&view, v, fb);
+	assert_int_equal(view.nr_stacks, 4);
+	assert_int_equal(view.stacks[v2].depth, 3);
+	check_profile_set(&view);
+	/* The set itself is untouched. */
+	assert_int_equal(ps->nr_stacks, 3);
+	profile_set_view_release(&view);
+	profile_set_reserve_stacks(ps, 10);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
 int
 main(void)
 {
@@ -295,6 +335,7 @@ main(void)
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_merge_decimals),
 		cmocka_unit_test(test_check_catches_corruption),
+		cmocka_unit_test(test_view),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
