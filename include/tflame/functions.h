@@ -33,11 +33,31 @@ struct func_table {
 	func_id *frame_func;  /* frame_id -> func_id */
 	struct func *funcs;
 	uint32_t nr_funcs;
+	/*
+	 * Optional (func_table_mark_outermost()): bit s is set when the
+	 * function of stack s is not on the path above it, i.e. s is an
+	 * outermost occurrence. It depends on the stacks only, not on any
+	 * weights, so it is worth keeping across weight changes.
+	 */
+	uint64_t *outermost;  /* owned; NULL until marked */
+	uint32_t nr_marked;   /* stacks it covers: ps->nr_stacks when marked */
 };
 
 /* Group the frames of ps into functions. Release with func_table_release(). */
 void func_table_init(struct func_table *ft, const struct profile_set *ps);
 void func_table_release(struct func_table *ft);
+/*
+ * Mark the outermost occurrences of ps's stacks in ft (again, if stacks
+ * were added since): one depth-first walk, O(stacks). Afterwards
+ * func_stats_compute() is a linear pass over the stacks.
+ */
+void func_table_mark_outermost(struct func_table *ft, const struct profile_set *ps);
+
+static inline bool
+func_table_outermost(const struct func_table *ft, stack_id s)
+{
+	return ft->outermost[s >> 6] >> (s & 63) & 1;
+}
 /* Check that every frame maps to a function with its name and module. */
 int func_table_check(const struct func_table *ft, const struct profile_set *ps,
 		     struct tf_error *err);
@@ -64,10 +84,20 @@ struct func_stats {
 
 /*
  * Self and total of every function (out[ft->nr_funcs], overwritten) for the
- * per-stack weights w (ps->nr_stacks entries).
+ * per-stack weights w (ps->nr_stacks entries). O(stacks) when ft's
+ * outermost marks cover ps (func_table_mark_outermost()); otherwise they
+ * are worked out for this call only, which costs a walk of the stack tree
+ * on top.
  */
 void func_stats_compute(const struct func_table *ft, const struct profile_set *ps,
 			const uint64_t *w, struct func_stats *out);
+/*
+ * The same from per-stack weights w and their subtree sums sub (the self
+ * and total of a call tree built from w, calltree.h), which spares
+ * summing them again.
+ */
+void func_stats_compute_sums(const struct func_table *ft, const struct profile_set *ps,
+			     const uint64_t *w, const uint64_t *sub, struct func_stats *out);
 
 /*
  * The stack tree as first-child / next-sibling links, for walking it in

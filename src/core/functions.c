@@ -49,6 +49,7 @@ func_table_release(struct func_table *ft)
 {
 	free(ft->frame_func);
 	free(ft->funcs);
+	free(ft->outermost);
 	memset(ft, 0, sizeof(*ft));
 }
 
@@ -87,6 +88,22 @@ func_table_check(const struct func_table *ft, const struct profile_set *ps,
 	free(keys);
 	if (dup)
 		return tf_error_set(err, "two functions share a name and module");
+	if (!ft->outermost)
+		return 0;
+	if (ft->nr_marked > ps->nr_stacks)
+		return tf_error_set(err, "outermost marks for %u of %u stacks", ft->nr_marked,
+				    ps->nr_stacks);
+	/* A sample of the marks: roots' children, and direct recursion. */
+	for (stack_id s = 1; s < ft->nr_marked; s++) {
+		const struct stack_node *n = &ps->stacks[s];
+		bool outer = func_table_outermost(ft, s);
+
+		if (n->depth == 1 && !outer)
+			return tf_error_set(err, "stack %u: a root's child not marked outermost", s);
+		if (n->depth > 1 && outer &&
+		    ft->frame_func[n->frame] == ft->frame_func[ps->stacks[n->parent].frame])
+			return tf_error_set(err, "stack %u: marked outermost under itself", s);
+	}
 	return 0;
 }
 
@@ -141,37 +158,34 @@ stack_links_release(struct stack_links *l)
 
 /*
  * Counting recursion once: the total of a function is the weight below its
- * *outermost* occurrences on each path. A depth-first walk keeps, per
- * function, how many times it is on the current path; a node whose function
- * is not yet on the path is outermost and adds its subtree weight. Subtree
- * weights come from one backward pass, since parents precede children.
+ * *outermost* occurrences on each path. Which occurrences are outermost
+ * depends on the stacks alone, so it is worked out once: a depth-first walk
+ * keeps, per function, how many times it is on the current path, and a
+ * node whose function is not on it yet is outermost. Then, for any
+ * weights, a function's total is the sum of the subtree weights of its
+ * outermost nodes, and subtree weights come from one backward pass, since
+ * parents precede children.
  */
 void
-func_stats_compute(const struct func_table *ft, const struct profile_set *ps,
-		   const uint64_t *w, struct func_stats *out)
+func_table_mark_outermost(struct func_table *ft, const struct profile_set *ps)
 {
 	size_t n = ps->nr_stacks;
-	uint64_t *sub = xmalloc(sizeof(*sub) * n);
 	uint32_t *on_path = xcalloc(ft->nr_funcs + 1, sizeof(*on_path));
 	struct stack_links l;
 	stack_id s;
 
-	memset(out, 0, sizeof(*out) * ft->nr_funcs);
-	memcpy(sub, w, sizeof(*sub) * n);
-	for (size_t i = n; i-- > 1;)
-		sub[ps->stacks[i].parent] += sub[i];
-
+	free(ft->outermost);
+	ft->outermost = xcalloc(n / 64 + 1, sizeof(*ft->outermost));
+	ft->nr_marked = (uint32_t)n;
 	stack_links_init(&l, ps);
 	s = l.first_child[STACK_ROOT];
 	while (s != STACK_ROOT) {
 		func_id fn = ft->frame_func[ps->stacks[s].frame];
 
 		if (!on_path[fn])
-			out[fn].total += sub[s];
-		out[fn].self += w[s];
+			ft->outermost[s >> 6] |= (uint64_t)1 << (s & 63);
 		on_path[fn]++;
-		/* Descend only where there is weight. */
-		if (l.first_child[s] != STACK_ROOT && sub[s] != w[s]) {
+		if (l.first_child[s] != STACK_ROOT) {
 			s = l.first_child[s];
 			continue;
 		}
@@ -187,5 +201,55 @@ func_stats_compute(const struct func_table *ft, const struct profile_set *ps,
 	}
 	stack_links_release(&l);
 	free(on_path);
+}
+
+/* The linear pass, given the outermost marks of every stack of ps. */
+static void
+stats_from_marks(const struct func_table *ft, const uint64_t *outermost,
+		 const struct profile_set *ps, const uint64_t *w, const uint64_t *sub,
+		 struct func_stats *out)
+{
+	memset(out, 0, sizeof(*out) * ft->nr_funcs);
+	for (size_t i = 1; i < ps->nr_stacks; i++) {
+		func_id fn;
+
+		if (!sub[i])
+			continue;
+		fn = ft->frame_func[ps->stacks[i].frame];
+		out[fn].self += w[i];
+		if (outermost[i >> 6] >> (i & 63) & 1)
+			out[fn].total += sub[i];
+	}
+}
+
+void
+func_stats_compute_sums(const struct func_table *ft, const struct profile_set *ps,
+			const uint64_t *w, const uint64_t *sub, struct func_stats *out)
+{
+	struct func_table marked;
+
+	if (ft->outermost && ft->nr_marked == ps->nr_stacks) {
+		stats_from_marks(ft, ft->outermost, ps, w, sub, out);
+		return;
+	}
+	/* A shallow copy that owns only the marks made for this call. */
+	marked = *ft;
+	marked.outermost = NULL;
+	func_table_mark_outermost(&marked, ps);
+	stats_from_marks(ft, marked.outermost, ps, w, sub, out);
+	free(marked.outermost);
+}
+
+void
+func_stats_compute(const struct func_table *ft, const struct profile_set *ps,
+		   const uint64_t *w, struct func_stats *out)
+{
+	size_t n = ps->nr_stacks;
+	uint64_t *sub = xmalloc(sizeof(*sub) * n);
+
+	memcpy(sub, w, sizeof(*sub) * n);
+	for (size_t i = n; i-- > 1;)
+		sub[ps->stacks[i].parent] += sub[i];
+	func_stats_compute_sums(ft, ps, w, sub, out);
 	free(sub);
 }

@@ -255,6 +255,84 @@ test_stack_links(void **state)
 	profile_set_free(ps);
 }
 
+/*
+ * Outermost marks kept in the table give the same numbers as the walk
+ * func_stats_compute() does without them, and so do subtree sums given
+ * from outside.
+ */
+static void
+test_outermost_marks(void **state)
+{
+	struct fixture fx;
+	struct func_stats *again;
+	uint64_t *sub;
+	uint64_t seed = 3;
+	char path[64];
+	struct tf_error err = TF_ERROR_INIT;
+
+	(void)state;
+	setup(&fx);
+	for (int i = 0; i < 500; i++) {
+		size_t pos = 0;
+		int depth;
+
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		depth = 1 + (int)((seed >> 33) % 6);
+		for (int d = 0; d < depth; d++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			pos += (size_t)snprintf(path + pos, sizeof(path) - pos, "%s%c", d ? ";" : "",
+						'a' + (int)((seed >> 33) % 4));
+		}
+		add(fx.ps, fx.p, path, 1 + (seed >> 58), 1 + i % 2);
+	}
+	add(fx.ps, fx.p, "a;b;a", 1, 1);
+	add(fx.ps, fx.p, "a;a", 1, 1);
+	compute(&fx, NULL);
+	assert_null(fx.ft.outermost);
+	func_table_mark_outermost(&fx.ft, fx.ps);
+	assert_int_equal(fx.ft.nr_marked, fx.ps->nr_stacks);
+	check_ft(&fx.ft, fx.ps);
+	/* a;a: the inner a is not outermost; b under a is. */
+	assert_false(func_table_outermost(&fx.ft, test_stack(fx.ps, "a;a")));
+	assert_true(func_table_outermost(&fx.ft, test_stack(fx.ps, "a;b")));
+	assert_false(func_table_outermost(&fx.ft, test_stack(fx.ps, "a;b;a")));
+	assert_true(func_table_outermost(&fx.ft, test_stack(fx.ps, "a")));
+
+	again = calloc(fx.ft.nr_funcs, sizeof(*again));
+	func_stats_compute(&fx.ft, fx.ps, fx.w, again);
+	assert_memory_equal(again, fx.st, sizeof(*again) * fx.ft.nr_funcs);
+	sub = malloc(sizeof(*sub) * fx.ps->nr_stacks);
+	memcpy(sub, fx.w, sizeof(*sub) * fx.ps->nr_stacks);
+	for (uint32_t i = fx.ps->nr_stacks; i-- > 1;)
+		sub[fx.ps->stacks[i].parent] += sub[i];
+	memset(again, 0, sizeof(*again) * fx.ft.nr_funcs);
+	func_stats_compute_sums(&fx.ft, fx.ps, fx.w, sub, again);
+	assert_memory_equal(again, fx.st, sizeof(*again) * fx.ft.nr_funcs);
+	assert_true(TOTAL("a") <= fx.total);
+
+	/* Marks for fewer stacks than the set has are not used... */
+	test_stack(fx.ps, "d;a;d");
+	free(fx.w);
+	fx.w = calloc(fx.ps->nr_stacks, sizeof(*fx.w));
+	stack_weights(fx.ps, fx.p, NULL, fx.w);
+	func_stats_compute(&fx.ft, fx.ps, fx.w, again);
+	assert_memory_equal(again, fx.st, sizeof(*again) * fx.ft.nr_funcs);
+	/* ...and a damaged mark is caught. */
+	{
+		stack_id s = test_stack(fx.ps, "a;a");
+
+		fx.ft.outermost[s >> 6] |= (uint64_t)1 << (s & 63);
+		assert_int_equal(func_table_check(&fx.ft, fx.ps, &err), -1);
+		fx.ft.outermost[s >> 6] &= ~((uint64_t)1 << (s & 63));
+	}
+	tf_error_release(&err);
+	free(sub);
+	free(again);
+	check_ft(&fx.ft, fx.ps);
+	check_profile_set(fx.ps);
+	release(&fx);
+}
+
 int
 main(void)
 {
@@ -266,6 +344,7 @@ main(void)
 		cmocka_unit_test(test_lines_group_into_one_function),
 		cmocka_unit_test(test_deep_stack_no_recursion),
 		cmocka_unit_test(test_stack_links),
+		cmocka_unit_test(test_outermost_marks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
