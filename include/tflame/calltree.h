@@ -43,6 +43,13 @@ struct calltree {
  * order is the same on every run. Release with calltree_release().
  */
 void calltree_build(struct calltree *t, const struct profile_set *ps, const uint64_t *w);
+/*
+ * The same for t already built (or zeroed): when it was built over ps with
+ * the same number of stacks, its arrays are reused, which spares a big
+ * tree the cost of fresh memory on every change of weights (a thread
+ * filter). Pointers into the old tree are invalid afterwards.
+ */
+void calltree_rebuild(struct calltree *t, const struct profile_set *ps, const uint64_t *w);
 void calltree_release(struct calltree *t);
 
 /* Children of n, heaviest first: kids[0 .. *nr). */

@@ -89,26 +89,28 @@ kids_sort(const struct calltree *t, stack_id *a, uint32_t n)
 	}
 }
 
-void
-calltree_build(struct calltree *t, const struct profile_set *ps, const uint64_t *w)
+/*
+ * Fill t's arrays (allocated for ps->nr_stacks nodes, any content) from w.
+ * Everything is written, so a rebuild gives the tree a fresh build would.
+ */
+static void
+calltree_fill(struct calltree *t, const struct profile_set *ps, const uint64_t *w)
 {
 	uint32_t n = ps->nr_stacks, nr = 0;
 
-	memset(t, 0, sizeof(*t));
-	t->ps = ps;
-	t->nr_nodes = n;
-	t->self = xmemdup(w, sizeof(*w) * n);
-	t->total = xmemdup(w, sizeof(*w) * n);
-	t->first = xcalloc(n, sizeof(*t->first));
-	t->nr_kids = xcalloc(n, sizeof(*t->nr_kids));
-	t->x0 = xcalloc(n, sizeof(*t->x0));
+	memcpy(t->self, w, sizeof(*w) * n);
+	memcpy(t->total, w, sizeof(*w) * n);
+	memset(t->nr_kids, 0, sizeof(*t->nr_kids) * n);
+	memset(t->x0, 0, sizeof(*t->x0) * n);
 
-	/* Parents precede children, so one backward pass sums every subtree. */
-	for (uint32_t i = n; i-- > 1;)
-		t->total[ps->stacks[i].parent] += t->total[i];
-
-	for (uint32_t i = 1; i < n; i++) {
+	/*
+	 * Parents precede children, so one backward pass sums every subtree:
+	 * a node's total is final when the pass reaches it, and it counts as
+	 * its parent's child if it has weight.
+	 */
+	for (uint32_t i = n; i-- > 1;) {
 		if (t->total[i]) {
+			t->total[ps->stacks[i].parent] += t->total[i];
 			t->nr_kids[ps->stacks[i].parent]++;
 			nr++;
 		}
@@ -118,7 +120,7 @@ calltree_build(struct calltree *t, const struct profile_set *ps, const uint64_t 
 		t->first[i] = pos;
 		pos += t->nr_kids[i];
 	}
-	t->kids = xmalloc(sizeof(*t->kids) * ((size_t)nr + 1));
+	t->kids = xreallocarray(t->kids, (size_t)nr + 1, sizeof(*t->kids));
 	for (uint32_t i = 1; i < n; i++)
 		if (t->total[i])
 			t->kids[t->first[ps->stacks[i].parent]++] = i;
@@ -142,6 +144,33 @@ calltree_build(struct calltree *t, const struct profile_set *ps, const uint64_t 
 			x += t->total[k[j]];
 		}
 	}
+}
+
+void
+calltree_build(struct calltree *t, const struct profile_set *ps, const uint64_t *w)
+{
+	uint32_t n = ps->nr_stacks;
+
+	memset(t, 0, sizeof(*t));
+	t->ps = ps;
+	t->nr_nodes = n;
+	t->self = xmalloc(sizeof(*t->self) * n);
+	t->total = xmalloc(sizeof(*t->total) * n);
+	t->first = xmalloc(sizeof(*t->first) * n);
+	t->nr_kids = xmalloc(sizeof(*t->nr_kids) * n);
+	t->x0 = xmalloc(sizeof(*t->x0) * n);
+	calltree_fill(t, ps, w);
+}
+
+void
+calltree_rebuild(struct calltree *t, const struct profile_set *ps, const uint64_t *w)
+{
+	if (t->ps != ps || t->nr_nodes != ps->nr_stacks || !t->self) {
+		calltree_release(t);
+		calltree_build(t, ps, w);
+		return;
+	}
+	calltree_fill(t, ps, w);
 }
 
 void

@@ -346,6 +346,50 @@ test_check_catches_damage(void **state)
 	release(&fx);
 }
 
+/* A rebuild over the same set reuses the arrays and gives a fresh build's tree. */
+static void
+test_rebuild(void **state)
+{
+	struct fixture fx;
+	struct calltree fresh;
+	bool keep[2] = { false, true };
+	struct sample_filter filter = { keep };
+	uint64_t *self;
+
+	(void)state;
+	setup(&fx);
+	test_sample(fx.ps, fx.p, "main;f;g", 5, -1, 1);
+	test_sample(fx.ps, fx.p, "main;h", 2, -1, 2);
+	test_sample(fx.ps, fx.p, "main;f", 3, -1, 2);
+	test_sample(fx.ps, fx.p, "other", 4, -1, 1);
+	build(&fx, NULL);
+	self = fx.t.self;
+	stack_weights(fx.ps, fx.p, &filter, fx.w);
+	calltree_rebuild(&fx.t, fx.ps, fx.w);
+	check_tree(&fx.t);
+	assert_ptr_equal(fx.t.self, self);
+	calltree_build(&fresh, fx.ps, fx.w);
+	assert_int_equal(fx.t.total[STACK_ROOT], 5);
+	assert_int_equal(fx.t.total[node(&fx, "other")], 0);
+	assert_memory_equal(fx.t.total, fresh.total, sizeof(uint64_t) * fresh.nr_nodes);
+	assert_memory_equal(fx.t.x0, fresh.x0, sizeof(uint64_t) * fresh.nr_nodes);
+	assert_memory_equal(fx.t.first, fresh.first, sizeof(uint32_t) * fresh.nr_nodes);
+	assert_memory_equal(fx.t.nr_kids, fresh.nr_kids, sizeof(uint32_t) * fresh.nr_nodes);
+	assert_memory_equal(fx.t.kids, fresh.kids, sizeof(stack_id) * 3);
+	calltree_release(&fresh);
+
+	/* A set that grew: built afresh. */
+	test_sample(fx.ps, fx.p, "new;path", 1, -1, 1);
+	free(fx.w);
+	fx.w = calloc(fx.ps->nr_stacks, sizeof(*fx.w));
+	stack_weights(fx.ps, fx.p, NULL, fx.w);
+	calltree_rebuild(&fx.t, fx.ps, fx.w);
+	assert_int_equal(fx.t.nr_nodes, fx.ps->nr_stacks);
+	assert_int_equal(fx.t.total[STACK_ROOT], 15);
+	check_tree(&fx.t);
+	release(&fx);
+}
+
 int
 main(void)
 {
@@ -359,6 +403,7 @@ main(void)
 		cmocka_unit_test(test_empty_profile),
 		cmocka_unit_test(test_deep_stack),
 		cmocka_unit_test(test_check_catches_damage),
+		cmocka_unit_test(test_rebuild),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
