@@ -5,7 +5,8 @@
  * The model: one loaded profile set, the user's current lens on it (which
  * profile, which threads), and everything derived from them: per-stack
  * weights, the Left Heavy call tree, the Time Order chart, functions and
- * their self/total weights.
+ * their self/total weights, the Sandwich of a function and its table, the
+ * search's matches, and the per-thread weights of the thread picker.
  *
  * Derived structures are caches, built on first use and rebuilt only when
  * the lens changes: every change bumps generation, and each cache remembers
@@ -15,7 +16,10 @@
  * view state only.
  *
  * Pointers returned by model_*() stay valid until the next call that
- * changes the lens (model_set_*) or model_release().
+ * changes the lens (model_set_*) or model_release(). Three caches hold one
+ * answer at a time and are also replaced by a question with another
+ * answer: model_sandwich() by another function, model_sandwich_rows() by
+ * another order or filter, and the search caches by model_set_search().
  */
 
 #include <stdbool.h>
@@ -26,8 +30,46 @@
 #include "tflame/chart.h"
 #include "tflame/functions.h"
 #include "tflame/profile.h"
+#include "tflame/sandwich.h"
+#include "tflame/search.h"
 
 struct tf_error;
+
+/* One thread in the thread picker. */
+struct thread_weight {
+	thread_id thread;
+	uint64_t weight;  /* of the profile's samples on it, whatever the filter */
+	uint64_t samples;
+};
+
+/* One process in the thread picker: its threads are a slice of the table's. */
+struct process_weight {
+	int64_t pid;      /* -1 gathers the threads of no known process */
+	str_id comm;      /* the main thread's (tid = pid), else the heaviest thread's */
+	uint64_t weight, samples;
+	uint32_t first, nr; /* its threads: threads[first .. first + nr) */
+};
+
+/*
+ * The threads of the current profile that have samples, grouped by
+ * process: processes heaviest first (then by pid), and within a process
+ * its threads heaviest first (then by tid). Weights ignore the thread
+ * filter, so a picker shows what unticking or ticking a thread would do.
+ */
+struct thread_table {
+	struct process_weight *procs;  /* owned */
+	uint32_t nr_procs;
+	struct thread_weight *threads; /* owned; in procs' order */
+	uint32_t nr_threads;
+	uint64_t total;                /* the profile's total weight */
+};
+
+/* What model_mark_threads() matches on. */
+enum thread_key {
+	THREAD_BY_TID,
+	THREAD_BY_PID,
+	THREAD_BY_COMM,
+};
 
 struct model {
 	struct profile_set *ps;   /* owned */
@@ -47,6 +89,29 @@ struct model {
 	bool funcs_built;
 	struct func_stats *fstats;
 	uint64_t fstats_gen;
+
+	/*
+	 * The search is not part of the lens: changing it bumps search_gen
+	 * only, so the weights and trees survive every keystroke of a
+	 * search prompt. Caches that depend on both remember both.
+	 */
+	struct search_re *search_re; /* owned; NULL when there is no search */
+	uint64_t search_gen;
+	struct search search;        /* over frames: depends on the regex only */
+	uint64_t search_built;       /* search_gen it was built for, 0 never */
+	struct search_index search_tree;
+	uint64_t stree_gen, stree_sgen;
+	struct search_index search_chart;
+	uint64_t schart_gen, schart_sgen;
+
+	struct sandwich sandwich;    /* of one function at a time */
+	uint64_t sandwich_gen;
+	struct sandwich_rows rows;
+	uint64_t rows_gen, rows_sgen;
+
+	struct thread_table thread_tab; /* depends on the profile only */
+	size_t thread_tab_profile;
+	bool thread_tab_built;
 };
 
 /* Take ownership of ps (at least one profile) and show its first profile. */
@@ -77,10 +142,55 @@ const struct func_table *model_funcs(struct model *m);
 const struct func_stats *model_func_stats(struct model *m);
 
 /*
+ * Search: show the frames re matches in every pane (the model takes
+ * ownership of re and frees it on the next change or model_release()), or
+ * clear the search with NULL. This does not change the lens: the weights,
+ * trees and charts are kept.
+ */
+void model_set_search(struct model *m, struct search_re *re);
+/* The current regex, or NULL; owned by the model. */
+struct search_re *model_search_re(const struct model *m);
+/* The frames and functions the search matches, or NULL when there is none. */
+const struct search *model_search(struct model *m);
+/*
+ * The search over model_tree() or model_chart(): matched weight of any
+ * x-range (search_index_matched()) and next/previous match. NULL when
+ * there is no search.
+ */
+const struct search_index *model_search_tree(struct model *m);
+const struct search_index *model_search_chart(struct model *m);
+
+/*
+ * The Sandwich of func (< model_funcs()->nr_funcs) under the lens: its
+ * callers and callees trees. One function is cached at a time; asking for
+ * another rebuilds it.
+ */
+const struct sandwich *model_sandwich(struct model *m, func_id func);
+/*
+ * The rows of the Sandwich table in the order asked for; with filter set
+ * and a search current, only the functions it matches.
+ */
+const struct sandwich_rows *model_sandwich_rows(struct model *m, enum sandwich_sort by,
+						bool reverse, bool filter);
+
+/* The thread picker's table for the current profile. */
+const struct thread_table *model_thread_weights(struct model *m);
+/*
+ * Set mask[t] (ps->nr_threads entries; others are left alone) for every
+ * thread whose tid or pid is id, or whose comm re matches (by
+ * THREAD_BY_COMM, where id is unused). Returns how many threads matched,
+ * so that the caller can say "no thread 1234". Pass the mask to
+ * model_set_threads().
+ */
+uint32_t model_mark_threads(const struct model *m, enum thread_key by, int64_t id,
+			    struct search_re *re, bool *mask);
+
+/*
  * Check the model and every cache that is current: weights that sum to the
  * total, and calltree_check(), chart_check(), func_table_check() on the
- * tree, chart and functions, whose totals must agree. Returns 0, or -1 with
- * err set.
+ * tree, chart and functions, whose totals must agree; search_check(),
+ * search_index_check(), sandwich_check(), sandwich_rows_check() and the
+ * thread table's order and sums. Returns 0, or -1 with err set.
  */
 int model_check(const struct model *m, struct tf_error *err);
 

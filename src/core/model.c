@@ -24,6 +24,16 @@ model_init(struct model *m, struct profile_set *ps)
 	memset(m, 0, sizeof(*m));
 	m->ps = ps;
 	m->generation = 1;
+	m->search_gen = 1;
+	sandwich_rows_init(&m->rows);
+}
+
+static void
+thread_table_release(struct thread_table *tt)
+{
+	free(tt->procs);
+	free(tt->threads);
+	memset(tt, 0, sizeof(*tt));
 }
 
 void
@@ -35,6 +45,13 @@ model_release(struct model *m)
 	chart_release(&m->chart);
 	func_table_release(&m->funcs);
 	free(m->fstats);
+	search_re_free(m->search_re);
+	search_release(&m->search);
+	search_index_release(&m->search_tree);
+	search_index_release(&m->search_chart);
+	sandwich_release(&m->sandwich);
+	sandwich_rows_release(&m->rows);
+	thread_table_release(&m->thread_tab);
 	profile_set_free(m->ps);
 	memset(m, 0, sizeof(*m));
 }
@@ -107,8 +124,7 @@ model_tree(struct model *m)
 	if (m->tree_gen == m->generation)
 		return &m->tree;
 	w = model_stack_weights(m);
-	calltree_release(&m->tree);
-	calltree_build(&m->tree, m->ps, w);
+	calltree_rebuild(&m->tree, m->ps, w);
 	m->tree_gen = m->generation;
 	return &m->tree;
 }
@@ -131,6 +147,8 @@ model_funcs(struct model *m)
 {
 	if (!m->funcs_built) {
 		func_table_init(&m->funcs, m->ps);
+		/* Kept for every later weight change: func stats become one pass. */
+		func_table_mark_outermost(&m->funcs, m->ps);
 		m->funcs_built = true;
 	}
 	return &m->funcs;
@@ -148,9 +166,348 @@ model_func_stats(struct model *m)
 	w = model_stack_weights(m);
 	if (!m->fstats)
 		m->fstats = xmalloc(sizeof(*m->fstats) * ((size_t)ft->nr_funcs + 1));
-	func_stats_compute(ft, m->ps, w, m->fstats);
+	/* A current tree has the subtree sums already. */
+	if (m->tree_gen == m->generation)
+		func_stats_compute_sums(ft, m->ps, w, m->tree.total, m->fstats);
+	else
+		func_stats_compute(ft, m->ps, w, m->fstats);
 	m->fstats_gen = m->generation;
 	return m->fstats;
+}
+
+/* ---------------------------------------------------------------- search */
+
+void
+model_set_search(struct model *m, struct search_re *re)
+{
+	if (re == m->search_re)
+		return;
+	search_re_free(m->search_re);
+	m->search_re = re;
+	m->search_gen++;
+}
+
+struct search_re *
+model_search_re(const struct model *m)
+{
+	return m->search_re;
+}
+
+const struct search *
+model_search(struct model *m)
+{
+	const struct func_table *ft;
+
+	if (!m->search_re)
+		return NULL;
+	if (m->search_built == m->search_gen)
+		return &m->search;
+	ft = model_funcs(m);
+	search_release(&m->search);
+	search_init(&m->search, m->search_re, m->ps, ft);
+	m->search_built = m->search_gen;
+	return &m->search;
+}
+
+const struct search_index *
+model_search_tree(struct model *m)
+{
+	const struct search *s = model_search(m);
+	const struct calltree *t;
+
+	if (!s)
+		return NULL;
+	t = model_tree(m);
+	if (m->stree_gen == m->generation && m->stree_sgen == m->search_gen)
+		return &m->search_tree;
+	search_index_release(&m->search_tree);
+	search_index_tree(&m->search_tree, s, t);
+	m->stree_gen = m->generation;
+	m->stree_sgen = m->search_gen;
+	return &m->search_tree;
+}
+
+const struct search_index *
+model_search_chart(struct model *m)
+{
+	const struct search *s = model_search(m);
+	const struct chart *c;
+
+	if (!s)
+		return NULL;
+	c = model_chart(m);
+	if (m->schart_gen == m->generation && m->schart_sgen == m->search_gen)
+		return &m->search_chart;
+	search_index_release(&m->search_chart);
+	search_index_chart(&m->search_chart, s, c);
+	m->schart_gen = m->generation;
+	m->schart_sgen = m->search_gen;
+	return &m->search_chart;
+}
+
+/* -------------------------------------------------------------- sandwich */
+
+const struct sandwich *
+model_sandwich(struct model *m, func_id func)
+{
+	const struct func_table *ft = model_funcs(m);
+	const struct calltree *t;
+
+	if (m->sandwich_gen == m->generation && m->sandwich.func == func)
+		return &m->sandwich;
+	t = model_tree(m);
+	sandwich_release(&m->sandwich);
+	sandwich_build(&m->sandwich, t, ft, func);
+	m->sandwich_gen = m->generation;
+	return &m->sandwich;
+}
+
+const struct sandwich_rows *
+model_sandwich_rows(struct model *m, enum sandwich_sort by, bool reverse, bool filter)
+{
+	const struct search *s = filter ? model_search(m) : NULL;
+	const struct func_stats *st = model_func_stats(m);
+	struct sandwich_rows *r = &m->rows;
+
+	if (m->rows_gen == m->generation && r->by == by && r->reverse == reverse &&
+	    r->filtered == (s != NULL) && (!s || m->rows_sgen == m->search_gen))
+		return r;
+	sandwich_rows_build(r, m->ps, model_funcs(m), st, by, reverse, s);
+	m->rows_gen = m->generation;
+	m->rows_sgen = m->search_gen;
+	return r;
+}
+
+/* --------------------------------------------------------------- threads */
+
+/* A thread with samples, while the table is sorted: by pid, then heaviest. */
+struct thread_row {
+	int64_t pid, tid;
+	struct thread_weight tw;
+};
+
+static int
+cmp_thread_row(const void *a, const void *b)
+{
+	const struct thread_row *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tw.weight != y->tw.weight)
+		return x->tw.weight > y->tw.weight ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->tw.thread < y->tw.thread ? -1 : x->tw.thread > y->tw.thread;
+}
+
+static int
+cmp_process(const void *a, const void *b)
+{
+	const struct process_weight *x = a, *y = b;
+
+	if (x->weight != y->weight)
+		return x->weight > y->weight ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static void
+thread_table_build(struct thread_table *tt, const struct profile_set *ps,
+		   const struct profile *p)
+{
+	uint32_t n = ps->nr_threads, nr = 0;
+	struct thread_weight *per = xcalloc((size_t)n + 1, sizeof(*per));
+	struct thread_row *rows;
+	size_t alloc_procs = 0;
+
+	memset(tt, 0, sizeof(*tt));
+	tt->total = p->total_weight;
+	for (size_t i = 0; i < p->nr_samples; i++) {
+		per[p->thread[i]].weight += p->weight[i];
+		per[p->thread[i]].samples++;
+	}
+	rows = xmalloc(sizeof(*rows) * ((size_t)n + 1));
+	for (thread_id t = 0; t < n; t++) {
+		if (!per[t].samples)
+			continue;
+		rows[nr].pid = ps->threads[t].pid;
+		rows[nr].tid = ps->threads[t].tid;
+		rows[nr].tw = per[t];
+		rows[nr].tw.thread = t;
+		nr++;
+	}
+	free(per);
+	qsort(rows, nr, sizeof(*rows), cmp_thread_row);
+
+	/* Each run of one pid is a process; its threads are already in order. */
+	for (uint32_t i = 0; i < nr;) {
+		struct process_weight pw = { rows[i].pid, STR_EMPTY, 0, 0, i, 0 };
+		str_id main_comm = STR_EMPTY;
+		bool has_main = false;
+
+		pw.comm = ps->threads[rows[i].tw.thread].comm;
+		for (; i < nr && rows[i].pid == pw.pid; i++) {
+			pw.weight += rows[i].tw.weight;
+			pw.samples += rows[i].tw.samples;
+			pw.nr++;
+			if (!has_main && rows[i].tid == pw.pid && pw.pid >= 0) {
+				main_comm = ps->threads[rows[i].tw.thread].comm;
+				has_main = true;
+			}
+		}
+		if (has_main)
+			pw.comm = main_comm;
+		ALLOC_GROW(tt->procs, tt->nr_procs, alloc_procs);
+		tt->procs[tt->nr_procs++] = pw;
+	}
+	if (tt->nr_procs > 1)
+		qsort(tt->procs, tt->nr_procs, sizeof(*tt->procs), cmp_process);
+
+	/* Lay the threads out in the processes' new order. */
+	tt->threads = xmalloc(sizeof(*tt->threads) * ((size_t)nr + 1));
+	for (uint32_t i = 0; i < tt->nr_procs; i++) {
+		struct process_weight *pw = &tt->procs[i];
+
+		for (uint32_t j = 0; j < pw->nr; j++)
+			tt->threads[tt->nr_threads + j] = rows[pw->first + j].tw;
+		pw->first = tt->nr_threads;
+		tt->nr_threads += pw->nr;
+	}
+	free(rows);
+}
+
+const struct thread_table *
+model_thread_weights(struct model *m)
+{
+	if (m->thread_tab_built && m->thread_tab_profile == m->profile)
+		return &m->thread_tab;
+	thread_table_release(&m->thread_tab);
+	thread_table_build(&m->thread_tab, m->ps, model_profile(m));
+	m->thread_tab_profile = m->profile;
+	m->thread_tab_built = true;
+	return &m->thread_tab;
+}
+
+uint32_t
+model_mark_threads(const struct model *m, enum thread_key by, int64_t id, struct search_re *re,
+		   bool *mask)
+{
+	const struct profile_set *ps = m->ps;
+	uint32_t nr = 0;
+
+	for (thread_id t = 0; t < ps->nr_threads; t++) {
+		const struct thread *th = &ps->threads[t];
+		bool hit = false;
+
+		switch (by) {
+		case THREAD_BY_TID:
+			hit = th->tid == id;
+			break;
+		case THREAD_BY_PID:
+			hit = th->pid == id;
+			break;
+		case THREAD_BY_COMM:
+			hit = re && search_re_match(re, ps_get(ps, th->comm),
+						    intern_len(&ps->strings, th->comm));
+			break;
+		}
+		if (hit) {
+			mask[t] = true;
+			nr++;
+		}
+	}
+	return nr;
+}
+
+static int
+thread_table_check(const struct thread_table *tt, const struct profile_set *ps,
+		   const struct profile *p, struct tf_error *err)
+{
+	uint64_t sum = 0, samples = 0;
+	uint32_t next = 0;
+
+	for (uint32_t i = 0; i < tt->nr_procs; i++) {
+		const struct process_weight *pw = &tt->procs[i];
+		uint64_t w = 0, n = 0;
+
+		if (i && cmp_process(&tt->procs[i - 1], pw) >= 0)
+			return tf_error_set(err, "processes %u and %u out of order", i - 1, i);
+		if (pw->first != next || !pw->nr)
+			return tf_error_set(err, "process %u: threads from %u, not %u", i,
+					    pw->first, next);
+		next += pw->nr;
+		if (next > tt->nr_threads)
+			return tf_error_set(err, "process %u: threads past the end", i);
+		for (uint32_t j = pw->first; j < next; j++) {
+			const struct thread_weight *tw = &tt->threads[j];
+
+			if (tw->thread >= ps->nr_threads || ps->threads[tw->thread].pid != pw->pid)
+				return tf_error_set(err, "thread row %u is not process %u's", j, i);
+			if (!tw->samples || (j > pw->first && tw->weight > tw[-1].weight))
+				return tf_error_set(err, "thread row %u: empty or out of order", j);
+			w += tw->weight;
+			n += tw->samples;
+		}
+		if (w != pw->weight || n != pw->samples)
+			return tf_error_set(err, "process %u: threads do not add up", i);
+		sum += w;
+		samples += n;
+	}
+	if (next != tt->nr_threads)
+		return tf_error_set(err, "%u thread rows, %u in processes", tt->nr_threads, next);
+	if (sum != p->total_weight || samples != p->nr_samples || tt->total != p->total_weight)
+		return tf_error_set(err, "thread weights sum to %llu of %llu",
+				    (unsigned long long)sum,
+				    (unsigned long long)p->total_weight);
+	return 0;
+}
+
+/* The caches that model_check() looks at beyond the lens's own. */
+static int
+check_more(const struct model *m, struct tf_error *err)
+{
+	const struct profile_set *ps = m->ps;
+	uint64_t g = m->generation, sg = m->search_gen;
+	bool searched = m->search_re && m->search_built == sg;
+
+	if (m->search_built > sg || m->stree_sgen > sg || m->schart_sgen > sg ||
+	    m->rows_sgen > sg || m->stree_gen > g || m->schart_gen > g ||
+	    m->sandwich_gen > g || m->rows_gen > g)
+		return tf_error_set(err, "a cache is newer than its generation");
+	if (searched && !m->funcs_built)
+		return tf_error_set(err, "a search without functions");
+	if (searched && search_check(&m->search, ps, &m->funcs, err))
+		return -1;
+	if (searched && m->stree_gen == g && m->stree_sgen == sg) {
+		if (m->tree_gen != g || m->search_tree.tree != &m->tree)
+			return tf_error_set(err, "a search index of another tree");
+		if (search_index_check(&m->search_tree, &m->search, err))
+			return -1;
+	}
+	if (searched && m->schart_gen == g && m->schart_sgen == sg) {
+		if (m->chart_gen != g || m->search_chart.chart != &m->chart)
+			return tf_error_set(err, "a search index of another chart");
+		if (search_index_check(&m->search_chart, &m->search, err))
+			return -1;
+	}
+	if (m->sandwich_gen == g) {
+		if (sandwich_check(&m->sandwich, err))
+			return -1;
+		if (m->fstats_gen == g && (m->fstats[m->sandwich.func].total != m->sandwich.total ||
+					   m->fstats[m->sandwich.func].self != m->sandwich.self))
+			return tf_error_set(err, "sandwich weighs %llu, its function %llu",
+					    (unsigned long long)m->sandwich.total,
+					    (unsigned long long)m->fstats[m->sandwich.func].total);
+	}
+	/* Filtered rows can only be checked against the search they were built for. */
+	if (m->rows_gen == g && m->fstats_gen == g &&
+	    (!m->rows.filtered || (searched && m->rows_sgen == sg)) &&
+	    sandwich_rows_check(&m->rows, ps, &m->funcs, m->fstats,
+				m->rows.filtered ? &m->search : NULL, err))
+		return -1;
+	if (m->thread_tab_built &&
+	    thread_table_check(&m->thread_tab, ps, ps->profiles[m->thread_tab_profile], err))
+		return -1;
+	return 0;
 }
 
 int
@@ -203,5 +560,5 @@ model_check(const struct model *m, struct tf_error *err)
 		return -1;
 	if (m->fstats_gen == g && !m->funcs_built)
 		return tf_error_set(err, "function weights without functions");
-	return 0;
+	return check_more(m, err);
 }

@@ -2,6 +2,8 @@
 
 #include "tflame/model.h"
 
+#include "tflame/xalloc.h"
+
 #include "test_util.h"
 
 static void
@@ -206,6 +208,269 @@ test_check_catches_damage(void **state)
 	model_release(&m);
 }
 
+/*
+ * Processes and threads for the picker, one profile:
+ *   pid 1 "app":   tid 1 main;f 5, tid 2 "app-worker" main;g 4,
+ *                  tid 3 "app-gc" main;gc 1 + 1;
+ *   pid 7 "db":    tid 7 q 20, tid 8 "db-io" q;r 1;
+ *   pid 9 "idle":  a thread with samples in another profile only.
+ */
+static void
+setup_threads(struct model *m)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "cycles", 6), UNIT_EVENTS);
+	struct profile *other = profile_set_profile(ps, ps_str(ps, "other", 5), UNIT_EVENTS);
+	static const struct {
+		int64_t pid, tid;
+		const char *comm, *path;
+		uint64_t weight;
+	} rows[] = {
+		{ 1, 1, "app", "main;f", 5 },
+		{ 7, 8, "db-io", "q;r", 1 },
+		{ 1, 2, "app-worker", "main;g", 4 },
+		{ 7, 7, "db", "q", 20 },
+		{ 1, 3, "app-gc", "main;gc", 1 },
+		{ 1, 3, "app-gc", "main;gc", 1 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		thread_id t = profile_set_thread(ps, rows[i].pid, rows[i].tid,
+						 ps_str(ps, rows[i].comm, strlen(rows[i].comm)));
+
+		assert_int_equal(profile_add_sample(p, test_stack(ps, rows[i].path),
+						    rows[i].weight, 0, false, t, NULL), 0);
+	}
+	assert_int_equal(profile_add_sample(other, test_stack(ps, "idle"), 3, 0, false,
+					    profile_set_thread(ps, 9, 9, ps_str(ps, "idle", 4)),
+					    NULL), 0);
+	model_init(m, ps);
+	check_model(m);
+}
+
+static const char *
+comm_of(const struct model *m, thread_id t)
+{
+	return ps_get(m->ps, m->ps->threads[t].comm);
+}
+
+static void
+test_thread_table(void **state)
+{
+	struct model m;
+	const struct thread_table *tt;
+
+	(void)state;
+	setup_threads(&m);
+	tt = model_thread_weights(&m);
+	assert_int_equal(tt->total, 32);
+	assert_int_equal(tt->nr_procs, 2);
+	assert_int_equal(tt->nr_threads, 5);
+	/* db outweighs app; within each, heaviest thread first. */
+	assert_int_equal(tt->procs[0].pid, 7);
+	assert_string_equal(ps_get(m.ps, tt->procs[0].comm), "db");
+	assert_int_equal(tt->procs[0].weight, 21);
+	assert_int_equal(tt->procs[0].samples, 2);
+	assert_int_equal(tt->procs[0].first, 0);
+	assert_int_equal(tt->procs[0].nr, 2);
+	assert_string_equal(comm_of(&m, tt->threads[0].thread), "db");
+	assert_string_equal(comm_of(&m, tt->threads[1].thread), "db-io");
+	assert_int_equal(tt->procs[1].pid, 1);
+	assert_string_equal(ps_get(m.ps, tt->procs[1].comm), "app");
+	assert_int_equal(tt->procs[1].weight, 11);
+	assert_int_equal(tt->procs[1].first, 2);
+	assert_string_equal(comm_of(&m, tt->threads[2].thread), "app");
+	assert_string_equal(comm_of(&m, tt->threads[3].thread), "app-worker");
+	assert_string_equal(comm_of(&m, tt->threads[4].thread), "app-gc");
+	assert_int_equal(tt->threads[4].weight, 2);
+	assert_int_equal(tt->threads[4].samples, 2);
+	check_model(&m);
+
+	/* The table ignores the filter, and is rebuilt for another profile only. */
+	{
+		bool mask[6] = { false };
+
+		mask[tt->threads[0].thread] = true;
+		model_set_threads(&m, mask);
+	}
+	assert_ptr_equal(model_thread_weights(&m), tt);
+	assert_int_equal(tt->total, 32);
+	model_set_profile(&m, 1);
+	tt = model_thread_weights(&m);
+	assert_int_equal(tt->nr_procs, 1);
+	assert_int_equal(tt->procs[0].pid, 9);
+	assert_int_equal(tt->total, 3);
+	check_model(&m);
+	model_release(&m);
+}
+
+static struct search_re *
+re_of(const char *pattern)
+{
+	struct tf_error err = TF_ERROR_INIT;
+	struct search_re *re = search_re_new(pattern, strlen(pattern), NULL, &err);
+
+	if (!re)
+		fail_msg("%s: %s", pattern, tf_error_text(&err));
+	tf_error_release(&err);
+	return re;
+}
+
+static void
+test_thread_filter_by_tid_pid_comm(void **state)
+{
+	struct model m;
+	bool mask[6];
+	struct search_re *re;
+
+	(void)state;
+	setup_threads(&m);
+	assert_int_equal(model_total(&m), 32);
+
+	/* By tid: only app-worker. */
+	memset(mask, 0, sizeof(mask));
+	assert_int_equal(model_mark_threads(&m, THREAD_BY_TID, 2, NULL, mask), 1);
+	model_set_threads(&m, mask);
+	assert_int_equal(model_total(&m), 4);
+	assert_int_equal(model_tree(&m)->total[test_stack(m.ps, "main;g")], 4);
+	assert_int_equal(model_func_stats(&m)[fn(&m, "f")].total, 0);
+	assert_int_equal(model_chart(&m)->total, 4);
+	check_model(&m);
+
+	/* By pid: db's two threads. */
+	memset(mask, 0, sizeof(mask));
+	assert_int_equal(model_mark_threads(&m, THREAD_BY_PID, 7, NULL, mask), 2);
+	model_set_threads(&m, mask);
+	assert_int_equal(model_total(&m), 21);
+	assert_int_equal(model_func_stats(&m)[fn(&m, "q")].total, 21);
+	assert_int_equal(model_func_stats(&m)[fn(&m, "q")].self, 20);
+	check_model(&m);
+
+	/* By comm, a regex with smart case. */
+	memset(mask, 0, sizeof(mask));
+	re = re_of("^app");
+	assert_int_equal(model_mark_threads(&m, THREAD_BY_COMM, 0, re, mask), 3);
+	search_re_free(re);
+	model_set_threads(&m, mask);
+	assert_int_equal(model_total(&m), 11);
+	assert_int_equal(model_tree(&m)->total[test_stack(m.ps, "main")], 11);
+	check_model(&m);
+	re = re_of("DB");
+	assert_int_equal(model_mark_threads(&m, THREAD_BY_COMM, 0, re, mask), 0);
+	search_re_free(re);
+	re = re_of("db");
+	/* Marks add to the mask: app's three and db's two are everything. */
+	assert_int_equal(model_mark_threads(&m, THREAD_BY_COMM, 0, re, mask), 2);
+	search_re_free(re);
+	model_set_threads(&m, mask);
+	assert_int_equal(model_total(&m), 32);
+	/* No thread 1234, and no comm regex: nothing marked. */
+	assert_int_equal(model_mark_threads(&m, THREAD_BY_TID, 1234, NULL, mask), 0);
+	assert_int_equal(model_mark_threads(&m, THREAD_BY_COMM, 0, NULL, mask), 0);
+	check_model(&m);
+	model_release(&m);
+}
+
+static void
+test_search_in_model(void **state)
+{
+	struct model m;
+	const struct search *s;
+	const struct search_index *ix, *cx;
+	uint64_t gen;
+	bool mask[2] = { true, false };
+
+	(void)state;
+	setup(&m);
+	assert_null(model_search(&m));
+	assert_null(model_search_tree(&m));
+	model_tree(&m);
+	gen = m.generation;
+	model_set_search(&m, re_of("^[fg]$"));
+	/* The lens is unchanged: no weights or trees rebuilt. */
+	assert_int_equal(m.generation, gen);
+	s = model_search(&m);
+	assert_non_null(s);
+	assert_int_equal(s->frames_matched, 2);
+	ix = model_search_tree(&m);
+	assert_int_equal(ix->total, 10);
+	assert_int_equal(search_index_matched(ix, 0, ix->total), 10);
+	cx = model_search_chart(&m);
+	assert_int_equal(search_index_matched(cx, 0, cx->total), 10);
+	assert_int_equal(m.tree_gen, gen);
+	check_model(&m);
+
+	/* A thread change keeps the bitsets and re-indexes the new tree. */
+	model_set_search(&m, re_of("^f$"));
+	s = model_search(&m);
+	mask[profile_set_thread(m.ps, 1, 1, STR_EMPTY)] = true;
+	mask[profile_set_thread(m.ps, 1, 2, STR_EMPTY)] = false;
+	model_set_threads(&m, mask);
+	assert_ptr_equal(model_search(&m), s);
+	ix = model_search_tree(&m);
+	assert_int_equal(ix->total, 6);
+	assert_int_equal(search_index_matched(ix, 0, ix->total), 5);
+	assert_int_equal(search_index_next(ix, SEARCH_NONE, 0, UINT64_MAX),
+			 test_stack(m.ps, "main;f"));
+	check_model(&m);
+
+	model_set_search(&m, NULL);
+	assert_null(model_search(&m));
+	assert_null(model_search_chart(&m));
+	assert_null(model_search_re(&m));
+	check_model(&m);
+	model_release(&m);
+}
+
+static void
+test_sandwich_in_model(void **state)
+{
+	struct model m;
+	const struct sandwich *sw;
+	const struct sandwich_rows *r;
+	bool mask[2] = { false, false };
+
+	(void)state;
+	setup(&m);
+	sw = model_sandwich(&m, fn(&m, "g"));
+	assert_int_equal(sw->total, 5);
+	assert_int_equal(sw->callers.total[STACK_ROOT], 5);
+	assert_ptr_equal(model_sandwich(&m, fn(&m, "g")), sw);
+	check_model(&m);
+	sw = model_sandwich(&m, fn(&m, "main"));
+	assert_int_equal(sw->total, 10);
+	assert_int_equal(sw->callees.total[STACK_ROOT], 10);
+	check_model(&m);
+
+	r = model_sandwich_rows(&m, SANDWICH_BY_TOTAL, false, false);
+	assert_int_equal(r->nr, 3);
+	assert_int_equal(r->rows[0], fn(&m, "main"));
+	assert_ptr_equal(model_sandwich_rows(&m, SANDWICH_BY_TOTAL, false, false), r);
+	/* f and g tie on total and self: by name. */
+	assert_int_equal(r->rows[1], fn(&m, "f"));
+	assert_int_equal(r->rows[2], fn(&m, "g"));
+	r = model_sandwich_rows(&m, SANDWICH_BY_NAME, false, false);
+	assert_int_equal(r->rows[0], fn(&m, "f"));
+	/* Filtering with no search current shows every row. */
+	r = model_sandwich_rows(&m, SANDWICH_BY_NAME, false, true);
+	assert_int_equal(r->nr, 3);
+	model_set_search(&m, re_of("^[fh]$"));
+	r = model_sandwich_rows(&m, SANDWICH_BY_NAME, false, true);
+	assert_int_equal(r->nr, 1);
+	assert_int_equal(r->rows[0], fn(&m, "f"));
+	check_model(&m);
+
+	/* Thread 2 only: f has no weight, g's sandwich shrinks. */
+	mask[profile_set_thread(m.ps, 1, 2, STR_EMPTY)] = true;
+	model_set_threads(&m, mask);
+	r = model_sandwich_rows(&m, SANDWICH_BY_NAME, false, true);
+	assert_int_equal(r->nr, 0);
+	sw = model_sandwich(&m, fn(&m, "g"));
+	assert_int_equal(sw->total, 4);
+	check_model(&m);
+	model_release(&m);
+}
+
 int
 main(void)
 {
@@ -215,6 +480,10 @@ main(void)
 		cmocka_unit_test(test_set_profile_rebuilds),
 		cmocka_unit_test(test_set_threads_rebuilds),
 		cmocka_unit_test(test_check_catches_damage),
+		cmocka_unit_test(test_thread_table),
+		cmocka_unit_test(test_thread_filter_by_tid_pid_comm),
+		cmocka_unit_test(test_search_in_model),
+		cmocka_unit_test(test_sandwich_in_model),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
