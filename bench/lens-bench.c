@@ -1,0 +1,399 @@
+/*
+ * lens-bench: what changing the lens costs on a big profile.
+ *
+ * usage: bench/lens-bench [SAMPLES [NAMES]]
+ *
+ * Generates, in memory, SAMPLES samples (default 10 M) on 32 threads of 4
+ * processes, with the locality of a real recording, twice: a "wide"
+ * profile whose call tree has about one node per two samples (nearly 5 M
+ * nodes), and a "typical" one with about one per thirty. For each it
+ * times, as medians through the model:
+ *
+ *  - a thread filter change: stack_weights, the Left Heavy tree and the
+ *    functions' self/total, for several masks (target from
+ *    ARCHITECTURE.md: 200 ms for 10 M samples);
+ *  - a search on the profile: the frame bitset, and indexing the tree
+ *    and the chart for matched weight and n/N;
+ *  - the Sandwich of the heaviest function and of a small one.
+ *
+ * Then it generates NAMES distinct frame names (default 1.2 M) shaped
+ * like C++ symbols and times a search over them for several regexes
+ * (target: 100 ms for 1 M names).
+ *
+ * Built by `make bench`, never by `make` or `make check`.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tflame/error.h"
+#include "tflame/model.h"
+#include "tflame/profile.h"
+#include "tflame/sandwich.h"
+#include "tflame/search.h"
+#include "tflame/xalloc.h"
+
+#define NR_FUNCS 200000u
+#define NR_THREADS 32u
+#define MAX_DEPTH 64
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static uint32_t
+rnd(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+	return (uint32_t)(*s >> 33);
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double
+median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return v[n / 2];
+}
+
+/*
+ * How often a new frame is one of its caller's usual callees (the first,
+ * second or third, in per mille) rather than any function: "wide" grows a
+ * call tree of about one node per two samples, like layout-bench's, and
+ * "typical" about one per twenty.
+ */
+struct shape {
+	const char *name;
+	uint32_t usual[3];
+};
+
+static const struct shape shapes[] = {
+	{ "wide", { 920, 970, 990 } },
+	{ "typical", { 985, 997, 999 } },
+};
+
+/*
+ * Samples that keep most of the previous stack, as a recording does; the
+ * threads take turns in bursts of a few thousand samples, and the first 8
+ * threads (process 1000 and 1001's first ones) get about half the samples,
+ * so the masks below select very different weights.
+ */
+static struct profile_set *
+generate_samples(size_t nr_samples, const struct shape *shape)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "cycles", 6), UNIT_EVENTS);
+	frame_id *frames = xmalloc(sizeof(*frames) * NR_FUNCS);
+	thread_id threads[NR_THREADS];
+	stack_id path[MAX_DEPTH + 1];
+	uint32_t depth = 0, th = 0;
+	uint64_t seed = 1;
+	int64_t t = 1000000000;
+	char name[48];
+
+	for (uint32_t i = 0; i < NR_FUNCS; i++) {
+		struct frame f = { 0 };
+		int n = snprintf(name, sizeof(name), "function_%u", i);
+
+		f.name = ps_str(ps, name, (size_t)n);
+		f.module = ps_str(ps, "bench", 5);
+		frames[i] = profile_set_frame(ps, &f);
+	}
+	for (uint32_t i = 0; i < NR_THREADS; i++) {
+		int n = snprintf(name, sizeof(name), "proc%u-thread%u", i % 4, i);
+
+		threads[i] = profile_set_thread(ps, 1000 + i % 4, 2000 + i,
+						ps_str(ps, name, (size_t)n));
+	}
+	path[0] = STACK_ROOT;
+	for (size_t i = 0; i < nr_samples; i++) {
+		uint32_t target = 8 + rnd(&seed) % 25, pop = 1;
+
+		if (i % 4096 == 0)
+			th = rnd(&seed) % NR_THREADS < NR_THREADS / 2 ? rnd(&seed) % 8
+								      : rnd(&seed) % NR_THREADS;
+		while (pop < 12 && rnd(&seed) % 100 < 60)
+			pop++;
+		if (rnd(&seed) % 100 < 2)
+			pop = depth;
+		depth = depth > pop ? depth - pop : 0;
+		while (depth < target) {
+			stack_id parent = path[depth];
+			uint32_t r = rnd(&seed) % 1000, f;
+			uint32_t usual = r < shape->usual[0]   ? 0
+					 : r < shape->usual[1] ? 1
+					 : r < shape->usual[2] ? 2
+							       : 3;
+
+			if (usual < 3)
+				f = (uint32_t)((parent * 2654435761u + usual * 40503u) % NR_FUNCS);
+			else
+				f = rnd(&seed) % NR_FUNCS;
+			path[++depth] = profile_set_stack(ps, parent, frames[f]);
+		}
+		t += 900 + rnd(&seed) % 200;
+		if (profile_add_sample(p, path[depth], 1000 + rnd(&seed) % 1000, t, true,
+				       threads[th], NULL))
+			die("weights overflow");
+	}
+	free(frames);
+	return ps;
+}
+
+/* Distinct names like C++ symbols, about 40 to 70 bytes each. */
+static struct profile_set *
+generate_names(uint32_t nr)
+{
+	static const char *const words[] = {
+		"parse",  "read",   "write", "buffer", "alloc",  "free",   "vector", "map",
+		"string", "hash",   "lookup", "insert", "Render", "Layout", "draw",   "flush",
+		"encode", "decode", "socket", "poll",   "lock",   "Queue",  "task",   "run",
+	};
+	const uint32_t nw = sizeof(words) / sizeof(words[0]);
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "cycles", 6), UNIT_EVENTS);
+	uint64_t seed = 42;
+	char name[160];
+
+	for (uint32_t i = 0; i < nr; i++) {
+		struct frame f = { 0 };
+		int n = snprintf(name, sizeof(name), "ns%u::%s%u::%s_%s(std::%s<int>&, unsigned long)",
+				 i % 97, words[rnd(&seed) % nw], i, words[rnd(&seed) % nw],
+				 words[rnd(&seed) % nw], rnd(&seed) % 2 ? "vector" : "deque");
+
+		f.name = ps_str(ps, name, (size_t)n);
+		f.module = ps_str(ps, "libbench.so", 11);
+		profile_set_frame(ps, &f);
+	}
+	(void)p;
+	return ps;
+}
+
+static void
+bench_threads(struct model *m)
+{
+	enum { RUNS = 9 };
+	uint32_t nt = m->ps->nr_threads;
+	bool *masks[4];
+	const char *names[4] = {
+		"one thread",
+		"one process (8 threads)",
+		"all but one process",
+		"every other thread",
+	};
+	double wt[RUNS], tt[RUNS], ft[RUNS], all[RUNS];
+
+	for (int k = 0; k < 4; k++)
+		masks[k] = xcalloc(nt, sizeof(bool));
+	masks[0][0] = true;
+	for (uint32_t i = 0; i < nt; i++) {
+		masks[1][i] = m->ps->threads[i].pid == 1000;
+		masks[2][i] = m->ps->threads[i].pid != 1003;
+		masks[3][i] = i % 2 == 0;
+	}
+	/* Warm every cache once, so the first run is like the others. */
+	model_func_stats(m);
+	model_tree(m);
+	printf("thread filter change, %zu samples, %u stacks, %u functions:\n",
+	       model_profile(m)->nr_samples, m->ps->nr_stacks, model_funcs(m)->nr_funcs);
+	for (int k = 0; k < 5; k++) {
+		uint64_t total = 0;
+		uint32_t nodes = 0;
+
+		for (int r = 0; r < RUNS; r++) {
+			double t0, t1, t2, t3;
+
+			/* Leave the mask, then come back: the change is what is timed. */
+			model_set_threads(m, k < 4 ? masks[(k + 1) % 4] : masks[0]);
+			model_stack_weights(m);
+			model_set_threads(m, k < 4 ? masks[k] : NULL);
+			t0 = now_ms();
+			total = model_total(m);
+			t1 = now_ms();
+			model_tree(m);
+			t2 = now_ms();
+			model_func_stats(m);
+			t3 = now_ms();
+			wt[r] = t1 - t0;
+			tt[r] = t2 - t1;
+			ft[r] = t3 - t2;
+			all[r] = t3 - t0;
+		}
+		for (stack_id s = 1; s < m->ps->nr_stacks; s++)
+			nodes += model_tree(m)->total[s] != 0;
+		printf("  %-26s weight %5.1f%%  %8u nodes: stack_weights %6.1f ms  tree %6.1f ms"
+		       "  func stats %6.1f ms  total %6.1f ms\n",
+		       k < 4 ? names[k] : "all threads (no filter)",
+		       100.0 * (double)total / (double)model_profile(m)->total_weight, nodes,
+		       median(wt, RUNS), median(tt, RUNS), median(ft, RUNS), median(all, RUNS));
+	}
+	for (int k = 0; k < 4; k++)
+		free(masks[k]);
+}
+
+static void
+bench_search(struct profile_set *ps)
+{
+	enum { RUNS = 11 };
+	static const char *const patterns[] = {
+		"alloc",
+		"Render",
+		"std::deque",
+		"^ns4\\d::Queue\\d+7::",
+		"(?:read|write)_buffer\\(",
+		"lookup.*map|hash_insert",
+		"\\d{6}::",
+		"zzz_nothing",
+		"",
+	};
+	struct func_table ft;
+	double ms[RUNS];
+
+	func_table_init(&ft, ps);
+	printf("search over %u distinct frame names (%u functions):\n", ps->nr_frames,
+	       ft.nr_funcs);
+	for (size_t k = 0; k < sizeof(patterns) / sizeof(patterns[0]); k++) {
+		struct tf_error err = TF_ERROR_INIT;
+		struct search_re *re;
+		struct search s;
+		uint32_t matched = 0;
+
+		for (int r = 0; r < RUNS; r++) {
+			double t0 = now_ms();
+
+			re = search_re_new(patterns[k], strlen(patterns[k]), NULL, &err);
+			if (!re)
+				die("%s", tf_error_text(&err));
+			search_init(&s, re, ps, &ft);
+			ms[r] = now_ms() - t0;
+			matched = s.frames_matched;
+			search_release(&s);
+			search_re_free(re);
+		}
+		printf("  %-28s %8u matched  median %6.1f ms\n", patterns[k], matched,
+		       median(ms, RUNS));
+		tf_error_release(&err);
+	}
+	func_table_release(&ft);
+}
+
+/* Searching the big profile: the bitset, then indexing its tree and chart. */
+static void
+bench_search_index(struct model *m)
+{
+	enum { RUNS = 5 };
+	double bits[RUNS], tree[RUNS], chart[RUNS];
+	const struct search_index *ix = NULL;
+	struct tf_error err = TF_ERROR_INIT;
+
+	model_tree(m);
+	model_chart(m);
+	for (int r = 0; r < RUNS; r++) {
+		const char *pattern = "function_1\\d*7$";
+		struct search_re *re = search_re_new(pattern, strlen(pattern), NULL, &err);
+		double t0, t1, t2;
+
+		if (!re)
+			die("%s", tf_error_text(&err));
+		model_set_search(m, re);
+		t0 = now_ms();
+		model_search(m);
+		t1 = now_ms();
+		ix = model_search_tree(m);
+		t2 = now_ms();
+		model_search_chart(m);
+		bits[r] = t1 - t0;
+		tree[r] = t2 - t1;
+		chart[r] = now_ms() - t2;
+	}
+	printf("search on the big profile, %u spans and %u hits in the tree, %u chart boxes:\n"
+	       "  bitset %6.1f ms  tree index %6.1f ms  chart index %6.1f ms"
+	       "  (matched %.1f%%)\n",
+	       ix->nr_spans, ix->nr_hits, model_chart(m)->nr_boxes, median(bits, RUNS), median(tree, RUNS),
+	       median(chart, RUNS),
+	       100.0 * (double)search_index_matched(ix, 0, ix->total) / (double)ix->total);
+	model_set_search(m, NULL);
+	tf_error_release(&err);
+}
+
+static void
+bench_sandwich(struct model *m)
+{
+	enum { RUNS = 5 };
+	const struct func_stats *st;
+	const struct func_table *ft = model_funcs(m);
+	func_id heavy = 0, mid = 0;
+	double ms[RUNS];
+	const struct sandwich *sw = NULL;
+
+	model_set_threads(m, NULL);
+	st = model_func_stats(m);
+	for (func_id f = 0; f < ft->nr_funcs; f++)
+		if (st[f].total > st[heavy].total)
+			heavy = f;
+	/* And one with a mid-sized total: up to a hundredth of the heaviest. */
+	for (func_id f = 0; f < ft->nr_funcs; f++)
+		if (st[f].total <= st[heavy].total / 100 &&
+		    (st[mid].total > st[heavy].total / 100 || st[f].total > st[mid].total))
+			mid = f;
+	for (int k = 0; k < 2; k++) {
+		func_id f = k ? mid : heavy;
+
+		for (int r = 0; r < RUNS; r++) {
+			double t0;
+
+			model_sandwich(m, k ? heavy : mid); /* another function first */
+			t0 = now_ms();
+			sw = model_sandwich(m, f);
+			ms[r] = now_ms() - t0;
+		}
+		printf("sandwich of %s (%.1f%% of the total): %u callers nodes, %u callees stacks,"
+		       " median %6.1f ms\n",
+		       ps_get(m->ps, ft->funcs[f].name),
+		       100.0 * (double)sw->total / (double)model_total(m),
+		       sw->callers_ps.nr_stacks - 1, sw->callees_ps.nr_stacks - 1,
+		       median(ms, RUNS));
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	size_t nr_samples = argc > 1 ? strtoull(argv[1], NULL, 10) : 10000000;
+	uint32_t nr_names = argc > 2 ? (uint32_t)strtoul(argv[2], NULL, 10) : 1200000;
+	struct profile_set *ps;
+	struct model m;
+	double t0 = now_ms();
+
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		t0 = now_ms();
+		ps = generate_samples(nr_samples, &shapes[i]);
+		printf("== %s profile: %zu samples, %u stacks, generated in %.0f ms\n",
+		       shapes[i].name, nr_samples, ps->nr_stacks, now_ms() - t0);
+		model_init(&m, ps);
+		bench_threads(&m);
+		bench_search_index(&m);
+		bench_sandwich(&m);
+		model_release(&m);
+	}
+
+	ps = generate_names(nr_names);
+	bench_search(ps);
+	profile_set_free(ps);
+	return 0;
+}
