@@ -13,6 +13,9 @@
 #include "tflame/profile.h"
 #include "tflame/strbuf.h"
 #include "tflame/text.h"
+#include "tflame/xalloc.h"
+#include "tflame/search.h"
+#include "tflame/model.h"
 #include "tflame/tui.h"
 
 static const char usage_text[] =
@@ -27,7 +30,7 @@ static const char usage_text[] =
 	"Options of the explorer:\n"
 	"  --format=FORMAT         read FILE as FORMAT (perf, folded); default: probe\n"
 	"  --weight=period|samples weigh samples by period (default) or count them\n"
-	"  --event=EVENT           show the profile of EVENT first (default: the first)\n"
+	CLI_LENS_USAGE
 	"\n"
 	"In the explorer, ? lists the keys and q quits.\n"
 	"\n"
@@ -135,6 +138,154 @@ cli_file_arg(struct cli_common *co, int argc, char **argv)
 	return CLI_NEXT;
 }
 
+void
+cli_lens_release(struct cli_lens *l)
+{
+	free(l->tids);
+	free(l->pids);
+	l->tids = l->pids = NULL;
+	l->nr_tids = l->nr_pids = l->alloc_tids = l->alloc_pids = 0;
+}
+
+bool
+cli_lens_filters_threads(const struct cli_lens *l)
+{
+	return l->nr_tids || l->nr_pids || l->comm;
+}
+
+int
+cli_lens_option(struct cli_lens *l, const char *cmd, int c)
+{
+	unsigned long long id;
+
+	switch (c) {
+	case CLI_OPT_EVENT:
+		l->event = optarg;
+		return CLI_NEXT;
+	case CLI_OPT_THREAD:
+	case CLI_OPT_PID:
+		if (!cli_parse_uint(optarg, &id) || id > INT64_MAX)
+			return cli_usage_error(cmd, "--%s takes a number, not '%s'",
+					       c == CLI_OPT_THREAD ? "thread" : "pid", optarg);
+		if (c == CLI_OPT_THREAD) {
+			ALLOC_GROW(l->tids, l->nr_tids, l->alloc_tids);
+			l->tids[l->nr_tids++] = (int64_t)id;
+		} else {
+			ALLOC_GROW(l->pids, l->nr_pids, l->alloc_pids);
+			l->pids[l->nr_pids++] = (int64_t)id;
+		}
+		return CLI_NEXT;
+	case CLI_OPT_COMM:
+		l->comm = optarg;
+		return CLI_NEXT;
+	case CLI_OPT_SEARCH:
+		l->search = optarg;
+		return CLI_NEXT;
+	default:
+		return CLI_OWN;
+	}
+}
+
+/* Compile re for option opt, printing pcre2's complaint on failure. */
+static struct search_re *
+lens_regex(const char *opt, const char *re)
+{
+	struct tf_error err = TF_ERROR_INIT;
+	struct search_re *r;
+	size_t offset;
+
+	r = search_re_new(re, strlen(re), &offset, &err);
+	if (!r) {
+		struct strbuf sb = STRBUF_INIT;
+
+		text_escape_str(&sb, re);
+		cli_error("--%s '%s': %s", opt, sb.buf, tf_error_text(&err));
+		strbuf_release(&sb);
+	}
+	tf_error_release(&err);
+	return r;
+}
+
+int
+cli_lens_apply(const struct cli_lens *l, struct model *m, const char *path)
+{
+	const struct profile_set *ps = m->ps;
+	struct strbuf name = STRBUF_INIT;
+
+	text_escape_str(&name, path);
+	if (l->event) {
+		struct profile *p = profile_set_find_profile(ps, l->event);
+
+		if (!p) {
+			struct strbuf names = STRBUF_INIT, ev = STRBUF_INIT;
+
+			for (size_t i = 0; i < ps->nr_profiles; i++) {
+				strbuf_addstr(&names, i ? ", " : "");
+				text_escape_str(&names, ps_get(ps, ps->profiles[i]->name));
+			}
+			text_escape_str(&ev, l->event);
+			cli_error("%s: no event named %s (events: %s)", name.buf, ev.buf, names.buf);
+			strbuf_release(&names);
+			strbuf_release(&ev);
+			strbuf_release(&name);
+			return EXIT_USAGE;
+		}
+		model_set_profile(m, (size_t)profile_set_profile_index(ps, p));
+	}
+	if (cli_lens_filters_threads(l)) {
+		bool *mask = xcalloc((size_t)ps->nr_threads + 1, sizeof(*mask));
+		int ret = CLI_NEXT;
+
+		for (size_t i = 0; i < l->nr_tids && ret == CLI_NEXT; i++)
+			if (!model_mark_threads(m, THREAD_BY_TID, l->tids[i], NULL, mask)) {
+				cli_error("%s: no thread with tid %lld", name.buf,
+					  (long long)l->tids[i]);
+				ret = EXIT_USAGE;
+			}
+		for (size_t i = 0; i < l->nr_pids && ret == CLI_NEXT; i++)
+			if (!model_mark_threads(m, THREAD_BY_PID, l->pids[i], NULL, mask)) {
+				cli_error("%s: no process with pid %lld", name.buf,
+					  (long long)l->pids[i]);
+				ret = EXIT_USAGE;
+			}
+		if (l->comm && ret == CLI_NEXT) {
+			struct search_re *re = lens_regex("comm", l->comm);
+
+			if (!re) {
+				ret = EXIT_USAGE;
+			} else {
+				if (!model_mark_threads(m, THREAD_BY_COMM, 0, re, mask)) {
+					struct strbuf sb = STRBUF_INIT;
+
+					text_escape_str(&sb, l->comm);
+					cli_error("%s: no thread named like '%s'", name.buf, sb.buf);
+					strbuf_release(&sb);
+					ret = EXIT_USAGE;
+				}
+				search_re_free(re);
+			}
+		}
+		if (ret == CLI_NEXT)
+			model_set_threads(m, mask);
+		free(mask);
+		if (ret != CLI_NEXT) {
+			strbuf_release(&name);
+			return ret;
+		}
+	}
+	if (l->search) {
+		struct search_re *re = lens_regex("search", l->search);
+
+		if (!re) {
+			strbuf_release(&name);
+			return EXIT_USAGE;
+		}
+		model_set_search(m, re);
+	}
+	strbuf_release(&name);
+	return CLI_NEXT;
+}
+
 struct profile_set *
 cli_load(const char *path, const char *format, const struct import_options *opts)
 {
@@ -165,10 +316,8 @@ cli_load(const char *path, const char *format, const struct import_options *opts
 	return ps;
 }
 
-enum { OPT_EVENT = 256 };
-
 static const struct option ui_options_table[] = {
-	{ "event", required_argument, NULL, OPT_EVENT },
+	CLI_LENS_OPTIONS,
 	CLI_COMMON_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -178,25 +327,28 @@ static int
 ui_main(int argc, char **argv)
 {
 	struct cli_common co = { .cmd = NULL, .usage = usage_text };
+	struct cli_lens lens = { 0 };
 	struct tui_options o = { 0 };
 	int c, r;
 
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", ui_options_table, NULL)) != -1) {
-		if ((r = cli_common_option(&co, c, argv)) == CLI_NEXT)
+		if ((r = cli_common_option(&co, c, argv)) == CLI_NEXT ||
+		    (r == CLI_OWN && (r = cli_lens_option(&lens, NULL, c)) == CLI_NEXT))
 			continue;
-		if (r != CLI_OWN)
-			return r;
-		if (c == OPT_EVENT)
-			o.event = optarg;
+		cli_lens_release(&lens);
+		return r == CLI_OWN ? EXIT_USAGE : r;
 	}
-	if ((r = cli_file_arg(&co, argc, argv)) != CLI_NEXT)
-		return r;
-	o.path = co.path;
-	o.format = co.format;
-	o.io = co.io;
-	return tui_run(&o);
+	if ((r = cli_file_arg(&co, argc, argv)) == CLI_NEXT) {
+		o.path = co.path;
+		o.format = co.format;
+		o.io = co.io;
+		o.lens = &lens;
+		r = tui_run(&o);
+	}
+	cli_lens_release(&lens);
+	return r;
 }
 
 int

@@ -9,6 +9,9 @@
 #include "tflame/functions.h"
 #include "tflame/json.h"
 #include "tflame/profile.h"
+#include "tflame/search.h"
+#include "tflame/sandwich.h"
+#include "tflame/model.h"
 #include "tflame/strbuf.h"
 #include "tflame/text.h"
 #include "tflame/xalloc.h"
@@ -20,20 +23,21 @@ static const char report_usage[] =
 	"span, the threads, and the top functions by self and by total weight\n"
 	"(total counts a function once per sample, even when it recurses).\n"
 	"\n"
+	"With --search, the weight of the samples with a matching frame, counted\n"
+	"once per sample.\n"
+	"\n"
 	"  --limit=N               top N functions (default 20, 0 for all)\n"
-	"  --event=EVENT           report the profile of EVENT (default: the first)\n"
-	"  --thread=TID            only samples of thread TID (repeatable)\n"
+	CLI_LENS_USAGE
 	"  --json                  the same numbers as JSON\n"
 	"  --format=FORMAT         read FILE as FORMAT (perf, folded); default: probe\n"
 	"  --weight=period|samples weigh samples by period (default) or count them\n"
 	"  -h, --help              show this help\n";
 
-enum { OPT_LIMIT = 256, OPT_EVENT, OPT_THREAD, OPT_JSON };
+enum { OPT_LIMIT = 256, OPT_JSON };
 
 static const struct option report_options_table[] = {
 	{ "limit", required_argument, NULL, OPT_LIMIT },
-	{ "event", required_argument, NULL, OPT_EVENT },
-	{ "thread", required_argument, NULL, OPT_THREAD },
+	CLI_LENS_OPTIONS,
 	{ "json", no_argument, NULL, OPT_JSON },
 	CLI_COMMON_OPTIONS,
 	{ NULL, 0, NULL, 0 },
@@ -41,18 +45,20 @@ static const struct option report_options_table[] = {
 
 struct report {
 	const char *path;
+	struct model *m;
 	const struct profile_set *ps;
 	const struct profile *p;
-	bool *keep;              /* thread mask, NULL for all */
-	uint64_t *stack_w;       /* per stack */
 	uint64_t total;          /* selected weight */
 	size_t nr_samples;       /* selected samples */
 	struct thread_row *threads;
 	size_t nr_threads;
-	struct func_table ft;
-	struct func_stats *stats;
-	func_id *by_self, *by_total;
+	const struct func_table *ft;
+	const struct func_stats *stats;
+	func_id *by_self, *by_total; /* functions with weight, in order */
+	uint32_t nr_by_self, nr_by_total;
 	size_t limit;
+	bool searching;
+	uint64_t matched;        /* weight of samples the search matches */
 };
 
 struct thread_row {
@@ -71,30 +77,14 @@ cmp_thread_row(const void *pa, const void *pb)
 	return (a->id > b->id) - (a->id < b->id);
 }
 
-static int
-cmp_self(const void *pa, const void *pb, void *arg)
+/* A copy of the Sandwich table's order (the model keeps one at a time). */
+static func_id *
+copy_rows(struct model *m, enum sandwich_sort by, uint32_t *nr)
 {
-	const struct func_stats *st = arg;
-	func_id a = *(const func_id *)pa, b = *(const func_id *)pb;
+	const struct sandwich_rows *rows = model_sandwich_rows(m, by, false, false);
 
-	if (st[a].self != st[b].self)
-		return st[a].self < st[b].self ? 1 : -1;
-	if (st[a].total != st[b].total)
-		return st[a].total < st[b].total ? 1 : -1;
-	return (a > b) - (a < b);
-}
-
-static int
-cmp_total(const void *pa, const void *pb, void *arg)
-{
-	const struct func_stats *st = arg;
-	func_id a = *(const func_id *)pa, b = *(const func_id *)pb;
-
-	if (st[a].total != st[b].total)
-		return st[a].total < st[b].total ? 1 : -1;
-	if (st[a].self != st[b].self)
-		return st[a].self < st[b].self ? 1 : -1;
-	return (a > b) - (a < b);
+	*nr = rows->nr;
+	return xmemdup(rows->rows, sizeof(*rows->rows) * ((size_t)rows->nr + 1));
 }
 
 static void
@@ -102,18 +92,16 @@ report_compute(struct report *r)
 {
 	const struct profile_set *ps = r->ps;
 	const struct profile *p = r->p;
-	struct sample_filter filter = { r->keep };
+	const bool *keep = r->m->threads;
 	struct thread_row *rows = xcalloc(ps->nr_threads + 1, sizeof(*rows));
 
-	r->stack_w = xmalloc(sizeof(*r->stack_w) * ps->nr_stacks);
-	r->total = stack_weights(ps, p, &filter, r->stack_w);
-
+	r->total = model_total(r->m);
 	for (uint32_t t = 0; t < ps->nr_threads; t++)
 		rows[t].id = t;
 	for (size_t i = 0; i < p->nr_samples; i++) {
 		thread_id t = p->thread[i];
 
-		if (r->keep && !r->keep[t])
+		if (keep && !keep[t])
 			continue;
 		rows[t].samples++;
 		rows[t].weight += p->weight[i];
@@ -126,35 +114,32 @@ report_compute(struct report *r)
 	qsort(rows, r->nr_threads, sizeof(*rows), cmp_thread_row);
 	r->threads = rows;
 
-	func_table_init(&r->ft, ps);
-	r->stats = xmalloc(sizeof(*r->stats) * (r->ft.nr_funcs + 1));
-	func_stats_compute(&r->ft, ps, r->stack_w, r->stats);
-	r->by_self = xmalloc(sizeof(func_id) * (r->ft.nr_funcs + 1));
-	r->by_total = xmalloc(sizeof(func_id) * (r->ft.nr_funcs + 1));
-	for (func_id f = 0; f < r->ft.nr_funcs; f++)
-		r->by_self[f] = r->by_total[f] = f;
-	qsort_r(r->by_self, r->ft.nr_funcs, sizeof(func_id), cmp_self, r->stats);
-	qsort_r(r->by_total, r->ft.nr_funcs, sizeof(func_id), cmp_total, r->stats);
+	r->ft = model_funcs(r->m);
+	r->stats = model_func_stats(r->m);
+	r->by_self = copy_rows(r->m, SANDWICH_BY_SELF, &r->nr_by_self);
+	r->by_total = copy_rows(r->m, SANDWICH_BY_TOTAL, &r->nr_by_total);
+	if (model_search_re(r->m)) {
+		r->searching = true;
+		r->matched = search_index_matched(model_search_tree(r->m), 0, r->total);
+	}
 }
 
 static void
 report_release(struct report *r)
 {
-	free(r->stack_w);
 	free(r->threads);
-	free(r->stats);
 	free(r->by_self);
 	free(r->by_total);
-	func_table_release(&r->ft);
 }
 
 /* How many rows of a top list to show: those with weight, up to the limit. */
 static size_t
-top_count(const struct report *r, const func_id *order, bool self)
+top_count(const struct report *r, bool self)
 {
-	size_t n = 0;
+	const func_id *order = self ? r->by_self : r->by_total;
+	size_t nr = self ? r->nr_by_self : r->nr_by_total, n = 0;
 
-	while (n < r->ft.nr_funcs && (!r->limit || n < r->limit)) {
+	while (n < nr && (!r->limit || n < r->limit)) {
 		const struct func_stats *st = &r->stats[order[n]];
 
 		if (!(self ? st->self : st->total))
@@ -228,9 +213,10 @@ unit_phrase(const struct profile *p)
 }
 
 static void
-print_top(const struct report *r, const func_id *order, bool self, struct strbuf *out)
+print_top(const struct report *r, bool self, struct strbuf *out)
 {
-	size_t n = top_count(r, order, self);
+	const func_id *order = self ? r->by_self : r->by_total;
+	size_t n = top_count(r, self);
 	struct strbuf num = STRBUF_INIT;
 	int wself = 4, wtotal = 5, wmod = 6;
 
@@ -247,7 +233,7 @@ print_top(const struct report *r, const func_id *order, bool self, struct strbuf
 		if ((int)num.len > wtotal)
 			wtotal = (int)num.len;
 		strbuf_reset(&num);
-		add_escaped(&num, basename_of(ps_get(r->ps, r->ft.funcs[order[i]].module)));
+		add_escaped(&num, basename_of(ps_get(r->ps, r->ft->funcs[order[i]].module)));
 		len = (int)num.len;
 		if (len > wmod)
 			wmod = len > 40 ? 40 : len;
@@ -262,7 +248,7 @@ print_top(const struct report *r, const func_id *order, bool self, struct strbuf
 		    "total", "%", wmod, "module", "function");
 	for (size_t i = 0; i < n; i++) {
 		const struct func_stats *st = &r->stats[order[i]];
-		const struct func *fn = &r->ft.funcs[order[i]];
+		const struct func *fn = &r->ft->funcs[order[i]];
 		const char *mod = ps_get(r->ps, fn->module);
 
 		strbuf_reset(&num);
@@ -315,7 +301,7 @@ print_text(const struct report *r)
 	}
 	strbuf_addch(&out, '\n');
 	strbuf_addf(&out, "samples   %zu", r->nr_samples);
-	if (r->keep)
+	if (r->m->threads)
 		strbuf_addf(&out, " of %zu (thread filter)", p->nr_samples);
 	strbuf_addstr(&out, "\nweight    ");
 	add_amount(&out, p, r->total);
@@ -337,6 +323,13 @@ print_text(const struct report *r)
 		strbuf_addstr(&out, " s)\n");
 	} else {
 		strbuf_addstr(&out, "not recorded\n");
+	}
+	if (r->searching) {
+		strbuf_addstr(&out, "matched   ");
+		add_amount(&out, p, r->matched);
+		strbuf_addf(&out, " (%.1f%% of all) for /", pct(r->matched, r->total));
+		text_escape_str(&out, search_re_pattern(model_search_re(r->m)));
+		strbuf_addf(&out, "/%s\n", search_re_caseless(model_search_re(r->m)) ? "i" : "");
 	}
 
 	if (!has_thread_info(r)) {
@@ -365,8 +358,8 @@ print_text(const struct report *r)
 	}
 
 functions:
-	print_top(r, r->by_self, true, &out);
-	print_top(r, r->by_total, false, &out);
+	print_top(r, true, &out);
+	print_top(r, false, &out);
 	fwrite(out.buf, 1, out.len, stdout);
 	strbuf_release(&out);
 }
@@ -382,14 +375,15 @@ json_weight(struct json_writer *jw, const struct profile *p, uint64_t w)
 }
 
 static void
-json_top(struct json_writer *jw, const struct report *r, const func_id *order, bool self)
+json_top(struct json_writer *jw, const struct report *r, bool self)
 {
-	size_t n = top_count(r, order, self);
+	const func_id *order = self ? r->by_self : r->by_total;
+	size_t n = top_count(r, self);
 
 	json_array_begin(jw);
 	for (size_t i = 0; i < n; i++) {
 		const struct func_stats *st = &r->stats[order[i]];
-		const struct func *fn = &r->ft.funcs[order[i]];
+		const struct func *fn = &r->ft->funcs[order[i]];
 
 		json_object_begin(jw);
 		json_key(jw, "function");
@@ -460,6 +454,21 @@ print_json(const struct report *r)
 	} else {
 		json_null(&jw);
 	}
+	json_key(&jw, "search");
+	if (r->searching) {
+		json_object_begin(&jw);
+		json_key(&jw, "pattern");
+		json_string(&jw, search_re_pattern(model_search_re(r->m)));
+		json_key(&jw, "caseless");
+		json_bool(&jw, search_re_caseless(model_search_re(r->m)));
+		json_key(&jw, "matched");
+		json_weight(&jw, p, r->matched);
+		json_key(&jw, "matched_percent");
+		json_double(&jw, pct(r->matched, r->total));
+		json_object_end(&jw);
+	} else {
+		json_null(&jw);
+	}
 	json_key(&jw, "threads");
 	json_array_begin(&jw);
 	for (size_t i = 0; i < r->nr_threads; i++) {
@@ -488,9 +497,9 @@ print_json(const struct report *r)
 	}
 	json_array_end(&jw);
 	json_key(&jw, "top_self");
-	json_top(&jw, r, r->by_self, true);
+	json_top(&jw, r, true);
 	json_key(&jw, "top_total");
-	json_top(&jw, r, r->by_total, false);
+	json_top(&jw, r, false);
 	json_object_end(&jw);
 	json_finish(&jw);
 }
@@ -499,19 +508,19 @@ int
 cmd_report(int argc, char **argv)
 {
 	struct cli_common cc = { .cmd = "report", .usage = report_usage };
+	struct cli_lens lens = { 0 };
 	struct report r = { 0 };
 	struct profile_set *ps = NULL;
-	const char *event = NULL;
-	long long *tids = NULL;
-	size_t nr_tids = 0, alloc_tids = 0;
-	unsigned long long limit = 20, tid;
-	bool json = false;
+	struct model m;
+	unsigned long long limit = 20;
+	bool json = false, have_model = false;
 	int c, ret = EXIT_OK;
 
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", report_options_table, NULL)) != -1) {
-		if ((ret = cli_common_option(&cc, c, argv)) == CLI_NEXT)
+		if ((ret = cli_common_option(&cc, c, argv)) == CLI_NEXT ||
+		    (ret == CLI_OWN && (ret = cli_lens_option(&lens, "report", c)) == CLI_NEXT))
 			continue;
 		if (ret != CLI_OWN)
 			goto out;
@@ -523,18 +532,6 @@ cmd_report(int argc, char **argv)
 						      optarg);
 				goto out;
 			}
-			break;
-		case OPT_EVENT:
-			event = optarg;
-			break;
-		case OPT_THREAD:
-			if (!cli_parse_uint(optarg, &tid)) {
-				ret = cli_usage_error("report",
-						      "--thread takes a thread id, not '%s'", optarg);
-				goto out;
-			}
-			ALLOC_GROW(tids, nr_tids, alloc_tids);
-			tids[nr_tids++] = (long long)tid;
 			break;
 		case OPT_JSON:
 			json = true;
@@ -551,35 +548,15 @@ cmd_report(int argc, char **argv)
 		ret = EXIT_INPUT;
 		goto out;
 	}
-	r.ps = ps;
-	r.limit = (size_t)limit;
-	r.p = event ? profile_set_find_profile(ps, event) : ps->profiles[0];
-	if (!r.p) {
-		struct strbuf names = STRBUF_INIT;
-
-		for (size_t i = 0; i < ps->nr_profiles; i++) {
-			strbuf_addstr(&names, i ? ", " : "");
-			text_escape_str(&names, ps_get(ps, ps->profiles[i]->name));
-		}
-		cli_error("%s: no event named %s (events: %s)", r.path, event, names.buf);
-		strbuf_release(&names);
-		ret = EXIT_USAGE;
+	model_init(&m, ps);
+	have_model = true;
+	if ((ret = cli_lens_apply(&lens, &m, r.path)) != CLI_NEXT)
 		goto out;
-	}
-	if (nr_tids) {
-		bool any = false;
-
-		r.keep = xcalloc(ps->nr_threads + 1, sizeof(*r.keep));
-		for (uint32_t t = 0; t < ps->nr_threads; t++)
-			for (size_t i = 0; i < nr_tids; i++)
-				if (ps->threads[t].tid == tids[i])
-					r.keep[t] = any = true;
-		if (!any) {
-			cli_error("%s: no thread with tid %lld", r.path, tids[0]);
-			ret = EXIT_USAGE;
-			goto out;
-		}
-	}
+	ret = EXIT_OK;
+	r.m = &m;
+	r.ps = ps;
+	r.p = model_profile(&m);
+	r.limit = (size_t)limit;
 	report_compute(&r);
 	if (json)
 		print_json(&r);
@@ -591,8 +568,8 @@ cmd_report(int argc, char **argv)
 	}
 out:
 	report_release(&r);
-	free(r.keep);
-	free(tids);
-	profile_set_free(ps);
+	if (have_model)
+		model_release(&m);
+	cli_lens_release(&lens);
 	return ret;
 }

@@ -14,6 +14,8 @@
 
 #include "tflame/import.h"
 
+struct model;
+
 enum exit_code {
 	EXIT_OK = 0,
 	EXIT_INPUT = 1,
@@ -66,6 +68,54 @@ struct cli_common {
  * the optstring ":h" and opterr = 0.
  */
 int cli_common_option(struct cli_common *co, int c, char **argv);
+
+/*
+ * The lens options: which profile, threads and search a command starts
+ * with, shared by the explorer, report and dump.
+ */
+enum {
+	CLI_OPT_EVENT = 1010,
+	CLI_OPT_THREAD,
+	CLI_OPT_PID,
+	CLI_OPT_COMM,
+	CLI_OPT_SEARCH,
+};
+
+#define CLI_LENS_OPTIONS \
+	{ "event", required_argument, NULL, CLI_OPT_EVENT }, \
+	{ "thread", required_argument, NULL, CLI_OPT_THREAD }, \
+	{ "pid", required_argument, NULL, CLI_OPT_PID }, \
+	{ "comm", required_argument, NULL, CLI_OPT_COMM }, \
+	{ "search", required_argument, NULL, CLI_OPT_SEARCH }
+
+/* The usage lines of CLI_LENS_OPTIONS, for the commands' --help. */
+#define CLI_LENS_USAGE \
+	"  --event=EVENT           the profile of EVENT (default: the first)\n" \
+	"  --thread=TID            only samples of thread TID (repeatable)\n" \
+	"  --pid=PID               only samples of process PID (repeatable)\n" \
+	"  --comm=REGEX            only threads whose name matches REGEX\n" \
+	"  --search=REGEX          highlight frames matching REGEX (smart case)\n"
+
+struct cli_lens {
+	const char *event;
+	int64_t *tids, *pids;   /* owned */
+	size_t nr_tids, alloc_tids, nr_pids, alloc_pids;
+	const char *comm;       /* regex, or NULL */
+	const char *search;     /* regex, or NULL */
+};
+
+/* Free what the lens options collected. */
+void cli_lens_release(struct cli_lens *l);
+/* Handle c if it is a lens option: CLI_NEXT, CLI_OWN or an exit status. */
+int cli_lens_option(struct cli_lens *l, const char *cmd, int c);
+/* Whether any thread option was given. */
+bool cli_lens_filters_threads(const struct cli_lens *l);
+/*
+ * Apply the lens to m: the event, the thread filter, the search. On a
+ * problem (no such event, no thread matched, a bad regex) print an error
+ * naming path and return its exit status; else return CLI_NEXT.
+ */
+int cli_lens_apply(const struct cli_lens *l, struct model *m, const char *path);
 
 /*
  * After the options: check that exactly one FILE is left and set co->path.

@@ -13,10 +13,12 @@
 /* The exit status when the user interrupted the load: 128 + SIGINT. */
 #define TUI_EXIT_INTERRUPTED 130
 
+struct cli_lens;
+
 struct tui_options {
 	const char *path;   /* the profile, "-" for stdin */
 	const char *format; /* importer name, or NULL to probe */
-	const char *event;  /* profile (perf event) to show first, or NULL */
+	const struct cli_lens *lens; /* event, threads and search to start with */
 	struct import_options io;
 };
 

@@ -715,30 +715,6 @@ print_warnings(const char *path, const struct profile_set *ps)
 	}
 }
 
-/* Show the profile called name first; false (with a message) if there is none. */
-static bool
-pick_event(struct tui *ui, const char *name)
-{
-	const struct profile_set *ps = ui->model.ps;
-	const struct profile *p = profile_set_find_profile(ps, name);
-	struct strbuf sb = STRBUF_INIT;
-
-	if (p) {
-		model_set_profile(&ui->model, (size_t)profile_set_profile_index(ps, p));
-		return true;
-	}
-	strbuf_addstr(&sb, "no event named ");
-	text_escape_str(&sb, name);
-	strbuf_addstr(&sb, " (events: ");
-	for (size_t i = 0; i < ps->nr_profiles; i++) {
-		strbuf_addstr(&sb, i ? ", " : "");
-		text_escape_str(&sb, ps_get(ps, ps->profiles[i]->name));
-	}
-	fprintf(stderr, "tflame: %s)\n", sb.buf);
-	strbuf_release(&sb);
-	return false;
-}
-
 int
 tui_run(const struct tui_options *o)
 {
@@ -781,9 +757,13 @@ tui_run(const struct tui_options *o)
 	}
 
 	model_init(&ui.model, ps);
-	if (o->event && !pick_event(&ui, o->event)) {
-		model_release(&ui.model);
-		return EXIT_USAGE;
+	if (o->lens) {
+		int status = cli_lens_apply(o->lens, &ui.model, o->path);
+
+		if (status != CLI_NEXT) {
+			model_release(&ui.model);
+			return status;
+		}
 	}
 
 	tui_stop = 0;

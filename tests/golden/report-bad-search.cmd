@@ -1,0 +1,1 @@
+report --search='(' data/sample.perf.txt

@@ -1,0 +1,1 @@
+report --pid=1 data/sample.perf.txt
