@@ -6,9 +6,12 @@
 #include <string.h>
 
 #include "tflame/cli.h"
+#include "tflame/error.h"
 #include "tflame/layout.h"
 #include "tflame/model.h"
 #include "tflame/render.h"
+#include "tflame/search.h"
+#include "tflame/sandwich.h"
 #include "tflame/strbuf.h"
 #include "tflame/text.h"
 #include "tflame/xalloc.h"
@@ -18,20 +21,26 @@ static const char dump_usage[] =
 	"\n"
 	"Print a pane as text, laid out by the same code as the interactive view:\n"
 	"one line per stack depth, each box its frame's name cut to its width,\n"
-	"'|' closing each box, '.' for runs of boxes narrower than a cell.\n"
+	"'|' closing each box ('*' when --search matches it), '.' for runs of\n"
+	"boxes narrower than a cell.\n"
 	"\n"
-	"  --view=VIEW             left-heavy (default) or time-order\n"
+	"With --view=sandwich: the function table (total, self, module, name),\n"
+	"then the callers and the callees of the function chosen by --function\n"
+	"(default: the heaviest), each laid out like Left Heavy.\n"
+	"\n"
+	"  --view=VIEW             left-heavy (default), time-order or sandwich\n"
+	"  --function=REGEX        sandwich: the heaviest function matching REGEX\n"
 	"  --width=W               columns (default 100)\n"
 	"  --height=H              rows of boxes (default 30)\n"
 	"  --zoom=FRAME;FRAME;...  zoom on the box of this call path, root first\n"
-	"  --event=EVENT           the profile of EVENT (default: the first)\n"
+	CLI_LENS_USAGE
 	"  --ascii                 ASCII only ('~' for the ellipsis)\n"
 	"  --format=FORMAT         read FILE as FORMAT (perf, folded); default: probe\n"
 	"  --weight=period|samples weigh samples by period (default) or count them\n"
 	"  -h, --help              show this help\n";
 
 enum {
-	OPT_VIEW = 256, OPT_WIDTH, OPT_HEIGHT, OPT_ZOOM, OPT_EVENT, OPT_ASCII,
+	OPT_VIEW = 256, OPT_WIDTH, OPT_HEIGHT, OPT_ZOOM, OPT_ASCII, OPT_FUNCTION,
 };
 
 static const struct option dump_options_table[] = {
@@ -39,7 +48,8 @@ static const struct option dump_options_table[] = {
 	{ "width", required_argument, NULL, OPT_WIDTH },
 	{ "height", required_argument, NULL, OPT_HEIGHT },
 	{ "zoom", required_argument, NULL, OPT_ZOOM },
-	{ "event", required_argument, NULL, OPT_EVENT },
+	{ "function", required_argument, NULL, OPT_FUNCTION },
+	CLI_LENS_OPTIONS,
 	{ "ascii", no_argument, NULL, OPT_ASCII },
 	CLI_COMMON_OPTIONS,
 	{ NULL, 0, NULL, 0 },
@@ -97,23 +107,24 @@ find_zoom(struct model *m, bool chart, const char *path, uint64_t *x0, uint64_t 
 	return false;
 }
 
-static const char *
-box_name(struct model *m, bool chart, const struct box *b)
+/* The frame of a box of a tree over ps, or of chart (when not NULL). */
+static frame_id
+box_frame(const struct profile_set *ps, const struct chart *chart, const struct box *b)
 {
-	const struct profile_set *ps = m->ps;
-	stack_id s = chart ? model_chart(m)->boxes[b->node].stack : b->node;
+	stack_id s = chart ? chart->boxes[b->node].stack : b->node;
 
-	return ps_get(ps, ps_frame(ps, ps_stack(ps, s)->frame)->name);
+	return ps_stack(ps, s)->frame;
 }
 
 /*
  * One line per row: each box is its label, padded, and a '|' in its last
- * cell; merged runs are dots. Trailing blanks are trimmed so the output
- * diffs well.
+ * cell, or a '*' when the search (if not NULL) matches its frame; merged
+ * runs are dots. Trailing blanks are trimmed so the output diffs well. The
+ * boxes are of a tree over ps, or of chart.
  */
 static void
-print_rows(struct model *m, bool chart, const struct layout *l, const struct view *v,
-	   bool utf8, struct strbuf *out)
+print_rows(const struct profile_set *ps, const struct chart *chart, const struct layout *l,
+	   const struct view *v, const struct search *match, bool utf8, struct strbuf *out)
 {
 	size_t i = 0;
 
@@ -129,12 +140,13 @@ print_rows(struct model *m, bool chart, const struct layout *l, const struct vie
 			if (b->flags & BOX_MERGED) {
 				strbuf_addchars(out, '.', w);
 			} else {
-				const char *name = box_name(m, chart, b);
+				frame_id f = box_frame(ps, chart, b);
+				const char *name = ps_get(ps, ps_frame(ps, f)->name);
 
 				if (w > 1)
 					used = render_label(out, name, strlen(name), w - 1, utf8);
 				strbuf_addchars(out, ' ', w - 1 - used);
-				strbuf_addch(out, '|');
+				strbuf_addch(out, match && search_frame(match, f) ? '*' : '|');
 			}
 			col = b->col1;
 		}
@@ -144,94 +156,211 @@ print_rows(struct model *m, bool chart, const struct layout *l, const struct vie
 	}
 }
 
+/* A Left Heavy layout of t, all of its width, into out. */
+static void
+print_tree(const struct calltree *t, const struct view *frame, const struct search *match,
+	   bool utf8, struct strbuf *out)
+{
+	struct view v = *frame;
+	struct layout l;
+
+	v.x0 = 0;
+	v.x1 = t->total[STACK_ROOT] ? t->total[STACK_ROOT] : 1;
+	layout_init(&l);
+	layout_tree(&l, t, &v);
+	print_rows(t->ps, NULL, &l, &v, match, utf8, out);
+	layout_release(&l);
+}
+
+/*
+ * The Sandwich view: the table (at most v->nr_rows rows), then the callers
+ * and callees of the chosen function. Returns an exit status, or CLI_NEXT.
+ */
+static int
+print_sandwich(struct model *m, const char *path, const char *function,
+	       const struct view *v, bool utf8, struct strbuf *out)
+{
+	const struct profile *p = model_profile(m);
+	const struct sandwich_rows *rows;
+	const struct func_table *ft = model_funcs(m);
+	const struct func_stats *st = model_func_stats(m);
+	const struct sandwich *sw;
+	struct search_re *re = NULL;
+	uint64_t total = model_total(m);
+	func_id chosen = UINT32_MAX;
+	struct strbuf num = STRBUF_INIT;
+
+	rows = model_sandwich_rows(m, SANDWICH_BY_TOTAL, false, model_search_re(m) != NULL);
+	if (function) {
+		struct tf_error err = TF_ERROR_INIT;
+		size_t offset;
+
+		re = search_re_new(function, strlen(function), &offset, &err);
+		if (!re) {
+			cli_error("--function: %s", tf_error_text(&err));
+			tf_error_release(&err);
+			return EXIT_USAGE;
+		}
+	}
+	for (uint32_t i = 0; i < rows->nr && chosen == UINT32_MAX; i++) {
+		const char *name = ps_get(m->ps, ft->funcs[rows->rows[i]].name);
+
+		if (!re || search_re_match(re, name, strlen(name)))
+			chosen = rows->rows[i];
+	}
+	search_re_free(re);
+	if (chosen == UINT32_MAX) {
+		struct strbuf sb = STRBUF_INIT;
+
+		text_escape_str(&sb, path);
+		cli_error("%s: no function%s%s", sb.buf, function ? " matches " : " has weight",
+			  function ? function : "");
+		strbuf_release(&sb);
+		return EXIT_USAGE;
+	}
+
+	strbuf_addf(out, "  %12s  %6s  %12s  %6s  %s\n", "total", "%", "self", "%",
+		    "function  (module)");
+	for (uint32_t i = 0; i < rows->nr && i < v->nr_rows; i++) {
+		func_id fn = rows->rows[i];
+		const char *mod = ps_get(m->ps, ft->funcs[fn].module);
+
+		strbuf_addstr(out, fn == chosen ? "> " : "  ");
+		strbuf_reset(&num);
+		profile_format_amount(p, st[fn].total, &num);
+		strbuf_addf(out, "%12s  %5.1f%%  ", num.buf,
+			    total ? 100.0 * (double)st[fn].total / (double)total : 0.0);
+		strbuf_reset(&num);
+		profile_format_amount(p, st[fn].self, &num);
+		strbuf_addf(out, "%12s  %5.1f%%  ", num.buf,
+			    total ? 100.0 * (double)st[fn].self / (double)total : 0.0);
+		text_escape_str(out, ps_get(m->ps, ft->funcs[fn].name));
+		if (*mod) {
+			const char *slash = strrchr(mod, '/');
+
+			strbuf_addstr(out, "  (");
+			text_escape_str(out, slash && slash[1] ? slash + 1 : mod);
+			strbuf_addch(out, ')');
+		}
+		strbuf_addch(out, '\n');
+	}
+	if (rows->nr > v->nr_rows)
+		strbuf_addf(out, "  ... %u more\n", rows->nr - v->nr_rows);
+
+	sw = model_sandwich(m, chosen);
+	strbuf_addstr(out, "\ncallers of ");
+	text_escape_str(out, ps_get(m->ps, ft->funcs[chosen].name));
+	strbuf_addch(out, '\n');
+	print_tree(&sw->callers, v, model_search(m), utf8, out);
+	strbuf_addstr(out, "\ncallees of ");
+	text_escape_str(out, ps_get(m->ps, ft->funcs[chosen].name));
+	strbuf_addch(out, '\n');
+	print_tree(&sw->callees, v, model_search(m), utf8, out);
+	strbuf_release(&num);
+	return CLI_NEXT;
+}
+
+enum dump_view { VIEW_LEFT_HEAVY, VIEW_TIME_ORDER, VIEW_SANDWICH };
+
 int
 cmd_dump(int argc, char **argv)
 {
+	static const char *const view_names[] = { "left-heavy", "time-order", "sandwich" };
 	struct cli_common cc = { .cmd = "dump", .usage = dump_usage };
-	const char *event = NULL, *zoom = NULL, *path;
+	struct cli_lens lens = { 0 };
+	const char *zoom = NULL, *function = NULL, *path;
 	unsigned long long width = 100, height = 30;
-	bool chart = false, utf8 = true;
+	enum dump_view view = VIEW_LEFT_HEAVY;
+	bool utf8 = true, have_model = false;
 	struct profile_set *ps;
 	struct model m;
 	struct layout l;
 	struct view v = { 0 };
 	struct strbuf out = STRBUF_INIT;
 	uint64_t total;
-	int c, r, ret = EXIT_OK;
+	int c, ret = EXIT_OK;
 
+	layout_init(&l);
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", dump_options_table, NULL)) != -1) {
-		if ((r = cli_common_option(&cc, c, argv)) == CLI_NEXT)
+		if ((ret = cli_common_option(&cc, c, argv)) == CLI_NEXT ||
+		    (ret == CLI_OWN && (ret = cli_lens_option(&lens, "dump", c)) == CLI_NEXT))
 			continue;
-		if (r != CLI_OWN)
-			return r;
+		if (ret != CLI_OWN)
+			goto out;
+		ret = EXIT_OK;
 		switch (c) {
 		case OPT_VIEW:
-			if (!strcmp(optarg, "left-heavy"))
-				chart = false;
-			else if (!strcmp(optarg, "time-order"))
-				chart = true;
-			else
-				return cli_usage_error("dump", "--view takes left-heavy or "
-						       "time-order, not '%s'", optarg);
+			for (view = 0; view < ARRAY_SIZE(view_names); view++)
+				if (!strcmp(optarg, view_names[view]))
+					break;
+			if (view == ARRAY_SIZE(view_names)) {
+				ret = cli_usage_error("dump", "--view takes left-heavy, time-order "
+						      "or sandwich, not '%s'", optarg);
+				goto out;
+			}
 			break;
 		case OPT_WIDTH:
-			if (!cli_parse_uint(optarg, &width) || !width || width > MAX_DUMP_WIDTH)
-				return cli_usage_error("dump", "--width takes 1 to %d, not '%s'",
-						       MAX_DUMP_WIDTH, optarg);
+			if (!cli_parse_uint(optarg, &width) || !width || width > MAX_DUMP_WIDTH) {
+				ret = cli_usage_error("dump", "--width takes 1 to %d, not '%s'",
+						      MAX_DUMP_WIDTH, optarg);
+				goto out;
+			}
 			break;
 		case OPT_HEIGHT:
-			if (!cli_parse_uint(optarg, &height) || !height || height > MAX_DUMP_HEIGHT)
-				return cli_usage_error("dump", "--height takes 1 to %d, not '%s'",
-						       MAX_DUMP_HEIGHT, optarg);
+			if (!cli_parse_uint(optarg, &height) || !height ||
+			    height > MAX_DUMP_HEIGHT) {
+				ret = cli_usage_error("dump", "--height takes 1 to %d, not '%s'",
+						      MAX_DUMP_HEIGHT, optarg);
+				goto out;
+			}
 			break;
 		case OPT_ZOOM:
 			zoom = optarg;
 			break;
-		case OPT_EVENT:
-			event = optarg;
+		case OPT_FUNCTION:
+			function = optarg;
 			break;
 		case OPT_ASCII:
 			utf8 = false;
 			break;
 		}
 	}
-	if ((r = cli_file_arg(&cc, argc, argv)) != CLI_NEXT)
-		return r;
+	if ((ret = cli_file_arg(&cc, argc, argv)) != CLI_NEXT)
+		goto out;
 	path = cc.path;
 	ps = cli_load(path, cc.format, &cc.io);
-	if (!ps)
-		return EXIT_INPUT;
-	model_init(&m, ps);
-	if (event) {
-		struct profile *p = profile_set_find_profile(ps, event);
-
-		if (!p) {
-			cli_error("%s: no event named %s", path, event);
-			model_release(&m);
-			return EXIT_USAGE;
-		}
-		model_set_profile(&m, (size_t)profile_set_profile_index(ps, p));
+	if (!ps) {
+		ret = EXIT_INPUT;
+		goto out;
 	}
+	model_init(&m, ps);
+	have_model = true;
+	if ((ret = cli_lens_apply(&lens, &m, path)) != CLI_NEXT)
+		goto out;
+	ret = EXIT_OK;
 
-	total = chart ? model_chart(&m)->total : model_total(&m);
+	total = view == VIEW_TIME_ORDER ? model_chart(&m)->total : model_total(&m);
 	v.x0 = 0;
 	v.x1 = total ? total : 1;
 	v.width = (uint32_t)width;
 	v.first_row = 0;
 	v.nr_rows = (uint32_t)height;
-	if (zoom && !find_zoom(&m, chart, zoom, &v.x0, &v.x1)) {
+	if (zoom && (view == VIEW_SANDWICH ||
+		     !find_zoom(&m, view == VIEW_TIME_ORDER, zoom, &v.x0, &v.x1))) {
 		struct strbuf sb = STRBUF_INIT;
 
 		text_escape_str(&sb, zoom);
-		cli_error("%s: no box on the call path %s", path, sb.buf);
+		cli_error(view == VIEW_SANDWICH ? "%s: --zoom is for left-heavy and time-order"
+						: "%s: no box on the call path %s",
+			  path, sb.buf);
 		strbuf_release(&sb);
-		model_release(&m);
-		return EXIT_USAGE;
+		ret = EXIT_USAGE;
+		goto out;
 	}
 
-	strbuf_addf(&out, "%s  ", chart ? "time-order" : "left-heavy");
+	strbuf_addf(&out, "%s  ", view_names[view]);
 	text_escape_str(&out, path);
 	if (*ps_get(ps, model_profile(&m)->name)) {
 		strbuf_addstr(&out, "  ");
@@ -245,21 +374,42 @@ cmd_dump(int argc, char **argv)
 		strbuf_addstr(&out, "  zoom ");
 		text_escape_str(&out, zoom);
 	}
+	if (model_search_re(&m)) {
+		const struct search_index *ix = view == VIEW_TIME_ORDER ? model_search_chart(&m)
+									 : model_search_tree(&m);
+		uint64_t matched = search_index_matched(ix, 0, total);
+		uint64_t in_view = search_index_matched(ix, v.x0, v.x1);
+
+		strbuf_addstr(&out, "  matched ");
+		profile_format_weight(model_profile(&m), matched, &out);
+		strbuf_addf(&out, " (%.1f%% of all, %.1f%% of view)",
+			    total ? 100.0 * (double)matched / (double)total : 0.0,
+			    100.0 * (double)in_view / (double)(v.x1 - v.x0));
+	}
 	strbuf_addch(&out, '\n');
 
-	layout_init(&l);
-	if (chart)
+	if (view == VIEW_SANDWICH) {
+		ret = print_sandwich(&m, path, function, &v, utf8, &out);
+		if (ret != CLI_NEXT)
+			goto out;
+		ret = EXIT_OK;
+	} else if (view == VIEW_TIME_ORDER) {
 		layout_chart(&l, model_chart(&m), &v);
-	else
+		print_rows(ps, model_chart(&m), &l, &v, model_search(&m), utf8, &out);
+	} else {
 		layout_tree(&l, model_tree(&m), &v);
-	print_rows(&m, chart, &l, &v, utf8, &out);
+		print_rows(ps, NULL, &l, &v, model_search(&m), utf8, &out);
+	}
 	fwrite(out.buf, 1, out.len, stdout);
 	if (fflush(stdout)) {
 		cli_error("cannot write output");
 		ret = EXIT_INPUT;
 	}
+out:
 	strbuf_release(&out);
 	layout_release(&l);
-	model_release(&m);
+	if (have_model)
+		model_release(&m);
+	cli_lens_release(&lens);
 	return ret;
 }

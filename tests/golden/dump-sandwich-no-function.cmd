@@ -1,0 +1,1 @@
+dump --view=sandwich --function=nothing_like_this data/sample.perf.txt

@@ -1,0 +1,1 @@
+dump --view=sandwich --height=6 --width=90 data/sample.perf.txt

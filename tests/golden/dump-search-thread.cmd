@@ -1,0 +1,1 @@
+dump --width=80 --height=5 --search='fib|spin' --thread=11193 data/sample.perf.txt
