@@ -17,64 +17,13 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "test_tmpdir.h"
 #include "test_util.h"
 #include "tflame/lines.h"
 #include "tflame/strbuf.h"
 #include "tflame/xalloc.h"
 
-/* The temporary directory every test writes its files in. */
-struct fixture {
-	char *dir;
-	struct strbuf path;
-};
 
-static int
-setup(void **state)
-{
-	const char *tmp = getenv("TMPDIR");
-	struct fixture *fx = xcalloc(1, sizeof(*fx));
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_addf(&sb, "%s/tflame-input-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(sb.buf))
-		return -1;
-	fx->dir = strbuf_detach(&sb, NULL);
-	strbuf_init(&fx->path, 0);
-	*state = fx;
-	return 0;
-}
-
-static int
-rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static int
-teardown(void **state)
-{
-	struct fixture *fx = *state;
-
-	nftw(fx->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	free(fx->dir);
-	strbuf_release(&fx->path);
-	free(fx);
-	return 0;
-}
-
-/* The path of name in the test directory; valid until the next call. */
-static const char *
-tpath(void **state, const char *name)
-{
-	struct fixture *fx = *state;
-
-	strbuf_reset(&fx->path);
-	strbuf_addf(&fx->path, "%s/%s", fx->dir, name);
-	return fx->path.buf;
-}
 
 static void
 write_file(const char *path, const void *data, size_t len)
@@ -215,7 +164,7 @@ test_plain(void **state)
 	struct input in;
 	size_t len;
 	char *data = make_text(&len);
-	const char *path = tpath(state, "plain.txt");
+	const char *path = tmpdir_path(state, "plain.txt");
 
 	write_file(path, data, len);
 	expect_contents(path, data, len, INPUT_PLAIN);
@@ -241,7 +190,7 @@ test_peek_then_read(void **state)
 	const char *p;
 	size_t len, plen;
 	char *data = make_text(&len);
-	const char *path = tpath(state, "peek.txt.gz");
+	const char *path = tmpdir_path(state, "peek.txt.gz");
 
 	write_gzip(path, data, len);
 	assert_int_equal(input_open(&in, path, &err), 0);
@@ -272,7 +221,7 @@ test_peek_then_read(void **state)
 	input_close(&in);
 
 	/* A peek bigger than the whole input. */
-	path = tpath(state, "small.txt");
+	path = tmpdir_path(state, "small.txt");
 	write_file(path, "a;b 1\n", 6);
 	assert_int_equal(input_open(&in, path, &err), 0);
 	assert_int_equal(input_peek(&in, 65536, &p, &plen, &err), 0);
@@ -295,14 +244,14 @@ test_gzip(void **state)
 	struct input in;
 	size_t len, zlen;
 	char *data = make_text(&len), *z;
-	const char *path = tpath(state, "data.gz");
+	const char *path = tmpdir_path(state, "data.gz");
 
 	write_gzip(path, data, len);
 	expect_contents(path, data, len, INPUT_GZIP);
 
 	/* The name has nothing to do with it: a gzip file called .txt. */
 	z = slurp(path, &zlen);
-	path = tpath(state, "gzip-really.txt");
+	path = tmpdir_path(state, "gzip-really.txt");
 	write_file(path, z, zlen);
 	assert_int_equal(input_open(&in, path, &err), 0);
 	assert_int_equal(in.compression, INPUT_GZIP);
@@ -332,15 +281,15 @@ test_gzip_members(void **state)
 	size_t half = len / 3;
 	const char *path;
 
-	write_gzip(tpath(state, "a.gz"), data, half);
-	write_gzip(tpath(state, "b.gz"), data + half, len - half);
-	a = slurp(tpath(state, "a.gz"), &alen);
-	b = slurp(tpath(state, "b.gz"), &blen);
+	write_gzip(tmpdir_path(state, "a.gz"), data, half);
+	write_gzip(tmpdir_path(state, "b.gz"), data + half, len - half);
+	a = slurp(tmpdir_path(state, "a.gz"), &alen);
+	b = slurp(tmpdir_path(state, "b.gz"), &blen);
 	strbuf_add(&all, a, alen);
 	strbuf_add(&all, b, blen);
 	/* A third, tiny member: cat a.gz b.gz c.gz > all.gz. */
 	strbuf_add(&all, a, alen);
-	path = tpath(state, "all.gz");
+	path = tmpdir_path(state, "all.gz");
 	write_file(path, all.buf, all.len);
 	{
 		struct strbuf want = STRBUF_INIT;
@@ -365,13 +314,13 @@ test_gzip_truncated(void **state)
 	char *data = make_text(&len), *z;
 	const char *path;
 
-	write_gzip(tpath(state, "full.gz"), data, len);
-	z = slurp(tpath(state, "full.gz"), &zlen);
+	write_gzip(tmpdir_path(state, "full.gz"), data, len);
+	z = slurp(tmpdir_path(state, "full.gz"), &zlen);
 	for (size_t i = 0; i < ARRAY_SIZE(cuts); i++) {
 		/* Keep a prefix: the header alone, half, or all but the trailer. */
 		size_t keep = cuts[i] == 0 ? zlen / 2 : i < 3 ? cuts[i] : zlen - cuts[i];
 
-		path = tpath(state, "cut.gz");
+		path = tmpdir_path(state, "cut.gz");
 		write_file(path, z, keep);
 		strbuf_reset(&want);
 		strbuf_addf(&want, "%s: truncated gzip data", path);
@@ -388,10 +337,10 @@ test_gzip_corrupt(void **state)
 	struct strbuf want = STRBUF_INIT;
 	size_t len, zlen;
 	char *data = make_text(&len), *z;
-	const char *path = tpath(state, "bad.gz");
+	const char *path = tmpdir_path(state, "bad.gz");
 
-	write_gzip(tpath(state, "good.gz"), data, len);
-	z = slurp(tpath(state, "good.gz"), &zlen);
+	write_gzip(tmpdir_path(state, "good.gz"), data, len);
+	z = slurp(tmpdir_path(state, "good.gz"), &zlen);
 
 	/* A wrong CRC in the trailer: only the check can tell. */
 	z[zlen - 8] ^= 0x55;
@@ -429,7 +378,7 @@ static void
 test_gzip_empty_content(void **state)
 {
 	struct strbuf want = STRBUF_INIT;
-	const char *path = tpath(state, "empty.gz");
+	const char *path = tmpdir_path(state, "empty.gz");
 
 	write_gzip(path, "", 0);
 	strbuf_addf(&want, "%s: file is empty", path);
@@ -446,7 +395,7 @@ test_zstd(void **state)
 	size_t len, zlen;
 	char *data = make_text(&len);
 	char *z = zstd_bytes(data, len, &zlen);
-	const char *path = tpath(state, "data.zst");
+	const char *path = tmpdir_path(state, "data.zst");
 
 	write_file(path, z, zlen);
 	expect_contents(path, data, len, INPUT_ZSTD);
@@ -458,7 +407,7 @@ test_zstd(void **state)
 	/* Two frames back to back read as one stream. */
 	strbuf_add(&two, z, zlen);
 	strbuf_add(&two, z, zlen);
-	path = tpath(state, "two.zst");
+	path = tmpdir_path(state, "two.zst");
 	write_file(path, two.buf, two.len);
 	strbuf_reset(&two);
 	strbuf_add(&two, data, len);
@@ -466,7 +415,7 @@ test_zstd(void **state)
 	expect_contents(path, two.buf, two.len, INPUT_ZSTD);
 
 	/* Cut short: in the header, in the middle, before the last byte. */
-	path = tpath(state, "cut.zst");
+	path = tmpdir_path(state, "cut.zst");
 	strbuf_addf(&want, "%s: truncated zstd data", path);
 	write_file(path, z, 6);
 	expect_read_error(path, want.buf, false);
@@ -476,7 +425,7 @@ test_zstd(void **state)
 	expect_read_error(path, want.buf, false);
 
 	/* A reserved bit set in the frame header. */
-	path = tpath(state, "bad.zst");
+	path = tmpdir_path(state, "bad.zst");
 	z[4] |= 0x08;
 	write_file(path, z, zlen);
 	strbuf_reset(&want);
@@ -498,12 +447,12 @@ test_open_errors(void **state)
 	struct input in;
 	const char *path;
 
-	path = tpath(state, "empty.txt");
+	path = tmpdir_path(state, "empty.txt");
 	write_file(path, "", 0);
 	strbuf_addf(&want, "%s: file is empty", path);
 	expect_read_error(path, want.buf, false);
 
-	path = tpath(state, "missing.txt");
+	path = tmpdir_path(state, "missing.txt");
 	strbuf_reset(&want);
 	strbuf_addf(&want, "cannot open %s: No such file or directory", path);
 	expect_read_error(path, want.buf, false);
@@ -512,7 +461,7 @@ test_open_errors(void **state)
 	assert_int_equal(in.fd, -1);
 	assert_null(in.name);
 
-	path = tpath(state, "subdir");
+	path = tmpdir_path(state, "subdir");
 	assert_int_equal(mkdir(path, 0700), 0);
 	strbuf_reset(&want);
 	strbuf_addf(&want, "%s: is a directory", path);
@@ -526,7 +475,7 @@ static void
 test_unreadable(void **state)
 {
 	struct strbuf want = STRBUF_INIT;
-	const char *path = tpath(state, "secret.txt");
+	const char *path = tmpdir_path(state, "secret.txt");
 
 	/* root reads anything: nothing to test then. */
 	if (geteuid() == 0)
@@ -609,14 +558,14 @@ test_fifo(void **state)
 {
 	size_t len, zlen;
 	char *data = make_text(&len), *z;
-	const char *path = tpath(state, "fifo");
+	const char *path = tmpdir_path(state, "fifo");
 
 	assert_int_equal(mkfifo(path, 0600), 0);
 	fifo_roundtrip(path, data, len, data, len, INPUT_PLAIN);
 
-	write_gzip(tpath(state, "fifo.gz"), data, len);
-	z = slurp(tpath(state, "fifo.gz"), &zlen);
-	path = tpath(state, "fifo");
+	write_gzip(tmpdir_path(state, "fifo.gz"), data, len);
+	z = slurp(tmpdir_path(state, "fifo.gz"), &zlen);
+	path = tmpdir_path(state, "fifo");
 	fifo_roundtrip(path, z, zlen, data, len, INPUT_GZIP);
 	free(z);
 
@@ -631,7 +580,7 @@ test_fifo_empty(void **state)
 {
 	struct strbuf want = STRBUF_INIT;
 	struct writer w = { NULL, "", 0, 1 };
-	const char *path = tpath(state, "fifo-empty");
+	const char *path = tmpdir_path(state, "fifo-empty");
 	pthread_t t;
 
 	assert_int_equal(mkfifo(path, 0600), 0);
@@ -661,10 +610,10 @@ test_pending_output(void **state)
 
 	for (size_t i = 0; i < len; i++)
 		data[i] = i % 4096 ? 'x' : '\n';
-	paths[0] = xstrdup(tpath(state, "zeros.gz"));
+	paths[0] = xstrdup(tmpdir_path(state, "zeros.gz"));
 	write_gzip(paths[0], data, len);
 	z = zstd_bytes(data, len, &zlen);
-	paths[1] = xstrdup(tpath(state, "zeros.zst"));
+	paths[1] = xstrdup(tmpdir_path(state, "zeros.zst"));
 	write_file(paths[1], z, zlen);
 	for (int i = 0; i < 2; i++) {
 		assert_int_equal(input_open(&in, paths[i], &err), 0);
@@ -738,7 +687,7 @@ test_fifo_streaming(void **state)
 	struct tf_error err = TF_ERROR_INIT;
 	struct strbuf sb = STRBUF_INIT;
 	static const char part1[] = "a;b 1\na;c 2\n", part2[] = "d 3\n";
-	char *path = xstrdup(tpath(state, "stream"));
+	char *path = xstrdup(tmpdir_path(state, "stream"));
 	char *gz[2], *zs[2];
 	size_t gzlen[2], zslen[2];
 
@@ -747,8 +696,8 @@ test_fifo_streaming(void **state)
 		const char *part = i ? part2 : part1;
 		size_t plen = strlen(part);
 
-		write_gzip(tpath(state, "part.gz"), part, plen);
-		gz[i] = slurp(tpath(state, "part.gz"), &gzlen[i]);
+		write_gzip(tmpdir_path(state, "part.gz"), part, plen);
+		gz[i] = slurp(tmpdir_path(state, "part.gz"), &gzlen[i]);
 		zs[i] = zstd_bytes(part, plen, &zslen[i]);
 	}
 	for (int mode = 0; mode < 3; mode++) {
@@ -901,7 +850,7 @@ test_pipe_drain(void **state)
 {
 	size_t len = 256 * 1024, zlen;
 	char *data = xmalloc(len), *z;
-	const char *path = tpath(state, "drain.gz");
+	const char *path = tmpdir_path(state, "drain.gz");
 
 	for (size_t i = 0; i < len; i++)
 		data[i] = i % 777 ? (char)('a' + i % 3) : '\n';
@@ -961,7 +910,7 @@ test_pread(void **state)
 	char buf[16];
 	size_t len;
 	char *data = make_text(&len);
-	const char *path = tpath(state, "pread.txt");
+	const char *path = tmpdir_path(state, "pread.txt");
 
 	write_file(path, data, len);
 	assert_int_equal(input_open(&in, path, &err), 0);
@@ -999,7 +948,7 @@ test_line_readers(void **state)
 	size_t len, n;
 	uint64_t count = 0, want = 0;
 	char *data = make_text(&len);
-	const char *path = tpath(state, "lines.gz");
+	const char *path = tmpdir_path(state, "lines.gz");
 
 	for (size_t i = 0; i < len; i++)
 		want += data[i] == '\n';
@@ -1015,7 +964,7 @@ test_line_readers(void **state)
 	input_close(&in);
 
 	/* Lines of a byte range of a plain file, as a parser thread reads them. */
-	path = tpath(state, "lines.txt");
+	path = tmpdir_path(state, "lines.txt");
 	write_file(path, data, len);
 	assert_int_equal(input_open(&in, path, &err), 0);
 	{
@@ -1048,7 +997,7 @@ test_stdin(void **state)
 	struct tf_error err = TF_ERROR_INIT;
 	struct strbuf sb = STRBUF_INIT;
 	struct input in;
-	const char *path = tpath(state, "stdin.txt");
+	const char *path = tmpdir_path(state, "stdin.txt");
 	int saved = dup(STDIN_FILENO), fd;
 
 	assert_true(saved >= 0);
@@ -1074,24 +1023,24 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_plain, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_peek_then_read, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_gzip, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_gzip_members, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_gzip_truncated, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_gzip_corrupt, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_gzip_empty_content, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_zstd, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_open_errors, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_unreadable, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fifo, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fifo_empty, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_pending_output, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fifo_streaming, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_pipe_drain, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_pread, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_line_readers, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_stdin, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plain, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_peek_then_read, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_gzip, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_gzip_members, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_gzip_truncated, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_gzip_corrupt, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_gzip_empty_content, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_zstd, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_open_errors, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_unreadable, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_fifo, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_fifo_empty, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_pending_output, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_fifo_streaming, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_pipe_drain, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_pread, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_line_readers, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_stdin, tmpdir_setup, tmpdir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

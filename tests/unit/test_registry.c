@@ -9,74 +9,19 @@
 
 #include <zlib.h>
 
+#include "test_tmpdir.h"
 #include "test_util.h"
 #include "tflame/strbuf.h"
 #include "tflame/xalloc.h"
 
 static const struct import_options default_opts;
 
-struct fixture {
-	char *dir;
-	struct strbuf path;
-};
 
-static int
-setup(void **state)
-{
-	const char *tmp = getenv("TMPDIR");
-	struct fixture *fx = xcalloc(1, sizeof(*fx));
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_addf(&sb, "%s/tflame-registry-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(sb.buf))
-		return -1;
-	fx->dir = strbuf_detach(&sb, NULL);
-	strbuf_init(&fx->path, 0);
-	*state = fx;
-	return 0;
-}
-
-static int
-rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static int
-teardown(void **state)
-{
-	struct fixture *fx = *state;
-
-	nftw(fx->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	free(fx->dir);
-	strbuf_release(&fx->path);
-	free(fx);
-	return 0;
-}
-
-/* Write len bytes to name in the test directory; returns the path. */
-static const char *
-put(void **state, const char *name, const void *data, size_t len)
-{
-	struct fixture *fx = *state;
-	FILE *f;
-
-	strbuf_reset(&fx->path);
-	strbuf_addf(&fx->path, "%s/%s", fx->dir, name);
-	f = fopen(fx->path.buf, "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(data, 1, len, f), len);
-	assert_int_equal(fclose(f), 0);
-	return fx->path.buf;
-}
 
 static const char *
 put_str(void **state, const char *name, const char *text)
 {
-	return put(state, name, text, strlen(text));
+	return tmpdir_put(state, name, text, strlen(text));
 }
 
 /* Import path; the result must be a consistent set. */
@@ -206,14 +151,14 @@ test_binary(void **state)
 		junk[i] = (unsigned char)(x >> 16);
 	}
 	junk[7] = 0;
-	path = put(state, "junk.bin", junk, sizeof(junk));
+	path = tmpdir_put(state, "junk.bin", junk, sizeof(junk));
 	strbuf_addf(&want, "binary data, not a profile (tried %s)", tried());
 	import_fails(path, NULL, named(path, want.buf));
 
 	/* Control characters without a NUL are binary too. */
 	for (size_t i = 0; i < sizeof(junk); i++)
 		junk[i] = (unsigned char)(i % 3 ? 'a' + i % 20 : 1 + i % 7);
-	path = put(state, "ctrl.bin", junk, sizeof(junk));
+	path = tmpdir_put(state, "ctrl.bin", junk, sizeof(junk));
 	import_fails(path, NULL, named(path, want.buf));
 	strbuf_release(&want);
 }
@@ -273,7 +218,7 @@ test_format_forced(void **state)
 static void
 test_gzip(void **state)
 {
-	struct fixture *fx = *state;
+	struct tmpdir *fx = *state;
 	struct strbuf path = STRBUF_INIT;
 	struct profile_set *ps;
 	gzFile gz;
@@ -297,7 +242,7 @@ static void
 test_utf16(void **state)
 {
 	static const char le[] = "\xff\xfe" "a\0;\0b\0 \0" "1\0\r\0\n\0" "a\0;\0c\0 \0" "2\0";
-	const char *path = put(state, "utf16.txt", le, sizeof(le) - 1);
+	const char *path = tmpdir_put(state, "utf16.txt", le, sizeof(le) - 1);
 	struct profile_set *ps = import_ok(path, NULL, &default_opts);
 
 	assert_string_equal(ps->format, "folded stacks");
@@ -310,7 +255,7 @@ test_utf16(void **state)
 static void
 test_file_errors(void **state)
 {
-	struct fixture *fx = *state;
+	struct tmpdir *fx = *state;
 	struct strbuf want = STRBUF_INIT, path = STRBUF_INIT;
 	const char *p;
 
@@ -336,7 +281,7 @@ test_file_errors(void **state)
 		static const unsigned char gz[] = { 0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0, 3,
 						    0x4b, 0x54 };
 
-		p = put(state, "cut.gz", gz, sizeof(gz));
+		p = tmpdir_put(state, "cut.gz", gz, sizeof(gz));
 		import_fails(p, NULL, named(p, "truncated gzip data"));
 	}
 	strbuf_release(&want);
@@ -368,15 +313,15 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
-		cmocka_unit_test_setup_teardown(test_probe_folded, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_probe_perf, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_binary, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_unknown_text, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_format_forced, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_gzip, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_utf16, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_file_errors, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_options, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_probe_folded, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_probe_perf, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_binary, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_text, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_format_forced, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_gzip, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_utf16, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_file_errors, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_options, tmpdir_setup, tmpdir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
