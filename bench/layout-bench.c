@@ -29,40 +29,11 @@
 #include "tflame/profile.h"
 #include "tflame/xalloc.h"
 
+#include "bench.h"
+
 #define NR_NAMES 200000u
 #define NR_SAMPLES 3000000u
 #define MAX_DEPTH 64
-
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static uint32_t
-rnd(uint64_t *s)
-{
-	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
-	return (uint32_t)(*s >> 33);
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double
-median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return v[n / 2];
-}
 
 /*
  * A profile like a long perf recording: each sample keeps most of the
