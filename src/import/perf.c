@@ -1234,13 +1234,14 @@ finish(struct profile_set *ps, uint64_t samples, uint64_t nr_bad, uint64_t first
 	if (!samples) {
 		if (nr_bad)
 			return tf_error_set_at(err, NULL, first_bad,
-					       "no samples found: %llu lines not understood, first: %s",
-					       (unsigned long long)nr_bad, excerpt);
+					       "no samples found: %llu line%s not understood, first: %s",
+					       (unsigned long long)nr_bad, nr_bad == 1 ? "" : "s",
+					       excerpt);
 		return tf_error_set_at(err, NULL, 0, "no samples found in perf script input");
 	}
 	if (nr_bad)
-		profile_set_warn(ps, first_bad, "%llu lines not understood, first: %s",
-				 (unsigned long long)nr_bad, excerpt);
+		profile_set_warn(ps, first_bad, "%llu line%s not understood, first: %s",
+				 (unsigned long long)nr_bad, nr_bad == 1 ? "" : "s", excerpt);
 	return 0;
 }
 

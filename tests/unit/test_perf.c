@@ -763,7 +763,7 @@ test_garbage_lines(void **state)
 	ps = parse("a 1 1.0: 1 cycles:\n\t 10 f (/bin/a)\n\n\tx\x01y\x7f\n");
 	assert_int_equal(ps->nr_diags, 1);
 	assert_int_equal(ps->diags[0].line, 4);
-	assert_non_null(strstr(ps->diags[0].msg, "1 lines not understood, first: \\x09x\\x01y\\x7f"));
+	assert_non_null(strstr(ps->diags[0].msg, "1 line not understood, first: \\x09x\\x01y\\x7f"));
 	check_profile_set(ps);
 	profile_set_free(ps);
 }
@@ -1084,7 +1084,7 @@ check_parallel(bool flat)
 	assert_true(one->profiles[0]->nr_samples + one->profiles[1]->nr_samples > 40000);
 	assert_int_equal(one->nr_diags, 1);
 	assert_int_equal(one->diags[0].line, garbage_line);
-	assert_non_null(strstr(one->diags[0].msg, "1 lines not understood, first: this line"));
+	assert_non_null(strstr(one->diags[0].msg, "1 line not understood, first: this line"));
 	assert_same_sets(one, two);
 	assert_same_sets(one, three);
 	check_profile_set(one);
