@@ -1,0 +1,130 @@
+#ifndef TFLAME_JSON_READER_H
+#define TFLAME_JSON_READER_H
+
+/*
+ * A streaming pull reader for the JSON importers (speedscope, Chrome).
+ *
+ *	struct json_reader jr;
+ *	json_reader_init(&jr, in);
+ *	while ((tok = json_reader_next(&jr, &err)) > JSON_END) ...
+ *	json_reader_release(&jr);
+ *
+ * Each call returns the next token of the document. Memory is one input
+ * block plus the longest string, whatever the size of the file, and the
+ * nesting is tracked in a byte stack, not on the C stack: a document nested
+ * deeper than JSON_READER_MAX_DEPTH is an error, never a crash.
+ *
+ * Strings (keys and values) are decoded: every escape, \uXXXX surrogate
+ * pairs included; an unpaired surrogate becomes U+FFFD. Numbers are handed
+ * out as their text, so that callers convert them exactly (json_parse_int(),
+ * json_parse_scaled()) rather than through a double.
+ *
+ * A document cut off before its end returns JSON_TRUNCATED once everything
+ * complete before the cut has been returned, so that a caller may keep what
+ * it read (Trace Event files often lack their closing bracket).
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tflame/strbuf.h"
+
+struct input;
+struct tf_error;
+
+/* Deep enough for any profile format, shallow enough to be a clear error. */
+#define JSON_READER_MAX_DEPTH 1000
+
+enum json_token {
+	JSON_ERROR = -1,     /* err is set */
+	JSON_END = 0,        /* the input ended after a complete document */
+	JSON_TRUNCATED,      /* the input ended inside the document */
+	JSON_OBJECT_BEGIN,
+	JSON_OBJECT_END,
+	JSON_ARRAY_BEGIN,
+	JSON_ARRAY_END,
+	JSON_KEY,            /* text: the decoded key */
+	JSON_STRING,         /* text: the decoded string */
+	JSON_NUMBER,         /* text: the number as written */
+	JSON_TRUE,
+	JSON_FALSE,
+	JSON_NULL,
+};
+
+struct json_reader {
+	struct input *in;       /* NULL when reading memory */
+	const char *mem;        /* json_reader_init_mem(): the whole document */
+	const char *data;       /* bytes at hand; data[pos..end) is unread */
+	char *buf;              /* owned block that data points into, or NULL */
+	size_t pos, end, cap;
+	bool eof;
+	uint64_t base;          /* offset of buf[0] in the input */
+	uint64_t line;          /* 1-based line of the next byte */
+	uint64_t tok_offset, tok_line; /* where the last token started */
+
+	unsigned char *stack;   /* '{' or '[' per open container */
+	size_t depth, alloc_stack;
+	int state;              /* what may come next, see json_reader.c */
+	bool done;              /* JSON_END, JSON_TRUNCATED or an error was returned */
+
+	struct strbuf text;     /* of the last key, string or number */
+};
+
+/* Read the decompressed stream of in. */
+void json_reader_init(struct json_reader *jr, struct input *in);
+/* Read len bytes of memory (not copied: it must outlive the reader). */
+void json_reader_init_mem(struct json_reader *jr, const char *data, size_t len);
+void json_reader_release(struct json_reader *jr);
+
+/*
+ * The next token. After JSON_END, JSON_TRUNCATED or JSON_ERROR it keeps
+ * returning that. A syntax error is "LINE: what (at byte N)" in err.
+ */
+enum json_token json_reader_next(struct json_reader *jr, struct tf_error *err);
+
+/*
+ * Skip the rest of a value whose first token tok was just returned: for
+ * JSON_OBJECT_BEGIN or JSON_ARRAY_BEGIN, everything up to its end; for
+ * anything else, nothing. Returns 0, or the JSON_TRUNCATED or JSON_ERROR
+ * that ended the document first.
+ */
+int json_reader_skip(struct json_reader *jr, enum json_token tok, struct tf_error *err);
+
+/* The text of the last key, string or number; NUL-terminated, valid until next. */
+static inline const char *
+json_reader_text(const struct json_reader *jr)
+{
+	return jr->text.buf;
+}
+
+static inline size_t
+json_reader_len(const struct json_reader *jr)
+{
+	return jr->text.len;
+}
+
+/* Open containers: 0 at the top level, 1 inside the outermost one. */
+static inline size_t
+json_reader_depth(const struct json_reader *jr)
+{
+	return jr->depth;
+}
+
+/*
+ * Whether s (a number's or a string's text) is an integer written without
+ * fraction or exponent that fits in int64_t; if so *v is its value.
+ */
+bool json_parse_int(const char *s, size_t len, int64_t *v);
+
+/*
+ * s (a number's or a string's text, e.g. "12.3456e2") times 10^shift, to
+ * the nearest integer (halves away from zero): how a time in µs becomes ns
+ * exactly. Returns false if s is not a number or the result does not fit.
+ */
+bool json_parse_scaled(const char *s, size_t len, int shift, int64_t *v);
+
+/* s as a double (any JSON number); false if it is not one. */
+bool json_parse_double(const char *s, size_t len, double *v);
+
+#endif /* TFLAME_JSON_READER_H */
