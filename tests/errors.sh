@@ -53,7 +53,7 @@ for sub in report collapse; do
 	expect 1 "<stdin>.*empty" "$sub: empty stdin" -- $sub - <"$d/empty.txt"
 	expect 2 "unknown option --bogus" "$sub: unknown option" -- $sub --bogus "$d/ok.folded"
 	expect 2 "no input file" "$sub: no file" -- $sub
-	expect 2 "unknown format 'nope' (valid: perf, folded)" "$sub: bad --format" -- $sub --format=nope "$d/ok.folded"
+	expect 2 "unknown format 'nope' (valid: perf, folded, .*cprofile" "$sub: bad --format" -- $sub --format=nope "$d/ok.folded"
 	expect 2 "weight" "$sub: bad --weight" -- $sub --weight=bytes "$d/ok.folded"
 done
 expect 2 "no event named nope" "report: unknown event" -- report --event=nope "$d/ok.folded"

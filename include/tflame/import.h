@@ -67,6 +67,7 @@ struct importer {
 /* Each importer, defined in src/import/<name>.c. */
 extern const struct importer importer_perf;
 extern const struct importer importer_folded;
+extern const struct importer importer_cprofile;
 
 /*
  * The text importers' parsers on their own, for the unit tests and for
@@ -78,6 +79,14 @@ int perf_parse_lines(struct line_reader *lr, const struct import_options *opts,
 		     struct profile_set *ps, struct tf_error *err);
 int folded_parse_lines(struct line_reader *lr, const struct import_options *opts,
 		       struct profile_set *ps, struct tf_error *err);
+
+/*
+ * The cProfile importer on a whole pstats file in memory (len bytes at
+ * data, which need not be NUL-terminated): for the unit tests and the
+ * fuzzer. Errors name the byte offset they are about.
+ */
+int cprofile_parse(const char *data, size_t len, const struct import_options *opts,
+		   struct profile_set *ps, struct tf_error *err);
 
 /* The importers, NULL-terminated, in probing order. */
 extern const struct importer *const importers[];

@@ -91,12 +91,14 @@ test_table(void **state)
 		assert_non_null(importers[n]->load);
 		assert_ptr_equal(importer_find(importers[n]->name), importers[n]);
 	}
-	assert_int_equal(n, 2);
+	/* perf and folded, then the importers of other formats */
+	assert_true(n > 2);
 	assert_ptr_equal(importer_find("folded"), &importer_folded);
+	assert_ptr_equal(importer_find("cprofile"), &importer_cprofile);
 	assert_ptr_equal(importer_find("perf"), &importer_perf);
 	assert_null(importer_find("Folded"));
 	assert_null(importer_find(""));
-	assert_string_equal(tried(), "perf script, folded stacks");
+	assert_true(!strncmp(tried(), "perf script, folded stacks, ", 28));
 }
 
 static void
@@ -172,8 +174,7 @@ test_unknown_text(void **state)
 	struct strbuf want = STRBUF_INIT;
 
 	strbuf_addf(&want, "unknown format (tried %s); use --format to force one", tried());
-	assert_string_equal(want.buf, "unknown format (tried perf script, folded stacks); "
-				      "use --format to force one");
+	assert_non_null(strstr(want.buf, "unknown format (tried perf script, folded stacks, "));
 	import_fails(path, NULL, named(path, want.buf));
 	strbuf_release(&want);
 }
@@ -211,8 +212,16 @@ test_format_forced(void **state)
 	}
 
 	/* An unknown --format is refused before the file is even opened. */
-	import_fails("/nonexistent/file", "speedscope",
-		     "unknown format 'speedscope' (valid: perf, folded)");
+	{
+		struct strbuf want = STRBUF_INIT;
+
+		strbuf_addstr(&want, "unknown format 'nope' (valid: ");
+		for (size_t i = 0; importers[i]; i++)
+			strbuf_addf(&want, "%s%s", i ? ", " : "", importers[i]->name);
+		strbuf_addch(&want, ')');
+		import_fails("/nonexistent/file", "nope", want.buf);
+		strbuf_release(&want);
+	}
 }
 
 static void

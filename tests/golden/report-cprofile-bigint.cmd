@@ -1,0 +1,1 @@
+report tests/data/cprofile/bigint.prof
