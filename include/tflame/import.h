@@ -67,6 +67,7 @@ struct importer {
 /* Each importer, defined in src/import/<name>.c. */
 extern const struct importer importer_perf;
 extern const struct importer importer_folded;
+extern const struct importer importer_speedscope;
 extern const struct importer importer_cprofile;
 
 /*
@@ -87,6 +88,14 @@ int folded_parse_lines(struct line_reader *lr, const struct import_options *opts
  */
 int cprofile_parse(const char *data, size_t len, const struct import_options *opts,
 		   struct profile_set *ps, struct tf_error *err);
+
+/*
+ * The JSON importers' parsers on their own, for the unit tests: they read
+ * the document of jr (json_reader.h) into ps, exactly as load() does.
+ */
+struct json_reader;
+int speedscope_parse(struct json_reader *jr, const struct import_options *opts,
+		     struct profile_set *ps, struct tf_error *err);
 
 /* The importers, NULL-terminated, in probing order. */
 extern const struct importer *const importers[];

@@ -15,6 +15,7 @@
 const struct importer *const importers[] = {
 	&importer_perf,
 	&importer_folded,
+	&importer_speedscope,
 	&importer_cprofile,
 	NULL,
 };
