@@ -12,7 +12,8 @@ if [ ! -d "$corpus/recorded" ]; then
 fi
 
 for f in "$corpus"/recorded/* "$corpus"/speedscope/linux-perf/* \
-	 "$corpus"/speedscope/stackcollapse/*; do
+	 "$corpus"/speedscope/stackcollapse/* "$corpus"/pprof/* \
+	 "$corpus"/speedscope/pprof/*; do
 	[ -f "$f" ] || continue
 	short=${f#"$corpus"/}
 	for sub in collapse report "report --json"; do

@@ -67,6 +67,7 @@ struct importer {
 /* Each importer, defined in src/import/<name>.c. */
 extern const struct importer importer_perf;
 extern const struct importer importer_folded;
+extern const struct importer importer_pprof;
 extern const struct importer importer_speedscope;
 extern const struct importer importer_cprofile;
 
@@ -96,6 +97,13 @@ int cprofile_parse(const char *data, size_t len, const struct import_options *op
 struct json_reader;
 int speedscope_parse(struct json_reader *jr, const struct import_options *opts,
 		     struct profile_set *ps, struct tf_error *err);
+
+/*
+ * The pprof decoder on its own, for the unit tests: reads the protobuf
+ * Profile in data (not gzipped) into ps, as load() does.
+ */
+int pprof_parse_buffer(const void *data, size_t len, const struct import_options *opts,
+		       struct profile_set *ps, struct tf_error *err);
 
 /* The importers, NULL-terminated, in probing order. */
 extern const struct importer *const importers[];

@@ -17,6 +17,7 @@ const struct importer *const importers[] = {
 	&importer_folded,
 	&importer_speedscope,
 	&importer_cprofile,
+	&importer_pprof,
 	NULL,
 };
 

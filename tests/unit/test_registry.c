@@ -94,6 +94,7 @@ test_table(void **state)
 	/* perf and folded, then the importers of other formats */
 	assert_true(n > 2);
 	assert_ptr_equal(importer_find("folded"), &importer_folded);
+	assert_ptr_equal(importer_find("pprof"), &importer_pprof);
 	assert_ptr_equal(importer_find("speedscope"), &importer_speedscope);
 	assert_ptr_equal(importer_find("cprofile"), &importer_cprofile);
 	assert_ptr_equal(importer_find("perf"), &importer_perf);

@@ -1,0 +1,1 @@
+report --limit=5 tests/data/pprof/cpu.pb.gz

@@ -1,0 +1,1 @@
+report --limit=3 --format=pprof tests/data/folded/basic.txt

@@ -1,0 +1,1 @@
+report --limit=5 --event=alloc_objects/count tests/data/pprof/heap.pb
