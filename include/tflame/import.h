@@ -69,6 +69,7 @@ extern const struct importer importer_perf;
 extern const struct importer importer_folded;
 extern const struct importer importer_pprof;
 extern const struct importer importer_speedscope;
+extern const struct importer importer_chrome;
 extern const struct importer importer_cprofile;
 
 /*
@@ -97,6 +98,8 @@ int cprofile_parse(const char *data, size_t len, const struct import_options *op
 struct json_reader;
 int speedscope_parse(struct json_reader *jr, const struct import_options *opts,
 		     struct profile_set *ps, struct tf_error *err);
+int chrome_parse(struct json_reader *jr, const struct import_options *opts,
+		 struct profile_set *ps, struct tf_error *err);
 
 /*
  * The pprof decoder on its own, for the unit tests: reads the protobuf

@@ -16,6 +16,7 @@ const struct importer *const importers[] = {
 	&importer_perf,
 	&importer_folded,
 	&importer_speedscope,
+	&importer_chrome,
 	&importer_cprofile,
 	&importer_pprof,
 	NULL,
