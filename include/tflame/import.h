@@ -71,6 +71,7 @@ extern const struct importer importer_pprof;
 extern const struct importer importer_speedscope;
 extern const struct importer importer_chrome;
 extern const struct importer importer_cprofile;
+extern const struct importer importer_perfdata;
 
 /*
  * The text importers' parsers on their own, for the unit tests and for

@@ -354,8 +354,10 @@ m_close(struct marshal *m)
 	struct mval *v = &m->vals[fr->val];
 	size_t n = m->nr_ops - fr->base;
 
-	ALLOC_GROW_BY(m->kids, m->nr_kids, n, m->alloc_kids);
-	memcpy(m->kids + m->nr_kids, m->ops + fr->base, n * sizeof(*m->kids));
+	if (n) {
+		ALLOC_GROW_BY(m->kids, m->nr_kids, n, m->alloc_kids);
+		memcpy(m->kids + m->nr_kids, m->ops + fr->base, n * sizeof(*m->kids));
+	}
 	v->u.kids = m->nr_kids;
 	v->len = (uint32_t)n;
 	v->done = true;

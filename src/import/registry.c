@@ -18,6 +18,7 @@ const struct importer *const importers[] = {
 	&importer_speedscope,
 	&importer_chrome,
 	&importer_cprofile,
+	&importer_perfdata,
 	&importer_pprof,
 	NULL,
 };
