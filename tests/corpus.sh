@@ -38,4 +38,49 @@ for f in "$corpus"/recorded/* "$corpus"/speedscope/linux-perf/* \
 		fi
 	fi
 done
+# The JSON formats (speedscope, Chrome, Node, Trace Event). Some files are
+# invalid by design or in no format tflame reads; each of those must fail
+# with exit 1, no crash, and an error naming the file:
+#  - speedscope/invalid: evented profiles that do not nest;
+#  - *.heapprofile: Chrome's allocation profiles, sizes rather than samples;
+#  - node/8.5.0: V8's --prof log and a zip of it, not JSON profiles.
+for f in "$corpus"/speedscope/speedscope/*/* "$corpus"/speedscope/Chrome/*/* \
+	 "$corpus"/speedscope/node/*/* "$corpus"/speedscope/trace-event/*; do
+	[ -f "$f" ] || continue
+	short=${f#"$corpus"/}
+	case $short in
+	speedscope/speedscope/invalid/*|*.heapprofile|speedscope/node/8.5.0/*)
+		"$TFLAME" report "$f" >"$tmpdir/out" 2>"$tmpdir/err"
+		status=$?
+		if [ $status -eq 1 ] && grep -q "${f##*/}" "$tmpdir/err"; then
+			ok "invalid by design: $short"
+		else
+			not_ok "invalid by design: $short" "exit $status" "$(head -5 "$tmpdir/err")"
+		fi
+		continue
+		;;
+	esac
+	for sub in collapse report "report --json"; do
+		# shellcheck disable=SC2086
+		"$TFLAME" $sub "$f" >"$tmpdir/out" 2>"$tmpdir/err"
+		status=$?
+		if [ $status -ne 0 ]; then
+			not_ok "$sub $short" "exit $status" "$(head -5 "$tmpdir/err")"
+		elif [ ! -s "$tmpdir/out" ]; then
+			not_ok "$sub $short" "no output"
+		else
+			ok "$sub $short"
+		fi
+	done
+	# Content, not the name, picks the importer.
+	case $short in
+	speedscope/speedscope/*) want=speedscope ;;
+	*) want=Chrome/Node ;;
+	esac
+	if "$TFLAME" report "$f" 2>/dev/null | grep -q "^format  *$want\$"; then
+		ok "probed as $want: $short"
+	else
+		not_ok "probed as $want: $short"
+	fi
+done
 finish
