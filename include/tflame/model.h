@@ -96,6 +96,7 @@ struct model {
 	 * search prompt. Caches that depend on both remember both.
 	 */
 	struct search_re *search_re; /* owned; NULL when there is no search */
+	func_id search_func;         /* the search of one function, or SEARCH_NO_FUNC */
 	uint64_t search_gen;
 	struct search search;        /* over frames: depends on the regex only */
 	uint64_t search_built;       /* search_gen it was built for, 0 never */
@@ -150,7 +151,23 @@ const struct func_stats *model_func_stats(struct model *m);
 void model_set_search(struct model *m, struct search_re *re);
 /* The current regex, or NULL; owned by the model. */
 struct search_re *model_search_re(const struct model *m);
-/* The frames and functions the search matches, or NULL when there is none. */
+
+#define SEARCH_NO_FUNC UINT32_MAX
+/*
+ * Search for one function instead of a regex: every frame of func (<
+ * model_funcs()->nr_funcs), as search_init_func() marks them, which is
+ * how a function chosen in one pane is marked in the others. It replaces
+ * a regex (model_search_re() is then NULL) and is replaced by
+ * model_set_search(); model_search() and the indexes answer for it as for
+ * a regex. SEARCH_NO_FUNC clears it.
+ */
+void model_set_search_func(struct model *m, func_id func);
+/* The function set by model_set_search_func(), or SEARCH_NO_FUNC. */
+func_id model_search_func(const struct model *m);
+/*
+ * The frames and functions the search (a regex or a function) matches, or
+ * NULL when there is none.
+ */
 const struct search *model_search(struct model *m);
 /*
  * The search over model_tree() or model_chart(): matched weight of any
@@ -166,6 +183,8 @@ const struct search_index *model_search_chart(struct model *m);
  * another rebuilds it.
  */
 const struct sandwich *model_sandwich(struct model *m, func_id func);
+/* Whether model_sandwich(m, func) is cached, so answers without building. */
+bool model_sandwich_cached(const struct model *m, func_id func);
 /*
  * The rows of the Sandwich table in the order asked for; with filter set
  * and a search current, only the functions it matches.

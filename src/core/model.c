@@ -25,6 +25,7 @@ model_init(struct model *m, struct profile_set *ps)
 	m->ps = ps;
 	m->generation = 1;
 	m->search_gen = 1;
+	m->search_func = SEARCH_NO_FUNC;
 	sandwich_rows_init(&m->rows);
 }
 
@@ -180,11 +181,31 @@ model_func_stats(struct model *m)
 void
 model_set_search(struct model *m, struct search_re *re)
 {
-	if (re == m->search_re)
+	if (re == m->search_re && m->search_func == SEARCH_NO_FUNC)
 		return;
 	search_re_free(m->search_re);
 	m->search_re = re;
+	m->search_func = SEARCH_NO_FUNC;
 	m->search_gen++;
+}
+
+void
+model_set_search_func(struct model *m, func_id func)
+{
+	if (func != SEARCH_NO_FUNC && func >= model_funcs(m)->nr_funcs)
+		BUG("function %u of %u", func, m->funcs.nr_funcs);
+	if (func == m->search_func && !m->search_re)
+		return;
+	search_re_free(m->search_re);
+	m->search_re = NULL;
+	m->search_func = func;
+	m->search_gen++;
+}
+
+func_id
+model_search_func(const struct model *m)
+{
+	return m->search_func;
 }
 
 struct search_re *
@@ -198,13 +219,16 @@ model_search(struct model *m)
 {
 	const struct func_table *ft;
 
-	if (!m->search_re)
+	if (!m->search_re && m->search_func == SEARCH_NO_FUNC)
 		return NULL;
 	if (m->search_built == m->search_gen)
 		return &m->search;
 	ft = model_funcs(m);
 	search_release(&m->search);
-	search_init(&m->search, m->search_re, m->ps, ft);
+	if (m->search_re)
+		search_init(&m->search, m->search_re, m->ps, ft);
+	else
+		search_init_func(&m->search, m->ps, ft, m->search_func);
 	m->search_built = m->search_gen;
 	return &m->search;
 }
@@ -253,13 +277,19 @@ model_sandwich(struct model *m, func_id func)
 	const struct func_table *ft = model_funcs(m);
 	const struct calltree *t;
 
-	if (m->sandwich_gen == m->generation && m->sandwich.func == func)
+	if (model_sandwich_cached(m, func))
 		return &m->sandwich;
 	t = model_tree(m);
 	sandwich_release(&m->sandwich);
 	sandwich_build(&m->sandwich, t, ft, func);
 	m->sandwich_gen = m->generation;
 	return &m->sandwich;
+}
+
+bool
+model_sandwich_cached(const struct model *m, func_id func)
+{
+	return m->sandwich_gen == m->generation && m->sandwich.func == func;
 }
 
 const struct sandwich_rows *
@@ -467,7 +497,8 @@ check_more(const struct model *m, struct tf_error *err)
 {
 	const struct profile_set *ps = m->ps;
 	uint64_t g = m->generation, sg = m->search_gen;
-	bool searched = m->search_re && m->search_built == sg;
+	bool searched = (m->search_re || m->search_func != SEARCH_NO_FUNC) &&
+			m->search_built == sg;
 
 	if (m->search_built > sg || m->stree_sgen > sg || m->schart_sgen > sg ||
 	    m->rows_sgen > sg || m->stree_gen > g || m->schart_gen > g ||

@@ -471,6 +471,74 @@ test_sandwich_in_model(void **state)
 	model_release(&m);
 }
 
+static void
+test_search_func_in_model(void **state)
+{
+	struct model m;
+	const struct search *s;
+	const struct search_index *ix;
+	uint64_t gen, sgen;
+
+	(void)state;
+	setup(&m);
+	model_tree(&m);
+	gen = m.generation;
+	model_set_search_func(&m, fn(&m, "g"));
+	assert_int_equal(model_search_func(&m), fn(&m, "g"));
+	assert_null(model_search_re(&m));
+	assert_int_equal(m.generation, gen);
+	s = model_search(&m);
+	assert_non_null(s);
+	assert_int_equal(s->funcs_matched, 1);
+	assert_true(search_func(s, fn(&m, "g")));
+	ix = model_search_tree(&m);
+	/* g: 4 on thread 2 and 1 on thread 1, one node main;g. */
+	assert_int_equal(search_index_matched(ix, 0, ix->total), 5);
+	assert_int_equal(search_index_next(ix, SEARCH_NONE, 0, UINT64_MAX),
+			 test_stack(m.ps, "main;g"));
+	check_model(&m);
+
+	/* The same function again changes nothing; another rebuilds. */
+	sgen = m.search_gen;
+	model_set_search_func(&m, fn(&m, "g"));
+	assert_int_equal(m.search_gen, sgen);
+	model_set_search_func(&m, fn(&m, "f"));
+	assert_int_equal(search_index_matched(model_search_tree(&m), 0, 10), 5);
+	check_model(&m);
+
+	/* A regex replaces it, and the other way round. */
+	model_set_search(&m, re_of("^main$"));
+	assert_int_equal(model_search_func(&m), SEARCH_NO_FUNC);
+	assert_int_equal(model_search(&m)->frames_matched, 1);
+	check_model(&m);
+	model_set_search_func(&m, fn(&m, "f"));
+	assert_null(model_search_re(&m));
+	assert_int_equal(model_search(&m)->funcs_matched, 1);
+	check_model(&m);
+
+	model_set_search_func(&m, SEARCH_NO_FUNC);
+	assert_null(model_search(&m));
+	check_model(&m);
+	model_release(&m);
+}
+
+static void
+test_sandwich_cached(void **state)
+{
+	struct model m;
+
+	(void)state;
+	setup(&m);
+	assert_false(model_sandwich_cached(&m, fn(&m, "g")));
+	model_sandwich(&m, fn(&m, "g"));
+	assert_true(model_sandwich_cached(&m, fn(&m, "g")));
+	assert_false(model_sandwich_cached(&m, fn(&m, "f")));
+	model_set_profile(&m, 1);
+	assert_false(model_sandwich_cached(&m, fn(&m, "g")));
+	check_model(&m);
+	model_release(&m);
+}
+
 int
 main(void)
 {
@@ -484,6 +552,8 @@ main(void)
 		cmocka_unit_test(test_thread_filter_by_tid_pid_comm),
 		cmocka_unit_test(test_search_in_model),
 		cmocka_unit_test(test_sandwich_in_model),
+		cmocka_unit_test(test_search_func_in_model),
+		cmocka_unit_test(test_sandwich_cached),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
