@@ -246,9 +246,10 @@ check "2: Time Order, with the time of the box" \
 	wait_for "time       0.000000 – 1.499805 s from the start (1.499 s)"
 check "2: Time Order names the thread of the box" wait_for "thread     demo  tid 11193"
 keys 3
-check "3: Sandwich is for later" wait_for "Sandwich comes in a later version"
-keys Tab
-check "Tab cycles back to Left Heavy" wait_gone "time       0.0"
+check "3: Sandwich, its table" wait_for "Total▼"
+keys Tab Tab Tab
+check "Tab tours Sandwich's table, callers and callees, then back to Left Heavy" \
+	wait_gone "Callees of"
 check "Left Heavy kept its selection" wait_details "spin"
 keys e
 check "e with one profile says so" wait_for "this file holds one profile"
@@ -277,11 +278,76 @@ check "help lists the zoom key" wait_for "Enter              zoom: the selected 
 check "help says how h and l pan" wait_for "when zoomed in with + and the box runs"
 keys G
 check "G scrolls the help to its end" wait_for "Reading the panes"
-check "help marks later keys" wait_for "(later version) search frames"
+check "help marks later keys" wait_for "(later version) search frame names"
 keys q
 check "q closes the help, tflame still runs" wait_for "1 Left Heavy"
 keys x
 check "an unbound key points to the help" wait_for "no action on x: ? lists the keys"
+
+# ------------------------------------------------------------- sandwich
+keys 0 3
+check "Sandwich: the table's columns" \
+	wait_for "           Total▼              Self  Function                                  Module"
+check "the heaviest function first, with its weights" \
+	poll line_starts 3 "    1.005 s 66.4%  998.998 ms 66.0%  spin"
+check "the callers of the selected function" wait_for "── Callers of spin ──"
+check "and its callees, side by side" wait_for "│── Callees of spin ──"
+check "the details name the function" wait_for "function   total 1.005 s (66.4% of all)"
+keys j
+check "j: the next row, and its trees" wait_for "Callers of __libc_start_call_main"
+keys S
+check "S sorts by self" wait_for "Self▼"
+check "S: the selection keeps its function" wait_for "Callers of __libc_start_call_main"
+keys g
+check "g: the first row, heaviest self first" wait_for "Callers of spin"
+keys S
+check "S again reverses the order" wait_for "Self▲"
+keys F
+check "F sorts by name" wait_for "Function▼"
+keys G
+check "G: the last row" wait_for "21/21"
+keys T g
+check "T: by total again" wait_for "Total▼"
+keys Tab
+check "Tab: the callers have the focus" \
+	wait_for "this box   total 1.005 s (66.4% of all, 100% of spin)"
+keys j
+check "j in the callers: the heaviest caller" wait_for "this box   total 464.464 ms (30.7% of all, 46.2% of spin)"
+keys Tab
+check "Tab: then the callees" wait_for "100% of spin)   self 998.998 ms (66.0% of all,"
+keys BTab BTab
+check "Shift-Tab: back to the table" wait_for "function   total 1.005 s"
+keys d
+check "d on a row: the function's page" wait_for "Direct callers (4), heaviest first"
+keys q
+
+# from a box of Left Heavy to its function in Sandwich, and back with its boxes marked
+keys 1 g j j
+wait_details "render_frame" || bail "render_frame is not selected"
+keys s
+check "s: the function of the box in Sandwich" wait_for "Callers of render_frame"
+check "s marks the function" wait_for "marked: render_frame"
+keys j Enter
+check "Enter on a row: back to Left Heavy, on a box of the row's function" \
+	wait_details "compress_block"
+check "and says what is marked" wait_for "marked: compress_block  (n N: its boxes; Esc: unmark)"
+keys n
+check "n: the next box of the function" wait_for "match 2 of 5"
+keys k
+check "the status line says what is marked, and its weight" \
+	wait_for "marked: compress_block  matched: 464.464 ms (30.7% of all, 30.7% of view)"
+if T capture-pane -p -e -t tf | grep -q '38;5;246mmain'; then
+	ok "the other boxes are dimmed"
+else
+	not_ok "the other boxes are dimmed" "$(T capture-pane -p -e -t tf | sed -n 2,4p | cat -v)"
+fi
+keys Escape
+check "Esc with no zoom clears the marks" wait_for "marks cleared"
+if T capture-pane -p -e -t tf | grep -q '38;5;246m'; then
+	not_ok "nothing is dimmed any more" "$(T capture-pane -p -e -t tf | sed -n 2,4p | cat -v)"
+else
+	ok "nothing is dimmed any more"
+fi
 
 # ------------------------------------------------------------- mouse
 keys 0 g

@@ -40,7 +40,12 @@ struct tf_error;
 	C(LABEL, 244, -1, COLOR_CYAN, -1, 0, A_DIM) \
 	C(RULE, 238, -1, COLOR_BLUE, -1, 0, A_DIM) \
 	C(MERGED, 242, -1, COLOR_WHITE, -1, 0, A_DIM) \
-	C(HEADING, 214, -1, COLOR_YELLOW, -1, A_BOLD, A_BOLD | A_UNDERLINE)
+	C(HEADING, 214, -1, COLOR_YELLOW, -1, A_BOLD, A_BOLD | A_UNDERLINE) \
+	C(DIMMED, 246, 236, COLOR_WHITE, COLOR_BLACK, 0, A_DIM) \
+	C(MATCH_DOTS, 226, -1, COLOR_YELLOW, -1, A_BOLD, A_BOLD) \
+	C(ERROR, 203, -1, COLOR_RED, -1, A_BOLD, A_BOLD) \
+	C(ROW_SELECTED, 16, 252, COLOR_BLACK, COLOR_WHITE, 0, A_REVERSE) \
+	C(ROW_UNFOCUSED, 231, 238, COLOR_WHITE, COLOR_BLUE, 0, A_UNDERLINE)
 
 #define DISPLAY_ENUM_(name, ...) DISPLAY_##name,
 enum display_color {
@@ -89,6 +94,14 @@ int display_open(struct display *d, bool stdin_busy, struct tf_error *err);
 void display_close(struct display *d);
 /* Leave curses for a moment (suspend), and come back. */
 void display_suspend(struct display *d);
+
+/*
+ * Whether a key is waiting to be read, without reading it: curses reads
+ * the terminal a byte at a time, so what it has not read is still in the
+ * terminal's queue. Reading ahead with getch() instead would take a
+ * click before its double click could follow.
+ */
+bool display_key_waiting(const struct display *d);
 
 /* Attributes (colour pair included) of a UI element. */
 attr_t display_attr(const struct display *d, enum display_color c);

@@ -43,12 +43,13 @@ struct strbuf;
 	GROUP("Panes and profiles") \
 	REQ(LEFT_HEAVY, "Left Heavy: the call tree, heaviest callees first", '1') \
 	REQ(TIME_ORDER, "Time Order: the call stacks as they happened", '2') \
-	REQ(SANDWICH, LATER "Sandwich: callers and callees of a function", '3') \
-	REQ(NEXT_PANE, "next pane", '\t') \
-	REQ(PREV_PANE, "previous pane", KEY_BTAB) \
+	REQ(SANDWICH, "Sandwich: every function, and the callers and callees of one", '3') \
+	REQ(NEXT_PANE, "next pane; in Sandwich, the focus to the next of table, callers " \
+		       "and callees", '\t') \
+	REQ(PREV_PANE, "previous pane; in Sandwich, the focus back", KEY_BTAB) \
 	REQ(NEXT_EVENT, "next profile (perf event), when there are several", 'e') \
-	REQ(THREADS, LATER "choose the threads to show", 't') \
-	GROUP("Moving (the same in every flame pane)") \
+	REQ(THREADS, LATER "choose the threads to show: a page that lists them", 't') \
+	GROUP("Moving (the same in every flame pane; in a table, by rows)") \
 	REQ(MOVE_UP, "up a row: the caller (icicle) or a callee (flipped)", 'k', KEY_UP) \
 	REQ(MOVE_DOWN, "down a row: the heaviest callee on screen, or the one just left " \
 		       "(icicle); the caller (flipped)", 'j', KEY_DOWN) \
@@ -61,11 +62,14 @@ struct strbuf;
 	REQ(PAGE_UP, "scroll the rows of a deep stack up a page", KEY_PPAGE, \
 	    KEYS_CTRL('b')) \
 	REQ(PAGE_DOWN, "scroll the rows down a page", KEY_NPAGE, KEYS_CTRL('f'), ' ') \
-	REQ(TOP, "to the outermost frame above the selection", 'g', KEY_HOME) \
-	REQ(BOTTOM, "down the heaviest callees to a leaf", 'G', KEY_END) \
+	REQ(TOP, "to the outermost frame above the selection; a table's first row", 'g', \
+	    KEY_HOME) \
+	REQ(BOTTOM, "down the heaviest callees to a leaf; a table's last row", 'G', KEY_END) \
 	GROUP("Zoom") \
-	REQ(ZOOM, "zoom: the selected box spans the width", '\n', '\r', KEY_ENTER) \
-	REQ(BACK, "zoom out one step", KEYS_ESC, KEY_BACKSPACE, 127, '\b') \
+	REQ(ZOOM, "zoom: the selected box spans the width; in Sandwich's table, back " \
+		  "to the flame pane with the function's boxes marked", '\n', '\r', KEY_ENTER) \
+	REQ(BACK, "zoom out one step; when not zoomed, clear the marks", \
+	    KEYS_ESC, KEY_BACKSPACE, 127, '\b') \
 	REQ(ZOOM_RESET, "zoom out all the way", '0') \
 	REQ(ZOOM_IN, "zoom in 2x around the selection", '+', '=') \
 	REQ(ZOOM_OUT, "zoom out 2x around the selection", '-', '_') \
@@ -78,9 +82,17 @@ struct strbuf;
 	REQ(DETAILS, "every detail of the selected frame, on a page of its own", 'd') \
 	REQ(FLIP, "flip the flame panes: root at the top (icicle) or at the bottom", 'f') \
 	REQ(COLORS, "colour boxes by function, by module, or kernel/JIT/user", 'c') \
-	REQ(SEARCH, LATER "search frames by regular expression", '/') \
-	REQ(FIND_NEXT, LATER "next match", 'n') \
-	REQ(FIND_PREV, LATER "previous match", 'N') \
+	REQ(SEARCH, LATER "search frame names with a regular expression (PCRE2; case matters " \
+		    "only if it has a capital): matches lit, the rest dimmed", '/') \
+	REQ(FIND_NEXT, "select the next match (of the search, or the marked function), " \
+		       "row by row", 'n') \
+	REQ(FIND_PREV, "select the previous match", 'N') \
+	GROUP("Sandwich") \
+	REQ(SHOW_SANDWICH, "show the function of the selected box in Sandwich, and mark " \
+			   "all its boxes", 's') \
+	REQ(SORT_TOTAL, "sort the table by total weight (again: reverse)", 'T') \
+	REQ(SORT_SELF, "sort the table by self weight (again: reverse)", 'S') \
+	REQ(SORT_NAME, "sort the table by function name (again: reverse)", 'F') \
 	GROUP("Other") \
 	REQ(HELP, "this help; q, Esc or ? closes it", '?', KEY_F(1)) \
 	REQ(REDRAW, "redraw the screen", KEYS_CTRL('l')) \

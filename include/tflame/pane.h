@@ -10,11 +10,14 @@
  * scroll), and never loads or aggregates: it asks the model for a tree or
  * a chart and the layout for boxes.
  *
- * Left Heavy and Time Order are one flame pane (pane_flame.c) over two
- * sources: the model's call tree and its chart.
+ * Left Heavy and Time Order are one flame view (flame.h) each, over the
+ * model's call tree and its chart (pane_flame.c); Sandwich is a table of
+ * functions and two flame views over the callers and callees of the one
+ * selected (pane_sandwich.c).
  */
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "tflame/keys.h"
 
@@ -37,6 +40,15 @@ struct pane_ctx {
 	enum color_mode color;
 	struct strbuf *message; /* a pane may write a message for the status line */
 	struct strbuf *page;    /* text to show on a page of its own (PANE_PAGE) */
+	uint32_t show_func;     /* the function of a PANE_SHOW_FUNC reply */
+	/*
+	 * Slow caches (a Sandwich on a huge profile) are built only when no
+	 * key is waiting: with may_build false a pane draws what it has,
+	 * says "building", and sets build_pending, and the UI draws again
+	 * once the keys typed ahead are handled.
+	 */
+	bool may_build;
+	bool build_pending;
 };
 
 /* A rectangle of the screen, in cells. */
@@ -53,6 +65,12 @@ enum pane_reply {
 	PANE_IGNORED, /* not a request for this pane: nothing changed */
 	PANE_DONE,    /* handled; redraw */
 	PANE_PAGE,    /* handled; show ctx->page (its first line is the title) */
+	/*
+	 * Handled; show function ctx->show_func in the other kind of pane: a
+	 * flame pane asks for Sandwich, Sandwich for the flame pane it was
+	 * opened from. The UI marks the function's boxes and calls show().
+	 */
+	PANE_SHOW_FUNC,
 };
 
 struct pane {
@@ -73,11 +91,26 @@ struct pane_ops {
 	/* Act on req; in is the pointer for mouse requests, else NULL. */
 	enum pane_reply (*request)(struct pane *p, struct pane_ctx *ctx, enum request req,
 				   const struct pane_input *in);
+	/*
+	 * Append to out what the search finds in this pane, for the status
+	 * line ("matched: ..."); nothing when there is no search.
+	 */
+	void (*search)(struct pane *p, struct pane_ctx *ctx, struct strbuf *out);
+	/* Select function func (an index into model_funcs()), as another pane asked. */
+	void (*show)(struct pane *p, struct pane_ctx *ctx, uint32_t func);
 	/* Free the view state. */
 	void (*done)(struct pane *p);
 };
 
 extern const struct pane_ops pane_left_heavy;
 extern const struct pane_ops pane_time_order;
+extern const struct pane_ops pane_sandwich;
+
+/*
+ * Say at once, on the status line, that something slow is being built
+ * ("building Sandwich of main..."), before the pane builds it: a frozen
+ * screen looks like a hang. Defined by the UI (tui.c).
+ */
+void pane_announce(const struct pane_ctx *ctx, const char *what);
 
 #endif /* TFLAME_PANE_H */

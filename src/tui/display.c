@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <langinfo.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,6 +225,14 @@ display_suspend(struct display *d)
 	kill(getpid(), SIGSTOP);
 	reset_prog_mode();
 	refresh();
+}
+
+bool
+display_key_waiting(const struct display *d)
+{
+	struct pollfd pfd = { .fd = d->tty ? fileno(d->tty) : STDIN_FILENO, .events = POLLIN };
+
+	return poll(&pfd, 1, 0) > 0;
 }
 
 attr_t

@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "tflame/pane.h"
+#include "tflame/flame.h"
 
 #include <curses.h>
 #include <stdint.h>
@@ -17,15 +17,17 @@
 #include "tflame/model.h"
 #include "tflame/profile.h"
 #include "tflame/render.h"
+#include "tflame/search.h"
 #include "tflame/strbuf.h"
 #include "tflame/xalloc.h"
 
 /*
- * The flame pane: Left Heavy over the model's call tree, Time Order over
- * its chart. Both place nodes on one x axis of cumulative weight, so the
- * view (an x range, a first row, the selection, the zoom history) and
- * everything done with it are the same code; only the handful of node_*()
- * functions below look at which source it is.
+ * The flame view (flame.h), and the Left Heavy and Time Order panes made
+ * of one each, over the model's call tree and its chart. Trees and charts
+ * place nodes on one x axis of cumulative weight, so the view (an x
+ * range, a first row, the selection, the zoom history) and everything
+ * done with it are the same code; only the handful of node_*() functions
+ * below look at which source it is.
  *
  * A node is a stack id in the tree and a box index in the chart;
  * NODE_NONE is neither.
@@ -38,11 +40,6 @@
 /* A name longer than this many lines goes on the details page (d). */
 #define DETAILS_NAME_LINES 4
 
-enum flame_kind {
-	FLAME_TREE,
-	FLAME_CHART,
-};
-
 /* One step of the zoom history: what Esc goes back to. */
 struct zoom_step {
 	uint64_t x0, x1;
@@ -51,14 +48,16 @@ struct zoom_step {
 
 struct flame {
 	enum flame_kind kind;
-	bool started;              /* the state below belongs to gen */
-	uint64_t gen;              /* model generation */
+	bool started;              /* the state below belongs to key, key2 */
+	uint64_t key, key2;        /* the source's */
 
-	/* the source, refreshed from the model before every use */
+	/* the source, lent again before every use */
 	const struct profile_set *ps;
 	const struct calltree *tree;
 	const struct chart *chart;
+	const struct search_index *matches; /* or NULL */
 	uint64_t total;            /* x runs over [0, total) */
+	uint64_t all;              /* what "% of all" is of */
 	uint32_t depth;            /* rows in all: the deepest stack */
 
 	/* the view */
@@ -72,7 +71,9 @@ struct flame {
 	uint32_t came_from;
 
 	/* what the last draw used: requests map rows and the pointer by it */
+	struct pane_area area;     /* all of it */
 	struct pane_area body;     /* rows of boxes */
+	struct flame_look look;
 	bool flip;
 	struct layout lay;
 	struct flow details;
@@ -413,27 +414,29 @@ view_reset(struct flame *f)
 }
 
 /*
- * Point at the model's current tree or chart, and start over when the
- * model changed under the pane (another event was chosen): the old
- * selection and zoom mean nothing in the new profile.
+ * Point at the source, and start over when it is another tree or chart
+ * (another event, another thread filter, another Sandwich): the old
+ * selection and zoom mean nothing in it.
  */
-static void
-flame_sync(struct flame *f, struct pane_ctx *ctx)
+void
+flame_set_source(struct flame *f, const struct flame_source *src)
 {
-	struct model *m = ctx->model;
-
-	f->ps = m->ps;
 	if (f->kind == FLAME_TREE) {
-		f->tree = model_tree(m);
+		f->tree = src->tree;
+		f->ps = f->tree->ps;
 		f->total = f->tree->total[STACK_ROOT];
 	} else {
-		f->chart = model_chart(m);
+		f->chart = src->chart;
+		f->ps = f->chart->ps;
 		f->total = f->chart->total;
 	}
-	if (f->started && f->gen == m->generation)
+	f->matches = src->matches;
+	f->all = src->all ? src->all : f->total;
+	if (f->started && f->key == src->key && f->key2 == src->key2)
 		return;
 	f->started = true;
-	f->gen = m->generation;
+	f->key = src->key;
+	f->key2 = src->key2;
 	f->depth = f->kind == FLAME_TREE ? tree_depth(f->tree, f->ps) : f->chart->nr_rows;
 	view_reset(f);
 	f->first_row = 0;
@@ -633,9 +636,38 @@ box_attr(const struct flame *f, const struct pane_ctx *ctx, uint32_t n)
 
 /* ---------------------------------------------------------------- drawing */
 
+/*
+ * Whether a node of row matches the search somewhere in [x0, x1): the
+ * index's hits are sorted by row, then x, and disjoint within a row, so
+ * the last hit of row that starts before x1 is the only one to look at.
+ */
+static bool
+row_has_match(const struct search_index *ix, uint32_t row, uint64_t x0, uint64_t x1)
+{
+	uint32_t lo = 0, hi = ix->nr_hits;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		const struct search_hit *h = &ix->hits[mid];
+
+		if (h->row < row || (h->row == row && h->x0 < x1))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && ix->hits[lo - 1].row == row && ix->hits[lo - 1].x1 > x0;
+}
+
+/* The selection shows in a focused view only: one selection on screen at a time. */
+static bool
+shows_selection(const struct flame *f, uint32_t n)
+{
+	return n == f->sel && f->look.focused;
+}
+
 static void
-draw_box(const struct flame *f, const struct pane_ctx *ctx, const struct box *b,
-	 struct strbuf *label)
+draw_box(const struct flame *f, const struct pane_ctx *ctx, const struct search *s,
+	 const struct box *b, struct strbuf *label)
 {
 	const struct display *d = ctx->disp;
 	int y = row_y(f, b->row), x = f->body.left + (int)b->col0;
@@ -647,18 +679,28 @@ draw_box(const struct flame *f, const struct pane_ctx *ctx, const struct box *b,
 		return;
 	move(y, x);
 	if (b->flags & BOX_MERGED) {
-		attrset(display_attr(d, DISPLAY_MERGED));
+		/* Matches narrower than a cell still show: their dots are lit. */
+		bool lit = s && f->matches &&
+			   row_has_match(f->matches, b->row, col_start(f, b->col0),
+					 col_start(f, b->col1));
+
+		attrset(display_attr(d, lit ? DISPLAY_MATCH_DOTS : DISPLAY_MERGED));
 		for (unsigned i = 0; i < w; i++)
 			addstr(display_glyph_merged(d));
 		return;
 	}
 	fr = node_frame(f, b->node);
 	attr = box_attr(f, ctx, b->node);
-	if (b->node == f->sel)
+	/* A search dims what it does not match, and leaves the matches as they were. */
+	if (s && !search_frame(s, f->ps->stacks[node_stack(f, b->node)].frame))
+		attr = display_attr(d, DISPLAY_DIMMED);
+	else if (s && !d->colors)
+		attr |= A_BOLD | A_UNDERLINE;
+	if (shows_selection(f, b->node))
 		attr |= A_REVERSE | A_BOLD;
 	attrset(attr);
 	/* Without colour, a bar marks where each box starts. */
-	if (!d->colors && w >= 2 && b->node != f->sel) {
+	if (!d->colors && w >= 2 && !shows_selection(f, b->node)) {
 		addstr(display_glyph_bar(d));
 		w--;
 	}
@@ -682,7 +724,7 @@ draw_narrow_selection(const struct flame *f, const struct pane_ctx *ctx)
 	uint64_t x0, x1, mid;
 	int y, col;
 
-	if (f->sel == NODE_NONE)
+	if (f->sel == NODE_NONE || !f->look.focused)
 		return;
 	y = row_y(f, node_row(f, f->sel));
 	node_range(f, f->sel, &x0, &x1);
@@ -710,11 +752,16 @@ add_pct(struct strbuf *sb, uint64_t part, uint64_t whole)
 	strbuf_addf(sb, p >= 99.95 || p == 0 ? "%.0f%%" : "%.1f%%", p);
 }
 
-/* "1.234 s (45.6% of all, 80.0% of zoom)" as words of the flow. */
+/*
+ * "1.234 s (45.6% of all, 80.0% of zoom)" as words of the flow; the second
+ * share only when of names what it is of.
+ */
 static void
 flow_amount(struct flow *fl, const struct pane_ctx *ctx, const struct profile *p, uint64_t w,
-	    uint64_t all, uint64_t zoom, bool has_zoom)
+	    uint64_t all, uint64_t zoom, const char *of)
 {
+	bool has_zoom = of != NULL;
+
 	struct strbuf sb = STRBUF_INIT;
 	attr_t label = display_attr(ctx->disp, DISPLAY_LABEL);
 
@@ -730,7 +777,7 @@ flow_amount(struct flow *fl, const struct pane_ctx *ctx, const struct profile *p
 		flow_space(fl, 1);
 		strbuf_reset(&sb);
 		add_pct(&sb, w, zoom);
-		strbuf_addstr(&sb, " of zoom)");
+		strbuf_addf(&sb, " of %s)", of);
 		flow_word(fl, label, sb.buf, sb.len);
 	}
 	strbuf_release(&sb);
@@ -788,20 +835,32 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 	const struct func_table *ft;
 	const struct func_stats *fs;
 	const struct frame *fr;
-	struct strbuf sb = STRBUF_INIT;
-	uint64_t all = f->total, zoom = 0;
+	struct strbuf sb = STRBUF_INIT, of = STRBUF_INIT;
+	uint64_t all = f->all, zoom = 0;
 	bool has_zoom = f->root != NODE_NONE;
 	uint32_t n = f->sel;
 	func_id fn;
 
 	f->name_lines = 0;
 	if (n == NODE_NONE) {
-		flow_wordz(fl, label, f->total ? "nothing selected" : "no samples in this profile");
+		flow_wordz(fl, label, f->total ? "nothing selected" : "no samples here");
 		return;
 	}
 	fr = node_frame(f, n);
-	if (has_zoom)
+	if (has_zoom) {
 		zoom = node_total(f, f->root);
+		strbuf_addstr(&of, "zoom");
+	} else if (f->kind == FLAME_TREE && f->total != f->all && f->total) {
+		/* A part of the profile (Sandwich): the share of its root, the function. */
+		uint32_t nr;
+		const stack_id *kids = calltree_kids(f->tree, STACK_ROOT, &nr);
+		const struct frame *top = node_frame(f, kids[0]);
+
+		zoom = f->total;
+		render_label(&of, ps_get(f->ps, top->name), intern_len(&f->ps->strings, top->name),
+			     24, d->utf8);
+		has_zoom = true;
+	}
 
 	fl->indent = 0;
 	flow_text(fl, display_attr(d, DISPLAY_NAME), ps_get(f->ps, fr->name),
@@ -836,11 +895,13 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 	fl->indent = 11;
 	flow_wordz(fl, label, "this box   total");
 	flow_space(fl, 1);
-	flow_amount(fl, ctx, p, node_total(f, n), all, zoom, has_zoom);
-	flow_space(fl, 3);
-	flow_wordz(fl, label, "self");
-	flow_space(fl, 1);
-	flow_amount(fl, ctx, p, node_self(f, n), all, zoom, has_zoom);
+	flow_amount(fl, ctx, p, node_total(f, n), all, zoom, has_zoom ? of.buf : NULL);
+	if (!f->look.inverted) {
+		flow_space(fl, 3);
+		flow_wordz(fl, label, "self");
+		flow_space(fl, 1);
+		flow_amount(fl, ctx, p, node_self(f, n), all, zoom, has_zoom ? of.buf : NULL);
+	}
 	flow_newline(fl);
 
 	ft = model_funcs(ctx->model);
@@ -848,11 +909,11 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 	fn = ft->frame_func[f->ps->stacks[node_stack(f, n)].frame];
 	flow_wordz(fl, label, "function   total");
 	flow_space(fl, 1);
-	flow_amount(fl, ctx, p, fs[fn].total, all, zoom, false);
+	flow_amount(fl, ctx, p, fs[fn].total, model_total(ctx->model), 0, NULL);
 	flow_space(fl, 3);
 	flow_wordz(fl, label, "self");
 	flow_space(fl, 1);
-	flow_amount(fl, ctx, p, fs[fn].self, all, zoom, false);
+	flow_amount(fl, ctx, p, fs[fn].self, model_total(ctx->model), 0, NULL);
 
 	if (f->kind == FLAME_CHART) {
 		const struct chart_box *b = &f->chart->boxes[n];
@@ -893,7 +954,8 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 			path[i] = s;
 		flow_newline(fl);
 		flow_newline(fl);
-		flow_wordz(fl, display_attr(d, DISPLAY_HEADING), "# call path, outermost first");
+		flow_wordz(fl, display_attr(d, DISPLAY_HEADING),
+			   f->look.path_title ? f->look.path_title : "# call path, outermost first");
 		fl->indent = 8;
 		for (uint32_t i = 0; i < depth; i++) {
 			const struct frame *pf = ps_frame(f->ps, f->ps->stacks[path[i]].frame);
@@ -913,20 +975,28 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 	}
 	fl->indent = 0;
 	strbuf_release(&sb);
+	strbuf_release(&of);
 }
 
 /*
- * The rule between the boxes and the details: where the zoom is, and which
- * rows show when the stacks are deeper than the screen.
+ * The rule between the boxes and the details (or over the boxes, as their
+ * title): the title, where the zoom is, and which rows show when the
+ * stacks are deeper than the screen.
  */
 static void
 draw_rule(const struct flame *f, const struct pane_ctx *ctx, int y, int x, int width)
 {
 	const struct display *d = ctx->disp;
 	const char *dash = d->utf8 ? "\xe2\x94\x80" : "-";
-	struct strbuf sb = STRBUF_INIT, rows = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, rows = STRBUF_INIT, title = STRBUF_INIT;
 	int col = 0, rcols = 0;
 
+	if (f->look.title) {
+		strbuf_addch(&title, ' ');
+		render_label(&title, f->look.title, strlen(f->look.title),
+			     (unsigned)(width > 8 ? width - 6 : 1), d->utf8);
+		strbuf_addch(&title, ' ');
+	}
 	if (f->root != NODE_NONE) {
 		const struct frame *fr = node_frame(f, f->root);
 
@@ -946,6 +1016,13 @@ draw_rule(const struct flame *f, const struct pane_ctx *ctx, int y, int x, int w
 	move(y, x);
 	for (; col < 2 && col < width; col++)
 		addstr(dash);
+	if (title.len && col + (int)render_width(title.buf, title.len) <= width) {
+		attrset(f->look.focused ? display_attr(d, DISPLAY_HEADING)
+					: display_attr(d, DISPLAY_LABEL));
+		display_addstr(d, title.buf, title.len);
+		col += (int)render_width(title.buf, title.len);
+		attrset(display_attr(d, DISPLAY_RULE));
+	}
 	if (sb.len && col + (int)render_width(sb.buf, sb.len) + rcols + 2 <= width) {
 		attrset(display_attr(d, DISPLAY_LABEL));
 		display_addstr(d, sb.buf, sb.len);
@@ -965,6 +1042,7 @@ draw_rule(const struct flame *f, const struct pane_ctx *ctx, int y, int x, int w
 	attrset(A_NORMAL);
 	strbuf_release(&sb);
 	strbuf_release(&rows);
+	strbuf_release(&title);
 }
 
 /*
@@ -999,42 +1077,64 @@ draw_details(const struct flame *f, const struct pane_ctx *ctx, int y, int x, si
 	attrset(A_NORMAL);
 }
 
-static void
-flame_draw(struct pane *pane, struct pane_ctx *ctx, const struct pane_area *area)
+void
+flame_draw_details(struct flame *f, struct pane_ctx *ctx, int y, int x, int width, int lines)
 {
-	struct flame *f = pane->priv;
+	flow_reset(&f->details, (unsigned)(width > 0 ? width : 1));
+	build_details(f, ctx, &f->details, false);
+	if (lines > 0)
+		draw_details(f, ctx, y, x, (size_t)lines);
+}
+
+/* Clear the rectangle: a view may be one of several side by side. */
+static void
+clear_area(const struct pane_area *a)
+{
+	attrset(A_NORMAL);
+	for (int y = a->top; y < a->top + a->height; y++)
+		for (int x = a->left; x < a->left + a->width; x++)
+			mvaddch(y, x, ' ');
+}
+
+void
+flame_draw(struct flame *f, struct pane_ctx *ctx, const struct pane_area *area,
+	   const struct flame_look *look)
+{
 	struct view v;
 	struct strbuf label = STRBUF_INIT;
-	int max_details, details;
+	const struct search *s = look->marks;
+	int max_details, details = 0, rule_y;
 
-	flame_sync(f, ctx);
+	f->look = *look;
+	f->area = *area;
 	f->flip = ctx->flip;
 
 	/* The details first: the boxes get what they leave. */
 	flow_reset(&f->details, (unsigned)(area->width > 0 ? area->width : 1));
-	build_details(f, ctx, &f->details, false);
-	max_details = area->height / DETAILS_MAX_SHARE - 1;
-	if (max_details < 1)
-		max_details = 1;
-	details = (int)f->details.nr_lines;
-	if (f->name_lines > DETAILS_NAME_LINES)
-		details -= (int)(f->name_lines - DETAILS_NAME_LINES);
-	if (details > max_details)
-		details = max_details;
+	if (look->details && !look->rule_on_top) {
+		build_details(f, ctx, &f->details, false);
+		max_details = area->height / DETAILS_MAX_SHARE - 1;
+		if (max_details < 1)
+			max_details = 1;
+		details = (int)f->details.nr_lines;
+		if (f->name_lines > DETAILS_NAME_LINES)
+			details -= (int)(f->name_lines - DETAILS_NAME_LINES);
+		if (details > max_details)
+			details = max_details;
+	}
 
 	f->body = (struct pane_area){ area->top, area->left, area->height - details - 1,
 				      area->width };
+	if (look->rule_on_top)
+		f->body.top++;
 	if (f->body.height < 1)
 		f->body.height = 1;
 	clamp_rows(f);
 
-	for (int y = area->top; y < area->top + area->height; y++) {
-		move(y, area->left);
-		clrtoeol();
-	}
+	clear_area(area);
 	if (!f->total) {
 		attrset(display_attr(ctx->disp, DISPLAY_LABEL));
-		mvaddstr(f->body.top, f->body.left, "no samples in this profile");
+		mvaddstr(f->body.top, f->body.left, "no samples here");
 		attrset(A_NORMAL);
 	} else {
 		v = (struct view){ f->x0, f->x1, (uint32_t)f->body.width, f->first_row,
@@ -1044,17 +1144,28 @@ flame_draw(struct pane *pane, struct pane_ctx *ctx, const struct pane_area *area
 		else
 			layout_chart(&f->lay, f->chart, &v);
 		for (size_t i = 0; i < f->lay.nr; i++)
-			draw_box(f, ctx, &f->lay.boxes[i], &label);
+			draw_box(f, ctx, s, &f->lay.boxes[i], &label);
 		draw_narrow_selection(f, ctx);
 	}
 	attrset(A_NORMAL);
 
-	draw_rule(f, ctx, f->body.top + f->body.height, area->left, area->width);
-	draw_details(f, ctx, f->body.top + f->body.height + 1, area->left, (size_t)details);
+	rule_y = look->rule_on_top ? area->top : f->body.top + f->body.height;
+	draw_rule(f, ctx, rule_y, area->left, area->width);
+	if (details)
+		draw_details(f, ctx, rule_y + 1, area->left, (size_t)details);
 	strbuf_release(&label);
 }
 
+bool
+flame_contains(const struct flame *f, int x, int y)
+{
+	return x >= f->area.left && x < f->area.left + f->area.width && y >= f->area.top &&
+	       y < f->area.top + f->area.height;
+}
+
 /* --------------------------------------------------------------- requests */
+
+static void find_match(struct flame *f, struct pane_ctx *ctx, int dir);
 
 /* The up/down requests as moves to the caller (-1) or a callee (+1). */
 static int
@@ -1194,8 +1305,9 @@ zoom_into(struct flame *f, struct pane_ctx *ctx, uint32_t n)
 	show_row(f, node_row(f, n));
 }
 
-static void
-zoom_back(struct flame *f, struct pane_ctx *ctx)
+/* Esc: one zoom step back; false when there is no zoom to leave. */
+static bool
+zoom_back(struct flame *f)
 {
 	uint32_t left;
 
@@ -1209,13 +1321,13 @@ zoom_back(struct flame *f, struct pane_ctx *ctx)
 		/* Select the box just left: it shows where the zoom was. */
 		if (left != NODE_NONE)
 			select_node(f, left);
-		return;
+		return true;
 	}
 	if (span(f) < f->total) {
 		view_reset(f);
-		return;
+		return true;
 	}
-	strbuf_addstr(ctx->message, "not zoomed in");
+	return false;
 }
 
 /* + and -: halve or double the span around the selection. */
@@ -1317,14 +1429,12 @@ node_under(const struct flame *f, const struct pane_input *in)
 	return node_at(f, row, col_x(f, in->x - f->body.left));
 }
 
-static enum pane_reply
-flame_request(struct pane *pane, struct pane_ctx *ctx, enum request req,
+enum pane_reply
+flame_request(struct flame *f, struct pane_ctx *ctx, enum request req,
 	      const struct pane_input *in)
 {
-	struct flame *f = pane->priv;
 	uint32_t n;
 
-	flame_sync(f, ctx);
 	switch (req) {
 	case REQ_MOVE_UP:
 	case REQ_MOVE_DOWN:
@@ -1361,7 +1471,12 @@ flame_request(struct pane *pane, struct pane_ctx *ctx, enum request req,
 		zoom_into(f, ctx, f->sel);
 		break;
 	case REQ_BACK:
-		zoom_back(f, ctx);
+		if (!zoom_back(f))
+			return PANE_IGNORED;
+		break;
+	case REQ_FIND_NEXT:
+	case REQ_FIND_PREV:
+		find_match(f, ctx, req == REQ_FIND_NEXT ? 1 : -1);
 		break;
 	case REQ_ZOOM_RESET:
 		if (span(f) >= f->total && f->root == NODE_NONE)
@@ -1412,9 +1527,153 @@ flame_request(struct pane *pane, struct pane_ctx *ctx, enum request req,
 	return PANE_DONE;
 }
 
-/* ---------------------------------------------------------------- the ops */
+/* ----------------------------------------------------------------- search */
 
-static struct flame *
+/* The index of node's hit in ix (it is one), for "match 3 of 12". */
+static uint32_t
+hit_index(const struct search_index *ix, uint32_t row, uint64_t x0)
+{
+	uint32_t lo = 0, hi = ix->nr_hits;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		const struct search_hit *h = &ix->hits[mid];
+
+		if (h->row < row || (h->row == row && h->x0 < x0))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * A match narrower than a cell has no box to see it by: zoom in around it
+ * (as + does, so 0 comes back) until it is a few cells wide.
+ */
+static void
+widen_to_show(struct flame *f, uint32_t n)
+{
+	uint64_t x0, x1, rx0, rx1, w = (uint64_t)(f->body.width > 0 ? f->body.width : 1), nw;
+	const uint64_t cells = 8;
+
+	node_range(f, n, &x0, &x1);
+	if (mul_div(x1 - x0, w, span(f)) >= 1)
+		return;
+	root_range(f, &rx0, &rx1);
+	nw = w > cells ? mul_div(x1 - x0, w, cells) : x1 - x0;
+	if (nw < 1)
+		nw = 1;
+	if (nw > rx1 - rx0)
+		nw = rx1 - rx0;
+	f->x0 = x0 + (x1 - x0) / 2 > nw / 2 ? x0 + (x1 - x0) / 2 - nw / 2 : 0;
+	f->x1 = f->x0 + nw;
+	pan_to(f, f->x0);
+}
+
+/*
+ * n and N: the next match in layout order (row by row, left to right),
+ * inside the box zoomed into; past its last match, out of the zoom to
+ * the rest of the pane.
+ */
+static void
+find_match(struct flame *f, struct pane_ctx *ctx, int dir)
+{
+	const struct search_index *ix = f->matches;
+	uint64_t rx0, rx1, x0, x1;
+	uint32_t n, i;
+	bool wrapped = false, left_zoom = false;
+
+	if (!ix) {
+		strbuf_addstr(ctx->message, model_search(ctx->model)
+				      ? "n and N go through the matches of Left Heavy and Time Order"
+				      : "no search: / starts one");
+		return;
+	}
+	if (!ix->nr_hits) {
+		strbuf_addstr(ctx->message, "no match in this pane");
+		return;
+	}
+	root_range(f, &rx0, &rx1);
+	n = dir > 0 ? search_index_next(ix, f->sel, rx0, rx1)
+		    : search_index_prev(ix, f->sel, rx0, rx1);
+	if (n == SEARCH_NONE) {
+		n = dir > 0 ? search_index_next(ix, f->sel, 0, UINT64_MAX)
+			    : search_index_prev(ix, f->sel, 0, UINT64_MAX);
+		if (n == SEARCH_NONE)
+			return;
+		f->nr_hist = 0;
+		view_reset(f);
+		left_zoom = true;
+	}
+	if (f->sel != NODE_NONE) {
+		uint32_t r0 = node_row(f, f->sel), r1 = node_row(f, n);
+
+		node_range(f, f->sel, &x0, &x1);
+		node_range(f, n, &rx0, &rx1);
+		wrapped = dir > 0 ? r1 < r0 || (r1 == r0 && rx0 <= x0)
+				  : r1 > r0 || (r1 == r0 && rx0 >= x0);
+	}
+	f->came_from = NODE_NONE;
+	select_node(f, n);
+	widen_to_show(f, n);
+	node_range(f, n, &x0, &x1);
+	i = hit_index(ix, node_row(f, n), x0);
+	strbuf_addf(ctx->message, "match %u of %u", i + 1, ix->nr_hits);
+	if (left_zoom)
+		strbuf_addstr(ctx->message, ", outside the zoomed box: zoomed out");
+	else if (wrapped && ix->nr_hits > 1)
+		strbuf_addstr(ctx->message, dir > 0 ? ", from the top again"
+						    : ", from the bottom again");
+}
+
+bool
+flame_select_first_match(struct flame *f, struct pane_ctx *ctx)
+{
+	uint32_t n;
+
+	(void)ctx;
+	if (!f->matches)
+		return false;
+	n = search_index_next(f->matches, SEARCH_NONE, 0, UINT64_MAX);
+	if (n == SEARCH_NONE)
+		return false;
+	f->came_from = NODE_NONE;
+	select_node(f, n);
+	widen_to_show(f, n);
+	return true;
+}
+
+void
+flame_search_status(const struct flame *f, struct pane_ctx *ctx, struct strbuf *out)
+{
+	const struct profile *p = model_profile(ctx->model);
+	uint64_t all, view;
+
+	if (!f->matches)
+		return;
+	all = search_index_matched(f->matches, 0, f->total);
+	view = search_index_matched(f->matches, f->x0, f->x1);
+	strbuf_addstr(out, "matched: ");
+	profile_format_amount(p, all, out);
+	strbuf_addstr(out, " (");
+	add_pct(out, all, f->total);
+	strbuf_addstr(out, " of all, ");
+	add_pct(out, view, span(f));
+	strbuf_addstr(out, " of view)");
+}
+
+uint32_t
+flame_selected_func(const struct flame *f, struct pane_ctx *ctx)
+{
+	if (f->sel == NODE_NONE || !f->total)
+		return UINT32_MAX;
+	return model_funcs(ctx->model)->frame_func[f->ps->stacks[node_stack(f, f->sel)].frame];
+}
+
+/* ---------------------------------------------------------------- the view */
+
+struct flame *
 flame_new(enum flame_kind kind)
 {
 	struct flame *f = xcalloc(1, sizeof(*f));
@@ -1426,46 +1685,144 @@ flame_new(enum flame_kind kind)
 	return f;
 }
 
-static void *
-left_heavy_open(struct pane_ctx *ctx)
+void
+flame_free(struct flame *f)
 {
-	(void)ctx;
-	return flame_new(FLAME_TREE);
-}
-
-static void *
-time_order_open(struct pane_ctx *ctx)
-{
-	(void)ctx;
-	return flame_new(FLAME_CHART);
-}
-
-static void
-flame_done(struct pane *pane)
-{
-	struct flame *f = pane->priv;
-
 	if (!f)
 		return;
 	layout_release(&f->lay);
 	flow_release(&f->details);
 	free(f->hist);
 	free(f);
+}
+
+/* -------------------------------------------------- Left Heavy, Time Order */
+
+struct flame_pane {
+	enum flame_kind kind;
+	struct flame *view;
+};
+
+/* Lend the view the model's current tree or chart. */
+static struct flame *
+flame_pane_sync(struct pane *pane, struct pane_ctx *ctx)
+{
+	struct flame_pane *fp = pane->priv;
+	struct model *m = ctx->model;
+	struct flame_source src = { .key = m->generation, .all = 0 };
+
+	if (fp->kind == FLAME_TREE) {
+		src.tree = model_tree(m);
+		src.matches = model_search_tree(m);
+	} else {
+		src.chart = model_chart(m);
+		src.matches = model_search_chart(m);
+	}
+	flame_set_source(fp->view, &src);
+	return fp->view;
+}
+
+static void
+flame_pane_draw(struct pane *pane, struct pane_ctx *ctx, const struct pane_area *area)
+{
+	struct flame *f = flame_pane_sync(pane, ctx);
+	struct flame_look look = {
+		.details = true,
+		.focused = true,
+		.marks = model_search(ctx->model),
+	};
+
+	flame_draw(f, ctx, area, &look);
+}
+
+static enum pane_reply
+flame_pane_request(struct pane *pane, struct pane_ctx *ctx, enum request req,
+		   const struct pane_input *in)
+{
+	struct flame *f = flame_pane_sync(pane, ctx);
+
+	if (req == REQ_SHOW_SANDWICH) {
+		uint32_t fn = flame_selected_func(f, ctx);
+
+		if (fn == UINT32_MAX) {
+			strbuf_addstr(ctx->message, "nothing selected");
+			return PANE_DONE;
+		}
+		ctx->show_func = fn;
+		return PANE_SHOW_FUNC;
+	}
+	return flame_request(f, ctx, req, in);
+}
+
+static void
+flame_pane_search(struct pane *pane, struct pane_ctx *ctx, struct strbuf *out)
+{
+	flame_search_status(flame_pane_sync(pane, ctx), ctx, out);
+}
+
+/*
+ * Another pane chose func, and the UI marked its boxes as a search: select
+ * its first box, unless the selection is one already.
+ */
+static void
+flame_pane_show(struct pane *pane, struct pane_ctx *ctx, uint32_t func)
+{
+	struct flame *f = flame_pane_sync(pane, ctx);
+
+	if (flame_selected_func(f, ctx) != func)
+		flame_select_first_match(f, ctx);
+}
+
+static void *
+left_heavy_open(struct pane_ctx *ctx)
+{
+	struct flame_pane *fp = xcalloc(1, sizeof(*fp));
+
+	(void)ctx;
+	fp->kind = FLAME_TREE;
+	fp->view = flame_new(FLAME_TREE);
+	return fp;
+}
+
+static void *
+time_order_open(struct pane_ctx *ctx)
+{
+	struct flame_pane *fp = xcalloc(1, sizeof(*fp));
+
+	(void)ctx;
+	fp->kind = FLAME_CHART;
+	fp->view = flame_new(FLAME_CHART);
+	return fp;
+}
+
+static void
+flame_pane_done(struct pane *pane)
+{
+	struct flame_pane *fp = pane->priv;
+
+	if (!fp)
+		return;
+	flame_free(fp->view);
+	free(fp);
 	pane->priv = NULL;
 }
 
 const struct pane_ops pane_left_heavy = {
 	.name = "Left Heavy",
 	.open = left_heavy_open,
-	.draw = flame_draw,
-	.request = flame_request,
-	.done = flame_done,
+	.draw = flame_pane_draw,
+	.request = flame_pane_request,
+	.search = flame_pane_search,
+	.show = flame_pane_show,
+	.done = flame_pane_done,
 };
 
 const struct pane_ops pane_time_order = {
 	.name = "Time Order",
 	.open = time_order_open,
-	.draw = flame_draw,
-	.request = flame_request,
-	.done = flame_done,
+	.draw = flame_pane_draw,
+	.request = flame_pane_request,
+	.search = flame_pane_search,
+	.show = flame_pane_show,
+	.done = flame_pane_done,
 };

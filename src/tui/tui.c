@@ -20,6 +20,7 @@
 #include "tflame/pane.h"
 #include "tflame/profile.h"
 #include "tflame/render.h"
+#include "tflame/search.h"
 #include "tflame/strbuf.h"
 #include "tflame/text.h"
 #include "tflame/xalloc.h"
@@ -46,16 +47,26 @@ tui_on_signal(int sig)
 enum tab {
 	TAB_LEFT_HEAVY,
 	TAB_TIME_ORDER,
-	TAB_SANDWICH, /* not built yet: shown dimmed */
+	TAB_SANDWICH,
 	NR_TABS
 };
 
-/* The panes that exist, in tab order. */
-static const struct pane_ops *const pane_table[] = {
+/* The panes, in tab order. */
+static const struct pane_ops *const pane_table[NR_TABS] = {
 	[TAB_LEFT_HEAVY] = &pane_left_heavy,
 	[TAB_TIME_ORDER] = &pane_time_order,
+	[TAB_SANDWICH] = &pane_sandwich,
 };
 #define NR_PANES ARRAY_SIZE(pane_table)
+
+/* The status line's hints, per pane, when there is nothing to say. */
+static const char *const pane_hints[NR_TABS] = {
+	[TAB_LEFT_HEAVY] = "? help  arrows/hjkl move  Enter zoom  Esc back  s Sandwich  "
+			   "1 2 3 panes  q quit",
+	[TAB_TIME_ORDER] = "? help  arrows/hjkl move  Enter zoom  Esc back  s Sandwich  "
+			   "1 2 3 panes  q quit",
+	[TAB_SANDWICH] = "? help  j k rows  T S F sort  Tab focus  Enter back, marked  q quit",
+};
 
 static const char *const tab_names[NR_TABS] = {
 	"1 Left Heavy",
@@ -69,6 +80,7 @@ struct tui {
 	struct model model;
 	struct pane panes[NR_PANES];
 	size_t active;
+	size_t flame_pane; /* the flame pane last shown: where Sandwich's Enter goes */
 	struct pane_ctx ctx;
 	struct strbuf message;
 	int tab_x0[NR_TABS], tab_x1[NR_TABS]; /* where the last draw put the tabs */
@@ -192,9 +204,8 @@ draw_tabs(struct tui *ui)
 	move(0, 0);
 	for (int t = 0; t < NR_TABS; t++) {
 		ui->tab_x0[t] = ui->tab_x1[t] = -1; /* not drawn: not clickable */
-		enum display_color c = t == TAB_SANDWICH	 ? DISPLAY_TAB_OFF
-				       : (size_t)t == ui->active ? DISPLAY_TAB_ACTIVE
-								 : DISPLAY_TAB_BAR;
+		enum display_color c = (size_t)t == ui->active ? DISPLAY_TAB_ACTIVE
+								: DISPLAY_TAB_BAR;
 		int w = (int)strlen(tab_names[t]) + 2;
 
 		if (x + w > COLS)
@@ -236,20 +247,52 @@ draw_tabs(struct tui *ui)
 
 /* ------------------------------------------------------------ status line */
 
+static void add_func_name(struct tui *ui, struct strbuf *out, uint32_t fn);
+
+/*
+ * While a search or marks are on, the status line says what they are and
+ * what they find in the pane: "/re/  matched: 1.2 s (4.5% of all, 9.0% of
+ * view)  n N: next, previous  Esc: clear".
+ */
+static void
+search_status(struct tui *ui, struct strbuf *out)
+{
+	struct pane *p = &ui->panes[ui->active];
+	struct search_re *re = model_search_re(&ui->model);
+	size_t start;
+
+	if (re) {
+		strbuf_addch(out, '/');
+		text_escape_str(out, search_re_pattern(re));
+		strbuf_addch(out, '/');
+	} else {
+		strbuf_addstr(out, "marked: ");
+		add_func_name(ui, out, model_search_func(&ui->model));
+	}
+	strbuf_addstr(out, "  ");
+	start = out->len;
+	p->ops->search(p, &ui->ctx, out);
+	if (out->len > start)
+		strbuf_addstr(out, "  ");
+	strbuf_addstr(out, ui->active == TAB_SANDWICH ? "Esc: clear" : "n N: next, previous  Esc: clear");
+}
+
 static void
 draw_status(struct tui *ui)
 {
 	const struct display *d = &ui->disp;
-	static const char hints[] =
-		"? help  arrows/hjkl move  Enter zoom  Esc back  1 2 panes  q quit";
 	static const char page_hints[] = "j k PgUp PgDn scroll  q Esc ? close";
-	const char *text = ui->paging ? page_hints : hints;
+	const char *text = ui->paging ? page_hints : pane_hints[ui->active];
 	size_t len = strlen(text);
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, search = STRBUF_INIT;
 
 	if (ui->message.len) {
 		text = ui->message.buf;
 		len = ui->message.len;
+	} else if (!ui->paging && model_search(&ui->model)) {
+		search_status(ui, &search);
+		text = search.buf;
+		len = search.len;
 	}
 	render_label(&sb, text, len, (unsigned)COLS - 1, d->utf8);
 	move(LINES - 1, 0);
@@ -258,6 +301,7 @@ draw_status(struct tui *ui)
 	display_addstr(d, sb.buf, sb.len);
 	attrset(A_NORMAL);
 	strbuf_release(&sb);
+	strbuf_release(&search);
 }
 
 /* ------------------------------------------------------------------ pages */
@@ -466,6 +510,7 @@ announce_build(struct tui *ui, size_t pane)
 	bool built = pane == TAB_TIME_ORDER ? m->chart_gen == m->generation
 					    : m->tree_gen == m->generation;
 
+	/* Sandwich's table needs the tree's sums; its trees announce themselves. */
 	if (built)
 		return;
 	move(LINES - 1, 0);
@@ -476,15 +521,81 @@ announce_build(struct tui *ui, size_t pane)
 	refresh();
 }
 
+void
+pane_announce(const struct pane_ctx *ctx, const char *what)
+{
+	struct strbuf sb = STRBUF_INIT, label = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "building ");
+	text_escape_str(&sb, what);
+	strbuf_addstr(&sb, ctx->disp->utf8 ? "\xe2\x80\xa6" : "...");
+	render_label(&label, sb.buf, sb.len, COLS > 1 ? (unsigned)COLS - 1 : 1, ctx->disp->utf8);
+	move(LINES - 1, 0);
+	clrtoeol();
+	attrset(display_attr(ctx->disp, DISPLAY_MESSAGE));
+	display_addstr(ctx->disp, label.buf, label.len);
+	attrset(A_NORMAL);
+	refresh();
+	strbuf_release(&sb);
+	strbuf_release(&label);
+}
+
 static void
 switch_pane(struct tui *ui, size_t i)
 {
-	if (i == TAB_SANDWICH) {
-		strbuf_addstr(&ui->message, "Sandwich comes in a later version");
-		return;
-	}
 	announce_build(ui, i);
 	ui->active = i;
+	if (i != TAB_SANDWICH)
+		ui->flame_pane = i;
+}
+
+/* The name of function fn, escaped, for a message. */
+static void
+add_func_name(struct tui *ui, struct strbuf *out, uint32_t fn)
+{
+	const struct profile_set *ps = ui->model.ps;
+	const struct func *f = &model_funcs(&ui->model)->funcs[fn];
+	struct strbuf name = STRBUF_INIT;
+
+	text_escape_str(&name, ps_get(ps, f->name));
+	render_label(out, name.buf, name.len, COLS > 60 ? (unsigned)COLS / 2 : 30, ui->disp.utf8);
+	strbuf_release(&name);
+}
+
+/*
+ * A pane asked to show a function in the other kind of pane: mark its
+ * boxes everywhere (a search for that function), then go there.
+ */
+static void
+show_func(struct tui *ui, uint32_t fn)
+{
+	struct pane *p;
+
+	model_set_search_func(&ui->model, fn);
+	switch_pane(ui, ui->active == TAB_SANDWICH ? ui->flame_pane : TAB_SANDWICH);
+	p = &ui->panes[ui->active];
+	p->ops->show(p, &ui->ctx, fn);
+	strbuf_addstr(&ui->message, "marked: ");
+	add_func_name(ui, &ui->message, fn);
+	strbuf_addstr(&ui->message, ui->active == TAB_SANDWICH ? "  (Enter: back, marked; Esc: unmark)"
+							       : "  (n N: its boxes; Esc: unmark)");
+}
+
+/* Esc with no zoom to leave: the search or the marks go. */
+static void
+clear_search(struct tui *ui)
+{
+	if (model_search_func(&ui->model) != SEARCH_NO_FUNC) {
+		model_set_search(&ui->model, NULL);
+		strbuf_addstr(&ui->message, "marks cleared");
+		return;
+	}
+	if (model_search_re(&ui->model)) {
+		model_set_search(&ui->model, NULL);
+		strbuf_addstr(&ui->message, "search cleared");
+		return;
+	}
+	strbuf_addstr(&ui->message, "not zoomed in");
 }
 
 static void
@@ -518,10 +629,6 @@ handle(struct tui *ui, enum request req, const struct pane_input *in)
 
 	if (ui->paging && page_request(ui, req))
 		return;
-	if (req == REQ_SANDWICH) {
-		switch_pane(ui, TAB_SANDWICH);
-		return;
-	}
 	if (keys_is_later(req)) {
 		strbuf_addf(&ui->message, "%s: comes in a later version", keys_help(req));
 		return;
@@ -540,11 +647,8 @@ handle(struct tui *ui, enum request req, const struct pane_input *in)
 	case REQ_TIME_ORDER:
 		switch_pane(ui, TAB_TIME_ORDER);
 		return;
-	case REQ_NEXT_PANE:
-		switch_pane(ui, (ui->active + 1) % NR_PANES);
-		return;
-	case REQ_PREV_PANE:
-		switch_pane(ui, (ui->active + NR_PANES - 1) % NR_PANES);
+	case REQ_SANDWICH:
+		switch_pane(ui, TAB_SANDWICH);
 		return;
 	case REQ_NEXT_EVENT:
 		next_event(ui);
@@ -569,11 +673,24 @@ handle(struct tui *ui, enum request req, const struct pane_input *in)
 	default:
 		break;
 	}
+	/* A pane writes a page from scratch: the last one (the help) is gone. */
+	strbuf_reset(&ui->page);
 	switch (p->ops->request(p, &ui->ctx, req, in)) {
 	case PANE_PAGE:
 		page_open(ui);
 		break;
+	case PANE_SHOW_FUNC:
+		show_func(ui, ui->ctx.show_func);
+		break;
 	case PANE_IGNORED:
+		/* What the pane leaves: Tab moves between panes, Esc clears the search. */
+		if (req == REQ_NEXT_PANE)
+			switch_pane(ui, (ui->active + 1) % NR_PANES);
+		else if (req == REQ_PREV_PANE)
+			switch_pane(ui, (ui->active + NR_PANES - 1) % NR_PANES);
+		else if (req == REQ_BACK)
+			clear_search(ui);
+		break;
 	case PANE_DONE:
 		break;
 	}
@@ -656,6 +773,9 @@ run(struct tui *ui)
 		int key;
 
 		if (dirty) {
+			/* Slow caches wait until the keys typed ahead are read (pane.h). */
+			ui->ctx.may_build = !display_key_waiting(&ui->disp);
+			ui->ctx.build_pending = false;
 			draw(ui);
 			refresh();
 			strbuf_reset(&ui->message);

@@ -1,0 +1,112 @@
+#ifndef TFLAME_FLAME_H
+#define TFLAME_FLAME_H
+
+/*
+ * The flame view: one call tree or flame chart drawn in a rectangle of
+ * the screen, with a selection, a zoom history, panning, row scrolling,
+ * the keys that move them, the search's highlights and n/N, and the
+ * details of the selection.
+ *
+ * Left Heavy and Time Order are each one view over the model's tree and
+ * chart (pane_flame.c); Sandwich holds two, over the callers and callees
+ * trees of its function (pane_sandwich.c). The view keeps only view
+ * state: its owner lends it the source before every draw or request with
+ * flame_set_source(), and the view starts over (first box selected, no
+ * zoom) when the source's key changes, since its node ids then mean
+ * other boxes.
+ *
+ * Drawing and requests borrow a struct pane_ctx (pane.h) for the model,
+ * the terminal and the status message; nothing here refreshes the screen.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tflame/pane.h"
+
+struct calltree;
+struct chart;
+struct search;
+struct search_index;
+struct strbuf;
+
+enum flame_kind {
+	FLAME_TREE,
+	FLAME_CHART,
+};
+
+/* What a view shows, lent for one call. */
+struct flame_source {
+	const struct calltree *tree;         /* FLAME_TREE: nodes are stack ids */
+	const struct chart *chart;           /* FLAME_CHART: nodes are box indexes */
+	const struct search_index *matches;  /* the search over it, or NULL */
+	uint64_t all;                        /* the weight "% of all" is of */
+	/* Another key is another tree or chart: the view starts over. */
+	uint64_t key, key2;
+};
+
+/* How a view is drawn. */
+struct flame_look {
+	const char *title;  /* on the rule, before the zoom, or NULL */
+	bool rule_on_top;   /* the rule above the boxes, as a title (no details) */
+	bool details;       /* the details bar under the rule */
+	bool focused;       /* the selection shows; the title is bold */
+	/* An inverted tree (callers): a box's self weight means nothing there. */
+	bool inverted;
+	/* The frames to light, the rest dimmed (a search), or NULL. */
+	const struct search *marks;
+	/* The heading of the call path on the details page, or NULL for the usual. */
+	const char *path_title;
+};
+
+/* A view of kind; free with flame_free(). */
+struct flame *flame_new(enum flame_kind kind);
+void flame_free(struct flame *f);
+
+/* Lend f its source (see above); src is copied, what it points to is not. */
+void flame_set_source(struct flame *f, const struct flame_source *src);
+
+/* Draw f in area (cleared first). */
+void flame_draw(struct flame *f, struct pane_ctx *ctx, const struct pane_area *area,
+		const struct flame_look *look);
+
+/*
+ * The details of the selection in lines rows at (y, x), width wide, cut
+ * with a pointer to the details page when they do not fit: for an owner
+ * that draws them apart from the boxes (look.details false).
+ */
+void flame_draw_details(struct flame *f, struct pane_ctx *ctx, int y, int x, int width,
+			int lines);
+
+/*
+ * Act on req (moves, zoom, n/N, clicks in the area last drawn, the
+ * details page). Returns PANE_IGNORED for requests it has no use for, and
+ * for REQ_BACK when there is no zoom to leave, so that the owner can give
+ * Esc its next meaning.
+ */
+enum pane_reply flame_request(struct flame *f, struct pane_ctx *ctx, enum request req,
+			      const struct pane_input *in);
+
+/* True if the screen cell (x, y) is in the area f was last drawn in. */
+bool flame_contains(const struct flame *f, int x, int y);
+
+/*
+ * The function of the selected box (an index into model_funcs()), or
+ * UINT32_MAX when nothing is selected.
+ */
+uint32_t flame_selected_func(const struct flame *f, struct pane_ctx *ctx);
+
+/*
+ * Select the first match of the search (the source's matches) in layout
+ * order, showing it; false when nothing matches or there is no search.
+ */
+bool flame_select_first_match(struct flame *f, struct pane_ctx *ctx);
+
+/*
+ * Append the search's score in f to out: "matched: W (P% of all, Q% of
+ * view)", counted once per sample, where the view is the x range on
+ * screen. Appends nothing without a search.
+ */
+void flame_search_status(const struct flame *f, struct pane_ctx *ctx, struct strbuf *out);
+
+#endif /* TFLAME_FLAME_H */
