@@ -13,7 +13,7 @@ fi
 
 for f in "$corpus"/recorded/* "$corpus"/speedscope/linux-perf/* \
 	 "$corpus"/speedscope/stackcollapse/* "$corpus"/pprof/* \
-	 "$corpus"/speedscope/pprof/*; do
+	 "$corpus"/speedscope/pprof/* "$corpus"/speedscope/callgrind/*; do
 	[ -f "$f" ] || continue
 	short=${f#"$corpus"/}
 	for sub in collapse report "report --json"; do

@@ -68,6 +68,7 @@ struct importer {
 extern const struct importer importer_perf;
 extern const struct importer importer_folded;
 extern const struct importer importer_pprof;
+extern const struct importer importer_callgrind;
 extern const struct importer importer_speedscope;
 extern const struct importer importer_chrome;
 extern const struct importer importer_cprofile;
@@ -101,6 +102,9 @@ int speedscope_parse(struct json_reader *jr, const struct import_options *opts,
 		     struct profile_set *ps, struct tf_error *err);
 int chrome_parse(struct json_reader *jr, const struct import_options *opts,
 		 struct profile_set *ps, struct tf_error *err);
+
+int callgrind_parse_lines(struct line_reader *lr, const struct import_options *opts,
+			  struct profile_set *ps, struct tf_error *err);
 
 /*
  * The pprof decoder on its own, for the unit tests: reads the protobuf

@@ -20,6 +20,7 @@ const struct importer *const importers[] = {
 	&importer_cprofile,
 	&importer_perfdata,
 	&importer_pprof,
+	&importer_callgrind,
 	NULL,
 };
 

@@ -95,6 +95,7 @@ test_table(void **state)
 	assert_true(n > 2);
 	assert_ptr_equal(importer_find("folded"), &importer_folded);
 	assert_ptr_equal(importer_find("pprof"), &importer_pprof);
+	assert_ptr_equal(importer_find("callgrind"), &importer_callgrind);
 	assert_ptr_equal(importer_find("speedscope"), &importer_speedscope);
 	assert_ptr_equal(importer_find("cprofile"), &importer_cprofile);
 	assert_ptr_equal(importer_find("perf"), &importer_perf);
