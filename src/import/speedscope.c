@@ -67,9 +67,9 @@ struct sp_profile {
 	struct decimal start;
 	bool has_start;
 
-	uint32_t *idx;          /* frame indexes of all samples, root first */
+	uint32_t *idx;          /* the frames of each sample past those shared */
 	size_t nr_idx, alloc_idx;
-	uint32_t *len;          /* frames per sample */
+	uint32_t *len;          /* per sample: depth, then frames shared with the last */
 	size_t nr_len, alloc_len;
 	struct decimal *weights;
 	size_t nr_weights, alloc_weights;
@@ -394,32 +394,62 @@ read_shared(struct speedscope *s)
 	return tok == JSON_OBJECT_END ? 0 : json_fail(s, tok);
 }
 
-/* samples: [[0, 1], [0, 2]]; the outer array has begun. */
+/*
+ * samples: [[0, 1], [0, 2]]; the outer array has begun. Consecutive
+ * samples share most of their stack, so each is kept as its depth, the
+ * length of the prefix it shares with the sample before, and the rest.
+ */
 static int
 read_samples(struct speedscope *s, struct sp_profile *sp)
 {
+	uint32_t *prev = NULL;
+	size_t nr_prev = 0, alloc_prev = 0;
 	enum json_token tok;
+	int ret = -1;
 
 	sp->has_samples = true;
 	while ((tok = next(s)) == JSON_ARRAY_BEGIN) {
-		size_t first = sp->nr_idx;
+		size_t depth = 0, shared = 0;
+		bool same = true;
 
 		while ((tok = next(s)) != JSON_ARRAY_END) {
 			uint32_t v;
 
 			if (read_index(s, tok, "a sample's frame", &v))
-				return -1;
-			ALLOC_GROW(sp->idx, sp->nr_idx, sp->alloc_idx);
-			sp->idx[sp->nr_idx++] = v;
+				goto out;
+			if (same && depth < nr_prev && prev[depth] == v) {
+				shared++;
+			} else {
+				same = false;
+				ALLOC_GROW(sp->idx, sp->nr_idx, sp->alloc_idx);
+				sp->idx[sp->nr_idx++] = v;
+				ALLOC_GROW(prev, depth, alloc_prev);
+				prev[depth] = v;
+			}
+			depth++;
 		}
-		ALLOC_GROW(sp->len, sp->nr_len, sp->alloc_len);
-		sp->len[sp->nr_len++] = (uint32_t)(sp->nr_idx - first);
+		nr_prev = depth;
+		if (depth > UINT32_MAX) {
+			bad(s, "a sample is too deep");
+			goto out;
+		}
+		ALLOC_GROW_BY(sp->len, sp->nr_len, 2, sp->alloc_len);
+		sp->len[sp->nr_len++] = (uint32_t)depth;
+		sp->len[sp->nr_len++] = (uint32_t)shared;
 		if (progress(s))
-			return -1;
+			goto out;
 	}
-	if (tok != JSON_ARRAY_END)
-		return tok <= JSON_TRUNCATED ? json_fail(s, tok) : bad(s, "a sample is not an array");
-	return 0;
+	if (tok != JSON_ARRAY_END) {
+		if (tok <= JSON_TRUNCATED)
+			json_fail(s, tok);
+		else
+			bad(s, "a sample is not an array");
+		goto out;
+	}
+	ret = 0;
+out:
+	free(prev);
+	return ret;
 }
 
 static int
@@ -625,38 +655,45 @@ frame_of(struct speedscope *s, const struct sp_profile *sp, uint32_t idx, frame_
 static int
 build_sampled(struct speedscope *s, struct sp_profile *sp, struct conv *c, thread_id th)
 {
-	size_t pos = 0;
+	frame_id *cur = NULL;
+	size_t alloc_cur = 0, pos = 0, nr = sp->nr_len / 2;
 	int64_t t = 0;
 	bool timed = c->shift >= 0;
+	int ret = -1;
 
-	if (sp->nr_weights && sp->nr_weights != sp->nr_len)
+	if (sp->nr_weights && sp->nr_weights != nr)
 		return tf_error_set_at(s->err, NULL, sp->line,
 				       "profile '%s' has %zu samples but %zu weights",
-				       sp->name ? sp->name : "", sp->nr_len, sp->nr_weights);
+				       sp->name ? sp->name : "", nr, sp->nr_weights);
 	if (timed && sp->has_start && !decimal_scale(sp->start, c->shift, &t))
 		t = 0;
-	for (size_t i = 0; i < sp->nr_len; i++) {
+	for (size_t i = 0; i < nr; i++) {
+		uint32_t depth = sp->len[2 * i], shared = sp->len[2 * i + 1];
 		uint64_t w = 1;
 
 		if (sp->nr_weights && s->opts->weight != WEIGHT_SAMPLES &&
 		    convert_weight(s, c, sp->weights[i], &w, sp->line))
-			return -1;
+			goto out;
+		if (depth > alloc_cur) {
+			alloc_cur = depth * 2;
+			cur = xreallocarray(cur, alloc_cur, sizeof(*cur));
+		}
+		for (uint32_t k = shared; k < depth; k++)
+			if (frame_of(s, sp, sp->idx[pos++], &cur[k]))
+				goto out;
 		/* Samples follow each other: a sample starts where the last ended. */
 		builder_begin_sample(&s->b, c->p, th, w, t, timed);
-		for (uint32_t k = 0; k < sp->len[i]; k++) {
-			frame_id f = FRAME_NONE;
-
-			if (frame_of(s, sp, sp->idx[pos + k], &f))
-				return -1;
-			builder_push_frame(&s->b, f);
-		}
-		pos += sp->len[i];
+		for (uint32_t k = 0; k < depth; k++)
+			builder_push_frame(&s->b, cur[k]);
 		if (builder_end_sample(&s->b, BUILDER_ROOT_FIRST, s->err))
-			return -1;
+			goto out;
 		if (timed && sp->nr_weights)
 			t += (int64_t)w;
 	}
-	return 0;
+	ret = 0;
+out:
+	free(cur);
+	return ret;
 }
 
 /*
