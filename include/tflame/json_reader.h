@@ -86,8 +86,10 @@ enum json_token json_reader_next(struct json_reader *jr, struct tf_error *err);
 /*
  * Skip the rest of a value whose first token tok was just returned: for
  * JSON_OBJECT_BEGIN or JSON_ARRAY_BEGIN, everything up to its end; for
- * anything else, nothing. Returns 0, or the JSON_TRUNCATED or JSON_ERROR
- * that ended the document first.
+ * another value, nothing. Returns 0, or the JSON_TRUNCATED or JSON_ERROR
+ * that ended the document first; tok itself may be JSON_ERROR or
+ * JSON_TRUNCATED (returned as is) or JSON_END (JSON_TRUNCATED), so that
+ * callers can skip a value without checking what they got first.
  */
 int json_reader_skip(struct json_reader *jr, enum json_token tok, struct tf_error *err);
 

@@ -544,6 +544,9 @@ json_reader_skip(struct json_reader *jr, enum json_token tok, struct tf_error *e
 {
 	size_t depth = jr->depth;
 
+	/* Callers pass on whatever they got: an end they did not check is not a value. */
+	if (tok <= JSON_TRUNCATED)
+		return tok == JSON_END ? JSON_TRUNCATED : tok;
 	if (tok != JSON_OBJECT_BEGIN && tok != JSON_ARRAY_BEGIN)
 		return 0;
 	while (jr->depth >= depth) {

@@ -171,6 +171,10 @@ test_skip(void **state)
 	assert_int_equal(json_reader_skip(&jr, tok, &err), 0);
 	assert_int_equal(json_reader_next(&jr, &err), JSON_OBJECT_END);
 	assert_int_equal(json_reader_next(&jr, &err), JSON_END);
+
+	/* An error or an end is passed on, not skipped over as a value. */
+	assert_int_equal(json_reader_skip(&jr, JSON_ERROR, &err), JSON_ERROR);
+	assert_int_equal(json_reader_skip(&jr, JSON_END, &err), JSON_TRUNCATED);
 	json_reader_release(&jr);
 
 	json_reader_init_mem(&jr, "[[1,2", 5);

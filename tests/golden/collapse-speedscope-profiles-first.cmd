@@ -1,0 +1,1 @@
+collapse tests/data/speedscope/profiles-first.speedscope.json

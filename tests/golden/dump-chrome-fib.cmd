@@ -1,0 +1,1 @@
+dump --width=100 --height=16 tests/data/chrome/fib.cpuprofile

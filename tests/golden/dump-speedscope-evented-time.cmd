@@ -1,0 +1,1 @@
+dump --view=time-order --width=80 --height=8 tests/data/speedscope/evented.speedscope.json

@@ -1,0 +1,1 @@
+report tests/data/speedscope/evented.speedscope.json

@@ -1,0 +1,1 @@
+report tests/data/speedscope/profiles-first.speedscope.json

@@ -1,0 +1,174 @@
+#include "config.h"
+
+#include "tflame/import.h"
+
+#define PARSE speedscope_parse
+#include "test_json_import.h"
+
+#define SCHEMA "\"$schema\": \"https://www.speedscope.app/file-format-schema.json\""
+#define FRAMES "\"shared\": {\"frames\": [{\"name\": \"a\", \"file\": \"a.c\", \"line\": 3}, " \
+	       "{\"name\": \"b\"}, {\"name\": \"\"}]}"
+
+static void
+test_sampled_units(void **state)
+{
+	struct profile_set *ps;
+
+	(void)state;
+	ps = parse("{" SCHEMA ", " FRAMES ", \"profiles\": ["
+		   "{\"type\": \"sampled\", \"name\": \"s\", \"unit\": \"milliseconds\","
+		   " \"startValue\": 1.5, \"samples\": [[0, 1], [0], []],"
+		   " \"weights\": [2, 0.0000015, 1e-3]},"
+		   "{\"type\": \"sampled\", \"name\": \"n\", \"unit\": \"none\","
+		   " \"samples\": [[1], [1, 2]], \"weights\": [3, 0.25]},"
+		   "{\"type\": \"sampled\", \"name\": \"s\", \"unit\": \"nanoseconds\","
+		   " \"samples\": [[2]], \"weights\": [7]}]}");
+	assert_int_equal(ps->nr_profiles, 3);
+	assert_string_equal(ps_get(ps, ps->profiles[0]->name), "s");
+	assert_int_equal(ps->profiles[0]->unit, UNIT_NANOSECONDS);
+	/* ms to ns exactly, 1.5 ns rounded up; times follow the weights. */
+	ASSERT_SAMPLES(ps, 0, "a;b 2000000@1500000|0\na 2@3500000|0\n 1000@3500002|0\n");
+	/* Decimals in a unit that is no time: scaled, exactly. */
+	assert_int_equal(ps->profiles[1]->unit, UNIT_NONE);
+	assert_int_equal(ps->profiles[1]->weight_decimals, 2);
+	ASSERT_SAMPLES(ps, 1, "b 300@-|1\nb;(anonymous) 25@-|1\n");
+	/* A second profile of the same name is told apart. */
+	assert_string_equal(ps_get(ps, ps->profiles[2]->name), "s (2)");
+	ASSERT_SAMPLES(ps, 2, "(anonymous) 7@0|2\n");
+	/* file and line reach the frame. */
+	assert_string_equal(ps_get(ps, ps->frames[ps->stacks[ps->profiles[1]->stack[0]].frame].name), "b");
+	{
+		const struct frame *f = ps_frame(ps, ps->stacks[ps->profiles[0]->stack[1]].frame);
+
+		assert_string_equal(ps_get(ps, f->file), "a.c");
+		assert_int_equal(f->line, 3);
+		assert_true(f->flags & FRAME_HAS_LINE);
+	}
+	profile_set_free(ps);
+}
+
+static void
+test_evented(void **state)
+{
+	struct profile_set *ps;
+
+	(void)state;
+	/* Sorted keys: events before type and unit, profiles before shared. */
+	ps = parse("{\"profiles\": [{\"events\": ["
+		   "{\"at\": 1, \"frame\": 0, \"type\": \"O\"},"
+		   "{\"at\": 2.5, \"frame\": 1, \"type\": \"O\"},"
+		   "{\"at\": 2.5, \"frame\": 2, \"type\": \"O\"},"
+		   "{\"at\": 2.5, \"frame\": 2, \"type\": \"C\"},"
+		   "{\"at\": 4, \"frame\": 1, \"type\": \"C\"},"
+		   "{\"at\": 4, \"frame\": 1, \"type\": \"O\"},"
+		   "{\"at\": 5, \"frame\": 1, \"type\": \"C\"},"
+		   "{\"at\": 9, \"frame\": 0, \"type\": \"C\"}],"
+		   " \"name\": \"e\", \"type\": \"evented\", \"unit\": \"microseconds\"}], "
+		   FRAMES "}");
+	/* Zero-length frames vanish; times are the real start of each span. */
+	ASSERT_SAMPLES(ps, 0, "a 1500@1000|0\na;b 1500@2500|0\na;b 1000@4000|0\na 4000@5000|0\n");
+	assert_true(ps->profiles[0]->has_time);
+	profile_set_free(ps);
+}
+
+static void
+test_errors(void **state)
+{
+	(void)state;
+	parse_fails("{" FRAMES ", \"profiles\": [{\"type\": \"evented\", \"name\": \"p\","
+		    " \"unit\": \"none\", \"events\": [{\"type\": \"O\", \"frame\": 0, \"at\": 0},"
+		    " {\"type\": \"O\", \"frame\": 1, \"at\": 1}, {\"type\": \"C\", \"frame\": 0, \"at\": 2}]}]}",
+		    "1: profile 'p': event 3 closes 'a', but 'b' is open");
+	parse_fails("{" FRAMES ", \"profiles\": [{\"type\": \"evented\", \"name\": \"p\","
+		    " \"unit\": \"none\", \"events\": [{\"type\": \"O\", \"frame\": 0, \"at\": 0}]}]}",
+		    "1: profile 'p': 1 frame is never closed, innermost 'a'");
+	parse_fails("{" FRAMES ", \"profiles\": [{\"type\": \"evented\", \"name\": \"p\","
+		    " \"unit\": \"none\", \"events\": [{\"type\": \"O\", \"frame\": 0, \"at\": 5},"
+		    " {\"type\": \"C\", \"frame\": 0, \"at\": 4}]}]}",
+		    "1: profile 'p': event 2 goes back in time");
+	parse_fails("{" FRAMES ", \"profiles\": [{\"type\": \"sampled\", \"name\": \"p\","
+		    " \"samples\": [[0, 7]], \"weights\": [1]}]}",
+		    "1: profile 'p' refers to frame 7, but there are 3 frames");
+	parse_fails("{" FRAMES ", \"profiles\": [{\"type\": \"sampled\", \"name\": \"p\","
+		    " \"samples\": [[0], [1]], \"weights\": [1]}]}",
+		    "1: profile 'p' has 2 samples but 1 weights");
+	parse_fails("{" FRAMES ", \"profiles\": [{\"type\": \"sampled\", \"samples\": [[-1]]}]}",
+		    "1: a sample's frame is not a frame index (at byte 141)");
+	parse_fails("{" FRAMES ", \"profiles\": [{\"type\": \"sampled\", \"samples\": [[1.5]]}]}",
+		    "1: a sample's frame is not a frame index (at byte 141)");
+	parse_fails("{\"profiles\": [{\"type\": \"sampled\", \"samples\": [[0]]}]}",
+		    "0: no shared.frames: the profiles name no frames");
+	parse_fails("{" FRAMES ", \"profiles\": [{\"type\": \"sampled\", \"samples\": [[0]",
+		    "1: unexpected end of input");
+	parse_fails("[1, 2]", "1: not a speedscope file: expected an object (at byte 0)");
+	parse_fails("{\"profiles\": [{\"type\": \"weird\"}]}",
+		    "1: a profile's type is not \"sampled\" or \"evented\" (at byte 23)");
+}
+
+static void
+test_weight_samples(void **state)
+{
+	const struct import_options opts = { .weight = WEIGHT_SAMPLES };
+	struct profile_set *ps;
+	char errbuf[256];
+
+	(void)state;
+	ps = try_parse("{" FRAMES ", \"profiles\": [{\"type\": \"sampled\", \"unit\": \"bytes\","
+		       " \"samples\": [[0], [1]], \"weights\": [100, 200]}]}", &opts,
+		       errbuf, sizeof(errbuf));
+	assert_non_null(ps);
+	assert_int_equal(ps->profiles[0]->unit, UNIT_SAMPLES);
+	ASSERT_SAMPLES(ps, 0, "a 1@-|0\nb 1@-|0\n");
+	profile_set_free(ps);
+}
+
+static void
+test_deep(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct profile_set *ps;
+
+	(void)state;
+	/* A 100 000-frame sample is data like any other: no recursion. */
+	strbuf_addstr(&sb, "{" FRAMES ", \"profiles\": [{\"type\": \"sampled\", \"samples\": [[");
+	for (int i = 0; i < 100000; i++)
+		strbuf_addf(&sb, "%s%d", i ? "," : "", i % 2);
+	strbuf_addstr(&sb, "]], \"weights\": [1]}]}");
+	ps = parse(sb.buf);
+	assert_int_equal(ps->stacks[ps->profiles[0]->stack[0]].depth, 100000);
+	profile_set_free(ps);
+	strbuf_release(&sb);
+}
+
+static void
+test_probe(void **state)
+{
+	const char *yes = "{" SCHEMA ", \"profiles\": []}";
+	const char *maybe = "{\"shared\": {\"frames\": []}, \"profiles\": [{\"type\": \"sampled\"";
+
+	(void)state;
+	assert_int_equal(importer_speedscope.probe(yes, strlen(yes)), 100);
+	assert_int_equal(importer_speedscope.probe(maybe, strlen(maybe)), 80);
+	assert_int_equal(importer_speedscope.probe("{\"nodes\": []}", 13), 0);
+	assert_int_equal(importer_speedscope.probe("[{\"ph\": \"B\"}]", 13), 0);
+	assert_int_equal(importer_speedscope.probe("main;a;b 12\n", 12), 0);
+	assert_int_equal(importer_speedscope.probe("", 0), 0);
+	/* Folded stacks do not take a speedscope file. */
+	assert_true(importer_folded.probe(yes, strlen(yes)) < 20);
+	assert_int_equal(importer_perf.probe(yes, strlen(yes)), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sampled_units),
+		cmocka_unit_test(test_evented),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_weight_samples),
+		cmocka_unit_test(test_deep),
+		cmocka_unit_test(test_probe),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
