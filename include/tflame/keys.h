@@ -68,7 +68,7 @@ struct strbuf;
 	GROUP("Zoom") \
 	REQ(ZOOM, "zoom: the selected box spans the width; in Sandwich's table, back " \
 		  "to the flame pane with the function's boxes marked", '\n', '\r', KEY_ENTER) \
-	REQ(BACK, "zoom out one step; when not zoomed, clear the marks", \
+	REQ(BACK, "zoom out one step; when not zoomed, clear the search or the marks", \
 	    KEYS_ESC, KEY_BACKSPACE, 127, '\b') \
 	REQ(ZOOM_RESET, "zoom out all the way", '0') \
 	REQ(ZOOM_IN, "zoom in 2x around the selection", '+', '=') \
@@ -82,7 +82,7 @@ struct strbuf;
 	REQ(DETAILS, "every detail of the selected frame, on a page of its own", 'd') \
 	REQ(FLIP, "flip the flame panes: root at the top (icicle) or at the bottom", 'f') \
 	REQ(COLORS, "colour boxes by function, by module, or kernel/JIT/user", 'c') \
-	REQ(SEARCH, LATER "search frame names with a regular expression (PCRE2; case matters " \
+	REQ(SEARCH, "search frame names with a regular expression (PCRE2; case matters " \
 		    "only if it has a capital): matches lit, the rest dimmed", '/') \
 	REQ(FIND_NEXT, "select the next match (of the search, or the marked function), " \
 		       "row by row", 'n') \

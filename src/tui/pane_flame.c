@@ -1548,8 +1548,10 @@ hit_index(const struct search_index *ix, uint32_t row, uint64_t x0)
 }
 
 /*
- * A match narrower than a cell has no box to see it by: zoom in around it
- * (as + does, so 0 comes back) until it is a few cells wide.
+ * Show match n: as it is when it is on screen a cell wide or more; else
+ * with the whole zoomed box when that shows it; else, narrower than a
+ * cell, zoomed in around it (as + does, so 0 comes back) until it is a
+ * few cells wide.
  */
 static void
 widen_to_show(struct flame *f, uint32_t n)
@@ -1558,9 +1560,15 @@ widen_to_show(struct flame *f, uint32_t n)
 	const uint64_t cells = 8;
 
 	node_range(f, n, &x0, &x1);
-	if (mul_div(x1 - x0, w, span(f)) >= 1)
+	if (x0 >= f->x0 && x1 <= f->x1 && mul_div(x1 - x0, w, span(f)) >= 1)
 		return;
 	root_range(f, &rx0, &rx1);
+	/* Wide enough without +'s zoom: the whole of the zoomed box shows it best. */
+	if (mul_div(x1 - x0, w, rx1 - rx0) >= 1) {
+		f->x0 = rx0;
+		f->x1 = rx1;
+		return;
+	}
 	nw = w > cells ? mul_div(x1 - x0, w, cells) : x1 - x0;
 	if (nw < 1)
 		nw = 1;

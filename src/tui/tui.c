@@ -19,6 +19,7 @@
 #include "tflame/model.h"
 #include "tflame/pane.h"
 #include "tflame/profile.h"
+#include "tflame/prompt.h"
 #include "tflame/render.h"
 #include "tflame/search.h"
 #include "tflame/strbuf.h"
@@ -92,6 +93,11 @@ struct tui {
 	unsigned page_width; /* the flow is laid out for this width; 0: stale */
 	size_t page_top;
 	bool quit;
+
+	/* the search prompt on the bottom line, when open */
+	bool prompting;
+	struct prompt prompt;
+	struct strbuf last_pattern; /* the last regex applied, for Up in the prompt */
 
 	/*
 	 * TFLAME_KEY_TIMING=FILE (for bench/keys.sh): the time from reading a
@@ -274,7 +280,7 @@ search_status(struct tui *ui, struct strbuf *out)
 	p->ops->search(p, &ui->ctx, out);
 	if (out->len > start)
 		strbuf_addstr(out, "  ");
-	strbuf_addstr(out, ui->active == TAB_SANDWICH ? "Esc: clear" : "n N: next, previous  Esc: clear");
+	strbuf_addstr(out, ui->active == TAB_SANDWICH ? "Esc clears" : "n/N next  Esc clears");
 }
 
 static void
@@ -495,7 +501,20 @@ draw(struct tui *ui)
 		draw_tabs(ui);
 		p->ops->draw(p, &ui->ctx, &area);
 	}
-	draw_status(ui);
+	if (ui->prompting) {
+		const struct prompt *pr = &ui->prompt;
+
+		/* Last: the terminal's cursor stays on the prompt's. */
+		prompt_draw(pr, &ui->disp, LINES - 1, 0, COLS,
+			    !pr->text.len ? "Enter: search  Esc: cancel  Up: last search"
+			    : search_smart_caseless(pr->text.buf, pr->text.len)
+				    ? "ignoring case (no capital)"
+				    : "case-sensitive");
+		curs_set(1);
+	} else {
+		draw_status(ui);
+		curs_set(0);
+	}
 }
 
 /*
@@ -581,6 +600,79 @@ show_func(struct tui *ui, uint32_t fn)
 							       : "  (n N: its boxes; Esc: unmark)");
 }
 
+/* / opens the prompt, empty: Up brings back the last pattern. */
+static void
+open_prompt(struct tui *ui)
+{
+	struct search_re *re = model_search_re(&ui->model);
+
+	ui->prompting = true;
+	prompt_set(&ui->prompt, "", 0);
+	if (re) {
+		strbuf_reset(&ui->last_pattern);
+		strbuf_addstr(&ui->last_pattern, search_re_pattern(re));
+	}
+}
+
+/*
+ * Enter in the prompt: search for the pattern, or, when it does not
+ * compile, say why in the prompt and leave it open. An empty pattern
+ * clears the search.
+ */
+static void
+apply_search(struct tui *ui)
+{
+	struct prompt *pr = &ui->prompt;
+	struct tf_error err = TF_ERROR_INIT;
+	struct search_re *re;
+	const struct search *s;
+	size_t at = SIZE_MAX;
+
+	if (!pr->text.len) {
+		ui->prompting = false;
+		if (model_search(&ui->model)) {
+			model_set_search(&ui->model, NULL);
+			strbuf_addstr(&ui->message, "search cleared");
+		}
+		return;
+	}
+	re = search_re_new(pr->text.buf, pr->text.len, &at, &err);
+	if (!re) {
+		prompt_set_error(pr, tf_error_text(&err), at);
+		tf_error_release(&err);
+		return;
+	}
+	ui->prompting = false;
+	strbuf_reset(&ui->last_pattern);
+	strbuf_add(&ui->last_pattern, pr->text.buf, pr->text.len);
+	model_set_search(&ui->model, re);
+	s = model_search(&ui->model);
+	if (!s->frames_matched) {
+		strbuf_addstr(&ui->message, "no frame name matches /");
+		text_escape(&ui->message, pr->text.buf, pr->text.len);
+		strbuf_addstr(&ui->message, "/ (Esc clears the search)");
+	}
+}
+
+static void
+prompt_input(struct tui *ui, int key)
+{
+	switch (prompt_key(&ui->prompt, key)) {
+	case PROMPT_ENTER:
+		apply_search(ui);
+		break;
+	case PROMPT_CANCEL:
+		ui->prompting = false;
+		break;
+	case PROMPT_IGNORED:
+		if (key == KEY_UP && ui->last_pattern.len)
+			prompt_set(&ui->prompt, ui->last_pattern.buf, ui->last_pattern.len);
+		break;
+	case PROMPT_EDITED:
+		break;
+	}
+}
+
 /* Esc with no zoom to leave: the search or the marks go. */
 static void
 clear_search(struct tui *ui)
@@ -649,6 +741,9 @@ handle(struct tui *ui, enum request req, const struct pane_input *in)
 		return;
 	case REQ_SANDWICH:
 		switch_pane(ui, TAB_SANDWICH);
+		return;
+	case REQ_SEARCH:
+		open_prompt(ui);
 		return;
 	case REQ_NEXT_EVENT:
 		next_event(ui);
@@ -796,6 +891,11 @@ run(struct tui *ui)
 			ui->page_width = 0;
 			continue;
 		}
+		if (ui->prompting) {
+			if (key != KEY_MOUSE)
+				prompt_input(ui, key);
+			continue;
+		}
 		if (key == KEY_MOUSE) {
 			if (getmouse(&ev) != OK)
 				continue;
@@ -907,6 +1007,8 @@ tui_run(const struct tui_options *o)
 
 	strbuf_init(&ui.message, 0);
 	strbuf_init(&ui.page, 0);
+	strbuf_init(&ui.last_pattern, 0);
+	prompt_init(&ui.prompt, "/");
 	flow_init(&ui.page_flow, 80);
 	ui.ctx = (struct pane_ctx){
 		.model = &ui.model,
@@ -932,6 +1034,8 @@ tui_run(const struct tui_options *o)
 	for (size_t i = 0; i < NR_PANES; i++)
 		ui.panes[i].ops->done(&ui.panes[i]);
 	flow_release(&ui.page_flow);
+	prompt_release(&ui.prompt);
+	strbuf_release(&ui.last_pattern);
 	strbuf_release(&ui.page);
 	strbuf_release(&ui.message);
 	print_warnings(o->path, ps);
