@@ -127,7 +127,8 @@ line_reader_next(struct line_reader *lr, const char **line, size_t *len,
 	size_t scanned = 0;
 
 	for (;;) {
-		char *start = lr->buf + lr->pos;
+		/* No buffer before the first read: NULL + 0 is undefined too. */
+		char *start = lr->buf ? lr->buf + lr->pos : NULL;
 		char *nl = lr->end > lr->pos + scanned
 				   ? memchr(start + scanned, '\n', lr->end - lr->pos - scanned)
 				   : NULL;

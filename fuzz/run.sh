@@ -1,0 +1,57 @@
+#!/bin/sh
+# Run the libFuzzer targets built by ./configure --enable-fuzzing, each for
+# a bounded time, on a corpus seeded from the test files.
+#
+#	fuzz/run.sh SRCDIR BUILDDIR SECONDS [TARGET...]
+#
+# Corpora live in BUILDDIR/fuzz/corpus/TARGET and grow from run to run.
+# A crash leaves its input as BUILDDIR/fuzz/crash-* and fails the run;
+# once fixed, copy the input to tests/fuzz-regressions/TARGET/ so that
+# make check replays it.
+set -u
+src=$1 build=$2 secs=$3
+shift 3
+targets=${*:-fuzz_perf fuzz_folded fuzz_cprofile fuzz_import}
+status=0
+
+# seed DIR FILES...: copy files into a corpus directory.
+seed() {
+	dir=$1
+	shift
+	mkdir -p "$dir"
+	for f in "$@"; do
+		[ -f "$f" ] && cp "$f" "$dir/seed-$(echo "$f" | tr '/' '_')"
+	done
+}
+
+for t in $targets; do
+	corpus=$build/fuzz/corpus/$t
+	mkdir -p "$corpus"
+	case $t in
+	fuzz_perf) seed "$corpus" "$src"/tests/data/perf/* "$src"/tests/data/recorded/* \
+			"$src"/tests/fuzz-regressions/perf/* ;;
+	fuzz_folded) seed "$corpus" "$src"/tests/data/folded/* "$src"/tests/fuzz-regressions/folded/* ;;
+	fuzz_cprofile) seed "$corpus" "$src"/tests/data/cprofile/*.prof \
+			"$src"/tests/fuzz-regressions/cprofile/* ;;
+	fuzz_import)
+		# A leading 0xff byte: probe the content rather than force a format.
+		find "$src/tests/data" "$src/tests/fuzz-regressions" -type f -size -256k \
+			! -name '*.data' | while read -r f; do
+			out=$corpus/seed-$(echo "${f#"$src"/}" | tr '/' '_')
+			{ printf '\377'; cat "$f"; } >"$out"
+		done ;;
+	esac
+	echo "fuzz: $t for ${secs}s ($(ls "$corpus" | wc -l) inputs in the corpus)"
+	(cd "$build/fuzz" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		"./$t" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+		-print_final_stats=1 "corpus/$t" 2>"$t.log")
+	rc=$?
+	grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ *DONE)' "$build/fuzz/$t.log"
+	if [ $rc -ne 0 ]; then
+		echo "fuzz: $t FAILED (exit $rc); the end of its log:"
+		tail -40 "$build/fuzz/$t.log"
+		status=1
+	fi
+done
+exit $status
