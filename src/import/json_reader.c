@@ -576,7 +576,8 @@ json_parse_int(const char *s, size_t len, int64_t *v)
 		if (!is_digit(s[i]))
 			return false;
 		d = (unsigned)(s[i] - '0');
-		if (u > (UINT64_MAX - d) / 10)
+		/* No division per digit: only a 20th digit can overflow. */
+		if (u >= UINT64_MAX / 10 && (u > UINT64_MAX / 10 || d > UINT64_MAX % 10))
 			return false;
 		u = u * 10 + d;
 	}
