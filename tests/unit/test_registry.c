@@ -97,6 +97,7 @@ test_table(void **state)
 	assert_ptr_equal(importer_find("pprof"), &importer_pprof);
 	assert_ptr_equal(importer_find("callgrind"), &importer_callgrind);
 	assert_ptr_equal(importer_find("speedscope"), &importer_speedscope);
+	assert_ptr_equal(importer_find("chrome"), &importer_chrome);
 	assert_ptr_equal(importer_find("cprofile"), &importer_cprofile);
 	assert_ptr_equal(importer_find("perf"), &importer_perf);
 	assert_null(importer_find("Folded"));
@@ -141,6 +142,37 @@ test_probe_perf(void **state)
 	assert_int_equal(ps->profiles[0]->nr_samples, 2);
 	check_profile_set(ps);
 	profile_set_free(ps);
+}
+
+static void
+test_probe_json(void **state)
+{
+	static const char speedscope[] =
+		"{\"$schema\": \"https://www.speedscope.app/file-format-schema.json\",\n"
+		" \"shared\": {\"frames\": [{\"name\": \"main\"}]},\n"
+		" \"profiles\": [{\"type\": \"sampled\", \"name\": \"t\", \"unit\": \"none\",\n"
+		"   \"samples\": [[0]], \"weights\": [2]}]}\n";
+	static const char trace[] =
+		"[{\"ph\": \"X\", \"name\": \"main\", \"ts\": 0, \"dur\": 3, \"pid\": 1, \"tid\": 1}]\n";
+	static const char folded[] = "main;a;b 3\nmain;a;c 4\n";
+	struct profile_set *ps;
+
+	/* Content picks the importer, whatever the file is called. */
+	ps = import_ok(put_str(state, "trace.txt", speedscope), NULL, &default_opts);
+	assert_string_equal(ps->format, "speedscope");
+	profile_set_free(ps);
+	ps = import_ok(put_str(state, "profile.speedscope.json", trace), NULL, &default_opts);
+	assert_string_equal(ps->format, "Chrome/Node");
+	assert_int_equal(ps->profiles[0]->total_weight, 3000);
+	profile_set_free(ps);
+	ps = import_ok(put_str(state, "stacks.json", folded), NULL, &default_opts);
+	assert_string_equal(ps->format, "folded stacks");
+	profile_set_free(ps);
+	/* And the JSON importers never claim text. */
+	assert_int_equal(importer_speedscope.probe(folded, sizeof(folded) - 1), 0);
+	assert_int_equal(importer_chrome.probe(folded, sizeof(folded) - 1), 0);
+	assert_int_equal(importer_folded.probe(trace, sizeof(trace) - 1), 0);
+	assert_int_equal(importer_perf.probe(trace, sizeof(trace) - 1), 0);
 }
 
 static void
@@ -327,6 +359,7 @@ main(void)
 		cmocka_unit_test(test_table),
 		cmocka_unit_test_setup_teardown(test_probe_folded, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_probe_perf, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_probe_json, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_binary, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_text, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_format_forced, tmpdir_setup, tmpdir_teardown),
