@@ -122,6 +122,28 @@ struct chrome {
 
 /* ---------------------------------------------------------------- reading */
 
+static int cmp_node_id(const void *a, const void *b);
+static ssize_t find_node(const struct ch_node *nodes, size_t n, int64_t id);
+
+/*
+ * Children lists, as (child, parent) id pairs, give the nodes their
+ * parents. The nodes are sorted by id for it, which keeps this
+ * O(n log n) on profiles of many nodes.
+ */
+static void
+apply_children(struct ch_cpu *cpu, const int64_t *kids, size_t nr_kids)
+{
+	if (!nr_kids)
+		return;
+	qsort(cpu->nodes, cpu->nr_nodes, sizeof(*cpu->nodes), cmp_node_id);
+	for (size_t k = 0; k + 1 < nr_kids; k += 2) {
+		ssize_t n = find_node(cpu->nodes, cpu->nr_nodes, kids[k]);
+
+		if (n >= 0)
+			cpu->nodes[n].parent = kids[k + 1];
+	}
+}
+
 static enum json_token
 next(struct chrome *c)
 {
@@ -417,15 +439,7 @@ read_cpu_profile(struct chrome *c, struct ch_cpu *cpu)
 		json_fail(c, tok);
 		goto out;
 	}
-	/* Children lists name parents; nodes that already have one keep it. */
-	for (size_t k = 0; k + 1 < nr_kids; k += 2) {
-		for (size_t n = 0; n < cpu->nr_nodes; n++) {
-			if (cpu->nodes[n].id == kids[k]) {
-				cpu->nodes[n].parent = kids[k + 1];
-				break;
-			}
-		}
-	}
+	apply_children(cpu, kids, nr_kids);
 	ret = 0;
 out:
 	free(kids);
@@ -996,12 +1010,7 @@ read_object(struct chrome *c, bool *heap)
 		json_fail(c, tok);
 		goto out;
 	}
-	for (size_t k = 0; k + 1 < nr_kids; k += 2)
-		for (size_t n = 0; n < cpu.nr_nodes; n++)
-			if (cpu.nodes[n].id == kids[k]) {
-				cpu.nodes[n].parent = kids[k + 1];
-				break;
-			}
+	apply_children(&cpu, kids, nr_kids);
 	/* Old profiles without samples: each node's hitCount is its weight. */
 	if (is_cpu && !cpu.nr_samples && nr_hits) {
 		for (size_t n = 0; n < nr_hits; n++)
