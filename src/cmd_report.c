@@ -83,11 +83,13 @@ copy_rows(struct model *m, enum sandwich_sort by, uint32_t *nr)
 {
 	const struct sandwich_rows *rows = model_sandwich_rows(m, by, false, false);
 
-	*nr = rows->nr;
+	func_id *copy = xmalloc(sizeof(*copy) * ((size_t)rows->nr + 1));
+
 	/* A profile whose samples have no frames has no table at all. */
-	if (!rows->rows)
-		return xcalloc(1, sizeof(func_id));
-	return xmemdup(rows->rows, sizeof(*rows->rows) * ((size_t)rows->nr + 1));
+	*nr = rows->nr;
+	if (rows->nr)
+		memcpy(copy, rows->rows, sizeof(*copy) * rows->nr);
+	return copy;
 }
 
 static void
