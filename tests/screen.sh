@@ -279,7 +279,7 @@ check "q closes the page" wait_for "1 Left Heavy"
 # ------------------------------------------------------------- help
 keys '?'
 check "? shows the help" wait_for "keys (q, Esc or ? closes this page)"
-check "help marks later keys" wait_for "(later version) "
+check "help lists the thread picker" wait_for "choose the threads to show"
 check "help lists the zoom key" wait_for "Enter              zoom: the selected box spans the width"
 check "help says how h and l pan" wait_for "when zoomed in with + and the box runs"
 keys G
@@ -404,6 +404,45 @@ check "Up in the prompt: the last search" wait_for "/shuffle|memset "
 keys C-u Enter
 keys 1
 
+# ------------------------------------------------------------- threads
+keys g t
+check "t: the thread picker" wait_for "Threads of cpu-clock:pppH: 2 of 2 ticked"
+check "threads heaviest first, with tid, weight and share" \
+	poll line_starts 4 " [x] demo                                                                  11193  769.769 ms  50.8%"
+check "the second thread" poll line_starts 5 " [x] compressor"
+keys -l comp
+check "typing filters the list" wait_gone "[x] demo"
+keys Space
+check "Space unticks the thread" wait_for "[ ] compressor"
+check "the title counts the ticks" wait_for "1 of 2 ticked"
+keys C-u
+check "Ctrl-U empties the filter" wait_for "[x] demo"
+keys Enter
+check "Enter applies: the tab bar names the thread" wait_for "│ 1 thread: demo 11193 │ 769.769 ms"
+check "and says so" wait_for "showing 1 thread: demo 11193"
+check "Left Heavy shows only that thread" wait_gone "start_thread"
+check "and keeps the selected box" wait_details "__libc_start_call_main"
+check "its shares are of what the filter keeps" \
+	wait_for "this box   total 769.769 ms (100% of all)"
+keys 3
+check "Sandwich follows the filter" wait_for " 769.769 ms  100%           0    0%  main "
+keys 2
+check "Time Order too" wait_for "thread     demo  tid 11193"
+keys t
+wait_for "1 of 2 ticked" || bail "the picker did not open"
+keys C-a
+check "Ctrl-A ticks every thread shown" wait_for "2 of 2 ticked"
+keys C-a
+check "Ctrl-A again unticks them" wait_for "0 of 2 ticked"
+keys Enter
+check "nothing ticked: Enter says so" wait_for "no thread ticked: Space ticks one, Esc cancels"
+keys Escape
+check "Esc cancels: the filter stays" wait_for "│ 1 thread: demo 11193 │"
+keys t C-a Enter
+check "all ticked: all threads" wait_for "showing all threads"
+check "the tab bar too" wait_for "│ all threads │ 1.514 s"
+keys 1
+
 # ------------------------------------------------------------- mouse
 keys 0 g
 click 60 5
@@ -464,6 +503,51 @@ wait_for "1 Left Heavy" || bail "tflame did not start in the background"
 kill -TERM "$(cat "$tmpdir/pid")"
 check "SIGTERM: the terminal is restored" wait_gone "1 Left Heavy"
 check "SIGTERM: tflame dies of the signal" wait_for "EXIT=143"
+
+# ------------------------------------------------------------- processes
+# With pids, threads sit under their process; ticking a process ticks them.
+start 100 30
+run "$TFLAME" tests/data/recorded/pid-tid-period.txt
+wait_for "1 Left Heavy" || bail "tflame did not start"
+keys t
+check "a process over its threads" poll line_starts 4 " [x] demo  "
+check "its threads, indented, with pid and tid" poll line_starts 5 " [x]   demo  "
+check "the weights of the event's unit" wait_for "12066    12068          80  49.7%"
+keys Space
+check "Space on a process unticks its threads" wait_for "0 of 2 ticked"
+keys Down Space
+check "one thread ticked: the process is partly ticked" poll line_starts 4 " [-] demo"
+keys -l 12068
+check "the filter takes a tid" wait_gone "[x]   demo"
+keys Enter
+check "one thread of the process" wait_for "1 thread: demo 12066"
+keys q
+wait_for "EXIT=0"
+
+# Several threads, at 80x24: the tab bar keeps the filter, the file gives way.
+start 80 24
+run "$TFLAME" tests/data/recorded/system-wide.txt
+wait_for "1 Left Heavy" || bail "tflame did not start"
+keys t
+check "four threads, heaviest first" poll line_starts 4 " [x] m_test_input"
+check "the lightest last" poll line_starts 7 " [x] cat"
+keys C-a
+keys -l swap
+check "type to filter, after Ctrl-A unticks all" wait_for "[ ] swapper"
+keys Space BSpace BSpace BSpace BSpace
+keys -l cat
+keys Space Enter
+check "80 columns: the tab bar shows the filter" wait_for "│ 2 threads of 4 │ 72.164 ms"
+width=$(screen | wc -L)
+[ "$width" -le 80 ] && ok "the picker's filter draws within 80 columns" ||
+	not_ok "the picker's filter draws within 80 columns" "widest line: $width"
+keys 3
+check "Sandwich at 80x24: table, callers and callees" wait_for "── Callers of "
+width=$(screen | wc -L)
+[ "$width" -le 80 ] && ok "Sandwich draws within 80 columns" ||
+	not_ok "Sandwich draws within 80 columns" "widest line: $width"
+keys q
+wait_for "EXIT=0"
 
 # ------------------------------------------------------------- terminals
 start 100 30 LANG=C LC_ALL=C

@@ -13,7 +13,7 @@
  * state: its owner lends it the source before every draw or request with
  * flame_set_source(), and the view starts over (first box selected, no
  * zoom) when the source's key changes, since its node ids then mean
- * other boxes.
+ * other boxes (see struct flame_source).
  *
  * Drawing and requests borrow a struct pane_ctx (pane.h) for the model,
  * the terminal and the status message; nothing here refreshes the screen.
@@ -41,7 +41,12 @@ struct flame_source {
 	const struct chart *chart;           /* FLAME_CHART: nodes are box indexes */
 	const struct search_index *matches;  /* the search over it, or NULL */
 	uint64_t all;                        /* the weight "% of all" is of */
-	/* Another key is another tree or chart: the view starts over. */
+	/*
+	 * Another key is another tree or chart: the view starts over. The
+	 * same key with another key2 is the same tree (of a set whose stack
+	 * ids keep their meaning) with other weights: a tree view keeps its
+	 * selection if it still has weight.
+	 */
 	uint64_t key, key2;
 };
 

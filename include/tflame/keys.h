@@ -48,7 +48,7 @@ struct strbuf;
 		       "and callees", '\t') \
 	REQ(PREV_PANE, "previous pane; in Sandwich, the focus back", KEY_BTAB) \
 	REQ(NEXT_EVENT, "next profile (perf event), when there are several", 'e') \
-	REQ(THREADS, LATER "choose the threads to show: a page that lists them", 't') \
+	REQ(THREADS, "choose the threads to show: a page that lists them", 't') \
 	GROUP("Moving (the same in every flame pane; in a table, by rows)") \
 	REQ(MOVE_UP, "up a row: the caller (icicle) or a callee (flipped)", 'k', KEY_UP) \
 	REQ(MOVE_DOWN, "down a row: the heaviest callee on screen, or the one just left " \

@@ -413,14 +413,20 @@ view_reset(struct flame *f)
 	f->x1 = f->total ? f->total : 1;
 }
 
+static void select_node(struct flame *f, uint32_t n);
+
 /*
- * Point at the source, and start over when it is another tree or chart
- * (another event, another thread filter, another Sandwich): the old
- * selection and zoom mean nothing in it.
+ * Point at the source. When it is another tree or chart (another key:
+ * another event, another Sandwich), start over: the old selection and
+ * zoom mean nothing in it. When only the weights changed (key2: another
+ * thread filter over the same tree), keep the selected node if it still
+ * has weight; the zoom goes, its x range is stale.
  */
 void
 flame_set_source(struct flame *f, const struct flame_source *src)
 {
+	uint32_t keep = NODE_NONE;
+
 	if (f->kind == FLAME_TREE) {
 		f->tree = src->tree;
 		f->ps = f->tree->ps;
@@ -434,6 +440,9 @@ flame_set_source(struct flame *f, const struct flame_source *src)
 	f->all = src->all ? src->all : f->total;
 	if (f->started && f->key == src->key && f->key2 == src->key2)
 		return;
+	if (f->started && f->key == src->key && f->kind == FLAME_TREE && f->sel != NODE_NONE &&
+	    f->sel < f->tree->nr_nodes && f->tree->total[f->sel])
+		keep = f->sel;
 	f->started = true;
 	f->key = src->key;
 	f->key2 = src->key2;
@@ -442,6 +451,8 @@ flame_set_source(struct flame *f, const struct flame_source *src)
 	f->first_row = 0;
 	f->came_from = NODE_NONE;
 	f->sel = node_first(f);
+	if (keep != NODE_NONE)
+		select_node(f, keep);
 }
 
 static void
@@ -1720,6 +1731,9 @@ flame_pane_sync(struct pane *pane, struct pane_ctx *ctx)
 	struct flame_source src = { .key = m->generation, .all = 0 };
 
 	if (fp->kind == FLAME_TREE) {
+		/* Stack ids are the set's: a thread filter keeps their meaning. */
+		src.key = m->profile;
+		src.key2 = m->generation;
 		src.tree = model_tree(m);
 		src.matches = model_search_tree(m);
 	} else {

@@ -18,6 +18,7 @@
 #include "tflame/load.h"
 #include "tflame/model.h"
 #include "tflame/pane.h"
+#include "tflame/picker.h"
 #include "tflame/profile.h"
 #include "tflame/prompt.h"
 #include "tflame/render.h"
@@ -99,6 +100,10 @@ struct tui {
 	struct prompt prompt;
 	struct strbuf last_pattern; /* the last regex applied, for Up in the prompt */
 
+	/* the thread picker over the panes, when open */
+	bool picking;
+	struct thread_picker picker;
+
 	/*
 	 * TFLAME_KEY_TIMING=FILE (for bench/keys.sh): the time from reading a
 	 * key to the end of the refresh that shows its effect, summed here and
@@ -143,8 +148,8 @@ add_info_text(struct tui *ui, struct info *info, size_t nr)
 		strbuf_addf(&info[1].text, " %zu/%zu", ui->model.profile + 1, ps->nr_profiles);
 	info[1].min = 6;
 	/* the threads */
-	strbuf_addstr(&info[2].text, "all threads");
-	info[2].min = 0;
+	picker_describe(&ui->model, &info[2].text);
+	info[2].min = ui->model.threads ? 9 : 0;
 	/* the total */
 	profile_format_amount(p, model_total(&ui->model), &info[3].text);
 	if (p->unit != UNIT_NANOSECONDS && p->unit != UNIT_NONE) {
@@ -157,41 +162,48 @@ add_info_text(struct tui *ui, struct info *info, size_t nr)
 }
 
 /*
- * Fit the info into room columns (each also costs a 3-column separator):
- * drop the thread filter while it is the default, shrink the event name,
- * then the file name (the other way round when there are several events),
- * then drop the event, the file and the total, in that order.
+ * Fit the info into room columns (each also costs a 3-column separator),
+ * one step at a time while it does not fit: shrink (to its min) or drop
+ * a piece. The file, the event (the other way round when there are
+ * several), the thread filter and the total, least useful first: "all
+ * threads" says nothing a full view does not and goes at once, a thread
+ * filter is what the view is of and outlasts the file and the event.
  */
 static void
-fit_info(struct info *info, size_t nr, unsigned room, bool several)
+fit_info(struct info *info, size_t nr, unsigned room, bool several, bool filtered)
 {
+	enum { SHRINK, DROP };
 	/* With several profiles, which one shows matters more than the file. */
-	const size_t shrink[] = { several ? 0 : 1, several ? 1 : 0 };
-	static const size_t drop[] = { 2, 1, 0, 3 };
+	const size_t first = several ? 0 : 1, second = several ? 1 : 0;
+	const struct {
+		int what;
+		size_t i;
+	} plain[] = {
+		{ DROP, 2 }, { SHRINK, first }, { SHRINK, second },
+		{ DROP, 1 }, { DROP, 0 }, { DROP, 3 },
+	}, with_filter[] = {
+		{ SHRINK, first }, { SHRINK, second }, { DROP, first }, { DROP, second },
+		{ SHRINK, 2 }, { DROP, 2 }, { DROP, 3 },
+	};
+	size_t nr_steps = filtered ? ARRAY_SIZE(with_filter) : ARRAY_SIZE(plain);
 	unsigned used = 0;
 
 	for (size_t i = 0; i < nr; i++)
 		used += info[i].want ? info[i].want + 3 : 0;
-	/* "all threads" says nothing a full view does not: it goes first. */
-	if (used > room && info[2].want) {
-		used -= info[2].want + 3;
-		info[2].want = 0;
-	}
-	for (size_t s = 0; s < ARRAY_SIZE(shrink) && used > room; s++) {
-		struct info *in = &info[shrink[s]];
+	for (size_t s = 0; s < nr_steps && used > room; s++) {
+		struct info *in = &info[filtered ? with_filter[s].i : plain[s].i];
 		unsigned cut = used - room, can = in->want > in->min ? in->want - in->min : 0;
 
+		if (!in->want)
+			continue;
+		if ((filtered ? with_filter[s].what : plain[s].what) == DROP) {
+			used -= in->want + 3;
+			in->want = 0;
+			continue;
+		}
 		cut = cut < can ? cut : can;
 		in->want -= cut;
 		used -= cut;
-	}
-	for (size_t s = 0; s < ARRAY_SIZE(drop) && used > room; s++) {
-		struct info *in = &info[drop[s]];
-
-		if (in->want) {
-			used -= in->want + 3;
-			in->want = 0;
-		}
 	}
 }
 
@@ -228,7 +240,7 @@ draw_tabs(struct tui *ui)
 		strbuf_init(&info[i].text, 0);
 	add_info_text(ui, info, ARRAY_SIZE(info));
 	fit_info(info, ARRAY_SIZE(info), (unsigned)(COLS > tabs_end ? COLS - tabs_end : 0),
-		 ui->model.ps->nr_profiles > 1);
+		 ui->model.ps->nr_profiles > 1, ui->model.threads != NULL);
 	for (size_t i = 0; i < ARRAY_SIZE(info); i++) {
 		if (!info[i].want)
 			continue;
@@ -288,14 +300,18 @@ draw_status(struct tui *ui)
 {
 	const struct display *d = &ui->disp;
 	static const char page_hints[] = "j k PgUp PgDn scroll  q Esc ? close";
-	const char *text = ui->paging ? page_hints : pane_hints[ui->active];
+	static const char picker_hints[] =
+		"Up Down move  Space tick  Ctrl-A all shown  Enter apply  Esc cancel";
+	const char *text = ui->picking  ? picker_hints
+			   : ui->paging ? page_hints
+					: pane_hints[ui->active];
 	size_t len = strlen(text);
 	struct strbuf sb = STRBUF_INIT, search = STRBUF_INIT;
 
 	if (ui->message.len) {
 		text = ui->message.buf;
 		len = ui->message.len;
-	} else if (!ui->paging && model_search(&ui->model)) {
+	} else if (!ui->paging && !ui->picking && model_search(&ui->model)) {
 		search_status(ui, &search);
 		text = search.buf;
 		len = search.len;
@@ -495,6 +511,13 @@ draw(struct tui *ui)
 		mvaddstr(1, 0, "window bigger");
 		return;
 	}
+	if (ui->picking) {
+		/* The status line first: the cursor stays in the picker's filter. */
+		draw_status(ui);
+		picker_draw(&ui->picker, &ui->model, &ui->disp);
+		curs_set(1);
+		return;
+	}
 	if (ui->paging) {
 		draw_page(ui);
 	} else {
@@ -673,6 +696,31 @@ prompt_input(struct tui *ui, int key)
 	}
 }
 
+/* A key for the thread picker; y is the pointer's row for mouse keys. */
+static void
+picker_input(struct tui *ui, int key, int y)
+{
+	struct strbuf what = STRBUF_INIT;
+
+	switch (picker_key(&ui->picker, &ui->model, key, y, &ui->message)) {
+	case PICKER_APPLY:
+		model_set_threads(&ui->model, picker_mask(&ui->picker));
+		picker_close(&ui->picker);
+		ui->picking = false;
+		announce_build(ui, ui->active);
+		picker_describe(&ui->model, &what);
+		strbuf_addf(&ui->message, "showing %s", what.buf);
+		break;
+	case PICKER_CANCEL:
+		picker_close(&ui->picker);
+		ui->picking = false;
+		break;
+	case PICKER_STAY:
+		break;
+	}
+	strbuf_release(&what);
+}
+
 /* Esc with no zoom to leave: the search or the marks go. */
 static void
 clear_search(struct tui *ui)
@@ -744,6 +792,10 @@ handle(struct tui *ui, enum request req, const struct pane_input *in)
 		return;
 	case REQ_SEARCH:
 		open_prompt(ui);
+		return;
+	case REQ_THREADS:
+		picker_open(&ui->picker, &ui->model);
+		ui->picking = true;
 		return;
 	case REQ_NEXT_EVENT:
 		next_event(ui);
@@ -896,6 +948,15 @@ run(struct tui *ui)
 				prompt_input(ui, key);
 			continue;
 		}
+		if (ui->picking) {
+			if (key == KEY_MOUSE) {
+				if (getmouse(&ev) != OK || !(key = mouse_key(&ev)))
+					continue;
+				in.y = ev.y;
+			}
+			picker_input(ui, key, in.y);
+			continue;
+		}
 		if (key == KEY_MOUSE) {
 			if (getmouse(&ev) != OK)
 				continue;
@@ -1034,6 +1095,8 @@ tui_run(const struct tui_options *o)
 	for (size_t i = 0; i < NR_PANES; i++)
 		ui.panes[i].ops->done(&ui.panes[i]);
 	flow_release(&ui.page_flow);
+	if (ui.picking)
+		picker_close(&ui.picker);
 	prompt_release(&ui.prompt);
 	strbuf_release(&ui.last_pattern);
 	strbuf_release(&ui.page);

@@ -1,0 +1,71 @@
+#ifndef TFLAME_PICKER_H
+#define TFLAME_PICKER_H
+
+/*
+ * The thread picker: a page over the panes that lists the processes of
+ * the profile shown and their threads (name, pid, tid, weight and share),
+ * heaviest first, each with a tick box. Typing filters the list (by name,
+ * pid or tid, ignoring case), Space ticks or unticks the row (a process:
+ * all its threads), Ctrl-A all the threads shown, Enter applies the ticks
+ * to every pane through model_set_threads(), Esc cancels.
+ *
+ * Threads without a known process (perf script without pids) are listed
+ * on their own, with no process row over them. The picker borrows the
+ * model between picker_open() and picker_close(), and owns its mask.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tflame/prompt.h"
+
+struct display;
+struct model;
+struct strbuf;
+
+/* One line of the list. */
+struct picker_row {
+	bool proc;       /* a process (index into procs), else a thread (into threads) */
+	uint32_t index;
+};
+
+struct thread_picker {
+	bool *mask;              /* per thread of the set: ticked; owned */
+	struct prompt filter;
+	struct picker_row *rows; /* the lines that pass the filter; owned */
+	uint32_t nr_rows, alloc_rows;
+	uint32_t sel, top;       /* the selected line, the first on screen */
+	int list_top, list_height; /* where the last draw put the list */
+};
+
+enum picker_result {
+	PICKER_STAY,   /* keep the page open */
+	PICKER_APPLY,  /* apply the mask (picker_mask()) and close */
+	PICKER_CANCEL, /* close, changing nothing */
+};
+
+/* Open on m's current thread filter. Close with picker_close(). */
+void picker_open(struct thread_picker *tp, struct model *m);
+void picker_close(struct thread_picker *tp);
+
+/*
+ * Act on a key (curses code; KEYS_CLICK and the wheel with the pointer's
+ * row in y). A message for the status line, if any, goes to msg.
+ */
+enum picker_result picker_key(struct thread_picker *tp, struct model *m, int key, int y,
+			      struct strbuf *msg);
+
+/* The ticks to apply: one per thread of the set, NULL-free. */
+const bool *picker_mask(const struct thread_picker *tp);
+
+/* Draw the page on the whole screen but its last line. */
+void picker_draw(struct thread_picker *tp, struct model *m, const struct display *d);
+
+/*
+ * Say what the filter m holds keeps, for the tab bar: "all threads", "1
+ * thread: xz 3728", "3 threads" (threads of the profile shown that have
+ * samples).
+ */
+void picker_describe(struct model *m, struct strbuf *out);
+
+#endif /* TFLAME_PICKER_H */

@@ -1,0 +1,492 @@
+#include "config.h"
+
+#include "tflame/picker.h"
+
+#include <curses.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tflame/display.h"
+#include "tflame/keys.h"
+#include "tflame/model.h"
+#include "tflame/profile.h"
+#include "tflame/render.h"
+#include "tflame/strbuf.h"
+#include "tflame/text.h"
+#include "tflame/xalloc.h"
+
+/* Columns right of the name: tick box, pid, tid, weight and share. */
+#define TICK_COLS 5
+#define ID_COLS 9
+#define PCT_COLS 7
+
+/* ------------------------------------------------------------- the list */
+
+/* Whether hay holds needle, ASCII letters in either case. */
+static bool
+contains_caseless(const char *hay, const char *needle, size_t len)
+{
+	size_t n = strlen(hay);
+
+	for (size_t i = 0; i + len <= n; i++) {
+		size_t j = 0;
+
+		while (j < len) {
+			char a = hay[i + j], b = needle[j];
+
+			if (a >= 'A' && a <= 'Z')
+				a = (char)(a - 'A' + 'a');
+			if (b >= 'A' && b <= 'Z')
+				b = (char)(b - 'A' + 'a');
+			if (a != b)
+				break;
+			j++;
+		}
+		if (j == len)
+			return true;
+	}
+	return false;
+}
+
+/* Whether a name, pid or tid passes the filter (an empty one passes all). */
+static bool
+passes(const struct thread_picker *tp, const char *comm, int64_t pid, int64_t tid)
+{
+	const struct strbuf *f = &tp->filter.text;
+	char num[24];
+
+	if (!f->len || contains_caseless(comm, f->buf, f->len))
+		return true;
+	snprintf(num, sizeof(num), "%lld", (long long)pid);
+	if (pid >= 0 && contains_caseless(num, f->buf, f->len))
+		return true;
+	snprintf(num, sizeof(num), "%lld", (long long)tid);
+	return tid >= 0 && contains_caseless(num, f->buf, f->len);
+}
+
+static void
+add_row(struct thread_picker *tp, bool proc, uint32_t index)
+{
+	ALLOC_GROW(tp->rows, tp->nr_rows, tp->alloc_rows);
+	tp->rows[tp->nr_rows++] = (struct picker_row){ proc, index };
+}
+
+/*
+ * The lines the filter keeps: a process when it or one of its threads
+ * passes, and under it the threads that pass, or all of them when the
+ * process itself does.
+ */
+static void
+filter_rows(struct thread_picker *tp, struct model *m)
+{
+	const struct thread_table *tt = model_thread_weights(m);
+	const struct profile_set *ps = m->ps;
+
+	tp->nr_rows = 0;
+	for (uint32_t i = 0; i < tt->nr_procs; i++) {
+		const struct process_weight *pw = &tt->procs[i];
+		bool whole = pw->pid >= 0 && passes(tp, ps_get(ps, pw->comm), pw->pid, -1);
+		uint32_t at = tp->nr_rows;
+		bool any = false;
+
+		/* Threads of no known process stand alone: no line over them. */
+		if (pw->pid >= 0)
+			add_row(tp, true, i);
+		for (uint32_t j = pw->first; j < pw->first + pw->nr; j++) {
+			const struct thread *t = &ps->threads[tt->threads[j].thread];
+
+			if (whole || passes(tp, ps_get(ps, t->comm), -1, t->tid)) {
+				add_row(tp, false, j);
+				any = true;
+			}
+		}
+		if (!any && !whole)
+			tp->nr_rows = at;
+	}
+	if (tp->sel >= tp->nr_rows)
+		tp->sel = tp->nr_rows ? tp->nr_rows - 1 : 0;
+}
+
+void
+picker_open(struct thread_picker *tp, struct model *m)
+{
+	uint32_t n = m->ps->nr_threads;
+
+	memset(tp, 0, sizeof(*tp));
+	tp->mask = xmalloc(sizeof(*tp->mask) * ((size_t)n + 1));
+	for (uint32_t i = 0; i < n; i++)
+		tp->mask[i] = !m->threads || m->threads[i];
+	prompt_init(&tp->filter, "filter: ");
+	filter_rows(tp, m);
+}
+
+void
+picker_close(struct thread_picker *tp)
+{
+	free(tp->mask);
+	free(tp->rows);
+	prompt_release(&tp->filter);
+	memset(tp, 0, sizeof(*tp));
+}
+
+const bool *
+picker_mask(const struct thread_picker *tp)
+{
+	return tp->mask;
+}
+
+/* ---------------------------------------------------------------- ticks */
+
+/* How many of process i's threads are ticked. */
+static uint32_t
+ticked_in(const struct thread_picker *tp, const struct thread_table *tt, uint32_t i)
+{
+	const struct process_weight *pw = &tt->procs[i];
+	uint32_t n = 0;
+
+	for (uint32_t j = pw->first; j < pw->first + pw->nr; j++)
+		n += tp->mask[tt->threads[j].thread];
+	return n;
+}
+
+/* Space: a thread flips; a process ticks all its threads, or unticks them if all are. */
+static void
+toggle_row(struct thread_picker *tp, struct model *m, uint32_t row)
+{
+	const struct thread_table *tt = model_thread_weights(m);
+	const struct picker_row *r = &tp->rows[row];
+
+	if (!r->proc) {
+		thread_id t = tt->threads[r->index].thread;
+
+		tp->mask[t] = !tp->mask[t];
+		return;
+	} else {
+		const struct process_weight *pw = &tt->procs[r->index];
+		bool tick = ticked_in(tp, tt, r->index) < pw->nr;
+
+		for (uint32_t j = pw->first; j < pw->first + pw->nr; j++)
+			tp->mask[tt->threads[j].thread] = tick;
+	}
+}
+
+/* Ctrl-A: the same for every thread shown. */
+static void
+toggle_shown(struct thread_picker *tp, struct model *m, struct strbuf *msg)
+{
+	const struct thread_table *tt = model_thread_weights(m);
+	bool all = true;
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < tp->nr_rows; i++)
+		if (!tp->rows[i].proc && !tp->mask[tt->threads[tp->rows[i].index].thread])
+			all = false;
+	for (uint32_t i = 0; i < tp->nr_rows; i++) {
+		if (tp->rows[i].proc)
+			continue;
+		tp->mask[tt->threads[tp->rows[i].index].thread] = !all;
+		n++;
+	}
+	strbuf_addf(msg, "%s %u thread%s", all ? "unticked" : "ticked", n, n == 1 ? "" : "s");
+	if (tp->filter.text.len)
+		strbuf_addstr(msg, " (those the filter shows)");
+}
+
+static uint32_t
+ticked_threads(const struct thread_picker *tp, const struct thread_table *tt)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < tt->nr_threads; i++)
+		n += tp->mask[tt->threads[i].thread];
+	return n;
+}
+
+/* ----------------------------------------------------------------- keys */
+
+static uint32_t
+list_rows(const struct thread_picker *tp)
+{
+	return tp->list_height > 0 ? (uint32_t)tp->list_height : 1;
+}
+
+static void
+move_sel(struct thread_picker *tp, int64_t by)
+{
+	int64_t s = (int64_t)tp->sel + by;
+
+	if (!tp->nr_rows)
+		return;
+	if (s < 0)
+		s = 0;
+	if (s >= (int64_t)tp->nr_rows)
+		s = tp->nr_rows - 1;
+	tp->sel = (uint32_t)s;
+}
+
+enum picker_result
+picker_key(struct thread_picker *tp, struct model *m, int key, int y, struct strbuf *msg)
+{
+	const struct thread_table *tt = model_thread_weights(m);
+	int64_t page = list_rows(tp) > 1 ? list_rows(tp) - 1 : 1;
+
+	switch (key) {
+	case KEY_UP:
+		move_sel(tp, -1);
+		return PICKER_STAY;
+	case KEY_DOWN:
+		move_sel(tp, 1);
+		return PICKER_STAY;
+	case KEY_PPAGE:
+		move_sel(tp, -page);
+		return PICKER_STAY;
+	case KEY_NPAGE:
+		move_sel(tp, page);
+		return PICKER_STAY;
+	case KEYS_WHEEL_UP:
+		move_sel(tp, -3);
+		return PICKER_STAY;
+	case KEYS_WHEEL_DOWN:
+		move_sel(tp, 3);
+		return PICKER_STAY;
+	case ' ':
+		if (tp->nr_rows)
+			toggle_row(tp, m, tp->sel);
+		return PICKER_STAY;
+	case KEYS_CLICK:
+	case KEYS_DOUBLE_CLICK:
+		if (y >= tp->list_top && y < tp->list_top + tp->list_height &&
+		    tp->top + (uint32_t)(y - tp->list_top) < tp->nr_rows) {
+			tp->sel = tp->top + (uint32_t)(y - tp->list_top);
+			toggle_row(tp, m, tp->sel);
+		}
+		return PICKER_STAY;
+	case KEYS_CTRL('a'):
+		toggle_shown(tp, m, msg);
+		return PICKER_STAY;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		if (!ticked_threads(tp, tt)) {
+			strbuf_addstr(msg, "no thread ticked: Space ticks one, Esc cancels");
+			return PICKER_STAY;
+		}
+		return PICKER_APPLY;
+	default:
+		break;
+	}
+	switch (prompt_key(&tp->filter, key)) {
+	case PROMPT_CANCEL:
+		return PICKER_CANCEL;
+	case PROMPT_EDITED:
+		/* A new filter: the first line it keeps. */
+		tp->sel = tp->top = 0;
+		filter_rows(tp, m);
+		break;
+	case PROMPT_ENTER:
+	case PROMPT_IGNORED:
+		break;
+	}
+	return PICKER_STAY;
+}
+
+/* --------------------------------------------------------------- drawing */
+
+static void
+add_pct(struct strbuf *sb, uint64_t part, uint64_t whole)
+{
+	double p = whole ? 100.0 * (double)part / (double)whole : 0.0;
+
+	strbuf_addf(sb, p >= 99.95 || p == 0 ? "%.0f%%" : "%.1f%%", p);
+}
+
+static void
+add_right(struct strbuf *out, const char *s, unsigned w)
+{
+	unsigned sw = render_width(s, strlen(s));
+
+	strbuf_addchars(out, ' ', sw < w ? w - sw : 0);
+	strbuf_addstr(out, s);
+}
+
+/* One line of the list, name cut to name_w, in width columns. */
+static void
+format_row(struct strbuf *out, const struct thread_picker *tp, struct model *m,
+	   const struct picker_row *r, unsigned name_w, unsigned weight_w, bool utf8)
+{
+	const struct thread_table *tt = model_thread_weights(m);
+	const struct profile_set *ps = m->ps;
+	const struct profile *p = model_profile(m);
+	struct strbuf sb = STRBUF_INIT;
+	const char *comm, *tick;
+	int64_t pid, tid;
+	uint64_t w;
+	unsigned used, indent = 0;
+
+	if (r->proc) {
+		const struct process_weight *pw = &tt->procs[r->index];
+		uint32_t n = ticked_in(tp, tt, r->index);
+
+		comm = ps_get(ps, pw->comm);
+		pid = pw->pid;
+		tid = -1;
+		w = pw->weight;
+		tick = n == pw->nr ? "[x]" : n ? "[-]" : "[ ]";
+	} else {
+		const struct thread_weight *tw = &tt->threads[r->index];
+		const struct thread *t = &ps->threads[tw->thread];
+
+		comm = ps_get(ps, t->comm);
+		pid = t->pid;
+		tid = t->tid;
+		w = tw->weight;
+		tick = tp->mask[tw->thread] ? "[x]" : "[ ]";
+		/* Threads sit under their process. */
+		indent = pid >= 0 ? 2 : 0;
+	}
+	strbuf_addf(out, " %s ", tick);
+	strbuf_addchars(out, ' ', indent);
+	used = render_label(out, *comm ? comm : "(no name)", strlen(*comm ? comm : "(no name)"),
+			    name_w > indent ? name_w - indent : 1, utf8);
+	strbuf_addchars(out, ' ', name_w > indent + used ? name_w - indent - used : 0);
+	strbuf_reset(&sb);
+	if (pid >= 0)
+		strbuf_addf(&sb, "%lld", (long long)pid);
+	add_right(out, sb.buf, ID_COLS);
+	strbuf_reset(&sb);
+	if (tid >= 0)
+		strbuf_addf(&sb, "%lld", (long long)tid);
+	add_right(out, sb.buf, ID_COLS);
+	strbuf_addstr(out, "  ");
+	strbuf_reset(&sb);
+	profile_format_amount(p, w, &sb);
+	add_right(out, sb.buf, weight_w);
+	strbuf_reset(&sb);
+	add_pct(&sb, w, tt->total);
+	add_right(out, sb.buf, PCT_COLS);
+	strbuf_release(&sb);
+}
+
+void
+picker_draw(struct thread_picker *tp, struct model *m, const struct display *d)
+{
+	const struct thread_table *tt = model_thread_weights(m);
+	const struct profile_set *ps = m->ps;
+	const struct profile *p = model_profile(m);
+	struct strbuf line = STRBUF_INIT, label = STRBUF_INIT;
+	unsigned width = (unsigned)COLS, weight_w, name_w;
+
+	/* The title, on the tab bar's line. */
+	move(0, 0);
+	attrset(display_attr(d, DISPLAY_TAB_BAR));
+	for (int i = 0; i < COLS; i++)
+		addch(' ');
+	strbuf_addstr(&line, "Threads of ");
+	text_escape_str(&line, ps_get(ps, p->name)[0] ? ps_get(ps, p->name) : "the profile");
+	strbuf_addf(&line, ": %u of %u ticked", ticked_threads(tp, tt), tt->nr_threads);
+	render_label(&label, line.buf, line.len, width > 2 ? width - 2 : 1, d->utf8);
+	attrset(display_attr(d, DISPLAY_TAB_BAR) | A_BOLD);
+	mvaddstr(0, 1, "");
+	display_addstr(d, label.buf, label.len);
+
+	/* The header. */
+	strbuf_reset(&line);
+	profile_format_amount(p, tt->total, &line);
+	weight_w = render_width(line.buf, line.len);
+	if (weight_w < 10)
+		weight_w = 10;
+	name_w = width > TICK_COLS + 2 * ID_COLS + 2 + weight_w + PCT_COLS + 1
+			 ? width - (TICK_COLS + 2 * ID_COLS + 2 + weight_w + PCT_COLS + 1)
+			 : 4;
+	strbuf_reset(&line);
+	strbuf_addchars(&line, ' ', TICK_COLS);
+	strbuf_addstr(&line, "process / thread");
+	strbuf_addchars(&line, ' ', name_w > 16 ? name_w - 16 : 1);
+	add_right(&line, "pid", ID_COLS);
+	add_right(&line, "tid", ID_COLS);
+	strbuf_addstr(&line, "  ");
+	add_right(&line, "weight", weight_w);
+	add_right(&line, "%", PCT_COLS);
+	strbuf_reset(&label);
+	render_label(&label, line.buf, line.len, width, d->utf8);
+	move(2, 0);
+	clrtoeol();
+	attrset(display_attr(d, DISPLAY_LABEL) | A_BOLD);
+	display_addstr(d, label.buf, label.len);
+
+	/* The list, the selection kept on screen. */
+	tp->list_top = 3;
+	tp->list_height = LINES - 1 - tp->list_top;
+	if (tp->sel < tp->top)
+		tp->top = tp->sel;
+	else if (tp->sel >= tp->top + list_rows(tp))
+		tp->top = tp->sel - list_rows(tp) + 1;
+	for (int i = 0; i < tp->list_height; i++) {
+		uint32_t row = tp->top + (uint32_t)i;
+		attr_t attr = A_NORMAL;
+
+		move(tp->list_top + i, 0);
+		attrset(A_NORMAL);
+		clrtoeol();
+		if (row >= tp->nr_rows) {
+			if (!tp->nr_rows && !i) {
+				attrset(display_attr(d, DISPLAY_LABEL));
+				addstr(" no thread matches the filter (Ctrl-U empties it)");
+			}
+			continue;
+		}
+		strbuf_reset(&line);
+		format_row(&line, tp, m, &tp->rows[row], name_w, weight_w, d->utf8);
+		if (tp->rows[row].proc)
+			attr |= A_BOLD;
+		if (row == tp->sel)
+			attr = display_attr(d, DISPLAY_ROW_SELECTED);
+		attrset(attr);
+		display_addstr(d, line.buf, line.len);
+		for (unsigned w = render_width(line.buf, line.len); w < width; w++)
+			addch(' ');
+	}
+	attrset(A_NORMAL);
+
+	/* Last: the terminal's cursor stays in the filter. */
+	move(1, 0);
+	clrtoeol();
+	prompt_draw(&tp->filter, d, 1, 1, COLS - 1,
+		    "type to filter by name, pid or tid");
+	strbuf_release(&line);
+	strbuf_release(&label);
+}
+
+void
+picker_describe(struct model *m, struct strbuf *out)
+{
+	const struct thread_table *tt;
+	const struct profile_set *ps = m->ps;
+	uint32_t n = 0, last = 0;
+
+	if (!m->threads) {
+		strbuf_addstr(out, "all threads");
+		return;
+	}
+	tt = model_thread_weights(m);
+	for (uint32_t i = 0; i < tt->nr_threads; i++) {
+		if (m->threads[tt->threads[i].thread]) {
+			n++;
+			last = i;
+		}
+	}
+	if (n == 1) {
+		const struct thread *t = &ps->threads[tt->threads[last].thread];
+
+		strbuf_addstr(out, "1 thread: ");
+		text_escape_str(out, ps_get(ps, t->comm));
+		if (t->tid >= 0)
+			strbuf_addf(out, " %lld", (long long)t->tid);
+		return;
+	}
+	strbuf_addf(out, "%u threads", n);
+	if (n < tt->nr_threads)
+		strbuf_addf(out, " of %u", tt->nr_threads);
+}
