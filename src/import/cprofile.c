@@ -881,7 +881,7 @@ expand(struct walk *wk, const struct node *n, struct tf_error *err)
 {
 	const struct func *fn = &wk->st->funcs[n->func];
 	const struct edge *edges = wk->st->edges + fn->first_edge;
-	double total = fn->tt, scale;
+	double total = fn->tt;
 	uint64_t left = n->w;
 
 	if (fn->nr_edges > wk->alloc_share) {
@@ -894,10 +894,10 @@ expand(struct walk *wk, const struct node *n, struct tf_error *err)
 	}
 	if (!(total > 0))
 		return emit(wk, n->w, err);
-	scale = (double)n->w / total;
 	/* Pushed in reverse, so that callees are visited in the input's order. */
 	for (uint32_t i = fn->nr_edges; i-- > 0;) {
-		double x = wk->share[i] * scale + 0.5;
+		/* share / total first: at most 1, even when total is tiny. */
+		double x = wk->share[i] / total * (double)n->w + 0.5;
 		uint64_t w = x >= 1 ? (uint64_t)x : 0;
 
 		if (w > left)
