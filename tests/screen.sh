@@ -292,7 +292,7 @@ check "an unbound key points to the help" wait_for "no action on x: ? lists the 
 # ------------------------------------------------------------- sandwich
 keys 0 3
 check "Sandwich: the table's columns" \
-	wait_for "           Total▼              Self  Function                                  Module"
+	wait_for "           Total▼              Self  Function                           Module"
 check "the heaviest function first, with its weights" \
 	poll line_starts 3 "    1.005 s 66.4%  998.998 ms 66.0%  spin"
 check "the callers of the selected function" wait_for "── Callers of spin ──"
@@ -617,6 +617,14 @@ check "unknown TERM: names it" wait_for "cannot use terminal type 'nosuchterm'"
 run "$TFLAME" --event=nope data/sample.perf.txt
 check "--event names an unknown event: exit 2" wait_for "EXIT=2"
 check "and the events there are" wait_for "no event named nope (events: cpu-clock:pppH)"
+
+# --search and --thread: the explorer starts with them.
+run "$TFLAME" --search=spin --thread=11195 data/sample.perf.txt
+check "--thread: the tab bar names the thread" wait_for "│ 1 thread: compressor 11195 │ 744.744 ms"
+check "--search: the status line says what it matches, at once" \
+	wait_for "/spin/  matched: 742.742 ms (99.7% of all, 99.7% of view)"
+keys q
+check "and quits" wait_for "EXIT=0"
 
 # Warnings: counted on the status line, listed once the terminal is back.
 run "$TFLAME" tests/data/folded/invalid.txt

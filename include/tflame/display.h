@@ -96,12 +96,13 @@ void display_close(struct display *d);
 void display_suspend(struct display *d);
 
 /*
- * Whether a key is waiting to be read, without reading it: curses reads
- * the terminal a byte at a time, so what it has not read is still in the
- * terminal's queue. Reading ahead with getch() instead would take a
- * click before its double click could follow.
+ * Whether a key is waiting to be read, or comes within ms milliseconds,
+ * without reading it: curses reads the terminal a byte at a time, so what
+ * it has not read is still in the terminal's queue. Reading ahead with
+ * getch() instead would take a click before its double click could
+ * follow.
  */
-bool display_key_waiting(const struct display *d);
+bool display_key_wait(const struct display *d, int ms);
 
 /* Attributes (colour pair included) of a UI element. */
 attr_t display_attr(const struct display *d, enum display_color c);

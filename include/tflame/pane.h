@@ -42,10 +42,13 @@ struct pane_ctx {
 	struct strbuf *page;    /* text to show on a page of its own (PANE_PAGE) */
 	uint32_t show_func;     /* the function of a PANE_SHOW_FUNC reply */
 	/*
-	 * Slow caches (a Sandwich on a huge profile) are built only when no
-	 * key is waiting: with may_build false a pane draws what it has,
-	 * says "building", and sets build_pending, and the UI draws again
-	 * once the keys typed ahead are handled.
+	 * Slow caches (a Sandwich on a huge profile) are built only once the
+	 * keys stop coming: the UI draws first with may_build false, when a
+	 * pane with a slow cache to build draws what it has, says
+	 * "building", and sets build_pending; then, unless a key comes
+	 * within a moment, the UI draws again with may_build set. So j held
+	 * down in a table does not build the trees of every row it passes.
+	 * Cheap caches are built either way.
 	 */
 	bool may_build;
 	bool build_pending;

@@ -228,11 +228,11 @@ display_suspend(struct display *d)
 }
 
 bool
-display_key_waiting(const struct display *d)
+display_key_wait(const struct display *d, int ms)
 {
 	struct pollfd pfd = { .fd = d->tty ? fileno(d->tty) : STDIN_FILENO, .events = POLLIN };
 
-	return poll(&pfd, 1, 0) > 0;
+	return poll(&pfd, 1, ms) > 0;
 }
 
 attr_t

@@ -32,8 +32,8 @@
  * is still in the table. The table comes from model_sandwich_rows() and
  * the trees from model_sandwich(), which builds the trees of one function
  * at a time: on a huge profile that takes a while, so it happens only
- * when no key is waiting (ctx->may_build), and j held down scrolls the
- * table without building the trees of every row it passes.
+ * once the keys stop coming (ctx->may_build), and j held down scrolls
+ * the table without building the trees of every row it passes.
  */
 
 #define FUNC_NONE UINT32_MAX
@@ -44,8 +44,12 @@
 #define TALL 28
 /* Callers and callees go side by side from this width, else one over the other. */
 #define SIDE_BY_SIDE 60
-/* A Sandwich this large says it is being built before it is. */
-#define ANNOUNCE_STACKS 100000
+/*
+ * A Sandwich of a set with this many stacks is slow to build (tens of
+ * milliseconds and up): built only once the keys stop (pane.h), and said
+ * so on the status line before.
+ */
+#define SLOW_STACKS 100000
 
 enum focus {
 	FOCUS_TABLE,
@@ -171,16 +175,25 @@ struct columns {
 	unsigned amount;  /* one weight, right-aligned */
 	unsigned name;
 	unsigned module;  /* 0: no module column */
+	unsigned module_at; /* the column it starts at */
 };
 
 #define PCT_COLS 5
 
+/*
+ * The name column is as wide as the widest name on screen (within what
+ * the module leaves), so that a wide screen does not put the module far
+ * from short names.
+ */
 static void
-table_columns(struct columns *c, struct pane_ctx *ctx, unsigned width)
+table_columns(struct columns *c, struct pane_ctx *ctx, unsigned width,
+	      const struct sandwich_pane *sp, const struct sandwich_rows *r)
 {
 	const struct profile *p = model_profile(ctx->model);
+	const struct profile_set *ps = ctx->model->ps;
+	const struct func_table *ft = model_funcs(ctx->model);
 	struct strbuf sb = STRBUF_INIT;
-	unsigned used, rest;
+	unsigned used, rest, widest = 24;
 
 	/*
 	 * No function weighs more than the total, but "999.999 ms" is wider
@@ -190,11 +203,27 @@ table_columns(struct columns *c, struct pane_ctx *ctx, unsigned width)
 	c->amount = render_width(sb.buf, sb.len);
 	if (c->amount < 10)
 		c->amount = 10;
-	strbuf_release(&sb);
 	used = 1 + 2 * (c->amount + 1 + PCT_COLS + 2);
 	rest = width > used ? width - used : 0;
 	c->module = rest >= 40 ? (rest / 3 < 32 ? rest / 3 : 32) : 0;
 	c->name = rest > c->module + 2 ? rest - c->module - (c->module ? 2 : 0) : rest;
+	for (uint32_t i = sp->top; i < r->nr && i < sp->top + rows_shown(sp); i++) {
+		const struct func *f = &ft->funcs[r->rows[i]];
+
+		strbuf_reset(&sb);
+		text_escape(&sb, ps_get(ps, f->name), intern_len(&ps->strings, f->name));
+		if (render_width(sb.buf, sb.len) > widest)
+			widest = render_width(sb.buf, sb.len);
+	}
+	strbuf_release(&sb);
+	if (c->name > widest + 2) {
+		/* The module gets what the names leave, up to twice its share. */
+		unsigned spare = c->name - widest - 2;
+
+		c->name = widest + 2;
+		c->module += spare < c->module ? spare : c->module;
+	}
+	c->module_at = used + c->name + 2;
 }
 
 /* text right-aligned in w columns. */
@@ -246,7 +275,7 @@ draw_header(const struct sandwich_pane *sp, struct pane_ctx *ctx, const struct c
 	if (sp->by == SANDWICH_BY_NAME)
 		strbuf_addstr(&line, arrow);
 	if (c->module) {
-		unsigned w = render_width(line.buf, line.len), at = (unsigned)width - c->module;
+		unsigned w = render_width(line.buf, line.len), at = c->module_at;
 
 		strbuf_addchars(&line, ' ', at > w ? at - w : 1);
 		strbuf_addstr(&line, "Module");
@@ -280,9 +309,9 @@ draw_table(struct sandwich_pane *sp, struct pane_ctx *ctx, const struct sandwich
 	struct strbuf line = STRBUF_INIT, cell = STRBUF_INIT;
 	struct columns c;
 
-	table_columns(&c, ctx, (unsigned)a->width);
 	sp->rows = (struct pane_area){ a->top + 1, a->left, a->height - 1, a->width };
 	show_row(sp, r->nr);
+	table_columns(&c, ctx, (unsigned)a->width, sp, r);
 	draw_header(sp, ctx, &c, a->top, a->left, a->width, r);
 	if (!r->nr) {
 		attrset(display_attr(d, DISPLAY_LABEL));
@@ -310,9 +339,7 @@ draw_table(struct sandwich_pane *sp, struct pane_ctx *ctx, const struct sandwich
 		if (c.module && f->module != STR_EMPTY) {
 			const char *mod = module_base(ps_get(ps, f->module));
 
-			strbuf_addchars(&line, ' ', (unsigned)a->width - c.module > used
-							    ? (unsigned)a->width - c.module - used
-							    : 1);
+			strbuf_addchars(&line, ' ', c.module_at > used ? c.module_at - used : 1);
 			strbuf_reset(&cell);
 			render_label(&cell, mod, strlen(mod), c.module, d->utf8);
 			strbuf_add(&line, cell.buf, cell.len);
@@ -457,13 +484,16 @@ lend_trees(struct sandwich_pane *sp, struct pane_ctx *ctx, bool may_build)
 
 	if (sp->func == FUNC_NONE)
 		return false;
-	if (!model_sandwich_cached(m, sp->func)) {
+	if (!model_sandwich_cached(m, sp->func) && m->ps->nr_stacks >= SLOW_STACKS) {
+		const struct func *f = &model_funcs(m)->funcs[sp->func];
+		struct strbuf what = STRBUF_INIT;
+
 		if (!may_build)
 			return false;
-		if (m->ps->nr_stacks >= ANNOUNCE_STACKS) {
-			set_titles(sp, ctx);
-			pane_announce(ctx, sp->title[0].buf + strlen("Callers of "));
-		}
+		strbuf_addstr(&what, "Sandwich of ");
+		strbuf_addstr(&what, ps_get(m->ps, f->name));
+		pane_announce(ctx, what.buf);
+		strbuf_release(&what);
 	}
 	sw = model_sandwich(m, sp->func);
 	src.key2 = sp->func;

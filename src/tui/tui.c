@@ -33,6 +33,11 @@
 
 /* Wake up this often to notice a SIGTERM or SIGHUP. */
 #define KEY_TIMEOUT_MS 500
+/*
+ * A slow cache is built once no key has come for this long: longer than
+ * the gap between a held key's repeats, shorter than a person notices.
+ */
+#define SETTLE_MS 150
 
 /*
  * Set to the signal by SIGTERM, SIGHUP and SIGINT from outside: leave
@@ -349,7 +354,12 @@ open_help(struct tui *ui)
 		      "  one tree, heaviest callees first; Time Order shows the stacks in the\n"
 		      "  order the samples were taken. Boxes narrower than a cell are drawn\n"
 		      "  as dots. 'this box' is the selected box; 'function' adds up every\n"
-		      "  box of the same function, counting recursion once per sample.\n");
+		      "  box of the same function, counting recursion once per sample.\n"
+		      "  Sandwich lists every function; under the table, the callers of the\n"
+		      "  selected one go down from it, and its callees too. A search (or a\n"
+		      "  function marked with s or Enter) lights the boxes it matches and\n"
+		      "  dims the rest; the status line gives the weight they hold, each\n"
+		      "  sample counted once, as a share of all and of the view.\n");
 	page_open(ui);
 }
 
@@ -920,18 +930,24 @@ run(struct tui *ui)
 		int key;
 
 		if (dirty) {
-			/* Slow caches wait until the keys typed ahead are read (pane.h). */
-			ui->ctx.may_build = !display_key_waiting(&ui->disp);
+			/* Slow caches wait until the keys stop coming (pane.h). */
+			ui->ctx.may_build = false;
 			ui->ctx.build_pending = false;
 			draw(ui);
 			refresh();
-			strbuf_reset(&ui->message);
-			dirty = false;
+			/* A key's time is to the screen that answers it, "building" or not. */
 			if (ui->timing_path && key_at) {
 				ALLOC_GROW(ui->timing_ms, ui->timing_keys, ui->timing_alloc);
 				ui->timing_ms[ui->timing_keys++] = now_ms() - key_at;
 				key_at = 0;
 			}
+			if (ui->ctx.build_pending && !display_key_wait(&ui->disp, SETTLE_MS)) {
+				ui->ctx.may_build = true;
+				draw(ui);
+				refresh();
+			}
+			strbuf_reset(&ui->message);
+			dirty = false;
 		}
 		key = getch();
 		if (key == ERR)
@@ -1085,7 +1101,8 @@ tui_run(const struct tui_options *o)
 	if (ps->nr_diags)
 		strbuf_addf(&ui.message, "%zu warning%s while reading: listed when tflame exits",
 			    ps->nr_diags, ps->nr_diags == 1 ? "" : "s");
-	else
+	else if (!model_search(&ui.model))
+		/* With --search the status line has better to say: what it matches. */
 		strbuf_addstr(&ui.message, "? lists the keys, q quits");
 
 	run(&ui);
