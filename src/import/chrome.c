@@ -1216,7 +1216,9 @@ build_events(struct chrome *c)
 			ALLOC_GROW(iv, nr_iv, alloc_iv);
 			iv[nr_iv++] = (struct ch_interval){ b->ts, last, b->frame, b->seq };
 		}
-		qsort(iv, nr_iv, sizeof(*iv), cmp_interval);
+		/* A thread with no interval has nothing to sort (and iv may be NULL). */
+		if (nr_iv)
+			qsort(iv, nr_iv, sizeof(*iv), cmp_interval);
 		if (sweep(c, &p, thread_id_of(c, thread), iv, nr_iv, &clipped))
 			goto out;
 	}
