@@ -320,6 +320,18 @@ keys j
 check "j in the callers: the heaviest caller" wait_for "this box   total 464.464 ms (30.7% of all, 46.2% of spin)"
 keys Tab
 check "Tab: then the callees" wait_for "100% of spin)   self 998.998 ms (66.0% of all,"
+keys BTab s
+check "s on a caller: Sandwich of that function" wait_for "Callers of compress_block"
+check "the table has the focus again" wait_for "function   total 464.464 ms (30.7% of all)"
+click 10 5
+check "a click on a row selects it" wait_for "Callers of main"
+click 70 16
+check "a click on the callees gives them the focus" \
+	wait_for "this box   total 769.769 ms (50.8% of all, 100% of main)"
+keys BTab BTab g
+check "g: back to the first row" wait_for "Callers of spin"
+keys Tab Tab
+wait_for "99.4% of spin" || bail "the callees do not have the focus"
 keys BTab BTab
 check "Shift-Tab: back to the table" wait_for "function   total 1.005 s"
 keys d
@@ -342,6 +354,11 @@ keys k
 check "the status line says what is marked, and its weight" \
 	wait_for "marked: compress_block  matched: 464.464 ms (30.7% of all, 30.7% of view)"
 check "the other boxes are dimmed" poll dimmed main
+keys 2 s
+check "s in Time Order: Sandwich of the box's function" wait_for "marked: __libc_start_call_main"
+keys Enter
+check "Enter goes back to Time Order, the pane it came from" wait_for "thread     "
+keys 1
 keys Escape
 check "Esc with no zoom clears the marks" wait_for "marks cleared"
 if T capture-pane -p -e -t tf | grep -q '38;5;246m'; then
