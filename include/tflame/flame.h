@@ -105,7 +105,7 @@ uint32_t flame_selected_func(const struct flame *f, struct pane_ctx *ctx);
  * Select the first match of the search (the source's matches) in layout
  * order, showing it; false when nothing matches or there is no search.
  */
-bool flame_select_first_match(struct flame *f, struct pane_ctx *ctx);
+bool flame_select_first_match(struct flame *f);
 
 /*
  * Append the search's score in f to out: "matched: W (P% of all, Q% of

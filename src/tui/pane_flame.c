@@ -1647,11 +1647,10 @@ find_match(struct flame *f, struct pane_ctx *ctx, int dir)
 }
 
 bool
-flame_select_first_match(struct flame *f, struct pane_ctx *ctx)
+flame_select_first_match(struct flame *f)
 {
 	uint32_t n;
 
-	(void)ctx;
 	if (!f->matches)
 		return false;
 	n = search_index_next(f->matches, SEARCH_NONE, 0, UINT64_MAX);
@@ -1792,7 +1791,7 @@ flame_pane_show(struct pane *pane, struct pane_ctx *ctx, uint32_t func)
 	struct flame *f = flame_pane_sync(pane, ctx);
 
 	if (flame_selected_func(f, ctx) != func)
-		flame_select_first_match(f, ctx);
+		flame_select_first_match(f);
 }
 
 static void *

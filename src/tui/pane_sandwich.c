@@ -257,8 +257,9 @@ draw_header(const struct sandwich_pane *sp, struct pane_ctx *ctx, const struct c
 	    int y, int x, int width, const struct sandwich_rows *r)
 {
 	const struct display *d = ctx->disp;
-	const char *arrow = sp->reverse ? (d->utf8 ? "\xe2\x96\xb2" : "^")
-					: (d->utf8 ? "\xe2\x96\xbc" : "v");
+	/* A triangle says the order; in ASCII a letter on its own, apart. */
+	const char *arrow = sp->reverse ? (d->utf8 ? "\xe2\x96\xb2" : " ^")
+					: (d->utf8 ? "\xe2\x96\xbc" : " v");
 	struct strbuf line = STRBUF_INIT, label = STRBUF_INIT, pos = STRBUF_INIT;
 	static const char *const names[] = { "Total", "Self" };
 
