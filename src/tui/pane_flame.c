@@ -966,7 +966,8 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 		flow_newline(fl);
 		flow_newline(fl);
 		flow_wordz(fl, display_attr(d, DISPLAY_HEADING),
-			   f->look.path_title ? f->look.path_title : "# call path, outermost first");
+			   f->look.path_title ? f->look.path_title
+					      : "# call path, outermost first");
 		fl->indent = 8;
 		for (uint32_t i = 0; i < depth; i++) {
 			const struct frame *pf = ps_frame(f->ps, f->ps->stacks[path[i]].frame);
@@ -1604,9 +1605,10 @@ find_match(struct flame *f, struct pane_ctx *ctx, int dir)
 	bool wrapped = false, left_zoom = false;
 
 	if (!ix) {
+		/* Sandwich's trees have no index: their matches are lit, not visited. */
 		strbuf_addstr(ctx->message, model_search(ctx->model)
-				      ? "n and N go through the matches of Left Heavy and Time Order"
-				      : "no search: / starts one");
+					    ? "n and N visit matches in Left Heavy and Time Order"
+					    : "no search: / starts one");
 		return;
 	}
 	if (!ix->nr_hits) {

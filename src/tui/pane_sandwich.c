@@ -317,8 +317,9 @@ draw_table(struct sandwich_pane *sp, struct pane_ctx *ctx, const struct sandwich
 	if (!r->nr) {
 		attrset(display_attr(d, DISPLAY_LABEL));
 		mvaddstr(sp->rows.top, a->left + 1,
-			 model_search_re(ctx->model) ? "no function matches the search (Esc clears it)"
-						     : "no samples here");
+			 model_search_re(ctx->model)
+				 ? "no function matches the search (Esc clears it)"
+				 : "no samples here");
 		attrset(A_NORMAL);
 	}
 	for (int i = 0; i < sp->rows.height && sp->top + (uint32_t)i < r->nr; i++) {

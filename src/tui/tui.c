@@ -629,8 +629,9 @@ show_func(struct tui *ui, uint32_t fn)
 	p->ops->show(p, &ui->ctx, fn);
 	strbuf_addstr(&ui->message, "marked: ");
 	add_func_name(ui, &ui->message, fn);
-	strbuf_addstr(&ui->message, ui->active == TAB_SANDWICH ? "  (Enter: back, marked; Esc: unmark)"
-							       : "  (n N: its boxes; Esc: unmark)");
+	strbuf_addstr(&ui->message, ui->active == TAB_SANDWICH
+					    ? "  (Enter: back, marked; Esc: unmark)"
+					    : "  (n N: its boxes; Esc: unmark)");
 }
 
 /* / opens the prompt, empty: Up brings back the last pattern. */
