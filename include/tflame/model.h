@@ -107,6 +107,10 @@ struct model {
 
 	struct sandwich sandwich;    /* of one function at a time */
 	uint64_t sandwich_gen;
+	uint64_t sandwich_builds;    /* counts builds: which sandwich is cached */
+	/* the search over the sandwich's callers [0] and callees [1] */
+	struct search_index search_sw[2];
+	uint64_t ssw_build[2], ssw_sgen[2]; /* sandwich_builds, search_gen it is of */
 	struct sandwich_rows rows;
 	uint64_t rows_gen, rows_sgen;
 
@@ -185,6 +189,13 @@ const struct search_index *model_search_chart(struct model *m);
 const struct sandwich *model_sandwich(struct model *m, func_id func);
 /* Whether model_sandwich(m, func) is cached, so answers without building. */
 bool model_sandwich_cached(const struct model *m, func_id func);
+/*
+ * The search over the callers tree (callees false) or the callees tree of
+ * model_sandwich(m, func), as model_search_tree() is over the Left Heavy
+ * tree: matched weight and next/previous match. NULL when there is no
+ * search. Valid while that sandwich is the one cached.
+ */
+const struct search_index *model_search_sandwich(struct model *m, func_id func, bool callees);
 /*
  * The rows of the Sandwich table in the order asked for; with filter set
  * and a search current, only the functions it matches.

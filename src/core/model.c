@@ -51,6 +51,8 @@ model_release(struct model *m)
 	search_index_release(&m->search_tree);
 	search_index_release(&m->search_chart);
 	sandwich_release(&m->sandwich);
+	search_index_release(&m->search_sw[0]);
+	search_index_release(&m->search_sw[1]);
 	sandwich_rows_release(&m->rows);
 	thread_table_release(&m->thread_tab);
 	profile_set_free(m->ps);
@@ -283,6 +285,7 @@ model_sandwich(struct model *m, func_id func)
 	sandwich_release(&m->sandwich);
 	sandwich_build(&m->sandwich, t, ft, func);
 	m->sandwich_gen = m->generation;
+	m->sandwich_builds++;
 	return &m->sandwich;
 }
 
@@ -290,6 +293,30 @@ bool
 model_sandwich_cached(const struct model *m, func_id func)
 {
 	return m->sandwich_gen == m->generation && m->sandwich.func == func;
+}
+
+/*
+ * An index is of one build of the sandwich, not of its function: the
+ * function's trees built again (after another function's) are new stack
+ * views, whatever their ids.
+ */
+const struct search_index *
+model_search_sandwich(struct model *m, func_id func, bool callees)
+{
+	const struct search *s = model_search(m);
+	const struct sandwich *sw;
+	int i = callees;
+
+	if (!s)
+		return NULL;
+	sw = model_sandwich(m, func);
+	if (m->ssw_build[i] == m->sandwich_builds && m->ssw_sgen[i] == m->search_gen)
+		return &m->search_sw[i];
+	search_index_release(&m->search_sw[i]);
+	search_index_tree(&m->search_sw[i], s, callees ? &sw->callees : &sw->callers);
+	m->ssw_build[i] = m->sandwich_builds;
+	m->ssw_sgen[i] = m->search_gen;
+	return &m->search_sw[i];
 }
 
 const struct sandwich_rows *
@@ -520,6 +547,19 @@ check_more(const struct model *m, struct tf_error *err)
 		if (search_index_check(&m->search_chart, &m->search, err))
 			return -1;
 	}
+	/* An index of the sandwich built last, if that is current, for the search. */
+	for (int i = 0; i < 2; i++) {
+		if (!searched || m->sandwich_gen != g || !m->sandwich_builds ||
+		    m->ssw_build[i] != m->sandwich_builds || m->ssw_sgen[i] != sg)
+			continue;
+		if (m->search_sw[i].tree != (i ? &m->sandwich.callees : &m->sandwich.callers))
+			return tf_error_set(err, "a search index of another tree");
+		if (search_index_check(&m->search_sw[i], &m->search, err))
+			return -1;
+	}
+	if (m->ssw_build[0] > m->sandwich_builds || m->ssw_build[1] > m->sandwich_builds ||
+	    m->ssw_sgen[0] > sg || m->ssw_sgen[1] > sg)
+		return tf_error_set(err, "a sandwich index newer than its sandwich");
 	if (m->sandwich_gen == g) {
 		if (sandwich_check(&m->sandwich, err))
 			return -1;

@@ -523,6 +523,41 @@ test_search_func_in_model(void **state)
 }
 
 static void
+test_search_sandwich_in_model(void **state)
+{
+	struct model m;
+	const struct search_index *ix;
+	const struct sandwich *sw;
+
+	(void)state;
+	setup(&m);
+	assert_null(model_search_sandwich(&m, fn(&m, "g"), false));
+	model_set_search(&m, re_of("^main$"));
+	/* g's callers: g, then main above every one of its 5 units. */
+	ix = model_search_sandwich(&m, fn(&m, "g"), false);
+	sw = model_sandwich(&m, fn(&m, "g"));
+	assert_ptr_equal(ix->tree, &sw->callers);
+	assert_int_equal(search_index_matched(ix, 0, ix->total), 5);
+	assert_int_equal(ix->nr_hits, 1);
+	assert_int_equal(ix->hits[0].row, 1);
+	/* g calls nothing: no main below it. */
+	ix = model_search_sandwich(&m, fn(&m, "g"), true);
+	assert_int_equal(search_index_matched(ix, 0, ix->total), 0);
+	check_model(&m);
+
+	/* Another search, another function and back: indexes of the new trees. */
+	model_set_search(&m, re_of("^g$"));
+	assert_int_equal(search_index_matched(model_search_sandwich(&m, fn(&m, "g"), true), 0, 5),
+			 5);
+	model_sandwich(&m, fn(&m, "f"));
+	ix = model_search_sandwich(&m, fn(&m, "g"), false);
+	assert_ptr_equal(ix->tree, &model_sandwich(&m, fn(&m, "g"))->callers);
+	assert_int_equal(search_index_matched(ix, 0, ix->total), 5);
+	check_model(&m);
+	model_release(&m);
+}
+
+static void
 test_sandwich_cached(void **state)
 {
 	struct model m;
@@ -554,6 +589,7 @@ main(void)
 		cmocka_unit_test(test_sandwich_in_model),
 		cmocka_unit_test(test_search_func_in_model),
 		cmocka_unit_test(test_sandwich_cached),
+		cmocka_unit_test(test_search_sandwich_in_model),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
