@@ -397,6 +397,12 @@ check "the search holds in Time Order" \
 	wait_for "/spin/  matched: 1.005 s (66.4% of all, 66.4% of view)"
 keys 3
 check "in Sandwich the search filters the table" wait_for "/spin/  1 of 21 functions match"
+keys Tab
+check "in the callers, the matched weight" \
+	wait_for "/spin/  matched: 1.005 s (66.4% of all, 100% of view)"
+keys n
+check "and n goes through their matches" wait_for "match 1 of 1"
+keys BTab
 keys /
 wait_for "Enter: search" || bail "no prompt"
 keys -l 'SPIN'

@@ -109,8 +109,8 @@ bool flame_select_first_match(struct flame *f);
 
 /*
  * Append the search's score in f to out: "matched: W (P% of all, Q% of
- * view)", counted once per sample, where the view is the x range on
- * screen. Appends nothing without a search.
+ * view)", counted once per sample, where all is the source's and the
+ * view is the x range on screen. Appends nothing without matches.
  */
 void flame_search_status(const struct flame *f, struct pane_ctx *ctx, struct strbuf *out);
 

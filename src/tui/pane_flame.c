@@ -1605,9 +1605,9 @@ find_match(struct flame *f, struct pane_ctx *ctx, int dir)
 	bool wrapped = false, left_zoom = false;
 
 	if (!ix) {
-		/* Sandwich's trees have no index: their matches are lit, not visited. */
+		/* Sandwich lights a function's marks in its trees, but does not visit them. */
 		strbuf_addstr(ctx->message, model_search(ctx->model)
-					    ? "n and N visit matches in Left Heavy and Time Order"
+					    ? "n and N visit the marks in Left Heavy and Time Order"
 					    : "no search: / starts one");
 		return;
 	}
@@ -1677,7 +1677,7 @@ flame_search_status(const struct flame *f, struct pane_ctx *ctx, struct strbuf *
 	strbuf_addstr(out, "matched: ");
 	profile_format_amount(p, all, out);
 	strbuf_addstr(out, " (");
-	add_pct(out, all, f->total);
+	add_pct(out, all, f->all);
 	strbuf_addstr(out, " of all, ");
 	add_pct(out, view, span(f));
 	strbuf_addstr(out, " of view)");

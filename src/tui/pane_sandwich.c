@@ -500,8 +500,13 @@ lend_trees(struct sandwich_pane *sp, struct pane_ctx *ctx, bool may_build)
 	sw = model_sandwich(m, sp->func);
 	src.key2 = sp->func;
 	src.tree = &sw->callers;
+	/* A regex's matches, lit and visited; a marked function is neither here. */
+	if (model_search_re(m))
+		src.matches = model_search_sandwich(m, sp->func, false);
 	flame_set_source(sp->callers, &src);
 	src.tree = &sw->callees;
+	if (model_search_re(m))
+		src.matches = model_search_sandwich(m, sp->func, true);
 	flame_set_source(sp->callees, &src);
 	return true;
 }
@@ -737,7 +742,8 @@ table_request(struct sandwich_pane *sp, struct pane_ctx *ctx, enum request req,
 	case REQ_FIND_NEXT:
 	case REQ_FIND_PREV:
 		strbuf_addstr(ctx->message, model_search_re(ctx->model)
-				      ? "here the search filters the table: j and k go through it"
+				      ? "the search keeps the table to its matches: j and k go "
+					"through them, Tab to the trees for n and N"
 				      : "no search: / starts one");
 		return PANE_DONE;
 	case REQ_DETAILS:
@@ -842,6 +848,11 @@ sandwich_search(struct pane *pane, struct pane_ctx *ctx, struct strbuf *out)
 
 	if (!model_search_re(ctx->model))
 		return;
+	if (sp->focus != FOCUS_TABLE && sp->built) {
+		flame_search_status(sp->focus == FOCUS_CALLERS ? sp->callers : sp->callees, ctx,
+				    out);
+		return;
+	}
 	r = sandwich_sync(sp, ctx);
 	st = model_func_stats(ctx->model);
 	nr_funcs = model_funcs(ctx->model)->nr_funcs;
