@@ -430,8 +430,8 @@ keys 1
 # ------------------------------------------------------------- threads
 keys g t
 check "t: the thread picker" wait_for "Threads of cpu-clock:pppH: 2 of 2 ticked"
-check "threads heaviest first, with tid, weight and share" \
-	poll line_starts 4 " [x] demo                                                                  11193  769.769 ms  50.8%"
+check "threads heaviest first" poll line_starts 4 " [x] demo  "
+check "with tid, weight and share" wait_for "11193  769.769 ms  50.8%"
 check "the second thread" poll line_starts 5 " [x] compressor"
 keys -l comp
 check "typing filters the list" wait_gone "[x] demo"

@@ -369,6 +369,29 @@ format_row(struct strbuf *out, const struct thread_picker *tp, struct model *m,
 	strbuf_release(&sb);
 }
 
+/* Columns of the widest name in the list, indent included; 24 at least. */
+static unsigned
+widest_name(const struct thread_picker *tp, struct model *m)
+{
+	const struct thread_table *tt = model_thread_weights(m);
+	const struct profile_set *ps = m->ps;
+	struct strbuf sb = STRBUF_INIT;
+	unsigned widest = 24;
+
+	for (uint32_t i = 0; i < tp->nr_rows; i++) {
+		const struct picker_row *r = &tp->rows[i];
+		str_id comm = r->proc ? tt->procs[r->index].comm
+				      : ps->threads[tt->threads[r->index].thread].comm;
+
+		strbuf_reset(&sb);
+		text_escape_str(&sb, ps_get(ps, comm));
+		if (render_width(sb.buf, sb.len) + 2 > widest)
+			widest = render_width(sb.buf, sb.len) + 2;
+	}
+	strbuf_release(&sb);
+	return widest;
+}
+
 void
 picker_draw(struct thread_picker *tp, struct model *m, const struct display *d)
 {
@@ -400,6 +423,9 @@ picker_draw(struct thread_picker *tp, struct model *m, const struct display *d)
 	name_w = width > TICK_COLS + 2 * ID_COLS + 2 + weight_w + PCT_COLS + 1
 			 ? width - (TICK_COLS + 2 * ID_COLS + 2 + weight_w + PCT_COLS + 1)
 			 : 4;
+	/* No wider than the names, so that a wide screen keeps the numbers near them. */
+	if (name_w > widest_name(tp, m) + 4)
+		name_w = widest_name(tp, m) + 4;
 	strbuf_reset(&line);
 	strbuf_addchars(&line, ' ', TICK_COLS);
 	strbuf_addstr(&line, "process / thread");
