@@ -4,6 +4,11 @@
 #
 #	fuzz/run.sh SRCDIR BUILDDIR SECONDS [TARGET...]
 #
+# With FUZZ_RUNS set in the environment, each target stops after that many
+# inputs (or SECONDS, whichever comes first) and mutates from the fixed seed
+# FUZZ_SEED (default 1): from a fresh corpus such a run tries the same
+# inputs every time, so CI's verdict does not depend on luck or load.
+#
 # Corpora live in BUILDDIR/fuzz/corpus/TARGET and grow from run to run.
 # A crash leaves its input as BUILDDIR/fuzz/crash-* and fails the run;
 # once fixed, copy the input to tests/fuzz-regressions/TARGET/ so that
@@ -13,6 +18,10 @@ src=$1 build=$2 secs=$3
 shift 3
 targets=${*:-fuzz_perf fuzz_folded fuzz_cprofile fuzz_import}
 status=0
+limits="-max_total_time=$secs"
+if [ -n "${FUZZ_RUNS:-}" ]; then
+	limits="$limits -runs=$FUZZ_RUNS -seed=${FUZZ_SEED:-1}"
+fi
 
 # seed DIR FILES...: copy files into a corpus directory.
 seed() {
@@ -44,7 +53,7 @@ for t in $targets; do
 	echo "fuzz: $t for ${secs}s ($(ls "$corpus" | wc -l) inputs in the corpus)"
 	(cd "$build/fuzz" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		"./$t" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+		"./$t" $limits -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 		-print_final_stats=1 "corpus/$t" 2>"$t.log")
 	rc=$?
 	grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ *DONE)' "$build/fuzz/$t.log"

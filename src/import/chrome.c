@@ -135,7 +135,8 @@ apply_children(struct ch_cpu *cpu, const int64_t *kids, size_t nr_kids)
 {
 	if (!nr_kids)
 		return;
-	qsort(cpu->nodes, cpu->nr_nodes, sizeof(*cpu->nodes), cmp_node_id);
+	if (cpu->nr_nodes)
+		qsort(cpu->nodes, cpu->nr_nodes, sizeof(*cpu->nodes), cmp_node_id);
 	for (size_t k = 0; k + 1 < nr_kids; k += 2) {
 		ssize_t n = find_node(cpu->nodes, cpu->nr_nodes, kids[k]);
 
@@ -1170,7 +1171,8 @@ build_events(struct chrome *c)
 
 	if (!c->nr_events)
 		return 0;
-	qsort(c->events, c->nr_events, sizeof(*c->events), cmp_event);
+	if (c->nr_events)
+		qsort(c->events, c->nr_events, sizeof(*c->events), cmp_event);
 	for (size_t i = 0; i < c->nr_events;) {
 		uint32_t thread = c->events[i].thread;
 		int64_t last = c->events[i].ts;
@@ -1303,7 +1305,8 @@ build_cpu(struct chrome *c, struct ch_cpu *cpu, struct profile *p, uint64_t *mis
 	bool timed = cpu->nr_times == cpu->nr_samples && cpu->nr_samples;
 	int64_t t = cpu->has_start ? cpu->start : 0;
 
-	qsort(cpu->nodes, cpu->nr_nodes, sizeof(*cpu->nodes), cmp_node_id);
+	if (cpu->nr_nodes)
+		qsort(cpu->nodes, cpu->nr_nodes, sizeof(*cpu->nodes), cmp_node_id);
 	/* Deltas to times; they may be negative, so times are sorted after. */
 	for (size_t i = 0; timed && i < cpu->nr_times; i++) {
 		t = cpu->absolute_times ? cpu->times[i] : t + cpu->times[i];
@@ -1351,7 +1354,8 @@ build_trace_samples(struct chrome *c)
 		return 0;
 	p = profile_set_profile(c->ps, ps_str(c->ps, "samples", 7),
 				c->opts->weight == WEIGHT_SAMPLES ? UNIT_SAMPLES : UNIT_NONE);
-	qsort(c->frames, c->nr_frames, sizeof(*c->frames), cmp_node_id);
+	if (c->nr_frames)
+		qsort(c->frames, c->nr_frames, sizeof(*c->frames), cmp_node_id);
 	for (size_t i = 0; i < c->nr_tsamples; i++) {
 		const struct ch_sample *s = &c->tsamples[i];
 		ssize_t n = find_node(c->frames, c->nr_frames, s->sf);
