@@ -7,22 +7,7 @@
 #   BUILD_DIR holds a built tflame (default: a release build made here in
 #   bench/out/build). PPROF_MB sets the input size in MB (default 110).
 set -e
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(dirname "$here")
-out=$here/out
-mkdir -p "$out"
-
-if [ -n "$1" ]; then
-	build=$(cd "$1" && pwd)
-else
-	build=$out/build
-	if [ ! -x "$build/tflame" ]; then
-		[ -x "$top/configure" ] || (cd "$top" && autoreconf -fi)
-		mkdir -p "$build"
-		(cd "$build" && "$top/configure" -q CFLAGS="-O2 -g" && make -j"$(nproc)" tflame)
-	fi
-fi
-tflame=$build/tflame
+. "$(dirname "$0")/lib.sh"
 
 mb=${PPROF_MB:-110}
 input=$out/pprof-$mb.pb

@@ -11,22 +11,7 @@
 # Targets (ARCHITECTURE.md): >= 1 GB/s on 2 cores, peak RSS <= 15% of the
 # input + 64 MiB.
 set -e
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(dirname "$here")
-out=$here/out
-mkdir -p "$out"
-
-if [ -n "$1" ]; then
-	build=$(cd "$1" && pwd)
-else
-	build=$out/build
-	if [ ! -x "$build/tflame" ]; then
-		[ -x "$top/configure" ] || (cd "$top" && autoreconf -fi)
-		mkdir -p "$build"
-		(cd "$build" && "$top/configure" -q CFLAGS="-O2 -g" && make -j"$(nproc)" tflame)
-	fi
-fi
-tflame=$build/tflame
+. "$(dirname "$0")/lib.sh"
 
 bytes=${BENCH_BYTES:-1100000000}
 input=$out/perf-$bytes.txt
