@@ -25,11 +25,12 @@ static const char usage_text[] =
 	"       tflame dump [OPTIONS] FILE        print a pane as text\n"
 	"       tflame --help | --version\n"
 	"\n"
-	"FILE is perf script text or folded stacks, plain, gzip or zstd; - reads stdin.\n"
+	"FILE is perf script text, perf.data, folded stacks, speedscope JSON, a Chrome\n"
+	"or Node profile, pprof, callgrind or cProfile, plain, gzip or zstd; - reads\n"
+	"stdin.\n"
 	"\n"
 	"Options of the explorer:\n"
-	"  --format=FORMAT         read FILE as FORMAT (perf, folded); default: probe\n"
-	"  --weight=period|samples weigh samples by period (default) or count them\n"
+	CLI_COMMON_USAGE
 	CLI_LENS_USAGE
 	"\n"
 	"In the explorer, ? lists the keys and q quits.\n"

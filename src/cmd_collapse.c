@@ -27,9 +27,7 @@ static const char collapse_usage[] =
 	"  --event-filter=EVENT    keep samples of EVENT (default: the first event)\n"
 	"  --srcline               add the source lines of 'perf script -F+srcline'\n"
 	"  --inline, --context     inline expansion with symbols: not in this version\n"
-	"  --format=FORMAT         read FILE as FORMAT (perf, folded); default: probe\n"
-	"  --weight=period|samples weigh samples by period (default) or count them\n"
-	"  -h, --help              show this help\n";
+	CLI_COMMON_USAGE;
 
 enum {
 	OPT_PID = 256, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS, OPT_EVENT,

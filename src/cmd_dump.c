@@ -35,9 +35,7 @@ static const char dump_usage[] =
 	"  --zoom=FRAME;FRAME;...  zoom on the box of this call path, root first\n"
 	CLI_LENS_USAGE
 	"  --ascii                 ASCII only ('~' for the ellipsis)\n"
-	"  --format=FORMAT         read FILE as FORMAT (perf, folded); default: probe\n"
-	"  --weight=period|samples weigh samples by period (default) or count them\n"
-	"  -h, --help              show this help\n";
+	CLI_COMMON_USAGE;
 
 enum {
 	OPT_VIEW = 256, OPT_WIDTH, OPT_HEIGHT, OPT_ZOOM, OPT_ASCII, OPT_FUNCTION,

@@ -29,9 +29,7 @@ static const char report_usage[] =
 	"  --limit=N               top N functions (default 20, 0 for all)\n"
 	CLI_LENS_USAGE
 	"  --json                  the same numbers as JSON\n"
-	"  --format=FORMAT         read FILE as FORMAT (perf, folded); default: probe\n"
-	"  --weight=period|samples weigh samples by period (default) or count them\n"
-	"  -h, --help              show this help\n";
+	CLI_COMMON_USAGE;
 
 enum { OPT_LIMIT = 256, OPT_JSON };
 

@@ -46,6 +46,14 @@ enum {
 	{ "weight", required_argument, NULL, CLI_OPT_WEIGHT }, \
 	{ "help", no_argument, NULL, 'h' }
 
+/* The usage lines of CLI_COMMON_OPTIONS, for the commands' --help. */
+#define CLI_COMMON_USAGE \
+	"  --format=FORMAT         read FILE as FORMAT instead of probing: perf,\n" \
+	"                          folded, speedscope, chrome, cprofile, perf.data,\n" \
+	"                          pprof or callgrind\n" \
+	"  --weight=period|samples weigh samples by period (default) or count them\n" \
+	"  -h, --help              show this help\n"
+
 /* What the common options and the FILE argument set. */
 struct cli_common {
 	const char *cmd;          /* for messages: "report"; NULL for the explorer */
