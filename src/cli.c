@@ -10,13 +10,13 @@
 #include <string.h>
 
 #include "tflame/error.h"
+#include "tflame/model.h"
 #include "tflame/profile.h"
+#include "tflame/search.h"
 #include "tflame/strbuf.h"
 #include "tflame/text.h"
-#include "tflame/xalloc.h"
-#include "tflame/search.h"
-#include "tflame/model.h"
 #include "tflame/tui.h"
+#include "tflame/xalloc.h"
 
 static const char usage_text[] =
 	"usage: tflame [OPTIONS] FILE             explore a profile in the terminal\n"
