@@ -1,0 +1,461 @@
+#include "config.h"
+
+#include "tflame/symbols.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tflame/error.h"
+#include "tflame/hash.h"
+#include "tflame/intern.h"
+#include "tflame/strbuf.h"
+#include "tflame/xalloc.h"
+
+/* A PT_LOAD segment: file offsets [off, off + filesz) sit at vaddr. */
+struct sym_load {
+	uint64_t off, filesz, vaddr;
+};
+
+struct sym_module {
+	char *path;            /* owned */
+	uint64_t hash;         /* of path */
+	Dwfl *dwfl;            /* one session per module; NULL if unreadable */
+	Dwfl_Module *mod;      /* borrowed from dwfl */
+	GElf_Addr bias;        /* Dwfl address = ELF vaddr + bias */
+	struct sym_load *loads;
+	size_t nr_loads;
+};
+
+/* A cached answer: frames is owned and never moves once stored. */
+struct sym_entry {
+	uint32_t module;
+	uint64_t addr;
+	struct sym_frame *frames;
+	size_t nr_frames;
+};
+
+struct symbolizer {
+	struct intern strings;     /* every name and file name */
+	struct sym_module *modules;
+	size_t nr_modules, alloc_modules;
+	struct sym_entry *entries;
+	size_t nr_entries, alloc_entries;
+	uint32_t *slots;           /* entry index + 1; 0 is empty */
+	size_t mask;               /* slot count - 1 */
+	size_t last_module;        /* perf output comes in runs of one module */
+	struct sym_stats stats;
+	struct strbuf scratch;     /* frames being built */
+};
+
+static const Dwfl_Callbacks sym_offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+struct symbolizer *
+symbolizer_new(void)
+{
+	struct symbolizer *sym = xcalloc(1, sizeof(*sym));
+
+	intern_init(&sym->strings);
+	sym->mask = 1023;
+	sym->slots = xcalloc(sym->mask + 1, sizeof(*sym->slots));
+	strbuf_init(&sym->scratch, 0);
+	return sym;
+}
+
+void
+symbolizer_free(struct symbolizer *sym)
+{
+	size_t i;
+
+	if (!sym)
+		return;
+	for (i = 0; i < sym->nr_modules; i++) {
+		if (sym->modules[i].dwfl)
+			dwfl_end(sym->modules[i].dwfl);
+		free(sym->modules[i].path);
+		free(sym->modules[i].loads);
+	}
+	for (i = 0; i < sym->nr_entries; i++)
+		free(sym->entries[i].frames);
+	free(sym->modules);
+	free(sym->entries);
+	free(sym->slots);
+	intern_release(&sym->strings);
+	strbuf_release(&sym->scratch);
+	free(sym);
+}
+
+static void
+sym_module_open(struct sym_module *m)
+{
+	Elf *elf;
+	size_t i, nr;
+
+	m->dwfl = dwfl_begin(&sym_offline_callbacks);
+	if (!m->dwfl)
+		return;
+	dwfl_report_begin(m->dwfl);
+	m->mod = dwfl_report_offline(m->dwfl, m->path, m->path, -1);
+	if (dwfl_report_end(m->dwfl, NULL, NULL) != 0 || !m->mod)
+		goto fail;
+	elf = dwfl_module_getelf(m->mod, &m->bias);
+	if (!elf || elf_getphdrnum(elf, &nr) != 0)
+		goto fail;
+	m->loads = xcalloc(nr ? nr : 1, sizeof(*m->loads));
+	for (i = 0; i < nr; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		m->loads[m->nr_loads].off = ph.p_offset;
+		m->loads[m->nr_loads].filesz = ph.p_filesz;
+		m->loads[m->nr_loads].vaddr = ph.p_vaddr;
+		m->nr_loads++;
+	}
+	if (m->nr_loads)
+		return;
+fail:
+	dwfl_end(m->dwfl);
+	m->dwfl = NULL;
+	m->mod = NULL;
+}
+
+/* The index of module path, opening it on first sight. */
+static size_t
+sym_module_get(struct symbolizer *sym, const char *path)
+{
+	size_t len = strlen(path), i;
+	uint64_t h = hash_bytes(path, len, 0);
+	struct sym_module *m;
+
+	if (sym->last_module < sym->nr_modules) {
+		m = &sym->modules[sym->last_module];
+		if (m->hash == h && !strcmp(m->path, path))
+			return sym->last_module;
+	}
+	for (i = 0; i < sym->nr_modules; i++) {
+		m = &sym->modules[i];
+		if (m->hash == h && !strcmp(m->path, path))
+			return sym->last_module = i;
+	}
+	if (sym->nr_modules == sym->alloc_modules) {
+		sym->alloc_modules = sym->alloc_modules ? 2 * sym->alloc_modules : 8;
+		sym->modules = xreallocarray(sym->modules, sym->alloc_modules,
+					     sizeof(*sym->modules));
+	}
+	m = &sym->modules[sym->nr_modules];
+	memset(m, 0, sizeof(*m));
+	m->path = xstrndup(path, len);
+	m->hash = h;
+	sym_module_open(m);
+	if (m->dwfl)
+		sym->stats.modules_opened++;
+	else
+		sym->stats.modules_unreadable++;
+	return sym->last_module = sym->nr_modules++;
+}
+
+static uint64_t
+sym_key_hash(uint32_t module, uint64_t addr)
+{
+	return hash_pair(module, addr);
+}
+
+static void
+sym_slots_grow(struct symbolizer *sym)
+{
+	size_t mask = 2 * sym->mask + 1, i;
+	uint32_t *slots = xcalloc(mask + 1, sizeof(*slots));
+
+	for (i = 0; i < sym->nr_entries; i++) {
+		const struct sym_entry *e = &sym->entries[i];
+		size_t s = sym_key_hash(e->module, e->addr) & mask;
+
+		while (slots[s])
+			s = (s + 1) & mask;
+		slots[s] = (uint32_t)(i + 1);
+	}
+	free(sym->slots);
+	sym->slots = slots;
+	sym->mask = mask;
+}
+
+static const char *
+sym_str(struct symbolizer *sym, const char *s)
+{
+	if (!s)
+		return NULL;
+	return intern_get(&sym->strings, intern_str(&sym->strings, s, strlen(s)));
+}
+
+/* The name of a function DIE: its linkage name if any (as addr2line). */
+static const char *
+sym_die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *name;
+
+	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name,
+						     &attr));
+	if (!name)
+		name = dwarf_formstring(dwarf_attr_integrate(
+			die, DW_AT_MIPS_linkage_name, &attr));
+	if (!name)
+		name = dwarf_diename(die);
+	return name;
+}
+
+static int
+sym_is_function(Dwarf_Die *die)
+{
+	int tag = dwarf_tag(die);
+
+	return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+	       tag == DW_TAG_entry_point;
+}
+
+static void
+sym_push(struct symbolizer *sym, const char *function, const char *file,
+	 unsigned line)
+{
+	struct sym_frame f;
+
+	f.function = sym_str(sym, function);
+	f.file = sym_str(sym, file);
+	f.line = line;
+	strbuf_add(&sym->scratch, &f, sizeof(f));
+}
+
+/*
+ * The inline chain at addr, as eu-addr2line -i finds it: dwarf_getscopes()
+ * names the innermost function DIE at the address; dwarf_getscopes_die()
+ * on that DIE walks its concrete parents (the abstract origin is not
+ * followed), so each inlined_subroutine is followed by the function it was
+ * inlined into. The innermost frame takes the line table's file:line; each
+ * outer frame takes the call site recorded on the DIE inlined into it.
+ */
+static void
+sym_dwarf_frames(struct symbolizer *sym, struct sym_module *m, Dwarf_Addr addr)
+{
+	Dwarf_Addr cubias;
+	Dwarf_Die *cudie = dwfl_module_addrdie(m->mod, addr, &cubias);
+	Dwarf_Die *scopes = NULL, *chain = NULL;
+	Dwarf_Files *files = NULL;
+	Dwfl_Line *dl;
+	const char *file = NULL;
+	int line = 0, nscopes, nchain, i;
+
+	if (!cudie)
+		return;
+	dl = dwfl_module_getsrc(m->mod, addr);
+	if (dl)
+		file = dwfl_lineinfo(dl, NULL, &line, NULL, NULL, NULL);
+	nscopes = dwarf_getscopes(cudie, addr - cubias, &scopes);
+	for (i = 0; i < nscopes; i++)
+		if (sym_is_function(&scopes[i]))
+			break;
+	if (i >= nscopes) {
+		free(scopes);
+		return;
+	}
+	nchain = dwarf_getscopes_die(&scopes[i], &chain);
+	free(scopes);
+	if (nchain <= 0) {
+		free(chain);
+		return;
+	}
+	if (dwarf_getsrcfiles(cudie, &files, NULL) != 0)
+		files = NULL;
+	for (i = 0; i < nchain; i++) {
+		Dwarf_Die *die = &chain[i];
+		Dwarf_Attribute attr;
+		Dwarf_Word w;
+
+		if (!sym_is_function(die))
+			continue;
+		sym_push(sym, sym_die_name(die), file, line > 0 ? (unsigned)line : 0);
+		if (dwarf_tag(die) != DW_TAG_inlined_subroutine)
+			break;
+		/* The next frame is at this one's call site. */
+		file = NULL;
+		line = 0;
+		if (files && dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &attr), &w) == 0)
+			file = dwarf_filesrc(files, w, NULL, NULL);
+		if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &attr), &w) == 0)
+			line = (int)w;
+	}
+	free(chain);
+}
+
+/* Resolve into sym->scratch (an array of struct sym_frame). */
+static void
+sym_lookup(struct symbolizer *sym, struct sym_module *m, uint64_t off)
+{
+	const struct sym_frame *frames;
+	Dwarf_Addr addr;
+	const char *name;
+	GElf_Sym elfsym;
+	GElf_Off symoff;
+	size_t i;
+
+	strbuf_setlen(&sym->scratch, 0);
+	if (!m->dwfl)
+		return;
+	for (i = 0; i < m->nr_loads; i++)
+		if (off >= m->loads[i].off &&
+		    off - m->loads[i].off < m->loads[i].filesz)
+			break;
+	if (i == m->nr_loads)
+		return;
+	addr = off - m->loads[i].off + m->loads[i].vaddr + m->bias;
+	name = dwfl_module_addrinfo(m->mod, addr, &symoff, &elfsym, NULL, NULL,
+				    NULL);
+	sym_dwarf_frames(sym, m, addr);
+	if (sym->scratch.len) {
+		frames = (const struct sym_frame *)sym->scratch.buf;
+		if (frames[0].function)
+			return;
+		strbuf_setlen(&sym->scratch, 0);
+	}
+	/* No DWARF for it: the ELF symbol, with a line if one is known. */
+	if (name) {
+		Dwfl_Line *dl = dwfl_module_getsrc(m->mod, addr);
+		const char *file = NULL;
+		int line = 0;
+
+		if (dl)
+			file = dwfl_lineinfo(dl, NULL, &line, NULL, NULL, NULL);
+		sym_push(sym, name, file, line > 0 ? (unsigned)line : 0);
+	}
+}
+
+int
+symbolizer_resolve(struct symbolizer *sym, const char *module, uint64_t addr,
+		   struct sym_result *out)
+{
+	uint32_t mi = (uint32_t)sym_module_get(sym, module);
+	size_t s = sym_key_hash(mi, addr) & sym->mask;
+	struct sym_entry *e;
+
+	sym->stats.lookups++;
+	for (; sym->slots[s]; s = (s + 1) & sym->mask) {
+		e = &sym->entries[sym->slots[s] - 1];
+		if (e->module == mi && e->addr == addr) {
+			sym->stats.cache_hits++;
+			out->frames = e->frames;
+			out->nr_frames = e->nr_frames;
+			return e->nr_frames > 0;
+		}
+	}
+	sym_lookup(sym, &sym->modules[mi], addr);
+	if (sym->nr_entries == sym->alloc_entries) {
+		if (sym->alloc_entries >= UINT32_MAX / 2)
+			die("symbolizer: too many addresses");
+		sym->alloc_entries = sym->alloc_entries ? 2 * sym->alloc_entries : 64;
+		sym->entries = xreallocarray(sym->entries, sym->alloc_entries,
+					     sizeof(*sym->entries));
+	}
+	e = &sym->entries[sym->nr_entries];
+	e->module = mi;
+	e->addr = addr;
+	e->nr_frames = sym->scratch.len / sizeof(struct sym_frame);
+	e->frames = e->nr_frames ? xmemdup(sym->scratch.buf, sym->scratch.len)
+				 : NULL;
+	if (!e->nr_frames)
+		sym->stats.unresolved++;
+	sym->slots[s] = (uint32_t)(++sym->nr_entries);
+	if (2 * sym->nr_entries > sym->mask)
+		sym_slots_grow(sym);
+	out->frames = e->frames;
+	out->nr_frames = e->nr_frames;
+	return e->nr_frames > 0;
+}
+
+void
+symbolizer_stats(const struct symbolizer *sym, struct sym_stats *st)
+{
+	*st = sym->stats;
+}
+
+int
+symbolizer_summary(const struct symbolizer *sym, struct strbuf *sb)
+{
+	const struct sym_stats *st = &sym->stats;
+	const char *sep = " (";
+	size_t i;
+
+	if (!st->unresolved && !st->modules_unreadable)
+		return 0;
+	strbuf_addf(sb, "symbols: %llu address%s not resolved",
+		    (unsigned long long)st->unresolved,
+		    st->unresolved == 1 ? "" : "es");
+	if (!st->modules_unreadable)
+		return 1;
+	strbuf_addf(sb, ", %lu module%s unreadable",
+		    (unsigned long)st->modules_unreadable,
+		    st->modules_unreadable == 1 ? "" : "s");
+	for (i = 0; i < sym->nr_modules; i++) {
+		if (sym->modules[i].dwfl)
+			continue;
+		strbuf_addf(sb, "%s%s", sep, sym->modules[i].path);
+		sep = ", ";
+	}
+	strbuf_addch(sb, ')');
+	return 1;
+}
+
+int
+symbolizer_check(const struct symbolizer *sym, struct tf_error *err)
+{
+	size_t i, used = 0, unresolved = 0, bad = 0;
+
+	for (i = 0; i <= sym->mask; i++) {
+		uint32_t v = sym->slots[i];
+
+		if (!v)
+			continue;
+		if (v > sym->nr_entries)
+			return tf_error_set(err, "symbolizer: slot %zu names "
+					    "entry %u of %zu", i, v - 1,
+					    sym->nr_entries);
+		used++;
+	}
+	if (used != sym->nr_entries)
+		return tf_error_set(err, "symbolizer: %zu slots for %zu entries",
+				    used, sym->nr_entries);
+	for (i = 0; i < sym->nr_entries; i++) {
+		const struct sym_entry *e = &sym->entries[i];
+		size_t s = sym_key_hash(e->module, e->addr) & sym->mask;
+		size_t j;
+
+		if (e->module >= sym->nr_modules)
+			return tf_error_set(err, "symbolizer: entry %zu has "
+					    "module %u of %zu", i, e->module,
+					    sym->nr_modules);
+		while (sym->slots[s] && sym->slots[s] != i + 1)
+			s = (s + 1) & sym->mask;
+		if (sym->slots[s] != i + 1)
+			return tf_error_set(err, "symbolizer: entry %zu is not "
+					    "findable", i);
+		for (j = 0; j < e->nr_frames; j++)
+			if (!e->frames[j].function)
+				return tf_error_set(err, "symbolizer: entry %zu "
+						    "frame %zu has no name", i, j);
+		unresolved += !e->nr_frames;
+	}
+	for (i = 0; i < sym->nr_modules; i++)
+		bad += !sym->modules[i].dwfl;
+	if (unresolved != sym->stats.unresolved ||
+	    bad != sym->stats.modules_unreadable ||
+	    sym->nr_modules - bad != sym->stats.modules_opened)
+		return tf_error_set(err, "symbolizer: counters do not match "
+				    "the cache");
+	return 0;
+}

@@ -1,0 +1,445 @@
+#include "config.h"
+
+#include "tflame/symbols.h"
+
+#include <gelf.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "test_tmpdir.h"
+#include "test_util.h"
+#include "tflame/strbuf.h"
+#include "tflame/xalloc.h"
+
+/*
+ * The symbolizer against addr2line: a tiny program is compiled with
+ * -g -O2 in a temporary directory, and every byte of outer() is resolved
+ * both ways. inner() is inlined into middle(), which is inlined into
+ * outer(); the line numbers below are the source's own.
+ */
+#define LINE_INNER_LOOP 7   /* the loop body of inner() */
+#define LINE_CALL_INNER 13  /* middle() calls inner() */
+#define LINE_CALL_MIDDLE 18 /* outer() calls middle() */
+
+static const char prog_src[] =
+	"#include <stdio.h>\n"                                         /* 1 */
+	"static volatile unsigned long sink;\n"                        /* 2 */
+	"static inline __attribute__((always_inline)) unsigned long\n" /* 3 */
+	"inner(unsigned long x)\n"                                     /* 4 */
+	"{\n"                                                          /* 5 */
+	"\tfor (int i = 0; i < 100; i++)\n"                            /* 6 */
+	"\t\tx = x * 6364136223846793005UL + sink;\n"                  /* 7 */
+	"\treturn x;\n"                                                /* 8 */
+	"}\n"                                                          /* 9 */
+	"static inline __attribute__((always_inline)) unsigned long\n" /* 10 */
+	"middle(unsigned long x)\n"                                    /* 11 */
+	"{\n"                                                          /* 12 */
+	"\treturn inner(x) ^ (12345 + sink);\n"                        /* 13 */
+	"}\n"                                                          /* 14 */
+	"__attribute__((noinline)) unsigned long\n"                    /* 15 */
+	"outer(unsigned long x)\n"                                     /* 16 */
+	"{\n"                                                          /* 17 */
+	"\treturn middle(x) * 3 + sink;\n"                             /* 18 */
+	"}\n"                                                          /* 19 */
+	"int\n"                                                        /* 20 */
+	"main(int argc, char **argv)\n"                                /* 21 */
+	"{\n"                                                          /* 22 */
+	"\t(void)argv;\n"                                              /* 23 */
+	"\tprintf(\"%lu\\n\", outer((unsigned long)argc));\n"          /* 24 */
+	"\treturn 0;\n"                                                /* 25 */
+	"}\n";                                                         /* 26 */
+
+struct fixture {
+	void *td;     /* struct tmpdir, from tmpdir_setup() */
+	char *src;    /* prog.c */
+	char *pie;    /* -g -O2, the compiler's default (PIE here) */
+	char *nopie;  /* -g -O2 -no-pie, or NULL if that does not link */
+	int have_a2l; /* addr2line runs */
+};
+
+static char *
+compile(void **td, const char *src, const char *out, const char *flags)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	char *path = xstrdup(tmpdir_path(td, out));
+	int rc;
+
+	strbuf_addf(&cmd, "cc -g -O2 %s -o '%s' '%s' 2>/dev/null", flags, path,
+		    src);
+	rc = system(cmd.buf);
+	strbuf_release(&cmd);
+	if (rc != 0) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+static int
+group_setup(void **state)
+{
+	struct fixture *fx = xcalloc(1, sizeof(*fx));
+
+	if (tmpdir_setup(&fx->td))
+		return -1;
+	fx->src = xstrdup(tmpdir_put(&fx->td, "prog.c", prog_src,
+				     sizeof(prog_src) - 1));
+	fx->pie = compile(&fx->td, fx->src, "prog", "");
+	if (fx->pie)
+		fx->nopie = compile(&fx->td, fx->src, "prog-nopie", "-no-pie");
+	fx->have_a2l = system("addr2line --version >/dev/null 2>&1") == 0;
+	*state = fx;
+	return 0;
+}
+
+static int
+group_teardown(void **state)
+{
+	struct fixture *fx = *state;
+
+	tmpdir_teardown(&fx->td);
+	free(fx->src);
+	free(fx->pie);
+	free(fx->nopie);
+	free(fx);
+	return 0;
+}
+
+static void
+check_sym(const struct symbolizer *sym)
+{
+	struct tf_error err = TF_ERROR_INIT;
+
+	if (symbolizer_check(sym, &err))
+		fail_msg("symbolizer_check: %s", tf_error_text(&err));
+	tf_error_release(&err);
+}
+
+/* From the ELF itself: outer()'s address and size, and its PT_LOADs. */
+struct elf_facts {
+	uint64_t outer, outer_size;
+	GElf_Phdr loads[16];
+	size_t nr_loads;
+};
+
+static void
+read_elf(const char *path, struct elf_facts *ef)
+{
+	int fd = open(path, O_RDONLY);
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	size_t i, nr;
+
+	memset(ef, 0, sizeof(*ef));
+	assert_true(fd >= 0);
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	assert_non_null(elf);
+	assert_int_equal(elf_getphdrnum(elf, &nr), 0);
+	for (i = 0; i < nr && ef->nr_loads < 16; i++) {
+		GElf_Phdr ph;
+
+		assert_non_null(gelf_getphdr(elf, (int)i, &ph));
+		if (ph.p_type == PT_LOAD)
+			ef->loads[ef->nr_loads++] = ph;
+	}
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
+			continue;
+		data = elf_getdata(scn, NULL);
+		for (i = 0; data && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym s;
+			const char *name;
+
+			if (!gelf_getsym(data, (int)i, &s))
+				continue;
+			name = elf_strptr(elf, sh.sh_link, s.st_name);
+			if (name && !strcmp(name, "outer") &&
+			    GELF_ST_TYPE(s.st_info) == STT_FUNC) {
+				ef->outer = s.st_value;
+				ef->outer_size = s.st_size;
+			}
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	assert_true(ef->outer != 0);
+	assert_true(ef->outer_size > 0);
+}
+
+/* The file offset perf would print for vaddr. */
+static uint64_t
+vaddr_to_offset(const struct elf_facts *ef, uint64_t vaddr)
+{
+	size_t i;
+
+	for (i = 0; i < ef->nr_loads; i++)
+		if (vaddr >= ef->loads[i].p_vaddr &&
+		    vaddr - ef->loads[i].p_vaddr < ef->loads[i].p_filesz)
+			return vaddr - ef->loads[i].p_vaddr + ef->loads[i].p_offset;
+	fail_msg("no PT_LOAD holds 0x%llx", (unsigned long long)vaddr);
+	return 0;
+}
+
+/* addr2line's answer for one address, one frame per line. */
+struct a2l_frame {
+	char *function, *file;
+	unsigned line;
+};
+
+/*
+ * Run addr2line -f -i -a on every address of outer(); returns the frames
+ * in one array, with starts[k] the first frame of address k (and starts[n]
+ * the end).
+ */
+static struct a2l_frame *
+run_addr2line(const char *prog, const struct elf_facts *ef, size_t *starts)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	struct a2l_frame *frames = NULL;
+	size_t nr = 0, alloc = 0, k = 0;
+	char fn[4096], loc[4096];
+	FILE *p;
+	uint64_t a;
+
+	strbuf_addf(&cmd, "addr2line -f -i -a -e '%s'", prog);
+	for (a = ef->outer; a < ef->outer + ef->outer_size; a++)
+		strbuf_addf(&cmd, " 0x%llx", (unsigned long long)a);
+	p = popen(cmd.buf, "r");
+	assert_non_null(p);
+	while (fgets(fn, sizeof(fn), p)) {
+		char *colon, *disc;
+
+		fn[strcspn(fn, "\n")] = '\0';
+		if (!strncmp(fn, "0x", 2)) {
+			starts[k++] = nr;
+			continue;
+		}
+		assert_non_null(fgets(loc, sizeof(loc), p));
+		loc[strcspn(loc, "\n")] = '\0';
+		disc = strstr(loc, " (discriminator");
+		if (disc)
+			*disc = '\0';
+		if (nr == alloc) {
+			alloc = alloc ? 2 * alloc : 64;
+			frames = xreallocarray(frames, alloc, sizeof(*frames));
+		}
+		colon = strrchr(loc, ':');
+		assert_non_null(colon);
+		*colon = '\0';
+		frames[nr].function = xstrdup(fn);
+		frames[nr].file = xstrdup(loc);
+		frames[nr].line = (unsigned)strtoul(colon + 1, NULL, 10);
+		nr++;
+	}
+	assert_int_equal(pclose(p), 0);
+	assert_int_equal(k, ef->outer_size);
+	starts[k] = nr;
+	strbuf_release(&cmd);
+	return frames;
+}
+
+/* Resolve all of outer() in prog; compare with addr2line and the source. */
+static void
+check_against_addr2line(const struct fixture *fx, const char *prog)
+{
+	struct symbolizer *sym = symbolizer_new();
+	struct elf_facts ef;
+	struct a2l_frame *a2l;
+	size_t *starts, k, i, chains = 0;
+
+	if (!fx->have_a2l)
+		skip();
+	read_elf(prog, &ef);
+	starts = xcalloc(ef.outer_size + 1, sizeof(*starts));
+	a2l = run_addr2line(prog, &ef, starts);
+	for (k = 0; k < ef.outer_size; k++) {
+		uint64_t off = vaddr_to_offset(&ef, ef.outer + k);
+		size_t n = starts[k + 1] - starts[k];
+		struct sym_result r;
+
+		assert_int_equal(symbolizer_resolve(sym, prog, off, &r), 1);
+		if (r.nr_frames != n)
+			fail_msg("0x%llx: %zu frames, addr2line has %zu",
+				 (unsigned long long)(ef.outer + k),
+				 r.nr_frames, n);
+		for (i = 0; i < n; i++) {
+			const struct a2l_frame *want = &a2l[starts[k] + i];
+			const struct sym_frame *got = &r.frames[i];
+
+			assert_string_equal(got->function, want->function);
+			if (!strcmp(want->file, "??")) {
+				assert_null(got->file);
+			} else {
+				assert_non_null(got->file);
+				assert_string_equal(got->file, want->file);
+			}
+			assert_int_equal(got->line, want->line);
+		}
+		/* The outermost frame is always outer() itself. */
+		assert_string_equal(r.frames[n - 1].function, "outer");
+		if (n == 3) {
+			assert_string_equal(r.frames[0].function, "inner");
+			assert_string_equal(r.frames[1].function, "middle");
+			assert_int_equal(r.frames[1].line, LINE_CALL_INNER);
+			assert_int_equal(r.frames[2].line, LINE_CALL_MIDDLE);
+			assert_string_equal(r.frames[2].file, fx->src);
+			if (r.frames[0].line == LINE_INNER_LOOP)
+				chains++;
+		}
+	}
+	/* Some instruction of the loop body sits three frames deep. */
+	assert_true(chains > 0);
+	for (i = 0; i < starts[ef.outer_size]; i++) {
+		free(a2l[i].function);
+		free(a2l[i].file);
+	}
+	free(a2l);
+	free(starts);
+	check_sym(sym);
+	symbolizer_free(sym);
+}
+
+static void
+test_inline_chain_pie(void **state)
+{
+	struct fixture *fx = *state;
+
+	if (!fx->pie)
+		skip();
+	check_against_addr2line(fx, fx->pie);
+}
+
+/* Here perf's file offsets and the ELF's addresses differ by 0x400000. */
+static void
+test_inline_chain_nopie(void **state)
+{
+	struct fixture *fx = *state;
+
+	if (!fx->nopie)
+		skip();
+	check_against_addr2line(fx, fx->nopie);
+}
+
+static void
+test_cache(void **state)
+{
+	struct fixture *fx = *state;
+	struct symbolizer *sym;
+	struct sym_result r1, r2, r3;
+	struct sym_stats st;
+	struct elf_facts ef;
+	uint64_t off;
+
+	if (!fx->pie)
+		skip();
+	read_elf(fx->pie, &ef);
+	off = vaddr_to_offset(&ef, ef.outer);
+	sym = symbolizer_new();
+	assert_int_equal(symbolizer_resolve(sym, fx->pie, off, &r1), 1);
+	check_sym(sym);
+	assert_int_equal(symbolizer_resolve(sym, fx->pie, off, &r2), 1);
+	check_sym(sym);
+	assert_ptr_equal(r1.frames, r2.frames);
+	assert_int_equal(r1.nr_frames, r2.nr_frames);
+	assert_int_equal(symbolizer_resolve(sym, fx->pie, off + 1, &r3), 1);
+	check_sym(sym);
+	symbolizer_stats(sym, &st);
+	assert_int_equal(st.lookups, 3);
+	assert_int_equal(st.cache_hits, 1);
+	assert_int_equal(st.modules_opened, 1);
+	assert_int_equal(st.modules_unreadable, 0);
+	assert_int_equal(st.unresolved, 0);
+	/* Earlier answers stay valid while the cache grows. */
+	for (off = 0; off < 5000; off++)
+		symbolizer_resolve(sym, fx->pie, off, &r3);
+	check_sym(sym);
+	assert_string_equal(r1.frames[r1.nr_frames - 1].function, "outer");
+	symbolizer_stats(sym, &st);
+	assert_int_equal(st.modules_opened, 1);
+	symbolizer_free(sym);
+}
+
+static void
+test_unreadable(void **state)
+{
+	struct fixture *fx = *state;
+	struct symbolizer *sym = symbolizer_new();
+	struct strbuf sb = STRBUF_INIT;
+	struct sym_result r;
+	struct sym_stats st;
+	const char *junk = tmpdir_put(&fx->td, "junk.so", "not an elf\n", 11);
+	char *junk_path = xstrdup(junk);
+	char *missing = xstrdup(tmpdir_path(&fx->td, "missing.so"));
+
+	assert_int_equal(symbolizer_summary(sym, &sb), 0);
+	assert_int_equal(sb.len, 0);
+	assert_int_equal(symbolizer_resolve(sym, missing, 0x1234, &r), 0);
+	assert_int_equal(r.nr_frames, 0);
+	assert_int_equal(symbolizer_resolve(sym, junk_path, 0x10, &r), 0);
+	assert_int_equal(symbolizer_resolve(sym, missing, 0x1234, &r), 0);
+	assert_int_equal(symbolizer_resolve(sym, missing, 0x5678, &r), 0);
+	check_sym(sym);
+	symbolizer_stats(sym, &st);
+	assert_int_equal(st.modules_unreadable, 2);
+	assert_int_equal(st.modules_opened, 0);
+	assert_int_equal(st.unresolved, 3);
+	assert_int_equal(st.cache_hits, 1);
+	assert_int_equal(symbolizer_summary(sym, &sb), 1);
+	assert_null(strchr(sb.buf, '\n'));
+	assert_non_null(strstr(sb.buf, "3 addresses not resolved"));
+	assert_non_null(strstr(sb.buf, "2 modules unreadable"));
+	assert_non_null(strstr(sb.buf, missing));
+	assert_non_null(strstr(sb.buf, junk_path));
+	strbuf_release(&sb);
+	free(junk_path);
+	free(missing);
+	symbolizer_free(sym);
+}
+
+static void
+test_outside_function(void **state)
+{
+	struct fixture *fx = *state;
+	struct symbolizer *sym;
+	struct strbuf sb = STRBUF_INIT;
+	struct sym_result r;
+	struct sym_stats st;
+
+	if (!fx->pie)
+		skip();
+	sym = symbolizer_new();
+	/* The ELF header: mapped, but no function is there. */
+	assert_int_equal(symbolizer_resolve(sym, fx->pie, 0, &r), 0);
+	assert_int_equal(r.nr_frames, 0);
+	/* Past the end of the file: in no segment at all. */
+	assert_int_equal(symbolizer_resolve(sym, fx->pie, UINT64_C(1) << 40, &r), 0);
+	check_sym(sym);
+	symbolizer_stats(sym, &st);
+	assert_int_equal(st.modules_opened, 1);
+	assert_int_equal(st.unresolved, 2);
+	assert_int_equal(symbolizer_summary(sym, &sb), 1);
+	assert_string_equal(sb.buf, "symbols: 2 addresses not resolved");
+	strbuf_release(&sb);
+	symbolizer_free(sym);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_inline_chain_pie),
+		cmocka_unit_test(test_inline_chain_nopie),
+		cmocka_unit_test(test_cache),
+		cmocka_unit_test(test_unreadable),
+		cmocka_unit_test(test_outside_function),
+	};
+
+	if (system("cc --version >/dev/null 2>&1") != 0)
+		return 77;
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
