@@ -20,6 +20,25 @@ struct sym_load {
 	uint64_t off, filesz, vaddr;
 };
 
+/*
+ * A function DIE with code: a subprogram or an inlined instance. lo/hi
+ * bound its ranges, for a cheap test before dwarf_haspc().
+ */
+struct sym_fn {
+	Dwarf_Die die;
+	Dwarf_Addr lo, hi;
+	uint32_t parent; /* the enclosing function's index, or SYM_NO_FN */
+};
+
+#define SYM_NO_FN UINT32_MAX
+
+/* The function DIEs of one CU, in DIE order (parents before children). */
+struct sym_cu {
+	Dwarf_Off off; /* of the CU DIE */
+	struct sym_fn *fns;
+	size_t nr_fns;
+};
+
 struct sym_module {
 	char *path;            /* owned */
 	uint64_t hash;         /* of path */
@@ -28,6 +47,8 @@ struct sym_module {
 	GElf_Addr bias;        /* Dwfl address = ELF vaddr + bias */
 	struct sym_load *loads;
 	size_t nr_loads;
+	struct sym_cu *cus;    /* indexed on first use */
+	size_t nr_cus, alloc_cus, last_cu;
 };
 
 /* A cached answer: frames is owned and never moves once stored. */
@@ -72,13 +93,16 @@ symbolizer_new(void)
 void
 symbolizer_free(struct symbolizer *sym)
 {
-	size_t i;
+	size_t i, j;
 
 	if (!sym)
 		return;
 	for (i = 0; i < sym->nr_modules; i++) {
 		if (sym->modules[i].dwfl)
 			dwfl_end(sym->modules[i].dwfl);
+		for (j = 0; j < sym->modules[i].nr_cus; j++)
+			free(sym->modules[i].cus[j].fns);
+		free(sym->modules[i].cus);
 		free(sym->modules[i].path);
 		free(sym->modules[i].loads);
 	}
@@ -234,52 +258,140 @@ sym_push(struct symbolizer *sym, const char *function, const char *file,
 }
 
 /*
- * The inline chain at addr, as eu-addr2line -i finds it: dwarf_getscopes()
- * names the innermost function DIE at the address; dwarf_getscopes_die()
- * on that DIE walks its concrete parents (the abstract origin is not
- * followed), so each inlined_subroutine is followed by the function it was
- * inlined into. The innermost frame takes the line table's file:line; each
- * outer frame takes the call site recorded on the DIE inlined into it.
+ * Index the function DIEs of a CU once. dwarf_getscopes() and
+ * dwarf_getscopes_die(), which eu-addr2line -i uses, walk the CU's DIE
+ * tree from the top on every call: over 200 us an address on a large CU.
+ * One walk here records every subprogram and inlined instance that has
+ * code, with the function it sits in, so that a lookup only compares
+ * address bounds. The walk keeps its own stack: no recursion on DIE depth.
+ */
+static void
+sym_cu_build(struct sym_cu *cu, Dwarf_Die *cudie)
+{
+	struct dstack {
+		Dwarf_Die die;
+		uint32_t fn; /* innermost function at or above die */
+	} *stack = NULL;
+	size_t depth = 0, alloc = 0, alloc_fns = 0;
+	Dwarf_Die child;
+
+	if (dwarf_child(cudie, &child) != 0)
+		return;
+	alloc = 64;
+	stack = xreallocarray(NULL, alloc, sizeof(*stack));
+	stack[0].die = child;
+	stack[0].fn = SYM_NO_FN;
+	depth = 1;
+	while (depth) {
+		struct dstack *top = &stack[depth - 1];
+		Dwarf_Die *die = &top->die;
+		uint32_t fn = top->fn;
+		Dwarf_Addr base, lo = (Dwarf_Addr)-1, hi = 0, s, e;
+		ptrdiff_t r = 0;
+
+		if (sym_is_function(die)) {
+			while ((r = dwarf_ranges(die, r, &base, &s, &e)) > 0) {
+				if (s < lo)
+					lo = s;
+				if (e > hi)
+					hi = e;
+			}
+			if (lo < hi) {
+				if (cu->nr_fns == alloc_fns) {
+					alloc_fns = alloc_fns ? 2 * alloc_fns : 64;
+					cu->fns = xreallocarray(cu->fns, alloc_fns,
+								sizeof(*cu->fns));
+				}
+				cu->fns[cu->nr_fns].die = *die;
+				cu->fns[cu->nr_fns].lo = lo;
+				cu->fns[cu->nr_fns].hi = hi;
+				cu->fns[cu->nr_fns].parent = fn;
+				fn = (uint32_t)cu->nr_fns++;
+			}
+		}
+		/* Visit the children next, then the siblings. */
+		if (dwarf_haschildren(die) > 0 && dwarf_child(die, &child) == 0) {
+			if (depth == alloc) {
+				alloc *= 2;
+				stack = xreallocarray(stack, alloc, sizeof(*stack));
+			}
+			stack[depth].die = child;
+			stack[depth].fn = fn;
+			depth++;
+			continue;
+		}
+		while (depth && dwarf_siblingof(&stack[depth - 1].die,
+						&stack[depth - 1].die) != 0)
+			depth--;
+	}
+	free(stack);
+}
+
+static struct sym_cu *
+sym_cu_get(struct sym_module *m, Dwarf_Die *cudie)
+{
+	Dwarf_Off off = dwarf_dieoffset(cudie);
+	struct sym_cu *cu;
+	size_t i;
+
+	if (m->last_cu < m->nr_cus && m->cus[m->last_cu].off == off)
+		return &m->cus[m->last_cu];
+	for (i = 0; i < m->nr_cus; i++)
+		if (m->cus[i].off == off)
+			return &m->cus[m->last_cu = i];
+	if (m->nr_cus == m->alloc_cus) {
+		m->alloc_cus = m->alloc_cus ? 2 * m->alloc_cus : 16;
+		m->cus = xreallocarray(m->cus, m->alloc_cus, sizeof(*m->cus));
+	}
+	cu = &m->cus[m->nr_cus];
+	memset(cu, 0, sizeof(*cu));
+	cu->off = off;
+	sym_cu_build(cu, cudie);
+	m->last_cu = m->nr_cus++;
+	return cu;
+}
+
+/*
+ * The inline chain at addr, with eu-addr2line -i's answer: the innermost
+ * function DIE holding the address, then each function it was inlined
+ * into (the concrete parents; abstract origins only give names). The
+ * innermost frame takes the line table's file:line; each outer frame takes
+ * the call site recorded on the DIE inlined into it.
  */
 static void
 sym_dwarf_frames(struct symbolizer *sym, struct sym_module *m, Dwarf_Addr addr)
 {
-	Dwarf_Addr cubias;
+	Dwarf_Addr cubias, pc;
 	Dwarf_Die *cudie = dwfl_module_addrdie(m->mod, addr, &cubias);
-	Dwarf_Die *scopes = NULL, *chain = NULL;
 	Dwarf_Files *files = NULL;
+	struct sym_cu *cu;
 	Dwfl_Line *dl;
 	const char *file = NULL;
-	int line = 0, nscopes, nchain, i;
+	int line = 0;
+	size_t i;
+	uint32_t fn = SYM_NO_FN;
 
 	if (!cudie)
+		return;
+	cu = sym_cu_get(m, cudie);
+	pc = addr - cubias;
+	/* Nested ranges come later in DIE order: the last match is innermost. */
+	for (i = 0; i < cu->nr_fns; i++)
+		if (pc >= cu->fns[i].lo && pc < cu->fns[i].hi &&
+		    dwarf_haspc(&cu->fns[i].die, pc) > 0)
+			fn = (uint32_t)i;
+	if (fn == SYM_NO_FN)
 		return;
 	dl = dwfl_module_getsrc(m->mod, addr);
 	if (dl)
 		file = dwfl_lineinfo(dl, NULL, &line, NULL, NULL, NULL);
-	nscopes = dwarf_getscopes(cudie, addr - cubias, &scopes);
-	for (i = 0; i < nscopes; i++)
-		if (sym_is_function(&scopes[i]))
-			break;
-	if (i >= nscopes) {
-		free(scopes);
-		return;
-	}
-	nchain = dwarf_getscopes_die(&scopes[i], &chain);
-	free(scopes);
-	if (nchain <= 0) {
-		free(chain);
-		return;
-	}
 	if (dwarf_getsrcfiles(cudie, &files, NULL) != 0)
 		files = NULL;
-	for (i = 0; i < nchain; i++) {
-		Dwarf_Die *die = &chain[i];
+	for (; fn != SYM_NO_FN; fn = cu->fns[fn].parent) {
+		Dwarf_Die *die = &cu->fns[fn].die;
 		Dwarf_Attribute attr;
 		Dwarf_Word w;
 
-		if (!sym_is_function(die))
-			continue;
 		sym_push(sym, sym_die_name(die), file, line > 0 ? (unsigned)line : 0);
 		if (dwarf_tag(die) != DW_TAG_inlined_subroutine)
 			break;
@@ -291,7 +403,6 @@ sym_dwarf_frames(struct symbolizer *sym, struct sym_module *m, Dwarf_Addr addr)
 		if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &attr), &w) == 0)
 			line = (int)w;
 	}
-	free(chain);
 }
 
 /* Resolve into sym->scratch (an array of struct sym_frame). */
@@ -315,8 +426,6 @@ sym_lookup(struct symbolizer *sym, struct sym_module *m, uint64_t off)
 	if (i == m->nr_loads)
 		return;
 	addr = off - m->loads[i].off + m->loads[i].vaddr + m->bias;
-	name = dwfl_module_addrinfo(m->mod, addr, &symoff, &elfsym, NULL, NULL,
-				    NULL);
 	sym_dwarf_frames(sym, m, addr);
 	if (sym->scratch.len) {
 		frames = (const struct sym_frame *)sym->scratch.buf;
@@ -324,6 +433,9 @@ sym_lookup(struct symbolizer *sym, struct sym_module *m, uint64_t off)
 			return;
 		strbuf_setlen(&sym->scratch, 0);
 	}
+	/* A linear search of the symbol table: only when DWARF has nothing. */
+	name = dwfl_module_addrinfo(m->mod, addr, &symoff, &elfsym, NULL, NULL,
+				    NULL);
 	/* No DWARF for it: the ELF symbol, with a line if one is known. */
 	if (name) {
 		Dwfl_Line *dl = dwfl_module_getsrc(m->mod, addr);
