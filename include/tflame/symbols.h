@@ -12,7 +12,7 @@
  * address. For PIE executables and most shared objects the two coincide
  * for text, but not in general: for a non-PIE executable perf prints
  * 0x1164 for a frame that addr2line knows as 0x401164 (checked with perf
- * 6.x on x86-64). The symbolizer maps the offset to a virtual address
+ * 6.1 on x86-64). The symbolizer maps the offset to a virtual address
  * through the PT_LOAD program headers itself.
  *
  * Each module is opened once, on its first lookup; separate debug files are
@@ -20,6 +20,8 @@
  * under /usr/lib/debug, and by build-id). A module that cannot be opened,
  * or an address no symbol covers, is simply "not resolved": nothing is
  * printed; the counts are kept for one summary line (symbolizer_summary()).
+ * Alignment padding between functions counts as outside any function
+ * (addr2line gives it to the function before; perf never samples it).
  *
  * Every answer is cached per (module, address), so asking again costs one
  * hash lookup. Names are returned as the module spells them (mangled);

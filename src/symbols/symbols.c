@@ -562,8 +562,23 @@ symbolizer_check(const struct symbolizer *sym, struct tf_error *err)
 						    "frame %zu has no name", i, j);
 		unresolved += !e->nr_frames;
 	}
-	for (i = 0; i < sym->nr_modules; i++)
-		bad += !sym->modules[i].dwfl;
+	for (i = 0; i < sym->nr_modules; i++) {
+		const struct sym_module *m = &sym->modules[i];
+		size_t c, f;
+
+		bad += !m->dwfl;
+		for (c = 0; c < m->nr_cus; c++)
+			for (f = 0; f < m->cus[c].nr_fns; f++) {
+				const struct sym_fn *fn = &m->cus[c].fns[f];
+
+				if (fn->lo >= fn->hi || (fn->parent != SYM_NO_FN &&
+							 fn->parent >= f))
+					return tf_error_set(err, "symbolizer: %s: "
+							    "bad function %zu "
+							    "in cu %zu", m->path,
+							    f, c);
+			}
+	}
 	if (unresolved != sym->stats.unresolved ||
 	    bad != sym->stats.modules_unreadable ||
 	    sym->nr_modules - bad != sym->stats.modules_opened)

@@ -55,6 +55,7 @@ struct fixture {
 	char *src;    /* prog.c */
 	char *pie;    /* -g -O2, the compiler's default (PIE here) */
 	char *nopie;  /* -g -O2 -no-pie, or NULL if that does not link */
+	char *nodbg;  /* -O2 without -g: ELF symbols only */
 	int have_a2l; /* addr2line runs */
 };
 
@@ -88,6 +89,7 @@ group_setup(void **state)
 	fx->pie = compile(&fx->td, fx->src, "prog", "");
 	if (fx->pie)
 		fx->nopie = compile(&fx->td, fx->src, "prog-nopie", "-no-pie");
+	fx->nodbg = compile(&fx->td, fx->src, "prog-nodbg", "-g0");
 	fx->have_a2l = system("addr2line --version >/dev/null 2>&1") == 0;
 	*state = fx;
 	return 0;
@@ -102,6 +104,7 @@ group_teardown(void **state)
 	free(fx->src);
 	free(fx->pie);
 	free(fx->nopie);
+	free(fx->nodbg);
 	free(fx);
 	return 0;
 }
@@ -325,6 +328,29 @@ test_inline_chain_nopie(void **state)
 	check_against_addr2line(fx, fx->nopie);
 }
 
+/* Without DWARF the ELF symbol table names the function, with no line. */
+static void
+test_no_debuginfo(void **state)
+{
+	struct fixture *fx = *state;
+	struct symbolizer *sym;
+	struct sym_result r;
+	struct elf_facts ef;
+
+	if (!fx->nodbg)
+		skip();
+	read_elf(fx->nodbg, &ef);
+	sym = symbolizer_new();
+	assert_int_equal(symbolizer_resolve(sym, fx->nodbg,
+					    vaddr_to_offset(&ef, ef.outer + 1), &r), 1);
+	assert_int_equal(r.nr_frames, 1);
+	assert_string_equal(r.frames[0].function, "outer");
+	assert_null(r.frames[0].file);
+	assert_int_equal(r.frames[0].line, 0);
+	check_sym(sym);
+	symbolizer_free(sym);
+}
+
 static void
 test_cache(void **state)
 {
@@ -434,6 +460,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_inline_chain_pie),
 		cmocka_unit_test(test_inline_chain_nopie),
+		cmocka_unit_test(test_no_debuginfo),
 		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_unreadable),
 		cmocka_unit_test(test_outside_function),
