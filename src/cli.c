@@ -83,8 +83,7 @@ cli_check_format(const char *cmd, const char *format)
 
 	if (importer_find(format))
 		return true;
-	for (size_t i = 0; importers[i]; i++)
-		strbuf_addf(&names, "%s%s", i ? ", " : "", importers[i]->name);
+	importer_list_names(&names, true);
 	cli_usage_error(cmd, "unknown format '%s' (valid: %s)", format, names.buf);
 	strbuf_release(&names);
 	return false;

@@ -63,6 +63,18 @@ expect 2 "--inline" "collapse: --inline is refused clearly" -- collapse --inline
 expect 2 "no profile given" "no arguments" --
 expect 2 "unknown option --frobnicate" "unknown global option" -- --frobnicate
 
+# Every --format value the registry knows is named in --help.
+valid=$("$TFLAME" report --format=nope /dev/null 2>&1 | sed -n "s/.*(valid: \(.*\))\$/\1/p" | tr -d ',')
+missing=
+for fmt in $valid; do
+	"$TFLAME" report --help | tr -d ',' | grep -qw -- "$fmt" || missing="$missing $fmt"
+done
+if [ -n "$valid" ] && [ -z "$missing" ]; then
+	ok "--help names every format"
+else
+	not_ok "--help names every format" "valid: $valid" "missing:$missing"
+fi
+
 # Unreadable files: root reads anything, so only test as another user.
 if [ "$(id -u)" -ne 0 ]; then
 	cp "$d/ok.folded" "$d/secret.folded"

@@ -116,6 +116,13 @@ int pprof_parse_buffer(const void *data, size_t len, const struct import_options
 /* The importers, NULL-terminated, in probing order. */
 extern const struct importer *const importers[];
 
+struct strbuf;
+/*
+ * Append "a, b, c": every importer's --format name (names true) or
+ * description (false), in probing order, for messages.
+ */
+void importer_list_names(struct strbuf *sb, bool names);
+
 /* The importer called name, or NULL. */
 const struct importer *importer_find(const char *name);
 

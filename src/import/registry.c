@@ -33,9 +33,8 @@ importer_find(const char *name)
 	return NULL;
 }
 
-/* "a, b, c": the importers' descriptions (or names), for messages. */
-static void
-add_importer_list(struct strbuf *sb, bool names)
+void
+importer_list_names(struct strbuf *sb, bool names)
 {
 	for (size_t i = 0; importers[i]; i++) {
 		if (i)
@@ -85,7 +84,7 @@ pick_importer(const struct input *in, const char *data, size_t len, struct tf_er
 
 	strbuf_addstr(&sb, looks_binary(data, len) ? "binary data, not a profile (tried "
 						   : "unknown format (tried ");
-	add_importer_list(&sb, false);
+	importer_list_names(&sb, false);
 	strbuf_addstr(&sb, ")");
 	if (!looks_binary(data, len))
 		strbuf_addstr(&sb, "; use --format to force one");
@@ -121,7 +120,7 @@ import_file(const char *path, const char *format, const struct import_options *o
 	if (format && !(imp = importer_find(format))) {
 		struct strbuf sb = STRBUF_INIT;
 
-		add_importer_list(&sb, true);
+		importer_list_names(&sb, true);
 		tf_error_set(err, "unknown format '%s' (valid: %s)", format, sb.buf);
 		strbuf_release(&sb);
 		return -1;
