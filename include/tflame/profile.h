@@ -48,6 +48,12 @@ enum frame_flags {
 	FRAME_JIT = 1 << 1,      /* JIT code (/tmp/perf-PID.map, jitted-*.so) */
 	FRAME_INLINED = 1 << 2,  /* inlined into the frame below it */
 	FRAME_HAS_LINE = 1 << 3, /* line is meaningful (it may be 0) */
+	/*
+	 * addr is a return address (a caller's frame in a perf callchain):
+	 * the call is the instruction before it. Only between an importer
+	 * and the symbolizer; a symbolized set has no such frame.
+	 */
+	FRAME_RETADDR = 1 << 4,
 };
 
 struct frame {
@@ -63,6 +69,21 @@ struct stack_node {
 	stack_id parent; /* STACK_ROOT for a frame called from nowhere */
 	frame_id frame;  /* FRAME_NONE for STACK_ROOT only */
 	uint32_t depth;  /* frames on the path: 0 for STACK_ROOT */
+};
+
+/*
+ * A source position on a call path (optional, see "Source positions"
+ * below): the frame at the end of stack executes file:line, and its
+ * callers are at the positions up the parent chain.
+ */
+typedef uint32_t src_id;
+#define SRC_ROOT ((src_id)0)
+
+struct src_node {
+	src_id parent;  /* the caller's position; SRC_ROOT for an outermost frame */
+	stack_id stack; /* the call path whose last frame is here */
+	str_id file;    /* STR_EMPTY when unknown */
+	uint32_t line;  /* 0 when unknown */
 };
 
 struct thread {
@@ -92,6 +113,8 @@ struct profile {
 	uint64_t *weight;      /* per sample */
 	int64_t *time;         /* per sample, ns; meaningful if has_time */
 	thread_id *thread;     /* per sample */
+	src_id *src;           /* per sample: its position, or SRC_ROOT when
+				* unknown; NULL when the set has none */
 
 	uint64_t total_weight; /* sum of weight[], checked for overflow */
 	bool has_time;         /* some sample carried a time */
@@ -115,6 +138,20 @@ struct profile_set {
 	uint32_t nr_stacks, alloc_stacks;
 	uint64_t *stack_slots;
 	uint32_t stack_mask;
+
+	/*
+	 * Source positions: a prefix tree like the stacks, interned on
+	 * (parent, stack, file, line), with src 0 = SRC_ROOT standing for
+	 * "no position". Empty (nr_srcs 1) unless an importer or the
+	 * symbolizer knew where each frame of a sample was executing, which
+	 * a stack cannot say: the stacks name functions, so two samples in
+	 * different lines of one function share a stack but not a position.
+	 * The source pane and `report --lines` read it.
+	 */
+	struct src_node *srcs;
+	uint32_t nr_srcs, alloc_srcs;
+	uint64_t *src_slots;
+	uint32_t src_mask;
 
 	struct thread *threads;
 	uint32_t nr_threads, alloc_threads;
@@ -150,6 +187,12 @@ ps_get(const struct profile_set *ps, str_id id)
 frame_id profile_set_frame(struct profile_set *ps, const struct frame *f);
 /* The id of the stack parent + frame, adding it if new. */
 stack_id profile_set_stack(struct profile_set *ps, stack_id parent, frame_id frame);
+/*
+ * The id of the position (parent, stack, file, line), adding it if new.
+ * stack's parent must be srcs[parent].stack (STACK_ROOT for SRC_ROOT).
+ */
+src_id profile_set_src(struct profile_set *ps, src_id parent, stack_id stack,
+		       str_id file, uint32_t line);
 /* The id of the thread (pid, tid, comm), adding it if new. */
 thread_id profile_set_thread(struct profile_set *ps, int64_t pid, int64_t tid,
 			     str_id comm);
@@ -247,6 +290,38 @@ void profile_set_view_release(struct profile_set *view);
  * filling it.
  */
 void profile_set_reserve_stacks(struct profile_set *ps, uint32_t n);
+
+/*
+ * What one frame becomes in profile_set_rewrite(): nr >= 1 frames,
+ * outermost first (an inlined chain is the real function, then what was
+ * inlined into it, down to the innermost), and optionally where each one
+ * executes (file[i]:line[i]; both NULL when unknown).
+ */
+struct frame_rewrite {
+	const struct frame *frames;
+	const str_id *file;
+	const uint32_t *line;
+	size_t nr;
+};
+
+/*
+ * Called once per frame of the set by profile_set_rewrite() with a copy of
+ * the old frame; fills *out, whose arrays must stay valid until the next
+ * call. It may intern strings (ps_str()) but not frames or stacks.
+ */
+typedef void frame_rewrite_fn(void *ctx, struct profile_set *ps, const struct frame *old,
+			      struct frame_rewrite *out);
+
+/*
+ * Replace every frame of ps by what fn makes of it, and rebuild the
+ * frames, the stacks and every sample's stack on the new frames: frames
+ * that become equal are merged, a frame that becomes several lengthens
+ * every stack through it. When fn gives positions for some frame, the set
+ * gets source positions (see struct profile_set): frames without one
+ * there take their own file:line when FRAME_HAS_LINE, or none. Existing
+ * positions are dropped. O(frames + stacks + samples); no recursion.
+ */
+void profile_set_rewrite(struct profile_set *ps, frame_rewrite_fn *fn, void *ctx);
 
 /* Approximate bytes of memory held by the set. */
 size_t profile_set_memory(const struct profile_set *ps);

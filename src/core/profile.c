@@ -79,6 +79,18 @@ weight_unit_name(enum weight_unit unit)
 	return "";
 }
 
+static void
+src_table_init(struct profile_set *ps)
+{
+	struct src_node root = { SRC_ROOT, STACK_ROOT, STR_EMPTY, 0 };
+
+	ps->src_slots = slots_new(64);
+	ps->src_mask = 63;
+	ps->nr_srcs = 0;
+	ALLOC_GROW(ps->srcs, ps->nr_srcs, ps->alloc_srcs);
+	ps->srcs[ps->nr_srcs++] = root;
+}
+
 struct profile_set *
 profile_set_new(void)
 {
@@ -94,12 +106,14 @@ profile_set_new(void)
 	ps->thread_mask = 63;
 	ALLOC_GROW(ps->stacks, ps->nr_stacks, ps->alloc_stacks);
 	ps->stacks[ps->nr_stacks++] = root;
+	src_table_init(ps);
 	return ps;
 }
 
 static void
 profile_free(struct profile *p)
 {
+	free(p->src);
 	free(p->stack);
 	free(p->weight);
 	free(p->time);
@@ -117,6 +131,8 @@ profile_set_free(struct profile_set *ps)
 	free(ps->frame_slots);
 	free(ps->stacks);
 	free(ps->stack_slots);
+	free(ps->srcs);
+	free(ps->src_slots);
 	free(ps->threads);
 	free(ps->thread_slots);
 	for (size_t i = 0; i < ps->nr_profiles; i++)
@@ -152,6 +168,7 @@ profile_set_view_init(struct profile_set *view, const struct profile_set *base)
 	view->stack_mask = 1023;
 	ALLOC_GROW(view->stacks, view->nr_stacks, view->alloc_stacks);
 	view->stacks[view->nr_stacks++] = root;
+	src_table_init(view);
 }
 
 void
@@ -159,6 +176,8 @@ profile_set_view_release(struct profile_set *view)
 {
 	free(view->stacks);
 	free(view->stack_slots);
+	free(view->srcs);
+	free(view->src_slots);
 	memset(view, 0, sizeof(*view));
 }
 
@@ -282,6 +301,51 @@ profile_set_stack(struct profile_set *ps, stack_id parent, frame_id frame)
 }
 
 static uint64_t
+src_hash(src_id parent, stack_id stack, str_id file, uint32_t line)
+{
+	return hash_pair(hash_pair(parent, stack), ((uint64_t)file << 32) | line);
+}
+
+static uint32_t
+src_find(const struct profile_set *ps, const struct src_node *n, uint32_t h32, uint32_t *pos)
+{
+	uint32_t i = h32 & ps->src_mask;
+
+	for (;; i = (i + 1) & ps->src_mask) {
+		uint64_t e = ps->src_slots[i];
+		const struct src_node *o;
+
+		if (!e)
+			break;
+		o = &ps->srcs[(uint32_t)e - 1];
+		if ((uint32_t)(e >> 32) == h32 && o->parent == n->parent &&
+		    o->stack == n->stack && o->file == n->file && o->line == n->line)
+			return (uint32_t)e - 1;
+	}
+	*pos = i;
+	return UINT32_MAX;
+}
+
+src_id
+profile_set_src(struct profile_set *ps, src_id parent, stack_id stack, str_id file,
+		uint32_t line)
+{
+	struct src_node n = { parent, stack, file, line };
+	uint32_t h32 = (uint32_t)src_hash(parent, stack, file, line);
+	uint32_t pos, id = src_find(ps, &n, h32, &pos);
+
+	if (id != UINT32_MAX)
+		return id;
+	if (ps->nr_srcs >= UINT32_MAX - 2)
+		die("too many distinct source positions");
+	ALLOC_GROW(ps->srcs, ps->nr_srcs, ps->alloc_srcs);
+	id = ps->nr_srcs++;
+	ps->srcs[id] = n;
+	slots_put(&ps->src_slots, &ps->src_mask, pos, h32, id, ps->nr_srcs);
+	return id;
+}
+
+static uint64_t
 thread_hash(int64_t pid, int64_t tid, str_id comm)
 {
 	return hash_pair(hash_pair((uint64_t)pid, (uint64_t)tid), comm);
@@ -401,6 +465,8 @@ grow_samples(struct profile *p, size_t want)
 	p->weight = xreallocarray(p->weight, n, sizeof(*p->weight));
 	p->time = xreallocarray(p->time, n, sizeof(*p->time));
 	p->thread = xreallocarray(p->thread, n, sizeof(*p->thread));
+	if (p->src)
+		p->src = xreallocarray(p->src, n, sizeof(*p->src));
 	p->alloc_samples = n;
 }
 
@@ -432,6 +498,8 @@ profile_add_sample(struct profile *p, stack_id stack, uint64_t weight, int64_t t
 	p->weight[i] = weight;
 	p->time[i] = has_time ? time : 0;
 	p->thread[i] = thread;
+	if (p->src)
+		p->src[i] = SRC_ROOT;
 	p->total_weight += weight;
 	if (has_time)
 		note_time(p, time);
@@ -527,6 +595,7 @@ profile_set_merge(struct profile_set *dst, struct profile_set *src, uint64_t lin
 	uint32_t *fmap = xmalloc(sizeof(*fmap) * ((size_t)src->nr_frames + 1));
 	uint32_t *kmap = xmalloc(sizeof(*kmap) * ((size_t)src->nr_stacks + 1));
 	uint32_t *tmap = xmalloc(sizeof(*tmap) * ((size_t)src->nr_threads + 1));
+	uint32_t *qmap = xmalloc(sizeof(*qmap) * ((size_t)src->nr_srcs + 1));
 	int ret = 0;
 
 	for (uint32_t i = 0; i < intern_count(&src->strings); i++)
@@ -548,6 +617,13 @@ profile_set_merge(struct profile_set *dst, struct profile_set *src, uint64_t lin
 	for (uint32_t i = 0; i < src->nr_threads; i++)
 		tmap[i] = profile_set_thread(dst, src->threads[i].pid, src->threads[i].tid,
 					     smap[src->threads[i].comm]);
+	qmap[SRC_ROOT] = SRC_ROOT;
+	for (uint32_t i = 1; i < src->nr_srcs; i++) {
+		const struct src_node *n = &src->srcs[i];
+
+		qmap[i] = profile_set_src(dst, qmap[n->parent], kmap[n->stack], smap[n->file],
+					  n->line);
+	}
 
 	for (size_t pi = 0; pi < src->nr_profiles && !ret; pi++) {
 		struct profile *sp = src->profiles[pi];
@@ -567,6 +643,9 @@ profile_set_merge(struct profile_set *dst, struct profile_set *src, uint64_t lin
 			ret = tf_error_set(err, "total weight overflows 64 bits");
 			break;
 		}
+		if (sp->src && !dp->src)
+			dp->src = xcalloc(dp->alloc_samples ? dp->alloc_samples : 1,
+					  sizeof(*dp->src));
 		grow_samples(dp, dp->nr_samples + sp->nr_samples);
 		base = dp->nr_samples;
 		for (size_t i = 0; i < sp->nr_samples; i++) {
@@ -574,6 +653,8 @@ profile_set_merge(struct profile_set *dst, struct profile_set *src, uint64_t lin
 			dp->weight[base + i] = sp->weight[i] * mul;
 			dp->time[base + i] = sp->time[i];
 			dp->thread[base + i] = tmap[sp->thread[i]];
+			if (dp->src)
+				dp->src[base + i] = sp->src ? qmap[sp->src[i]] : SRC_ROOT;
 		}
 		dp->nr_samples += sp->nr_samples;
 		dp->total_weight += sp->total_weight * mul;
@@ -597,7 +678,142 @@ profile_set_merge(struct profile_set *dst, struct profile_set *src, uint64_t lin
 	free(fmap);
 	free(kmap);
 	free(tmap);
+	free(qmap);
 	return ret;
+}
+
+/* The flattened answers of a rewrite: what old frame f became is [first[f], first[f + 1]). */
+struct rewrite_map {
+	uint32_t *first;
+	frame_id *ids;
+	str_id *file;
+	uint32_t *line;
+	size_t nr, alloc;
+	bool positions; /* some answer gave positions */
+};
+
+static void
+rewrite_frames(struct profile_set *ps, const struct frame *old, uint32_t nold,
+	       frame_rewrite_fn *fn, void *ctx, struct rewrite_map *m)
+{
+	m->first = xmalloc(sizeof(*m->first) * ((size_t)nold + 1));
+	for (uint32_t f = 0; f < nold; f++) {
+		struct frame_rewrite rw = { NULL, NULL, NULL, 0 };
+
+		fn(ctx, ps, &old[f], &rw);
+		if (!rw.nr) {
+			/* Nothing to say: the frame stays as it was. */
+			rw.frames = &old[f];
+			rw.file = NULL;
+			rw.line = NULL;
+			rw.nr = 1;
+		}
+		if (rw.nr > UINT32_MAX - m->nr)
+			die("too many frames");
+		m->first[f] = (uint32_t)m->nr;
+		if (m->nr + rw.nr > m->alloc) {
+			m->alloc = (m->nr + rw.nr) * 2;
+			m->ids = xreallocarray(m->ids, m->alloc, sizeof(*m->ids));
+			m->file = xreallocarray(m->file, m->alloc, sizeof(*m->file));
+			m->line = xreallocarray(m->line, m->alloc, sizeof(*m->line));
+		}
+		for (size_t i = 0; i < rw.nr; i++, m->nr++) {
+			const struct frame *nf = &rw.frames[i];
+
+			m->ids[m->nr] = profile_set_frame(ps, nf);
+			if (rw.file) {
+				m->file[m->nr] = rw.file[i];
+				m->line[m->nr] = rw.line[i];
+				m->positions = true;
+			} else if (nf->flags & FRAME_HAS_LINE) {
+				m->file[m->nr] = nf->file;
+				m->line[m->nr] = nf->line;
+			} else {
+				m->file[m->nr] = STR_EMPTY;
+				m->line[m->nr] = 0;
+			}
+		}
+	}
+	m->first[nold] = (uint32_t)m->nr;
+}
+
+void
+profile_set_rewrite(struct profile_set *ps, frame_rewrite_fn *fn, void *ctx)
+{
+	struct stack_node root = { STACK_ROOT, FRAME_NONE, 0 };
+	struct frame *old = ps->frames;
+	struct stack_node *ostk = ps->stacks;
+	uint32_t nold = ps->nr_frames, nstk = ps->nr_stacks;
+	struct rewrite_map m;
+	stack_id *smap;
+	src_id *qmap = NULL;
+
+	memset(&m, 0, sizeof(m));
+	/* A new frame table, filled with the answers. */
+	ps->frames = NULL;
+	ps->nr_frames = ps->alloc_frames = 0;
+	free(ps->frame_slots);
+	ps->frame_slots = slots_new(1024);
+	ps->frame_mask = 1023;
+	rewrite_frames(ps, old, nold, fn, ctx, &m);
+
+	/* New stacks and positions; parents precede children, so one pass. */
+	ps->stacks = NULL;
+	ps->nr_stacks = ps->alloc_stacks = 0;
+	free(ps->stack_slots);
+	ps->stack_slots = slots_new(1024);
+	ps->stack_mask = 1023;
+	ALLOC_GROW(ps->stacks, ps->nr_stacks, ps->alloc_stacks);
+	ps->stacks[ps->nr_stacks++] = root;
+	free(ps->srcs);
+	free(ps->src_slots);
+	ps->srcs = NULL;
+	ps->alloc_srcs = 0;
+	src_table_init(ps);
+
+	smap = xmalloc(sizeof(*smap) * nstk);
+	if (m.positions)
+		qmap = xmalloc(sizeof(*qmap) * nstk);
+	smap[STACK_ROOT] = STACK_ROOT;
+	if (qmap)
+		qmap[STACK_ROOT] = SRC_ROOT;
+	for (uint32_t s = 1; s < nstk; s++) {
+		frame_id f = ostk[s].frame;
+		stack_id cur = smap[ostk[s].parent];
+		src_id q = qmap ? qmap[ostk[s].parent] : SRC_ROOT;
+
+		for (uint32_t k = m.first[f]; k < m.first[f + 1]; k++) {
+			cur = profile_set_stack(ps, cur, m.ids[k]);
+			if (qmap)
+				q = profile_set_src(ps, q, cur, m.file[k], m.line[k]);
+		}
+		smap[s] = cur;
+		if (qmap)
+			qmap[s] = q;
+	}
+
+	for (size_t pi = 0; pi < ps->nr_profiles; pi++) {
+		struct profile *p = ps->profiles[pi];
+
+		free(p->src);
+		p->src = NULL;
+		if (qmap && p->alloc_samples) {
+			p->src = xreallocarray(NULL, p->alloc_samples, sizeof(*p->src));
+			for (size_t i = 0; i < p->nr_samples; i++)
+				p->src[i] = qmap[p->stack[i]];
+		}
+		for (size_t i = 0; i < p->nr_samples; i++)
+			p->stack[i] = smap[p->stack[i]];
+	}
+
+	free(old);
+	free(ostk);
+	free(smap);
+	free(qmap);
+	free(m.first);
+	free(m.ids);
+	free(m.file);
+	free(m.line);
 }
 
 static int
@@ -634,7 +850,8 @@ profile_set_check(const struct profile_set *ps, struct tf_error *err)
 		return -1;
 	if (check_slots(ps->frame_slots, ps->frame_mask, ps->nr_frames, 0, "frame", err) ||
 	    check_slots(ps->stack_slots, ps->stack_mask, ps->nr_stacks, 1, "stack", err) ||
-	    check_slots(ps->thread_slots, ps->thread_mask, ps->nr_threads, 0, "thread", err))
+	    check_slots(ps->thread_slots, ps->thread_mask, ps->nr_threads, 0, "thread", err) ||
+	    check_slots(ps->src_slots, ps->src_mask, ps->nr_srcs, 1, "position", err))
 		return -1;
 	for (uint32_t i = 0; i < ps->nr_frames; i++) {
 		const struct frame *f = &ps->frames[i];
@@ -661,6 +878,23 @@ profile_set_check(const struct profile_set *ps, struct tf_error *err)
 		if (stack_find(ps, n->parent, n->frame, (uint32_t)hash_pair(n->parent, n->frame),
 			       &pos) != i)
 			return tf_error_set(err, "stack %u: interned twice or not findable", i);
+	}
+	if (ps->nr_srcs < 1 || ps->srcs[0].parent != SRC_ROOT || ps->srcs[0].stack != STACK_ROOT)
+		return tf_error_set(err, "position 0 is not the root position");
+	for (uint32_t i = 1; i < ps->nr_srcs; i++) {
+		const struct src_node *n = &ps->srcs[i];
+
+		if (n->parent >= i)
+			return tf_error_set(err, "position %u: parent %u does not precede it", i,
+					    n->parent);
+		if (n->stack == STACK_ROOT || n->stack >= ps->nr_stacks || n->file >= nstr)
+			return tf_error_set(err, "position %u: stack or file out of range", i);
+		if (ps->stacks[n->stack].parent != ps->srcs[n->parent].stack)
+			return tf_error_set(err, "position %u: its stack does not extend its "
+					    "parent's", i);
+		if (src_find(ps, n, (uint32_t)src_hash(n->parent, n->stack, n->file, n->line),
+			     &pos) != i)
+			return tf_error_set(err, "position %u: interned twice or not findable", i);
 	}
 	for (uint32_t i = 0; i < ps->nr_threads; i++) {
 		const struct thread *t = &ps->threads[i];
@@ -691,6 +925,10 @@ profile_set_check(const struct profile_set *ps, struct tf_error *err)
 			if (p->thread[i] >= ps->nr_threads)
 				return tf_error_set(err, "profile %zu sample %zu: thread out of range",
 						    pi, i);
+			if (p->src && p->src[i] != SRC_ROOT &&
+			    (p->src[i] >= ps->nr_srcs || ps->srcs[p->src[i]].stack != p->stack[i]))
+				return tf_error_set(err, "profile %zu sample %zu: position is not "
+						    "on its stack", pi, i);
 			if (p->weight[i] > UINT64_MAX - total)
 				return tf_error_set(err, "profile %zu: weights overflow", pi);
 			total += p->weight[i];
@@ -722,8 +960,11 @@ profile_set_memory(const struct profile_set *ps)
 	n += ((size_t)ps->stack_mask + 1) * sizeof(uint64_t);
 	n += (size_t)ps->alloc_threads * sizeof(*ps->threads);
 	n += ((size_t)ps->thread_mask + 1) * sizeof(uint64_t);
+	n += (size_t)ps->alloc_srcs * sizeof(*ps->srcs);
+	n += ((size_t)ps->src_mask + 1) * sizeof(uint64_t);
 	for (size_t i = 0; i < ps->nr_profiles; i++)
 		n += ps->profiles[i]->alloc_samples *
-		     (sizeof(stack_id) + sizeof(uint64_t) + sizeof(int64_t) + sizeof(thread_id));
+		     (sizeof(stack_id) + sizeof(uint64_t) + sizeof(int64_t) + sizeof(thread_id) +
+		      (ps->profiles[i]->src ? sizeof(src_id) : 0));
 	return n;
 }

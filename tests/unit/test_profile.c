@@ -236,6 +236,147 @@ test_merge(void **state)
 	profile_set_free(b);
 }
 
+/*
+ * A rewrite as the symbolizer does it: "f@1" and "f@2" (two addresses in
+ * f) become f with "g" inlined into it, at different lines; "h" keeps its
+ * frame; "x" is renamed to "f", so its stacks merge with f's.
+ */
+struct rewrite_ctx {
+	struct frame out[2];
+	str_id file[2];
+	uint32_t line[2];
+	int calls;
+};
+
+static void
+rewrite_cb(void *vctx, struct profile_set *ps, const struct frame *old,
+	   struct frame_rewrite *rw)
+{
+	struct rewrite_ctx *c = vctx;
+	const char *name = ps_get(ps, old->name);
+
+	c->calls++;
+	memset(c->out, 0, sizeof(c->out));
+	c->out[0].name = ps_str(ps, "f", 1);
+	c->out[0].module = old->module;
+	c->out[1] = c->out[0];
+	c->out[1].name = ps_str(ps, "g", 1);
+	c->out[1].flags = FRAME_INLINED;
+	c->file[0] = c->file[1] = ps_str(ps, "a.c", 3);
+	rw->frames = c->out;
+	if (!strcmp(name, "f@1") || !strcmp(name, "f@2")) {
+		c->line[0] = 10;
+		c->line[1] = name[2] == '1' ? 3 : 4;
+		rw->file = c->file;
+		rw->line = c->line;
+		rw->nr = 2;
+	} else if (!strcmp(name, "x")) {
+		rw->nr = 1;
+	} else {
+		rw->nr = 0; /* unchanged */
+	}
+}
+
+static void
+test_rewrite(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	const char *s1[] = { "main", "f@1" }, *s2[] = { "main", "f@2" };
+	const char *s3[] = { "main", "x", "h" }, *s4[] = { "main" };
+	struct rewrite_ctx ctx = { .calls = 0 };
+	struct profile *p;
+	char buf[256];
+	const struct src_node *n;
+
+	(void)state;
+	build_one(ps, "cycles", s1, 2, 1, "c");
+	build_one(ps, "cycles", s2, 2, 2, "c");
+	build_one(ps, "cycles", s3, 3, 4, "c");
+	build_one(ps, "cycles", s4, 1, 8, "c");
+	profile_set_rewrite(ps, rewrite_cb, &ctx);
+	check_profile_set(ps);
+	assert_int_equal(ctx.calls, 5); /* once per old frame */
+	p = ps->profiles[0];
+	assert_int_equal(p->nr_samples, 4);
+	assert_int_equal(p->total_weight, 15);
+	assert_string_equal(stack_text(ps, p->stack[0], buf, sizeof(buf)), "main;f;g");
+	/* Two addresses of one function: one stack, two positions. */
+	assert_int_equal(p->stack[0], p->stack[1]);
+	assert_string_equal(stack_text(ps, p->stack[2], buf, sizeof(buf)), "main;f;h");
+	assert_string_equal(stack_text(ps, p->stack[3], buf, sizeof(buf)), "main");
+	assert_int_equal(ps->nr_frames, 4); /* main, f, g, h */
+	assert_true(ps->frames[ps->stacks[p->stack[0]].frame].flags & FRAME_INLINED);
+
+	assert_non_null(p->src);
+	n = &ps->srcs[p->src[0]];
+	assert_int_equal(n->line, 3);
+	assert_string_equal(ps_get(ps, n->file), "a.c");
+	assert_int_equal(ps->srcs[n->parent].line, 10);
+	assert_int_equal(ps->srcs[p->src[1]].line, 4);
+	assert_int_equal(ps->srcs[p->src[1]].parent, n->parent);
+	/* Frames with no position have an empty one, on the same stack. */
+	n = &ps->srcs[p->src[2]];
+	assert_int_equal(n->stack, p->stack[2]);
+	assert_int_equal(n->file, STR_EMPTY);
+	assert_int_equal(ps->srcs[p->src[3]].line, 0);
+
+	/* A rewrite without positions drops them. */
+	ctx.calls = 0;
+	profile_set_rewrite(ps, rewrite_cb, &ctx);
+	check_profile_set(ps);
+	assert_null(p->src);
+	assert_int_equal(ps->nr_srcs, 1);
+	assert_string_equal(stack_text(ps, p->stack[0], buf, sizeof(buf)), "main;f;g");
+	profile_set_free(ps);
+}
+
+static void
+test_check_catches_bad_position(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	const char *s1[] = { "main", "f@1" }, *s3[] = { "main", "x", "h" };
+	struct rewrite_ctx ctx = { .calls = 0 };
+	struct tf_error err = TF_ERROR_INIT;
+	struct profile *p;
+
+	(void)state;
+	build_one(ps, "cycles", s1, 2, 1, "c");
+	build_one(ps, "cycles", s3, 3, 1, "c");
+	profile_set_rewrite(ps, rewrite_cb, &ctx);
+	check_profile_set(ps);
+	p = ps->profiles[0];
+	/* A sample whose position lies on another stack. */
+	p->src[0] = p->src[1];
+	assert_int_equal(profile_set_check(ps, &err), -1);
+	assert_non_null(strstr(tf_error_text(&err), "position"));
+	tf_error_release(&err);
+	profile_set_free(ps);
+}
+
+static void
+test_merge_positions(void **state)
+{
+	struct profile_set *a = profile_set_new(), *b = profile_set_new();
+	const char *s1[] = { "main", "f@1" }, *s2[] = { "main", "f@2" };
+	struct rewrite_ctx ctx = { .calls = 0 };
+	struct tf_error err = TF_ERROR_INIT;
+	struct profile *p;
+
+	(void)state;
+	build_one(a, "cycles", s1, 2, 1, "c");
+	build_one(b, "cycles", s2, 2, 2, "c");
+	profile_set_rewrite(b, rewrite_cb, &ctx);
+	assert_int_equal(profile_set_merge(a, b, 0, &err), 0);
+	check_profile_set(a);
+	p = a->profiles[0];
+	assert_non_null(p->src);
+	assert_int_equal(p->src[0], SRC_ROOT); /* a had no positions */
+	assert_int_equal(a->srcs[p->src[1]].line, 4);
+	tf_error_release(&err);
+	profile_set_free(a);
+	profile_set_free(b);
+}
+
 static void
 test_merge_decimals(void **state)
 {
@@ -334,6 +475,9 @@ main(void)
 		cmocka_unit_test(test_decimals_exact),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_merge_decimals),
+		cmocka_unit_test(test_rewrite),
+		cmocka_unit_test(test_check_catches_bad_position),
+		cmocka_unit_test(test_merge_positions),
 		cmocka_unit_test(test_check_catches_corruption),
 		cmocka_unit_test(test_view),
 	};
