@@ -16,7 +16,8 @@
 set -u
 src=$1 build=$2 secs=$3
 shift 3
-targets=${*:-fuzz_perf fuzz_folded fuzz_cprofile fuzz_import}
+targets=${*:-fuzz_perf fuzz_folded fuzz_cprofile fuzz_speedscope fuzz_chrome fuzz_pprof \
+	fuzz_callgrind fuzz_import}
 status=0
 limits="-max_total_time=$secs"
 if [ -n "${FUZZ_RUNS:-}" ]; then
@@ -42,6 +43,18 @@ for t in $targets; do
 	fuzz_folded) seed "$corpus" "$src"/tests/data/folded/* "$src"/tests/fuzz-regressions/folded/* ;;
 	fuzz_cprofile) seed "$corpus" "$src"/tests/data/cprofile/*.prof \
 			"$src"/tests/fuzz-regressions/cprofile/* ;;
+	fuzz_speedscope) seed "$corpus" "$src"/tests/data/speedscope/* \
+			"$src"/tests/fuzz-regressions/speedscope/* ;;
+	fuzz_chrome) seed "$corpus" "$src"/tests/data/chrome/*.json "$src"/tests/data/chrome/*.cpuprofile \
+			"$src"/tests/fuzz-regressions/chrome/* ;;
+	fuzz_pprof)
+		# The decoder reads protobuf as it is: gunzip the gzipped seeds.
+		seed "$corpus" "$src"/tests/data/pprof/*.pb "$src"/tests/fuzz-regressions/pprof/*
+		for f in "$src"/tests/data/pprof/*.pb.gz; do
+			[ -f "$f" ] && gzip -dc "$f" >"$corpus/seed-$(basename "$f" .gz)"
+		done ;;
+	fuzz_callgrind) seed "$corpus" "$src"/tests/data/callgrind/*.callgrind \
+			"$src"/tests/fuzz-regressions/callgrind/* ;;
 	fuzz_import)
 		# A leading 0xff byte: probe the content rather than force a format.
 		find "$src/tests/data" "$src/tests/fuzz-regressions" -type f -size -256k \
