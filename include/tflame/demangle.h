@@ -42,6 +42,7 @@
 #include <stddef.h>
 
 struct strbuf;
+struct profile_set;
 
 /* Longest name demangle_name() tries. */
 #define DEMANGLE_MAX_NAME ((size_t)64 * 1024)
@@ -75,5 +76,20 @@ bool demangle_maybe_mangled(const char *name, size_t len);
  * Never fails otherwise: out-of-memory dies, as everywhere.
  */
 bool demangle_name(const char *name, size_t len, unsigned flags, struct strbuf *out);
+
+/*
+ * Give every frame of ps whose name demangles the demangled name, in the
+ * form without parameters, through profile_set_rewrite(): each frame
+ * becomes one frame with the new name and everything else kept, and frames
+ * that become equal are merged (two overloads of a C++ function in one
+ * module become one frame, as they are one function in `perf report`).
+ * The demangled names are added to ps's strings; the old ones stay.
+ *
+ * When no frame name looks mangled (one pass over the frames) or none
+ * demangles, ps is left untouched: no frame or stack id changes. Otherwise
+ * frame and stack ids change as profile_set_rewrite() says, and the source
+ * positions it drops are gone: run this before anything adds them.
+ */
+void profile_set_demangle(struct profile_set *ps);
 
 #endif /* TFLAME_DEMANGLE_H */

@@ -3,6 +3,7 @@
 #include "tflame/demangle.h"
 
 #include <setjmp.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,8 @@
 #define LIBIBERTY_H
 #include <libiberty/demangle.h>
 
+#include "tflame/intern.h"
+#include "tflame/profile.h"
 #include "tflame/strbuf.h"
 #include "tflame/xalloc.h"
 
@@ -150,4 +153,68 @@ demangle_name(const char *name, size_t len, unsigned flags, struct strbuf *out)
 		strbuf_add(out, name + base, len - base);
 	free(sym);
 	return ok;
+}
+
+/* In demangle_pass.renamed: a name that was not looked at. */
+#define NAME_UNSEEN ((str_id)UINT32_MAX)
+
+struct demangle_pass {
+	str_id *renamed;    /* old name -> new name (itself if kept), or NAME_UNSEEN */
+	uint32_t nr_names;  /* strings in ps before the pass */
+	struct frame frame; /* the answer to profile_set_rewrite() */
+};
+
+static void
+demangle_frame(void *ctx, struct profile_set *ps, const struct frame *old,
+	       struct frame_rewrite *out)
+{
+	struct demangle_pass *pass = ctx;
+
+	(void)ps;
+	pass->frame = *old;
+	if (old->name < pass->nr_names && pass->renamed[old->name] != NAME_UNSEEN)
+		pass->frame.name = pass->renamed[old->name];
+	out->frames = &pass->frame;
+	out->file = NULL;
+	out->line = NULL;
+	out->nr = 1;
+}
+
+void
+profile_set_demangle(struct profile_set *ps)
+{
+	struct demangle_pass pass;
+	struct strbuf sb = STRBUF_INIT;
+	uint32_t f, changed = 0;
+
+	for (f = 0; f < ps->nr_frames; f++) {
+		str_id n = ps->frames[f].name;
+
+		if (demangle_maybe_mangled(ps_get(ps, n), intern_len(&ps->strings, n)))
+			break;
+	}
+	if (f == ps->nr_frames)
+		return;
+
+	/* Each distinct name once; the frames before f have none to change. */
+	pass.nr_names = intern_count(&ps->strings);
+	pass.renamed = xmalloc(sizeof(*pass.renamed) * pass.nr_names);
+	memset(pass.renamed, 0xff, sizeof(*pass.renamed) * pass.nr_names);
+	for (; f < ps->nr_frames; f++) {
+		str_id n = ps->frames[f].name;
+
+		if (pass.renamed[n] != NAME_UNSEEN)
+			continue;
+		pass.renamed[n] = n;
+		strbuf_reset(&sb);
+		/* The arena never moves a string, so ps_get() survives ps_str(). */
+		if (demangle_name(ps_get(ps, n), intern_len(&ps->strings, n), 0, &sb)) {
+			pass.renamed[n] = ps_str(ps, sb.buf, sb.len);
+			changed++;
+		}
+	}
+	strbuf_release(&sb);
+	if (changed)
+		profile_set_rewrite(ps, demangle_frame, &pass);
+	free(pass.renamed);
 }

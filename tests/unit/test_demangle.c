@@ -518,6 +518,80 @@ test_long_names(void **state)
 	strbuf_release(&sb);
 }
 
+static void
+test_profile_set_demangle(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "cycles", 6), UNIT_SAMPLES);
+	char buf[512];
+
+	(void)state;
+	test_sample(ps, p, "main;_Z3fooi;_Z3bari.cold", 1, -1, 1);
+	test_sample(ps, p, "main;_Z3fooc", 2, -1, 1);
+	test_sample(ps, p, "main;" RUST_LEGACY_COUNT ";" RUST_V0_MAIN, 4, -1, 2);
+	test_sample(ps, p, "main;_Zfoo@plt;_Z3fooi@plt", 8, -1, 2);
+	check_profile_set(ps);
+	assert_int_equal(ps->nr_frames, 8);
+
+	profile_set_demangle(ps);
+	check_profile_set(ps);
+	assert_int_equal(p->nr_samples, 4);
+	assert_int_equal(p->total_weight, 15);
+	assert_string_equal(stack_text(ps, p->stack[0], buf, sizeof(buf)),
+			    "main;foo;bar [clone .cold]");
+	assert_string_equal(stack_text(ps, p->stack[1], buf, sizeof(buf)), "main;foo");
+	assert_string_equal(stack_text(ps, p->stack[2], buf, sizeof(buf)),
+			    "main;tiny::count;tiny::main");
+	assert_string_equal(stack_text(ps, p->stack[3], buf, sizeof(buf)),
+			    "main;_Zfoo@plt;foo@plt");
+	/* foo(int) and foo(char) are one frame now, so main;foo is one stack. */
+	assert_int_equal(ps_stack(ps, p->stack[0])->parent, p->stack[1]);
+	assert_int_equal(ps->nr_frames, 7);
+	assert_int_equal(ps_frame(ps, ps_stack(ps, p->stack[1])->frame)->module,
+			 ps_str(ps, "m", 1));
+	profile_set_free(ps);
+}
+
+static void
+test_profile_set_demangle_untouched(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "cycles", 6), UNIT_SAMPLES);
+	const struct frame *frames;
+	uint32_t nr_strings, nr_stacks;
+	char buf[256];
+
+	(void)state;
+	/* Nothing looks mangled: the cheap scan says so, nothing is rebuilt. */
+	test_sample(ps, p, "_start;main;work", 1, -1, 1);
+	frames = ps->frames;
+	nr_stacks = ps->nr_stacks;
+	profile_set_demangle(ps);
+	check_profile_set(ps);
+	assert_ptr_equal(ps->frames, frames);
+	assert_int_equal(ps->nr_stacks, nr_stacks);
+
+	/* Looks mangled, is not: still untouched, and no string added. */
+	test_sample(ps, p, "_start;_Zfoo;_RNvX", 1, -1, 1);
+	frames = ps->frames;
+	nr_stacks = ps->nr_stacks;
+	nr_strings = intern_count(&ps->strings);
+	profile_set_demangle(ps);
+	check_profile_set(ps);
+	assert_ptr_equal(ps->frames, frames);
+	assert_int_equal(ps->nr_stacks, nr_stacks);
+	assert_int_equal(intern_count(&ps->strings), nr_strings);
+	assert_string_equal(stack_text(ps, p->stack[1], buf, sizeof(buf)), "_start;_Zfoo;_RNvX");
+
+	/* An empty set. */
+	profile_set_free(ps);
+	ps = profile_set_new();
+	profile_set_demangle(ps);
+	check_profile_set(ps);
+	assert_int_equal(ps->nr_frames, 0);
+	profile_set_free(ps);
+}
+
 int
 main(void)
 {
@@ -538,6 +612,8 @@ main(void)
 		cmocka_unit_test(test_hostile_deep),
 		cmocka_unit_test(test_hostile_doubling),
 		cmocka_unit_test(test_long_names),
+		cmocka_unit_test(test_profile_set_demangle),
+		cmocka_unit_test(test_profile_set_demangle_untouched),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
