@@ -9,7 +9,8 @@
  * What is recognised:
  *  - "_Z..." C++ and "_ZN...17h<16 hex>E" legacy Rust (the hash is dropped,
  *    as libiberty does unless asked to be verbose), and "_R..." Rust v0
- *    (crate disambiguators dropped likewise);
+ *    (crate disambiguators dropped likewise): what `perf report` shows,
+ *    "busy::spin" and "busy::spin::<u64>";
  *  - the same with the extra leading underscore of Mach-O ("__Z...",
  *    "__R..."), which macOS tools sometimes leave in;
  *  - a symbol version or PLT suffix from the first '@' on ("@plt",
@@ -18,8 +19,9 @@
  *  - GCC clone suffixes (".cold", ".isra.0", ".constprop.0", ".part.0",
  *    ".lto_priv.0") on C++ names, shown in libiberty's words
  *    ("foo(int) [clone .cold]"). libiberty's form without parameters drops
- *    them; we keep them ("foo [clone .cold]"), so that the cold part or a
- *    specialised copy of a function stays a frame of its own;
+ *    them, and so does `perf report`; we keep them ("foo [clone .cold]"),
+ *    so that the cold part or a specialised copy of a function stays a
+ *    frame of its own;
  *  - Rust's ".llvm.<digits>" suffix, which libiberty drops.
  *
  * A name is demangled only if libiberty parses all of it with parameters:
