@@ -32,6 +32,7 @@ static const char usage_text[] =
 	"Options of the explorer:\n"
 	CLI_COMMON_USAGE
 	CLI_LENS_USAGE
+	CLI_SYMBOL_USAGE
 	"\n"
 	"In the explorer, ? lists the keys and q quits.\n"
 	"\n"
@@ -115,6 +116,12 @@ cli_common_option(struct cli_common *co, int c, char **argv)
 			return cli_usage_error(co->cmd, "--weight takes period or samples, not '%s'",
 					       optarg);
 		return CLI_NEXT;
+	case CLI_OPT_NO_SYMBOLS:
+		co->io.symbols = SYMBOLS_OFF;
+		return CLI_NEXT;
+	case CLI_OPT_NO_DEMANGLE:
+		co->io.demangle = false;
+		return CLI_NEXT;
 	case 'h':
 		fputs(co->usage, stdout);
 		return EXIT_OK;
@@ -135,6 +142,13 @@ cli_file_arg(struct cli_common *co, int argc, char **argv)
 	if (optind + 1 < argc)
 		return cli_usage_error(co->cmd, "one input file at a time (got %d)", argc - optind);
 	co->path = argv[optind];
+	/* For scripts and tests that must not depend on this machine's binaries. */
+	if (co->io.symbols == SYMBOLS_RESOLVE) {
+		const char *env = getenv("TFLAME_NO_SYMBOLS");
+
+		if (env && *env)
+			co->io.symbols = SYMBOLS_OFF;
+	}
 	return CLI_NEXT;
 }
 
@@ -318,6 +332,7 @@ cli_load(const char *path, const char *format, const struct import_options *opts
 
 static const struct option ui_options_table[] = {
 	CLI_LENS_OPTIONS,
+	CLI_SYMBOL_OPTIONS,
 	CLI_COMMON_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -326,7 +341,7 @@ static const struct option ui_options_table[] = {
 static int
 ui_main(int argc, char **argv)
 {
-	struct cli_common co = { .cmd = NULL, .usage = usage_text };
+	struct cli_common co = { .cmd = NULL, .usage = usage_text, CLI_SYMBOLS_ON };
 	struct cli_lens lens = { 0 };
 	struct tui_options o = { 0 };
 	int c, r;

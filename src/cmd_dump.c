@@ -34,6 +34,7 @@ static const char dump_usage[] =
 	"  --height=H              rows of boxes (default 30)\n"
 	"  --zoom=FRAME;FRAME;...  zoom on the box of this call path, root first\n"
 	CLI_LENS_USAGE
+	CLI_SYMBOL_USAGE
 	"  --ascii                 ASCII only ('~' for the ellipsis)\n"
 	CLI_COMMON_USAGE;
 
@@ -48,6 +49,7 @@ static const struct option dump_options_table[] = {
 	{ "zoom", required_argument, NULL, OPT_ZOOM },
 	{ "function", required_argument, NULL, OPT_FUNCTION },
 	CLI_LENS_OPTIONS,
+	CLI_SYMBOL_OPTIONS,
 	{ "ascii", no_argument, NULL, OPT_ASCII },
 	CLI_COMMON_OPTIONS,
 	{ NULL, 0, NULL, 0 },
@@ -264,7 +266,8 @@ int
 cmd_dump(int argc, char **argv)
 {
 	static const char *const view_names[] = { "left-heavy", "time-order", "sandwich" };
-	struct cli_common cc = { .cmd = "dump", .usage = dump_usage };
+	struct cli_common cc = { .cmd = "dump", .usage = dump_usage,
+				 CLI_SYMBOLS_ON };
 	struct cli_lens lens = { 0 };
 	const char *zoom = NULL, *function = NULL, *path;
 	unsigned long long width = 100, height = 30;

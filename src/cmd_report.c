@@ -28,6 +28,7 @@ static const char report_usage[] =
 	"\n"
 	"  --limit=N               top N functions (default 20, 0 for all)\n"
 	CLI_LENS_USAGE
+	CLI_SYMBOL_USAGE
 	"  --json                  the same numbers as JSON\n"
 	CLI_COMMON_USAGE;
 
@@ -36,6 +37,7 @@ enum { OPT_LIMIT = 256, OPT_JSON };
 static const struct option report_options_table[] = {
 	{ "limit", required_argument, NULL, OPT_LIMIT },
 	CLI_LENS_OPTIONS,
+	CLI_SYMBOL_OPTIONS,
 	{ "json", no_argument, NULL, OPT_JSON },
 	CLI_COMMON_OPTIONS,
 	{ NULL, 0, NULL, 0 },
@@ -510,7 +512,8 @@ print_json(const struct report *r)
 int
 cmd_report(int argc, char **argv)
 {
-	struct cli_common cc = { .cmd = "report", .usage = report_usage };
+	struct cli_common cc = { .cmd = "report", .usage = report_usage,
+				 CLI_SYMBOLS_ON };
 	struct cli_lens lens = { 0 };
 	struct report r = { 0 };
 	struct profile_set *ps = NULL;

@@ -11,6 +11,20 @@ export LC_ALL TZ
 tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/tflame-test.XXXXXX") || exit 99
 trap 'rm -rf "$tmpdir"' EXIT
 
+# Symbols come from this machine's binaries: tests that are not about
+# them read perf's names only (TFLAME_NO_SYMBOLS, in tflame(1)), through a
+# wrapper so that it reaches tflame under tmux's env -i too. A test about
+# symbols sets TFLAME_WITH_SYMBOLS=1 before sourcing this file.
+if [ -z "${TFLAME_WITH_SYMBOLS:-}" ]; then
+	mkdir "$tmpdir/bin" || exit 99
+	cat >"$tmpdir/bin/tflame" <<EOF || exit 99
+#!/bin/sh
+TFLAME_NO_SYMBOLS=1 exec '$TFLAME' "\$@"
+EOF
+	chmod +x "$tmpdir/bin/tflame" || exit 99
+	TFLAME=$tmpdir/bin/tflame
+fi
+
 pass=0
 fail=0
 

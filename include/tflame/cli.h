@@ -38,6 +38,8 @@ int cmd_report(int argc, char **argv);
 enum {
 	CLI_OPT_FORMAT = 1000,
 	CLI_OPT_WEIGHT,
+	CLI_OPT_NO_SYMBOLS,
+	CLI_OPT_NO_DEMANGLE,
 };
 
 /* Put in every command's struct option table, before the final zero entry. */
@@ -53,6 +55,22 @@ enum {
 	"                          pprof or callgrind\n" \
 	"  --weight=period|samples weigh samples by period (default) or count them\n" \
 	"  -h, --help              show this help\n"
+
+/*
+ * The symbol options of the commands that show names (the explorer, report
+ * and dump), handled by cli_common_option(). Such a command starts its
+ * struct cli_common with CLI_SYMBOLS_ON: symbols resolved, names demangled.
+ */
+#define CLI_SYMBOL_OPTIONS \
+	{ "no-symbols", no_argument, NULL, CLI_OPT_NO_SYMBOLS }, \
+	{ "no-demangle", no_argument, NULL, CLI_OPT_NO_DEMANGLE }
+
+#define CLI_SYMBOLS_ON .io = { .symbols = SYMBOLS_RESOLVE, .demangle = true }
+
+#define CLI_SYMBOL_USAGE \
+	"  --no-symbols            keep perf's names: no symbols, inline frames or\n" \
+	"                          source lines read from the binaries\n" \
+	"  --no-demangle           show C++ and Rust names as mangled in the input\n"
 
 /* What the common options and the FILE argument set. */
 struct cli_common {

@@ -35,8 +35,29 @@ struct import_progress {
 	_Atomic int cancel;
 };
 
+/* What the perf importer does with the addresses of frames. */
+enum symbol_mode {
+	SYMBOLS_OFF,     /* drop them: frames are perf's names */
+	/*
+	 * Keep the address of every frame in a readable ELF file (not kernel,
+	 * not JIT) and, once loaded, resolve them with libdw: names for
+	 * [unknown], inline chains as frames of their own, file:line and
+	 * source positions (resolve.h). import_file() does this.
+	 */
+	SYMBOLS_RESOLVE,
+	/*
+	 * Keep the address as printed of every frame whose module is what
+	 * stackcollapse-perf.pl's --inline hands to addr2line; resolve
+	 * nothing (collapse --inline does it as it writes).
+	 */
+	SYMBOLS_KEEP,
+};
+
 struct import_options {
 	enum weight_mode weight;
+	enum symbol_mode symbols;
+	/* demangle C++ and Rust names once loaded (import_file()) */
+	bool demangle;
 	/* perf: keep the address of [unknown] frames (collapse --addrs) */
 	bool keep_unknown_addrs;
 	/*

@@ -302,6 +302,13 @@ struct frame_rewrite {
 	const str_id *file;
 	const uint32_t *line;
 	size_t nr;
+	/*
+	 * The answer holds the frame's inline chain: frames flagged
+	 * FRAME_INLINED right above it in a stack (an importer's own inline
+	 * frames, such as perf's "(inlined)" lines) say it again and are
+	 * dropped.
+	 */
+	bool absorbs_inlined;
 };
 
 /*
@@ -318,8 +325,10 @@ typedef void frame_rewrite_fn(void *ctx, struct profile_set *ps, const struct fr
  * that become equal are merged, a frame that becomes several lengthens
  * every stack through it. When fn gives positions for some frame, the set
  * gets source positions (see struct profile_set): frames without one
- * there take their own file:line when FRAME_HAS_LINE, or none. Existing
- * positions are dropped. O(frames + stacks + samples); no recursion.
+ * there take their own file:line when FRAME_HAS_LINE, or none. When fn
+ * gives no positions, the set's positions are kept if every frame became
+ * exactly one frame (a renaming, such as demangling), and dropped
+ * otherwise. O(frames + stacks + samples); no recursion.
  */
 void profile_set_rewrite(struct profile_set *ps, frame_rewrite_fn *fn, void *ctx);
 

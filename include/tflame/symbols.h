@@ -43,9 +43,11 @@ struct symbolizer;
  * has no line information for the frame.
  */
 struct sym_frame {
-	const char *function; /* never NULL in a resolved answer */
-	const char *file;     /* source file as the compiler recorded it */
-	unsigned line;        /* 1-based, 0 when unknown */
+	const char *function;  /* never NULL in a resolved answer */
+	const char *file;      /* source file as the compiler recorded it */
+	unsigned line;         /* 1-based, 0 when unknown */
+	const char *decl_file; /* where the function is defined, or NULL */
+	unsigned decl_line;    /* its first line there, 0 when unknown */
 };
 
 /*
@@ -68,6 +70,7 @@ struct sym_stats {
 	uint64_t unresolved;         /* distinct (module, address) not resolved */
 	uint32_t modules_opened;     /* modules read successfully */
 	uint32_t modules_unreadable; /* modules that could not be read */
+	uint32_t modules_changed;    /* rejected by symbolizer_reject_module() */
 };
 
 /* A new, empty symbolizer. Dies on out of memory. Free with symbolizer_free(). */
@@ -83,6 +86,21 @@ void symbolizer_free(struct symbolizer *sym);
  */
 int symbolizer_resolve(struct symbolizer *sym, const char *module,
 		       uint64_t addr, struct sym_result *out);
+
+/*
+ * Is module still the file perf recorded? Given perf's name for the
+ * function at file offset addr: 1 when an ELF symbol of that name covers
+ * addr (any alias will do), 0 when symbols of that name exist but none
+ * covers it or addr is outside the file's segments (the file was rebuilt
+ * since), -1 when it cannot tell (unreadable module, no such symbol).
+ */
+int symbolizer_name_at(struct symbolizer *sym, const char *module, uint64_t addr,
+		       const char *name);
+/*
+ * Treat module as changed since the recording: symbolizer_resolve()
+ * resolves nothing in it from now on, and the summary names it.
+ */
+void symbolizer_reject_module(struct symbolizer *sym, const char *module);
 
 /* The counters so far. */
 void symbolizer_stats(const struct symbolizer *sym, struct sym_stats *st);

@@ -690,6 +690,7 @@ struct rewrite_map {
 	uint32_t *line;
 	size_t nr, alloc;
 	bool positions; /* some answer gave positions */
+	bool *absorbs;  /* per old frame: absorbs_inlined, or NULL if none did */
 };
 
 static void
@@ -698,7 +699,7 @@ rewrite_frames(struct profile_set *ps, const struct frame *old, uint32_t nold,
 {
 	m->first = xmalloc(sizeof(*m->first) * ((size_t)nold + 1));
 	for (uint32_t f = 0; f < nold; f++) {
-		struct frame_rewrite rw = { NULL, NULL, NULL, 0 };
+		struct frame_rewrite rw = { NULL, NULL, NULL, 0, false };
 
 		fn(ctx, ps, &old[f], &rw);
 		if (!rw.nr) {
@@ -711,6 +712,11 @@ rewrite_frames(struct profile_set *ps, const struct frame *old, uint32_t nold,
 		if (rw.nr > UINT32_MAX - m->nr)
 			die("too many frames");
 		m->first[f] = (uint32_t)m->nr;
+		if (rw.absorbs_inlined) {
+			if (!m->absorbs)
+				m->absorbs = xcalloc((size_t)nold + 1, sizeof(*m->absorbs));
+			m->absorbs[f] = true;
+		}
 		if (m->nr + rw.nr > m->alloc) {
 			m->alloc = (m->nr + rw.nr) * 2;
 			m->ids = xreallocarray(m->ids, m->alloc, sizeof(*m->ids));
@@ -746,7 +752,11 @@ profile_set_rewrite(struct profile_set *ps, frame_rewrite_fn *fn, void *ctx)
 	uint32_t nold = ps->nr_frames, nstk = ps->nr_stacks;
 	struct rewrite_map m;
 	stack_id *smap;
-	src_id *qmap = NULL;
+	src_id *qmap = NULL, *pmap = NULL;
+	bool *absorbing = NULL; /* per old stack: its frame's chain absorbs inlined frames */
+	struct src_node *osrc = ps->srcs;
+	uint32_t nosrc = ps->nr_srcs;
+	bool carry; /* the old positions still hold: carry them over */
 
 	memset(&m, 0, sizeof(m));
 	/* A new frame table, filled with the answers. */
@@ -765,7 +775,8 @@ profile_set_rewrite(struct profile_set *ps, frame_rewrite_fn *fn, void *ctx)
 	ps->stack_mask = 1023;
 	ALLOC_GROW(ps->stacks, ps->nr_stacks, ps->alloc_stacks);
 	ps->stacks[ps->nr_stacks++] = root;
-	free(ps->srcs);
+	/* Frame for frame, the old positions stay true of the new stacks. */
+	carry = !m.positions && !m.absorbs && m.nr == nold && nosrc > 1;
 	free(ps->src_slots);
 	ps->srcs = NULL;
 	ps->alloc_srcs = 0;
@@ -777,10 +788,24 @@ profile_set_rewrite(struct profile_set *ps, frame_rewrite_fn *fn, void *ctx)
 	smap[STACK_ROOT] = STACK_ROOT;
 	if (qmap)
 		qmap[STACK_ROOT] = SRC_ROOT;
+	if (m.absorbs)
+		absorbing = xcalloc(nstk, sizeof(*absorbing));
 	for (uint32_t s = 1; s < nstk; s++) {
 		frame_id f = ostk[s].frame;
 		stack_id cur = smap[ostk[s].parent];
 		src_id q = qmap ? qmap[ostk[s].parent] : SRC_ROOT;
+
+		if (absorbing) {
+			if (absorbing[ostk[s].parent] && (old[f].flags & FRAME_INLINED)) {
+				/* Said already by the chain below it. */
+				smap[s] = cur;
+				if (qmap)
+					qmap[s] = q;
+				absorbing[s] = true;
+				continue;
+			}
+			absorbing[s] = m.absorbs[f];
+		}
 
 		for (uint32_t k = m.first[f]; k < m.first[f + 1]; k++) {
 			cur = profile_set_stack(ps, cur, m.ids[k]);
@@ -791,12 +816,24 @@ profile_set_rewrite(struct profile_set *ps, frame_rewrite_fn *fn, void *ctx)
 		if (qmap)
 			qmap[s] = q;
 	}
+	if (carry) {
+		pmap = xmalloc(sizeof(*pmap) * nosrc);
+		pmap[SRC_ROOT] = SRC_ROOT;
+		for (uint32_t i = 1; i < nosrc; i++)
+			pmap[i] = profile_set_src(ps, pmap[osrc[i].parent], smap[osrc[i].stack],
+						  osrc[i].file, osrc[i].line);
+	}
 
 	for (size_t pi = 0; pi < ps->nr_profiles; pi++) {
 		struct profile *p = ps->profiles[pi];
 
-		free(p->src);
-		p->src = NULL;
+		if (pmap && p->src) {
+			for (size_t i = 0; i < p->nr_samples; i++)
+				p->src[i] = pmap[p->src[i]];
+		} else {
+			free(p->src);
+			p->src = NULL;
+		}
 		if (qmap && p->alloc_samples) {
 			p->src = xreallocarray(NULL, p->alloc_samples, sizeof(*p->src));
 			for (size_t i = 0; i < p->nr_samples; i++)
@@ -808,8 +845,12 @@ profile_set_rewrite(struct profile_set *ps, frame_rewrite_fn *fn, void *ctx)
 
 	free(old);
 	free(ostk);
+	free(osrc);
 	free(smap);
 	free(qmap);
+	free(pmap);
+	free(absorbing);
+	free(m.absorbs);
 	free(m.first);
 	free(m.ids);
 	free(m.file);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tflame/builder.h"
@@ -705,6 +706,7 @@ struct fcache_entry {
 	uint32_t hash32;
 	frame_id id;        /* FRAME_NONE until used without a srcline */
 	bool unknown;       /* named [unknown]: may carry its address */
+	bool keep_addr;     /* keep its address, for the symbolizer */
 	struct frame f;     /* name, module and flags */
 };
 
@@ -725,6 +727,17 @@ struct perf_parser {
 
 	/* the last frame line, held back until we know if a srcline follows */
 	bool pending;
+	bool pend_unknown;        /* it is an [unknown] frame */
+	/*
+	 * User-space frame lines so far in the open sample, perf's own inline
+	 * frames aside: past the first, perf prints return addresses (a
+	 * kernel frame's interrupted user code is an exact address).
+	 */
+	uint32_t user_frames;
+	bool header_frame;        /* the frame being read is on the header line */
+	/* the last module asked about for SYMBOLS_RESOLVE, and the answer */
+	struct strbuf last_mod;
+	bool last_mod_ok;
 	uint32_t pend_entry;      /* its cache entry, or UINT32_MAX: use pend */
 	struct frame pend;
 
@@ -767,6 +780,7 @@ parser_init(struct perf_parser *pp, struct profile_set *ps,
 		pp->tcache[i].id = THREAD_NONE;
 	strbuf_init(&pp->last_event, 0);
 	strbuf_init(&pp->bad_excerpt, 0);
+	strbuf_init(&pp->last_mod, 0);
 }
 
 static void
@@ -780,6 +794,7 @@ parser_release(struct perf_parser *pp)
 	free(pp->tcache);
 	strbuf_release(&pp->last_event);
 	strbuf_release(&pp->bad_excerpt);
+	strbuf_release(&pp->last_mod);
 }
 
 static void
@@ -798,6 +813,52 @@ fcache_grow(struct perf_parser *pp)
 	free(pp->fc_slots);
 	pp->fc_slots = slots;
 	pp->fc_mask = m;
+}
+
+/*
+ * Would stackcollapse-perf.pl --inline hand this module to addr2line?
+ * It does unless the module matches /(perf-\d+.map|kernel\.|\[[^\]]+\])/.
+ */
+static bool
+module_for_addr2line(const char *m, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (m[i] == '[') {
+			const char *close = memchr(m + i + 1, ']', len - i - 1);
+
+			if (close && close > m + i + 1)
+				return false;
+		}
+		if (len - i >= 7 && !memcmp(m + i, "kernel.", 7))
+			return false;
+		if (len - i >= 5 && !memcmp(m + i, "perf-", 5)) {
+			size_t j = i + 5;
+
+			while (j < len && is_digit(m[j]))
+				j++;
+			/* \d+, any one character, then "map" */
+			if (j > i + 5 && len - j >= 4 && !memcmp(m + j + 1, "map", 3))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* Is the module a readable regular ELF-looking file, for SYMBOLS_RESOLVE? */
+static bool
+module_resolvable(struct perf_parser *pp, const char *m, size_t len, uint32_t flags)
+{
+	struct stat st;
+
+	if (!len || m[0] != '/' || (flags & (FRAME_KERNEL | FRAME_JIT)) || memchr(m, '\0', len))
+		return false;
+	if (pp->last_mod.len == len && !memcmp(pp->last_mod.buf, m, len))
+		return pp->last_mod_ok;
+	strbuf_setlen(&pp->last_mod, 0);
+	strbuf_add(&pp->last_mod, m, len);
+	pp->last_mod_ok = stat(pp->last_mod.buf, &st) == 0 && S_ISREG(st.st_mode) &&
+			  access(pp->last_mod.buf, R_OK) == 0;
+	return pp->last_mod_ok;
 }
 
 /* Make the cache entry for a frame seen for the first time. */
@@ -841,6 +902,11 @@ fcache_add(struct perf_parser *pp, const struct raw_frame *rf, uint32_t h32, uin
 		e->f.module = ps_str(ps, mod, rf->mod_len);
 		e->f.flags = module_flags(mod, rf->mod_len);
 	}
+	if (pp->opts->symbols == SYMBOLS_KEEP)
+		e->keep_addr = module_for_addr2line(mod, rf->mod_len);
+	else if (pp->opts->symbols == SYMBOLS_RESOLVE)
+		e->keep_addr = !(e->f.flags & FRAME_INLINED) &&
+			       module_resolvable(pp, mod, rf->mod_len, e->f.flags);
 
 	pp->fc_slots[pos] = id + 1;
 	if ((uint64_t)pp->fc_nr * 2 > (uint64_t)pp->fc_mask + 1)
@@ -896,19 +962,31 @@ static inline void
 frame_entry_seen(struct perf_parser *pp, uint32_t idx, const char *addr_text,
 		 size_t addr_len)
 {
+	const struct fcache_entry *e = &pp->fc[idx];
+	/*
+	 * A frame on the header line (no callchain) has the IP as the process
+	 * saw it, not a file offset: nothing the symbolizer could use.
+	 */
+	bool keep = e->keep_addr && !pp->header_frame;
+
 	flush_pending(pp);
 	pp->pending = true;
-	if (pp->opts->keep_unknown_addrs && pp->fc[idx].unknown) {
+	pp->pend_unknown = e->unknown;
+	if ((pp->opts->keep_unknown_addrs && e->unknown) || keep) {
 		uint64_t addr = 0;
 
 		for (size_t i = 0; i < addr_len; i++)
 			addr = addr << 4 | hex_value(addr_text[i]);
-		pp->pend = pp->fc[idx].f;
+		pp->pend = e->f;
 		pp->pend.addr = addr;
+		if (keep && pp->opts->symbols == SYMBOLS_RESOLVE && pp->user_frames)
+			pp->pend.flags |= FRAME_RETADDR;
 		pp->pend_entry = UINT32_MAX;
 	} else {
 		pp->pend_entry = idx;
 	}
+	if (!(e->f.flags & (FRAME_KERNEL | FRAME_INLINED)))
+		pp->user_frames++;
 }
 
 static inline void
@@ -959,10 +1037,15 @@ srcline_seen(struct perf_parser *pp, const char *p, const char *end)
 	struct frame f;
 
 	end = trim_end(p, end);
-	if (pp->pend_entry != UINT32_MAX)
+	if (pp->pend_entry != UINT32_MAX) {
 		f = pp->fc[pp->pend_entry].f;
-	else
+	} else {
 		f = pp->pend;
+		/* perf resolved this frame itself: nothing for the symbolizer. */
+		f.flags &= ~(uint32_t)FRAME_RETADDR;
+		if (!(pp->opts->keep_unknown_addrs && pp->pend_unknown))
+			f.addr = 0;
+	}
 	for (q = end; q > p && is_digit(q[-1]); q--)
 		;
 	if (q < end && q > p && q[-1] == ':') {
@@ -1109,8 +1192,12 @@ header_seen(struct perf_parser *pp, const char *p, const char *end,
 	builder_begin_sample(&pp->b, prof, header_thread(pp, h), weight, h->time,
 			     h->has_time);
 	pp->sample_line = lineno;
-	if (h->has_frame)
+	pp->user_frames = 0;
+	if (h->has_frame) {
+		pp->header_frame = true;
 		frame_seen(pp, &h->frame);
+		pp->header_frame = false;
+	}
 }
 
 /* One line of input. Returns 0, or -1 with err set. */

@@ -4,9 +4,11 @@
 
 #include <string.h>
 
+#include "tflame/demangle.h"
 #include "tflame/error.h"
 #include "tflame/input.h"
 #include "tflame/profile.h"
+#include "tflame/resolve.h"
 #include "tflame/strbuf.h"
 
 /* Below this score no importer is trusted to read the input. */
@@ -147,6 +149,10 @@ import_file(const char *path, const char *format, const struct import_options *o
 	if (!ps->format)
 		ps->format = imp->description;
 	input_close(&in);
+	if (opts->symbols == SYMBOLS_RESOLVE)
+		profile_set_symbolize(ps);
+	if (opts->demangle)
+		profile_set_demangle(ps);
 	*out = ps;
 	return 0;
 

@@ -47,6 +47,7 @@ struct sym_module {
 	GElf_Addr bias;        /* Dwfl address = ELF vaddr + bias */
 	struct sym_load *loads;
 	size_t nr_loads;
+	bool changed;          /* rejected: not the file perf recorded */
 	struct sym_cu *cus;    /* indexed on first use */
 	size_t nr_cus, alloc_cus, last_cu;
 };
@@ -247,13 +248,22 @@ sym_is_function(Dwarf_Die *die)
 
 static void
 sym_push(struct symbolizer *sym, const char *function, const char *file,
-	 unsigned line)
+	 unsigned line, Dwarf_Die *die)
 {
 	struct sym_frame f;
+	int decl_line = 0;
 
 	f.function = sym_str(sym, function);
 	f.file = sym_str(sym, file);
 	f.line = line;
+	f.decl_file = NULL;
+	f.decl_line = 0;
+	/* Both follow DW_AT_abstract_origin and DW_AT_specification. */
+	if (die) {
+		f.decl_file = sym_str(sym, dwarf_decl_file(die));
+		if (dwarf_decl_line(die, &decl_line) == 0 && decl_line > 0)
+			f.decl_line = (unsigned)decl_line;
+	}
 	strbuf_add(&sym->scratch, &f, sizeof(f));
 }
 
@@ -392,7 +402,7 @@ sym_dwarf_frames(struct symbolizer *sym, struct sym_module *m, Dwarf_Addr addr)
 		Dwarf_Attribute attr;
 		Dwarf_Word w;
 
-		sym_push(sym, sym_die_name(die), file, line > 0 ? (unsigned)line : 0);
+		sym_push(sym, sym_die_name(die), file, line > 0 ? (unsigned)line : 0, die);
 		if (dwarf_tag(die) != DW_TAG_inlined_subroutine)
 			break;
 		/* The next frame is at this one's call site. */
@@ -405,6 +415,19 @@ sym_dwarf_frames(struct symbolizer *sym, struct sym_module *m, Dwarf_Addr addr)
 	}
 }
 
+/* The Dwfl address of file offset off in m, through its PT_LOAD segments. */
+static bool
+sym_offset_addr(const struct sym_module *m, uint64_t off, Dwarf_Addr *addr)
+{
+	for (size_t i = 0; i < m->nr_loads; i++) {
+		if (off >= m->loads[i].off && off - m->loads[i].off < m->loads[i].filesz) {
+			*addr = off - m->loads[i].off + m->loads[i].vaddr + m->bias;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* Resolve into sym->scratch (an array of struct sym_frame). */
 static void
 sym_lookup(struct symbolizer *sym, struct sym_module *m, uint64_t off)
@@ -414,18 +437,10 @@ sym_lookup(struct symbolizer *sym, struct sym_module *m, uint64_t off)
 	const char *name;
 	GElf_Sym elfsym;
 	GElf_Off symoff;
-	size_t i;
 
 	strbuf_setlen(&sym->scratch, 0);
-	if (!m->dwfl)
+	if (!m->dwfl || m->changed || !sym_offset_addr(m, off, &addr))
 		return;
-	for (i = 0; i < m->nr_loads; i++)
-		if (off >= m->loads[i].off &&
-		    off - m->loads[i].off < m->loads[i].filesz)
-			break;
-	if (i == m->nr_loads)
-		return;
-	addr = off - m->loads[i].off + m->loads[i].vaddr + m->bias;
 	sym_dwarf_frames(sym, m, addr);
 	if (sym->scratch.len) {
 		frames = (const struct sym_frame *)sym->scratch.buf;
@@ -444,7 +459,7 @@ sym_lookup(struct symbolizer *sym, struct sym_module *m, uint64_t off)
 
 		if (dl)
 			file = dwfl_lineinfo(dl, NULL, &line, NULL, NULL, NULL);
-		sym_push(sym, name, file, line > 0 ? (unsigned)line : 0);
+		sym_push(sym, name, file, line > 0 ? (unsigned)line : 0, NULL);
 	}
 }
 
@@ -490,6 +505,45 @@ symbolizer_resolve(struct symbolizer *sym, const char *module, uint64_t addr,
 	return e->nr_frames > 0;
 }
 
+int
+symbolizer_name_at(struct symbolizer *sym, const char *module, uint64_t addr,
+		   const char *name)
+{
+	size_t mi = sym_module_get(sym, module); /* may move sym->modules */
+	struct sym_module *m = &sym->modules[mi];
+	int nr, seen = 0;
+	Dwarf_Addr a;
+
+	if (!m->dwfl || !sym_offset_addr(m, addr, &a))
+		return m->dwfl ? 0 : -1;
+	nr = dwfl_module_getsymtab(m->mod);
+	for (int i = 1; i < nr; i++) {
+		GElf_Sym es;
+		GElf_Addr start;
+		const char *n = dwfl_module_getsym_info(m->mod, i, &es, &start, NULL, NULL,
+							NULL);
+
+		if (!n || strcmp(n, name))
+			continue;
+		seen = 1;
+		if (a >= start && a - start < (es.st_size ? es.st_size : 1))
+			return 1;
+	}
+	return seen ? 0 : -1;
+}
+
+void
+symbolizer_reject_module(struct symbolizer *sym, const char *module)
+{
+	size_t mi = sym_module_get(sym, module); /* may move sym->modules */
+	struct sym_module *m = &sym->modules[mi];
+
+	if (m->dwfl && !m->changed) {
+		m->changed = true;
+		sym->stats.modules_changed++;
+	}
+}
+
 void
 symbolizer_stats(const struct symbolizer *sym, struct sym_stats *st)
 {
@@ -503,11 +557,25 @@ symbolizer_summary(const struct symbolizer *sym, struct strbuf *sb)
 	const char *sep = " (";
 	size_t i;
 
-	if (!st->unresolved && !st->modules_unreadable)
+	if (!st->unresolved && !st->modules_unreadable && !st->modules_changed)
 		return 0;
 	strbuf_addf(sb, "symbols: %llu address%s not resolved",
 		    (unsigned long long)st->unresolved,
 		    st->unresolved == 1 ? "" : "es");
+	if (st->modules_changed) {
+		strbuf_addf(sb, ", %lu module%s changed since the recording",
+			    (unsigned long)st->modules_changed,
+			    st->modules_changed == 1 ? "" : "s");
+		for (i = 0; i < sym->nr_modules; i++) {
+			if (!sym->modules[i].changed)
+				continue;
+			strbuf_addf(sb, "%s%s", sep, sym->modules[i].path);
+			sep = ", ";
+		}
+		if (*sep == ',')
+			strbuf_addch(sb, ')');
+		sep = " (";
+	}
 	if (!st->modules_unreadable)
 		return 1;
 	strbuf_addf(sb, ", %lu module%s unreadable",

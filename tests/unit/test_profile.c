@@ -246,6 +246,7 @@ struct rewrite_ctx {
 	str_id file[2];
 	uint32_t line[2];
 	int calls;
+	int twice; /* every frame becomes itself twice, without positions */
 };
 
 static void
@@ -256,6 +257,12 @@ rewrite_cb(void *vctx, struct profile_set *ps, const struct frame *old,
 	const char *name = ps_get(ps, old->name);
 
 	c->calls++;
+	if (c->twice) {
+		c->out[0] = c->out[1] = *old;
+		rw->frames = c->out;
+		rw->nr = 2;
+		return;
+	}
 	memset(c->out, 0, sizeof(c->out));
 	c->out[0].name = ps_str(ps, "f", 1);
 	c->out[0].module = old->module;
@@ -320,13 +327,22 @@ test_rewrite(void **state)
 	assert_int_equal(n->file, STR_EMPTY);
 	assert_int_equal(ps->srcs[p->src[3]].line, 0);
 
-	/* A rewrite without positions drops them. */
+	/* A renaming keeps the positions. */
 	ctx.calls = 0;
+	profile_set_rewrite(ps, rewrite_cb, &ctx);
+	check_profile_set(ps);
+	assert_non_null(p->src);
+	assert_int_equal(ps->srcs[p->src[0]].line, 3);
+	assert_int_equal(ps->srcs[p->src[0]].stack, p->stack[0]);
+	assert_string_equal(stack_text(ps, p->stack[0], buf, sizeof(buf)), "main;f;g");
+
+	/* Growing stacks without positions drops them. */
+	ctx.twice = 1;
 	profile_set_rewrite(ps, rewrite_cb, &ctx);
 	check_profile_set(ps);
 	assert_null(p->src);
 	assert_int_equal(ps->nr_srcs, 1);
-	assert_string_equal(stack_text(ps, p->stack[0], buf, sizeof(buf)), "main;f;g");
+	assert_string_equal(stack_text(ps, p->stack[0], buf, sizeof(buf)), "main;main;f;f;g;g");
 	profile_set_free(ps);
 }
 
