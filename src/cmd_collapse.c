@@ -26,7 +26,9 @@ static const char collapse_usage[] =
 	"  --addrs                 show the address of unknown frames\n"
 	"  --event-filter=EVENT    keep samples of EVENT (default: the first event)\n"
 	"  --srcline               add the source lines of 'perf script -F+srcline'\n"
-	"  --inline, --context     inline expansion with symbols: not in this version\n"
+	"  --inline                expand each frame into its inline chain, read from\n"
+	"                          the binary with libdw (as addr2line -i -f -s -C)\n"
+	"  --context               with --inline, add :file:line to each frame\n"
 	CLI_COMMON_USAGE;
 
 enum {
@@ -94,10 +96,12 @@ cmd_collapse(int argc, char **argv)
 			co.srcline = true;
 			break;
 		case OPT_INLINE:
+			co.inline_frames = true;
+			cc.io.symbols = SYMBOLS_KEEP;
+			break;
 		case OPT_CONTEXT:
-			cli_error("collapse: --inline and --context need symbol resolution with "
-				  "libdw, which is not in this version yet");
-			return EXIT_USAGE;
+			co.context = true;
+			break;
 		}
 	}
 	if ((r = cli_file_arg(&cc, argc, argv)) != CLI_NEXT)

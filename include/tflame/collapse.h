@@ -40,6 +40,15 @@ struct collapse_options {
 	bool jit;     /* _[j] on JIT frames */
 	bool addrs;   /* [module <addr>] for unknown frames (load with keep_unknown_addrs) */
 	bool srcline; /* append the srcline of perf script -F+srcline */
+	/*
+	 * Expand each frame with an address (load with SYMBOLS_KEEP) into its
+	 * inline chain, as the script's --inline does with addr2line -i -f -s
+	 * -C: "outer;middle;inner", names demangled with their parameters;
+	 * with context, each as "name:file.c:12" (file base name, "??" and
+	 * "?" when unknown). A frame nothing resolves is tidied as usual.
+	 */
+	bool inline_frames;
+	bool context;
 	const char *event_filter; /* the event to keep; NULL: the first one seen */
 };
 
