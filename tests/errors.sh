@@ -59,7 +59,6 @@ done
 expect 2 "no event named nope" "report: unknown event" -- report --event=nope "$d/ok.folded"
 expect 2 "no thread with tid 999" "report: unknown thread" -- report --thread=999 "$d/ok.folded"
 expect 2 "limit" "report: bad --limit" -- report --limit=x "$d/ok.folded"
-expect 2 "--inline" "collapse: --inline is refused clearly" -- collapse --inline "$d/ok.folded"
 expect 2 "no profile given" "no arguments" --
 expect 2 "unknown option --frobnicate" "unknown global option" -- --frobnicate
 

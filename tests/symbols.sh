@@ -1,0 +1,221 @@
+#!/bin/sh
+# Symbols: tflame's libdw answers against addr2line's, on a program built
+# here with -g -O2 (tests/data/symbols/prog.c: inner() inlined into
+# middle() into outer()). perf script text is written from the program's
+# own addresses, so these checks need no perf; the last part records the
+# program with perf where perf can record, and is skipped where it cannot.
+# Needs cc and addr2line (binutils): skipped (77) without them.
+
+TFLAME_WITH_SYMBOLS=1
+. "$top_srcdir/tests/lib.sh"
+
+command -v cc >/dev/null 2>&1 || { echo "skipped: no C compiler"; exit 77; }
+command -v addr2line >/dev/null 2>&1 || { echo "skipped: no addr2line"; exit 77; }
+command -v objdump >/dev/null 2>&1 || { echo "skipped: no objdump"; exit 77; }
+
+src=$top_srcdir/tests/data/symbols/prog.c
+prog=$tmpdir/prog
+cc -g -O2 -o "$prog" "$src" || { echo "skipped: cannot build the test program"; exit 77; }
+
+# The [start, end) of a function symbol, in hex without 0x.
+sym_range() {
+	nm -S "$1" | awk -v f="$2" '$4 == f { print $1, $2 }'
+}
+# Every instruction address of function $2 in $1, inside its symbol.
+insn_addrs() {
+	set -- "$1" "$2" $(sym_range "$1" "$2")
+	objdump -d --no-show-raw-insn "$1" |
+	awk -v s="$3" -v n="$4" '
+		function hex(x,   i, c, v) {
+			v = 0
+			for (i = 1; i <= length(x); i++) {
+				c = index("0123456789abcdef", substr(x, i, 1)) - 1
+				v = v * 16 + c
+			}
+			return v
+		}
+		/^ *[0-9a-f]+:/ {
+			a = $1; sub(/:$/, "", a)
+			if (hex(a) >= hex(s) && hex(a) < hex(s) + hex(n)) print a
+		}'
+}
+# The address after driver()'s call to outer(): a return address.
+ret_addr=$(objdump -d --no-show-raw-insn "$prog" |
+	awk '/call.*<outer>/ { getline; a = $1; sub(/:$/, "", a); print a; exit }')
+
+# addr2line's chain for $2 in $1 as stackcollapse-perf.pl --inline
+# [--context] ($3 = 1) makes it: outermost first, joined by ';'.
+a2l_chain() {
+	addr2line -a "0x$2" -e "$1" -i -f -s -C | sed 1d |
+	awk -v ctx="$3" '
+		NR % 2 == 1 { fn = $0; next }
+		{ sub(/ \(discriminator [^)]*\)/, ""); it[++n] = ctx ? fn ":" $0 : fn }
+		END { for (i = n; i >= 1; i--) printf "%s%s", it[i], (i > 1 ? ";" : ""); print "" }'
+}
+
+# A perf script sample per address: leaf in outer(), caller in driver().
+outer_addrs=$(insn_addrs "$prog" outer)
+[ -n "$outer_addrs" ] && [ -n "$ret_addr" ] || { echo "skipped: cannot read the program's code"; exit 77; }
+: >"$tmpdir/synth.txt"
+for a in $outer_addrs; do
+	printf 'prog 100 1.000000: 1 cycles:\n\t%s outer+0x0 (%s)\n\t%s driver+0x17 (%s)\n\n' \
+		"$a" "$prog" "$ret_addr" "$prog" >>"$tmpdir/synth.txt"
+done
+
+# collapse --inline and --context: exactly what the script would write,
+# line for line, from addr2line's answers.
+for ctx in 0 1; do
+	opt=--inline
+	[ $ctx = 1 ] && opt="--inline --context"
+	caller=$(a2l_chain "$prog" "$ret_addr" $ctx)
+	for a in $outer_addrs; do
+		printf 'prog;%s;%s 1\n' "$caller" "$(a2l_chain "$prog" "$a" $ctx)"
+	done | LC_ALL=C sort | awk '
+		{ w = $NF; k = substr($0, 1, length($0) - length(w) - 1); c[k] += w; if (!(k in o)) { o[k] = ++n; key[n] = k } }
+		END { for (i = 1; i <= n; i++) print key[i], c[key[i]] }' >"$tmpdir/expected"
+	# shellcheck disable=SC2086
+	"$TFLAME" collapse $opt "$tmpdir/synth.txt" >"$tmpdir/actual" 2>"$tmpdir/err"
+	if cmp -s "$tmpdir/expected" "$tmpdir/actual" && [ ! -s "$tmpdir/err" ]; then
+		ok "collapse $opt: addr2line's chains for all $(echo $outer_addrs | wc -w) addresses of outer()"
+	else
+		not_ok "collapse $opt: addr2line's chains" "$(diff "$tmpdir/expected" "$tmpdir/actual" | head -5)" \
+			"$(head -2 "$tmpdir/err")"
+	fi
+done
+if "$TFLAME" collapse --inline "$tmpdir/synth.txt" | grep -q '^prog;driver;outer;middle;inner '; then
+	ok "collapse --inline: the chain is driver;outer;middle;inner"
+else
+	not_ok "collapse --inline: the chain is driver;outer;middle;inner"
+fi
+# Without --inline, perf's names as before.
+if "$TFLAME" collapse "$tmpdir/synth.txt" | grep -qx "prog;driver;outer $(echo $outer_addrs | wc -w)"; then
+	ok "collapse without --inline keeps perf's frames"
+else
+	not_ok "collapse without --inline keeps perf's frames" "$("$TFLAME" collapse "$tmpdir/synth.txt" | head -3)"
+fi
+
+# The loaded profile: inline frames as frames of their own, in the
+# program's module, under outer(); --no-symbols and TFLAME_NO_SYMBOLS
+# keep perf's names.
+n=$(echo $outer_addrs | wc -w)
+"$TFLAME" report --limit=0 "$tmpdir/synth.txt" >"$tmpdir/report" 2>"$tmpdir/err"
+if grep -Eq "^ +[0-9]+ +[0-9.]+% +$n +100\.0% +prog +outer$" "$tmpdir/report" &&
+   grep -Eq " prog +middle$" "$tmpdir/report" && grep -Eq " prog +inner$" "$tmpdir/report" &&
+   [ ! -s "$tmpdir/err" ]; then
+	ok "report: middle and inner appear as functions of prog"
+else
+	not_ok "report: middle and inner appear as functions of prog" "$(sed -n '/by total/,$p' "$tmpdir/report")" \
+		"$(cat "$tmpdir/err")"
+fi
+"$TFLAME" dump --view=left-heavy --width=60 --height=8 "$tmpdir/synth.txt" >"$tmpdir/dump"
+if [ "$(cut -c1-6 "$tmpdir/dump" | sed -n '2,5p' | tr -d ' |' | tr '\n' ,)" = "driver,outer,middle,inner," ]; then
+	ok "dump: driver, outer, middle, inner, one above the other"
+else
+	not_ok "dump: driver, outer, middle, inner" "$(cat "$tmpdir/dump")"
+fi
+for how in --no-symbols TFLAME_NO_SYMBOLS; do
+	if [ $how = --no-symbols ]; then
+		"$TFLAME" report --no-symbols --limit=0 "$tmpdir/synth.txt" >"$tmpdir/report"
+	else
+		TFLAME_NO_SYMBOLS=1 "$TFLAME" report --limit=0 "$tmpdir/synth.txt" >"$tmpdir/report"
+	fi
+	if grep -Eq " prog +outer$" "$tmpdir/report" && ! grep -q "middle" "$tmpdir/report"; then
+		ok "$how: no inline frames"
+	else
+		not_ok "$how: no inline frames" "$(sed -n '/by total/,$p' "$tmpdir/report")"
+	fi
+done
+
+# [unknown] gets its name; perf's own (inlined) lines give way to the chain.
+leaf=$(echo $outer_addrs | cut -d' ' -f5)
+printf 'prog 100 1.0: 1 cycles:\n\t%s [unknown] (%s)\n\t%s driver+0x17 (%s)\n\n' \
+	"$leaf" "$prog" "$ret_addr" "$prog" >"$tmpdir/unknown.txt"
+printf 'prog 100 1.0: 1 cycles:\n\t%s inner+0x0 (inlined)\n\t%s middle+0x0 (inlined)\n\t%s outer+0x0 (%s)\n\n' \
+	"$leaf" "$leaf" "$leaf" "$prog" >"$tmpdir/inlined.txt"
+if "$TFLAME" report "$tmpdir/unknown.txt" | grep -Eq " prog +outer$" &&
+   ! "$TFLAME" report "$tmpdir/unknown.txt" | grep -q '\[unknown\]'; then
+	ok "an [unknown] frame gets its function's name"
+else
+	not_ok "an [unknown] frame gets its function's name" "$("$TFLAME" report "$tmpdir/unknown.txt" | tail -6)"
+fi
+"$TFLAME" report "$tmpdir/inlined.txt" >"$tmpdir/report"
+if [ "$(grep -c ' inner$' "$tmpdir/report")" = 2 ] && ! grep -Eq ' - +inner$' "$tmpdir/report"; then
+	ok "perf's (inlined) frames are replaced by the chain, not doubled"
+else
+	not_ok "perf's (inlined) frames are replaced by the chain" "$(sed -n '/by self/,$p' "$tmpdir/report")"
+fi
+
+# A rebuilt binary: perf's names no longer match its symbols, so its
+# frames keep perf's names and one warning says so.
+cp "$prog" "$tmpdir/prog.orig"
+cc -g -O2 -DSHIFTED -o "$prog" "$src"
+"$TFLAME" report "$tmpdir/synth.txt" >"$tmpdir/report" 2>"$tmpdir/err"
+if grep -q "1 module changed since the recording ($prog)" "$tmpdir/err" &&
+   ! grep -q middle "$tmpdir/report" && grep -Eq " prog +outer$" "$tmpdir/report"; then
+	ok "a rebuilt module keeps perf's names, with a warning"
+else
+	not_ok "a rebuilt module keeps perf's names" "$(cat "$tmpdir/err")" "$(tail -4 "$tmpdir/report")"
+fi
+mv "$tmpdir/prog.orig" "$prog"
+# A module that is not there: perf's names, nothing to say.
+sed "s|$prog|/nonexistent/prog|" "$tmpdir/synth.txt" >"$tmpdir/gone.txt"
+"$TFLAME" report "$tmpdir/gone.txt" >"$tmpdir/report" 2>"$tmpdir/err"
+if [ ! -s "$tmpdir/err" ] && grep -Eq " prog +outer$" "$tmpdir/report"; then
+	ok "a missing module: perf's names, no warning"
+else
+	not_ok "a missing module" "$(cat "$tmpdir/err")"
+fi
+
+# A non-PIE executable: perf prints file offsets, addr2line wants the
+# virtual address; both must name the same chain.
+if cc -g -O2 -no-pie -o "$tmpdir/nopie" "$src" 2>/dev/null; then
+	off=$(readelf -lW "$tmpdir/nopie" | awk '$1 == "LOAD" && / R E / { print $2, $3; exit }')
+	va=$(insn_addrs "$tmpdir/nopie" outer | sed -n 5p)
+	fo=$(printf '%x' $((0x$va - ${off#* } + ${off% *})))
+	printf 'prog 100 1.0: 1 cycles:\n\t%s outer+0x0 (%s)\n\n' "$fo" "$tmpdir/nopie" >"$tmpdir/nopie.txt"
+	want="prog;$(a2l_chain "$tmpdir/nopie" "$va" 1) 1"
+	got=$("$TFLAME" collapse --inline --context "$tmpdir/nopie.txt")
+	if [ "$got" = "$want" ]; then
+		ok "non-PIE: the file offset perf prints is mapped to the address"
+	else
+		not_ok "non-PIE: file offset to address" "want $want" "got  $got"
+	fi
+fi
+
+# A real recording, where perf can record.
+if perf record -q -o "$tmpdir/probe.data" -g -- true >/dev/null 2>&1; then
+	for mode in -g "--call-graph=dwarf"; do
+		perf record -q -o "$tmpdir/rec.data" $mode -- "$prog" 3000000 >/dev/null 2>&1 &&
+			perf script -i "$tmpdir/rec.data" >"$tmpdir/rec.txt" 2>/dev/null
+		if ! [ -s "$tmpdir/rec.txt" ]; then
+			not_ok "perf record $mode: a recording" "perf record or perf script failed"
+			continue
+		fi
+		"$TFLAME" report --limit=3 "$tmpdir/rec.txt" >"$tmpdir/report" 2>"$tmpdir/err"
+		if sed -n '/by self/,/^$/p' "$tmpdir/report" | sed -n 3p | grep -Eq " prog +inner$"; then
+			ok "perf record $mode: inner, inlined, is the hottest function"
+		else
+			not_ok "perf record $mode: inner is the hottest function" "$(sed -n '/by self/,$p' "$tmpdir/report")"
+		fi
+		# Every address of the program in the recording: tflame's chain
+		# is addr2line's.
+		awk -v p="$prog" '$NF == "(" p ")" { print $1 }' "$tmpdir/rec.txt" | sort -u >"$tmpdir/addrs"
+		bad=0 total=0
+		while read -r a; do
+			printf 'prog 1 1.0: 1 cycles:\n\t%s x+0x0 (%s)\n\n' "$a" "$prog" >"$tmpdir/one.txt"
+			want="prog;$(a2l_chain "$prog" "$a" 1) 1"
+			got=$("$TFLAME" collapse --inline --context "$tmpdir/one.txt")
+			total=$((total + 1))
+			[ "$got" = "$want" ] || { bad=$((bad + 1)); echo "# $a: want $want got $got"; }
+		done <"$tmpdir/addrs"
+		if [ $total -gt 0 ] && [ $bad = 0 ]; then
+			ok "perf record $mode: all $total recorded addresses resolve as addr2line says"
+		else
+			not_ok "perf record $mode: recorded addresses as addr2line says" "$bad of $total differ"
+		fi
+	done
+else
+	echo "# perf cannot record here: the recording checks are skipped"
+fi
+
+finish
