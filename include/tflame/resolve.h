@@ -5,8 +5,8 @@
  * Symbolizing a loaded profile: the frames a perf import kept addresses
  * for (import_options.symbols = SYMBOLS_RESOLVE) become what the module's
  * ELF and DWARF say is there (symbols.h):
- *  - the function, named as perf named it, or by the symbolizer when perf
- *    said [unknown];
+ *  - the function, named as the module's DWARF (or ELF symbols) name it,
+ *    which also names perf's [unknown] frames;
  *  - the functions inlined at that address, innermost last, as frames of
  *    their own flagged FRAME_INLINED (perf's own "(inlined)" frames for the
  *    same address are dropped: the chain says it again);

@@ -237,9 +237,9 @@ child_start(struct perf_child *c, const char *path, const char *fields, struct t
 	int pipefd[2], r;
 	/* posix_spawn() takes char *const[]: copies, not casts of constants. */
 	char a_script[] = "script", a_force[] = "-f", a_ns[] = "--ns", a_in[] = "-i";
-	char a_fields[] = "-F";
+	char a_fields[] = "-F", a_noinline[] = "--no-inline";
 	char *argv[] = {
-		NULL, a_script, a_force, a_ns, a_in, NULL, a_fields, NULL, NULL,
+		NULL, a_script, a_force, a_ns, a_in, NULL, a_fields, NULL, NULL, NULL,
 	};
 
 	if (!perf || !*perf)
@@ -276,6 +276,12 @@ child_start(struct perf_child *c, const char *path, const char *fields, struct t
 	argv[0] = xstrdup(perf);
 	argv[5] = xstrdup(path);
 	argv[7] = xstrdup(fields);
+	/*
+	 * perf's own inline frames cost an addr2line run per address (minutes
+	 * on a big recording); the symbolizer gives the same, and faster.
+	 */
+	if (c->opts && c->opts->symbols == SYMBOLS_RESOLVE)
+		argv[8] = a_noinline;
 	r = posix_spawnp(&c->pid, perf, &fa, &attr, argv, environ);
 	free(argv[0]);
 	free(argv[5]);

@@ -69,10 +69,12 @@ resolve_frame(void *vctx, struct profile_set *ps, const struct frame *old,
 		struct frame *f = &c->out[i];
 
 		memset(f, 0, sizeof(*f));
-		if (i == 0 && old->name != c->unknown)
-			f->name = old->name; /* perf's spelling of the same function */
-		else
-			f->name = intern_c(ps, sf->function ? sf->function : "??");
+		/*
+		 * The module's name for it, even where perf had one: perf names
+		 * a function by one of its ELF aliases ("__GI___libc_read",
+		 * "__libc_start_main@@GLIBC_2.34"), DWARF by its own name.
+		 */
+		f->name = intern_c(ps, sf->function ? sf->function : "??");
 		f->module = old->module;
 		f->flags = old->flags & ~(uint32_t)(FRAME_RETADDR | FRAME_HAS_LINE);
 		if (i)
