@@ -1,0 +1,1 @@
+dump --width=100 --height=6 tests/data/folded/mangled.txt

@@ -1,0 +1,1 @@
+report --limit=0 --no-demangle tests/data/folded/mangled.txt
