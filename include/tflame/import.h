@@ -30,9 +30,15 @@ enum weight_mode {
  * Shared with a thread that shows progress: importers add the bytes they
  * have parsed to bytes_done and stop with "cancelled" when cancel is set.
  */
+enum import_phase {
+	IMPORT_READING,   /* parsing the input: bytes_done grows */
+	IMPORT_SYMBOLS,   /* resolving symbols (import_file()) */
+};
+
 struct import_progress {
 	_Atomic uint64_t bytes_done;
 	_Atomic int cancel;
+	_Atomic int phase; /* enum import_phase */
 };
 
 /* What the perf importer does with the addresses of frames. */

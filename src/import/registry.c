@@ -2,6 +2,7 @@
 
 #include "tflame/import.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 #include "tflame/demangle.h"
@@ -149,8 +150,11 @@ import_file(const char *path, const char *format, const struct import_options *o
 	if (!ps->format)
 		ps->format = imp->description;
 	input_close(&in);
-	if (opts->symbols == SYMBOLS_RESOLVE)
+	if (opts->symbols == SYMBOLS_RESOLVE) {
+		if (opts->progress)
+			atomic_store(&opts->progress->phase, IMPORT_SYMBOLS);
 		profile_set_symbolize(ps);
+	}
 	if (opts->demangle)
 		profile_set_demangle(ps);
 	*out = ps;

@@ -111,7 +111,7 @@ add_size(struct strbuf *out, uint64_t bytes)
 
 static void
 progress_line(struct strbuf *out, const char *name, uint64_t done, uint64_t total,
-	      double seconds)
+	      double seconds, int phase)
 {
 	strbuf_addstr(out, "tflame: loading ");
 	if (!strcmp(name, "-"))
@@ -119,6 +119,10 @@ progress_line(struct strbuf *out, const char *name, uint64_t done, uint64_t tota
 	else
 		text_escape_str(out, name);
 	strbuf_addstr(out, ": ");
+	if (phase == IMPORT_SYMBOLS) {
+		strbuf_addstr(out, "resolving symbols (--no-symbols skips this)");
+		return;
+	}
 	if (total) {
 		unsigned pct = done >= total ? 100 : (unsigned)(done * 100 / total);
 
@@ -177,7 +181,7 @@ load_profile(const char *path, const char *format, const struct import_options *
 		strbuf_reset(&line);
 		strbuf_addch(&line, '\r');
 		progress_line(&line, path, atomic_load(&job->progress.bytes_done), total,
-			      elapsed);
+			      elapsed, atomic_load(&job->progress.phase));
 		strbuf_addstr(&line, "\033[K");
 		fputs(line.buf, stderr);
 		fflush(stderr);
