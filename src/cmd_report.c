@@ -12,6 +12,7 @@
 #include "tflame/profile.h"
 #include "tflame/sandwich.h"
 #include "tflame/search.h"
+#include "tflame/source.h"
 #include "tflame/strbuf.h"
 #include "tflame/text.h"
 #include "tflame/xalloc.h"
@@ -26,19 +27,26 @@ static const char report_usage[] =
 	"With --search, the weight of the samples with a matching frame, counted\n"
 	"once per sample.\n"
 	"\n"
-	"  --limit=N               top N functions (default 20, 0 for all)\n"
+	"With --lines, the top source lines instead of the top functions: self\n"
+	"(samples executing the line) and total (samples with the line anywhere on\n"
+	"their call path, once per sample); with --search, only the lines of\n"
+	"matching functions.\n"
+	"\n"
+	"  --limit=N               top N functions or lines (default 20, 0 for all)\n"
+	"  --lines                 the top source lines instead of the top functions\n"
 	CLI_LENS_USAGE
 	CLI_SYMBOL_USAGE
 	"  --json                  the same numbers as JSON\n"
 	CLI_COMMON_USAGE;
 
-enum { OPT_LIMIT = 256, OPT_JSON };
+enum { OPT_LIMIT = 256, OPT_JSON, OPT_LINES };
 
 static const struct option report_options_table[] = {
 	{ "limit", required_argument, NULL, OPT_LIMIT },
 	CLI_LENS_OPTIONS,
 	CLI_SYMBOL_OPTIONS,
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "lines", no_argument, NULL, OPT_LINES },
 	CLI_COMMON_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -59,6 +67,10 @@ struct report {
 	size_t limit;
 	bool searching;
 	uint64_t matched;        /* weight of samples the search matches */
+	bool lines;              /* --lines: source lines instead of functions */
+	struct source_lines sl;
+	uint32_t *line_rows;     /* indexes into sl.lines, hottest first */
+	uint32_t nr_line_rows;   /* with the limit applied */
 };
 
 struct thread_row {
@@ -90,6 +102,23 @@ copy_rows(struct model *m, enum sandwich_sort by, uint32_t *nr)
 	if (rows->nr)
 		memcpy(copy, rows->rows, sizeof(*copy) * rows->nr);
 	return copy;
+}
+
+/* --lines: the lens' source lines, hottest first, of the search's functions. */
+static void
+lines_compute(struct report *r)
+{
+	struct sample_filter filter = { r->m->threads };
+	const struct search *s = r->searching ? model_search(r->m) : NULL;
+	uint32_t *order;
+
+	source_lines_compute(&r->sl, r->ps, r->p, &filter, SOURCE_ALL_FILES);
+	order = source_lines_top(&r->sl, r->ps);
+	r->nr_line_rows = 0;
+	for (uint32_t i = 0; i < r->sl.nr && (!r->limit || r->nr_line_rows < r->limit); i++)
+		if (!s || search_frame(s, r->sl.lines[order[i]].frame))
+			order[r->nr_line_rows++] = order[i];
+	r->line_rows = order;
 }
 
 static void
@@ -127,6 +156,8 @@ report_compute(struct report *r)
 		r->searching = true;
 		r->matched = search_index_matched(model_search_tree(r->m), 0, r->total);
 	}
+	if (r->lines)
+		lines_compute(r);
 }
 
 static void
@@ -135,6 +166,8 @@ report_release(struct report *r)
 	free(r->threads);
 	free(r->by_self);
 	free(r->by_total);
+	free(r->line_rows);
+	source_lines_release(&r->sl);
 }
 
 /* How many rows of a top list to show: those with weight, up to the limit. */
@@ -271,6 +304,64 @@ print_top(const struct report *r, bool self, struct strbuf *out)
 	strbuf_release(&num);
 }
 
+/* "file:line" of a source line, escaped. */
+static void
+add_place(struct strbuf *sb, const struct report *r, const struct source_line *l)
+{
+	add_escaped(sb, ps_get(r->ps, l->file));
+	strbuf_addf(sb, ":%u", l->line);
+}
+
+/* --lines: how much weight has a line, and the hottest lines. */
+static void
+print_lines(const struct report *r, struct strbuf *out)
+{
+	struct strbuf num = STRBUF_INIT;
+	int wself = 4, wtotal = 5, wplace = 9;
+
+	for (uint32_t i = 0; i < r->nr_line_rows; i++) {
+		const struct source_line *l = &r->sl.lines[r->line_rows[i]];
+
+		strbuf_reset(&num);
+		add_amount(&num, r->p, l->self);
+		if ((int)num.len > wself)
+			wself = (int)num.len;
+		strbuf_reset(&num);
+		add_amount(&num, r->p, l->total);
+		if ((int)num.len > wtotal)
+			wtotal = (int)num.len;
+		strbuf_reset(&num);
+		add_place(&num, r, l);
+		if ((int)num.len > wplace)
+			wplace = num.len > 50 ? 50 : (int)num.len;
+	}
+	strbuf_addf(out, "\ntop %u source lines by self, then total\n", r->nr_line_rows);
+	if (!r->nr_line_rows) {
+		strbuf_addstr(out, r->sl.nr ? "  (none matches the search)\n"
+					    : "  (none: the profile records no source lines)\n");
+		strbuf_release(&num);
+		return;
+	}
+	strbuf_addf(out, "  %*s  %6s  %*s  %6s  %-*s  %s\n", wself, "self", "%", wtotal,
+		    "total", "%", wplace, "file:line", "function");
+	for (uint32_t i = 0; i < r->nr_line_rows; i++) {
+		const struct source_line *l = &r->sl.lines[r->line_rows[i]];
+
+		strbuf_reset(&num);
+		add_amount(&num, r->p, l->self);
+		strbuf_addf(out, "  %*s  %5.1f%%", wself, num.buf, pct(l->self, r->total));
+		strbuf_reset(&num);
+		add_amount(&num, r->p, l->total);
+		strbuf_addf(out, "  %*s  %5.1f%%  ", wtotal, num.buf, pct(l->total, r->total));
+		strbuf_reset(&num);
+		add_place(&num, r, l);
+		strbuf_addf(out, "%-*s  ", wplace, num.buf);
+		add_escaped(out, ps_get(r->ps, ps_frame(r->ps, l->frame)->name));
+		strbuf_addch(out, '\n');
+	}
+	strbuf_release(&num);
+}
+
 /* Whether the input named any thread (folded stacks do not). */
 static bool
 has_thread_info(const struct report *r)
@@ -337,6 +428,14 @@ print_text(const struct report *r)
 		strbuf_addf(&out, "/%s\n", search_re_caseless(model_search_re(r->m)) ? "i" : "");
 	}
 
+	if (r->lines) {
+		strbuf_addstr(&out, "lines     ");
+		add_amount(&out, p, r->sl.placed);
+		strbuf_addf(&out, " (%.1f%%) on a known source line%s\n",
+			    pct(r->sl.placed, r->sl.all),
+			    r->sl.recorded ? "" : ", from the frames' own lines");
+	}
+
 	if (!has_thread_info(r)) {
 		strbuf_addstr(&out, "threads   not recorded\n");
 		goto functions;
@@ -363,8 +462,12 @@ print_text(const struct report *r)
 	}
 
 functions:
-	print_top(r, true, &out);
-	print_top(r, false, &out);
+	if (r->lines) {
+		print_lines(r, &out);
+	} else {
+		print_top(r, true, &out);
+		print_top(r, false, &out);
+	}
 	fwrite(out.buf, 1, out.len, stdout);
 	strbuf_release(&out);
 }
@@ -403,6 +506,41 @@ json_top(struct json_writer *jw, const struct report *r, bool self)
 		json_weight(jw, r->p, st->total);
 		json_key(jw, "total_percent");
 		json_double(jw, pct(st->total, r->total));
+		json_object_end(jw);
+	}
+	json_array_end(jw);
+}
+
+static void
+json_lines(struct json_writer *jw, const struct report *r)
+{
+	json_key(jw, "lines_weight");
+	json_weight(jw, r->p, r->sl.placed);
+	json_key(jw, "lines_recorded");
+	json_bool(jw, r->sl.recorded);
+	json_key(jw, "top_lines");
+	json_array_begin(jw);
+	for (uint32_t i = 0; i < r->nr_line_rows; i++) {
+		const struct source_line *l = &r->sl.lines[r->line_rows[i]];
+		const struct frame *f = ps_frame(r->ps, l->frame);
+
+		json_object_begin(jw);
+		json_key(jw, "file");
+		json_string(jw, ps_get(r->ps, l->file));
+		json_key(jw, "line");
+		json_uint(jw, l->line);
+		json_key(jw, "function");
+		json_string(jw, ps_get(r->ps, f->name));
+		json_key(jw, "module");
+		json_string(jw, ps_get(r->ps, f->module));
+		json_key(jw, "self");
+		json_weight(jw, r->p, l->self);
+		json_key(jw, "self_percent");
+		json_double(jw, pct(l->self, r->total));
+		json_key(jw, "total");
+		json_weight(jw, r->p, l->total);
+		json_key(jw, "total_percent");
+		json_double(jw, pct(l->total, r->total));
 		json_object_end(jw);
 	}
 	json_array_end(jw);
@@ -501,10 +639,14 @@ print_json(const struct report *r)
 		json_object_end(&jw);
 	}
 	json_array_end(&jw);
-	json_key(&jw, "top_self");
-	json_top(&jw, r, true);
-	json_key(&jw, "top_total");
-	json_top(&jw, r, false);
+	if (r->lines) {
+		json_lines(&jw, r);
+	} else {
+		json_key(&jw, "top_self");
+		json_top(&jw, r, true);
+		json_key(&jw, "top_total");
+		json_top(&jw, r, false);
+	}
 	json_object_end(&jw);
 	json_finish(&jw);
 }
@@ -541,6 +683,9 @@ cmd_report(int argc, char **argv)
 			break;
 		case OPT_JSON:
 			json = true;
+			break;
+		case OPT_LINES:
+			r.lines = true;
 			break;
 		}
 	}

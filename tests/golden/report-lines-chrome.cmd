@@ -1,0 +1,1 @@
+report --lines --limit=5 tests/data/chrome/fib.cpuprofile

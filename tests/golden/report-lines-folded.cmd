@@ -1,0 +1,1 @@
+report --lines tests/data/folded/basic.txt

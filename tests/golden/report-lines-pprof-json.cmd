@@ -1,0 +1,1 @@
+report --lines --json --limit=4 tests/data/pprof/cpu.pb.gz

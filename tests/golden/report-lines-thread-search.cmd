@@ -1,0 +1,1 @@
+report --lines --thread=12068 --search=spin tests/data/recorded/srcline.txt
