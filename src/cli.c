@@ -33,6 +33,7 @@ static const char usage_text[] =
 	CLI_COMMON_USAGE
 	CLI_LENS_USAGE
 	CLI_SYMBOL_USAGE
+	"  --source-dir=DIR        look for source files under DIR first (repeatable)\n"
 	"\n"
 	"In the explorer, ? lists the keys and q quits.\n"
 	"\n"
@@ -330,7 +331,10 @@ cli_load(const char *path, const char *format, const struct import_options *opts
 	return ps;
 }
 
+enum { UI_OPT_SOURCE_DIR = 1100 };
+
 static const struct option ui_options_table[] = {
+	{ "source-dir", required_argument, NULL, UI_OPT_SOURCE_DIR },
 	CLI_LENS_OPTIONS,
 	CLI_SYMBOL_OPTIONS,
 	CLI_COMMON_OPTIONS,
@@ -344,6 +348,8 @@ ui_main(int argc, char **argv)
 	struct cli_common co = { .cmd = NULL, .usage = usage_text, CLI_SYMBOLS_ON };
 	struct cli_lens lens = { 0 };
 	struct tui_options o = { 0 };
+	const char **dirs = NULL; /* --source-dir: borrowed from argv */
+	size_t nr_dirs = 0, alloc_dirs = 0;
 	int c, r;
 
 	optind = 1;
@@ -352,7 +358,13 @@ ui_main(int argc, char **argv)
 		if ((r = cli_common_option(&co, c, argv)) == CLI_NEXT ||
 		    (r == CLI_OWN && (r = cli_lens_option(&lens, NULL, c)) == CLI_NEXT))
 			continue;
+		if (r == CLI_OWN && c == UI_OPT_SOURCE_DIR) {
+			ALLOC_GROW(dirs, nr_dirs, alloc_dirs);
+			dirs[nr_dirs++] = optarg;
+			continue;
+		}
 		cli_lens_release(&lens);
+		free(dirs);
 		return r == CLI_OWN ? EXIT_USAGE : r;
 	}
 	if ((r = cli_file_arg(&co, argc, argv)) == CLI_NEXT) {
@@ -360,9 +372,12 @@ ui_main(int argc, char **argv)
 		o.format = co.format;
 		o.io = co.io;
 		o.lens = &lens;
+		o.source_dirs = dirs;
+		o.nr_source_dirs = nr_dirs;
 		r = tui_run(&o);
 	}
 	cli_lens_release(&lens);
+	free(dirs);
 	return r;
 }
 

@@ -608,6 +608,144 @@ check "NO_COLOR: a bar starts each box" wait_for "│main"
 keys q
 wait_for "EXIT=0"
 
+# ------------------------------------------------------------- source
+# A small C file, a perf script -F+srcline profile of it (each frame with
+# its file:line, so each line is a box of its own), a file the profile
+# names that is not there, and a hostile one found with --source-dir.
+src="$tmpdir/src"
+mkdir -p "$src/elsewhere"
+cat >"$src/demo.c" <<'EOF'
+#include <stdio.h>
+
+static int
+spin(int n)
+{
+	int x = 0;
+
+	for (int i = 0; i < n; i++)
+		x += i * i;
+	return x;
+}
+
+static int
+fib(int n)
+{
+	return n < 2 ? n : fib(n - 1) + fib(n - 2);
+}
+
+int
+main(void)
+{
+	int a = spin(100000);
+	int b = fib(30);
+
+	gone();
+	evil();
+	printf("%d %d\n", a, b);
+	return 0;
+}
+EOF
+printf 'int evil;\nchar *s = "\033[31mred\007 \033]0;pwned\007 \377";\n\tint tabbed;\n' \
+	>"$src/elsewhere/hostile.c"
+# sample PERIOD FRAME:FILE:LINE...: one sample, leaf first.
+sample() {
+	printf 'demo 100 1.0: %s cpu-clock:\n' "$1"
+	shift
+	for f in "$@"; do
+		printf '\t1000 %s (%s/demo)\n  %s\n' "${f%%@*}" "$src" "${f#*@}"
+	done
+	echo
+}
+{
+	sample 64 "spin@$src/demo.c:9" "main@$src/demo.c:22"
+	sample 20 "spin@$src/demo.c:8" "main@$src/demo.c:22"
+	sample 50 "fib@$src/demo.c:16" "fib@$src/demo.c:16" "main@$src/demo.c:23"
+	sample 26 "fib@$src/demo.c:16" "main@$src/demo.c:23"
+	sample 30 "gone@/nonexistent/gone.c:5" "main@$src/demo.c:26"
+	sample 10 "evil@hostile.c:2" "main@$src/demo.c:27"
+} >"$src/prof.txt"
+
+start 100 30
+run "$TFLAME" --source-dir="$src/elsewhere" "$src/prof.txt"
+check "source: the profile opens" wait_details "main"
+keys j
+check "source: on spin's heaviest box" wait_details "spin"
+keys o
+check "o opens the source of the box's file" wait_for "Source $src/demo.c"
+check "the title names the function and the line" wait_for "line 9/29  spin"
+check "the gutter: self and total of line 9, marked" \
+	wait_for " 32.0%  32.0%    9●                 x += i * i;"
+check "the gutter: another line of spin" wait_for " 10.0%  10.0%    8●         for"
+check "recursion through one line counts once" \
+	wait_for " 38.0%  38.0%   16●         return n < 2"
+check "a caller's line: total only, marked apart" \
+	wait_for "        42.0%   22○         int a = spin(100000);"
+check "a line with no weight has no numbers" poll line_is_just "                 7"
+check "the cursor line in amounts" \
+	wait_for "line 9: self 64 ns (32.0%)  total 64 ns (32.0%)  in spin"
+keys n
+check "n: the next line with weight" wait_for "line 16: self 76 ns (38.0%)"
+keys n n n n n
+check "n at the last one says so" wait_for "no line with weight below"
+keys N
+check "N: the previous line with weight" wait_for "line 26: self 0  total 30 ns (15.0%)  in main"
+keys g
+check "g: the first line" wait_for "line 1: no samples"
+keys Escape
+check "Esc goes back to the pane" wait_details "spin"
+check "with the tabs" poll line_starts 1 " 1 Left Heavy"
+
+# The file the profile names is not there: why, and the lines all the same.
+keys k l l j
+check "source: on the box of a missing file" wait_details "gone"
+keys o
+check "a missing file: says why" \
+	wait_for "cannot show the source: no such file: /nonexistent/gone.c"
+check "and where to look" wait_for "--source-dir=DIR says where to look"
+check "and lists its lines" wait_for " 15.0%  15.0%  /nonexistent/gone.c:5  gone"
+keys q
+check "q closes the source, not tflame" wait_details "gone"
+
+# A relative path found with --source-dir, control bytes escaped.
+keys k l j
+check "source: on the box of the hostile file" wait_details "evil"
+keys o
+check "--source-dir finds a relative path" wait_for "Source $src/elsewhere/hostile.c"
+check "control bytes and bad UTF-8 are escaped, tabs expanded" \
+	wait_for '  5.0%   5.0%    2● char *s = "\e[31mred\x07 \e]0;pwned\x07 \xff";'
+check "a tab is spaces" wait_for "   3          int tabbed;"
+# Had they reached the terminal, the pane would be titled, and text red.
+if [ "$(T display-message -p -t tf '#{pane_title}')" != pwned ] &&
+	! T capture-pane -p -e -t tf | grep -q "$(printf '\033')\\[31m"; then
+	ok "no escape sequence from the file reaches the terminal"
+else
+	not_ok "no escape sequence from the file reaches the terminal" "$(screen)"
+fi
+keys o
+check "o again closes it" wait_details "evil"
+
+# From Sandwich's table: the function's hottest line.
+keys 3
+check "source: Sandwich" wait_for "Self  Function"
+keys o
+check "o on a row: the function's file" wait_for "Source $src/demo.c"
+check "opens on its hottest line" wait_for "line 22: self 0  total 84 ns (42.0%)  in main"
+keys Escape
+check "Esc: back to Sandwich" wait_for "Self  Function"
+keys q
+check "and quits" wait_for "EXIT=0"
+
+# 80 x 24, no UTF-8: the gutter fits, the marks are ASCII.
+start 80 24 LANG=C LC_ALL=C
+run "$TFLAME" "$src/prof.txt"
+check "source at 80x24: opens" wait_for "this box   total 84 ns"
+keys j o
+check "source at 80x24: the ASCII mark" wait_for " 32.0%  32.0%    9*                 x += i * i;"
+check "source at 80x24: a caller's mark" wait_for "        42.0%   22+ "
+check "source at 80x24: the hints" wait_for "j k move  n N lines with weight"
+keys Escape q
+check "and quits" wait_for "EXIT=0"
+
 # ------------------------------------------------------------- loading
 # A pipe that stays open: the progress line counts bytes, Ctrl-C cancels.
 start 100 30

@@ -85,7 +85,7 @@ void flame_draw_details(struct flame *f, struct pane_ctx *ctx, int y, int x, int
 
 /*
  * Act on req (moves, zoom, n/N, clicks in the area last drawn, the
- * details page). Returns PANE_IGNORED for requests it has no use for, and
+ * details page, the source of the selection: PANE_SHOW_SOURCE). Returns PANE_IGNORED for requests it has no use for, and
  * for REQ_BACK when there is no zoom to leave, so that the owner can give
  * Esc its next meaning.
  */

@@ -80,6 +80,8 @@ struct strbuf;
 	REQ(WHEEL_DOWN, "scroll the rows down", KEYS_WHEEL_DOWN) \
 	GROUP("Showing") \
 	REQ(DETAILS, "every detail of the selected frame, on a page of its own", 'd') \
+	REQ(SOURCE, "the source of the selected function, each line with its self and " \
+		    "total weight; n N go to the lines with weight, Esc back", 'o') \
 	REQ(FLIP, "flip the flame panes: root at the top (icicle) or at the bottom", 'f') \
 	REQ(COLORS, "colour boxes by function, by module, or kernel/JIT/user", 'c') \
 	REQ(SEARCH, "search frame names with a regular expression (PCRE2; case matters " \

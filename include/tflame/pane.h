@@ -40,7 +40,8 @@ struct pane_ctx {
 	enum color_mode color;
 	struct strbuf *message; /* a pane may write a message for the status line */
 	struct strbuf *page;    /* text to show on a page of its own (PANE_PAGE) */
-	uint32_t show_func;     /* the function of a PANE_SHOW_FUNC reply */
+	uint32_t show_func;     /* the function of a PANE_SHOW_FUNC or PANE_SHOW_SOURCE reply */
+	uint32_t show_frame;    /* PANE_SHOW_SOURCE: the frame of the box, or FRAME_NONE */
 	/*
 	 * Slow caches (a Sandwich on a huge profile) are built only once the
 	 * keys stop coming: the UI draws first with may_build false, when a
@@ -74,6 +75,11 @@ enum pane_reply {
 	 * opened from. The UI marks the function's boxes and calls show().
 	 */
 	PANE_SHOW_FUNC,
+	/*
+	 * Handled; show the source of function ctx->show_func, at the line of
+	 * frame ctx->show_frame when it is a box's (pane_source.h).
+	 */
+	PANE_SHOW_SOURCE,
 };
 
 struct pane {

@@ -8,6 +8,8 @@
  * terminal from then on and gives it back on every exit path.
  */
 
+#include <stddef.h>
+
 #include "tflame/import.h"
 
 /* The exit status when the user interrupted the load: 128 + SIGINT. */
@@ -20,6 +22,8 @@ struct tui_options {
 	const char *format; /* importer name, or NULL to probe */
 	const struct cli_lens *lens; /* event, threads and search to start with */
 	struct import_options io;
+	const char *const *source_dirs; /* --source-dir, in order (source.h) */
+	size_t nr_source_dirs;
 };
 
 /*

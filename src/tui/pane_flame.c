@@ -1533,6 +1533,14 @@ flame_request(struct flame *f, struct pane_ctx *ctx, enum request req,
 		flow_release(&fl);
 		return PANE_PAGE;
 	}
+	case REQ_SOURCE:
+		if (f->sel == NODE_NONE || !f->total) {
+			strbuf_addstr(ctx->message, "nothing selected");
+			break;
+		}
+		ctx->show_func = flame_selected_func(f, ctx);
+		ctx->show_frame = f->ps->stacks[node_stack(f, f->sel)].frame;
+		return PANE_SHOW_SOURCE;
 	default:
 		return PANE_IGNORED;
 	}

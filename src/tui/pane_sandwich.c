@@ -748,6 +748,14 @@ table_request(struct sandwich_pane *sp, struct pane_ctx *ctx, enum request req,
 		return PANE_DONE;
 	case REQ_DETAILS:
 		return function_page(sp, ctx);
+	case REQ_SOURCE:
+		if (sp->func == FUNC_NONE) {
+			strbuf_addstr(ctx->message, "no function selected");
+			return PANE_DONE;
+		}
+		ctx->show_func = sp->func;
+		ctx->show_frame = FRAME_NONE;
+		return PANE_SHOW_SOURCE;
 	default:
 		return PANE_IGNORED;
 	}

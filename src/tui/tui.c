@@ -18,11 +18,13 @@
 #include "tflame/load.h"
 #include "tflame/model.h"
 #include "tflame/pane.h"
+#include "tflame/pane_source.h"
 #include "tflame/picker.h"
 #include "tflame/profile.h"
 #include "tflame/prompt.h"
 #include "tflame/render.h"
 #include "tflame/search.h"
+#include "tflame/source.h"
 #include "tflame/strbuf.h"
 #include "tflame/text.h"
 #include "tflame/xalloc.h"
@@ -108,6 +110,11 @@ struct tui {
 	/* the thread picker over the panes, when open */
 	bool picking;
 	struct thread_picker picker;
+
+	/* the source view over the panes, when open */
+	struct source_pane *source;
+	struct source_search where; /* where its files are looked for */
+	char *profile_dir;          /* owned; where.profile_dir */
 
 	/*
 	 * TFLAME_KEY_TIMING=FILE (for bench/keys.sh): the time from reading a
@@ -307,8 +314,11 @@ draw_status(struct tui *ui)
 	static const char page_hints[] = "j k PgUp PgDn scroll  q Esc ? close";
 	static const char picker_hints[] =
 		"Up Down move  Space tick  Ctrl-A all shown  Enter apply  Esc cancel";
+	static const char source_hints[] =
+		"j k move  n N lines with weight  h l scroll  g G ends  Esc back";
 	const char *text = ui->picking  ? picker_hints
 			   : ui->paging ? page_hints
+			   : ui->source ? source_hints
 					: pane_hints[ui->active];
 	size_t len = strlen(text);
 	struct strbuf sb = STRBUF_INIT, search = STRBUF_INIT;
@@ -316,7 +326,7 @@ draw_status(struct tui *ui)
 	if (ui->message.len) {
 		text = ui->message.buf;
 		len = ui->message.len;
-	} else if (!ui->paging && !ui->picking && model_search(&ui->model)) {
+	} else if (!ui->paging && !ui->picking && !ui->source && model_search(&ui->model)) {
 		search_status(ui, &search);
 		text = search.buf;
 		len = search.len;
@@ -530,6 +540,8 @@ draw(struct tui *ui)
 	}
 	if (ui->paging) {
 		draw_page(ui);
+	} else if (ui->source) {
+		source_pane_draw(ui->source, &ui->disp);
 	} else {
 		draw_tabs(ui);
 		p->ops->draw(p, &ui->ctx, &area);
@@ -767,6 +779,38 @@ next_event(struct tui *ui)
 	strbuf_addf(&ui->message, " (%zu of %zu)", ui->model.profile + 1, ps->nr_profiles);
 }
 
+/* o on a box or a row: the source view of its function over the panes. */
+static void
+open_source(struct tui *ui, uint32_t func, frame_id frame)
+{
+	pane_announce(&ui->ctx, "the weights of the source lines");
+	ui->source = source_pane_open(&ui->model, &ui->where, func, frame);
+}
+
+/*
+ * A request while the source view is open: it takes them all but those
+ * that work everywhere (the help, Ctrl-C, Ctrl-L, Ctrl-Z). True if the
+ * request was taken.
+ */
+static bool
+source_request(struct tui *ui, enum request req, const struct pane_input *in)
+{
+	switch (req) {
+	case REQ_HELP:
+	case REQ_INTERRUPT:
+	case REQ_REDRAW:
+	case REQ_SUSPEND:
+		return false;
+	default:
+		break;
+	}
+	if (!source_pane_request(ui->source, req, in, &ui->message)) {
+		source_pane_free(ui->source);
+		ui->source = NULL;
+	}
+	return true;
+}
+
 static void
 handle(struct tui *ui, enum request req, const struct pane_input *in)
 {
@@ -779,6 +823,8 @@ handle(struct tui *ui, enum request req, const struct pane_input *in)
 	struct pane *p = &ui->panes[ui->active];
 
 	if (ui->paging && page_request(ui, req))
+		return;
+	if (ui->source && !ui->paging && source_request(ui, req, in))
 		return;
 	if (keys_is_later(req)) {
 		strbuf_addf(&ui->message, "%s: comes in a later version", keys_help(req));
@@ -840,6 +886,9 @@ handle(struct tui *ui, enum request req, const struct pane_input *in)
 	case PANE_SHOW_FUNC:
 		show_func(ui, ui->ctx.show_func);
 		break;
+	case PANE_SHOW_SOURCE:
+		open_source(ui, ui->ctx.show_func, ui->ctx.show_frame);
+		break;
 	case PANE_IGNORED:
 		/* What the pane leaves: Tab moves between panes, Esc clears the search. */
 		if (req == REQ_NEXT_PANE)
@@ -858,7 +907,7 @@ handle(struct tui *ui, enum request req, const struct pane_input *in)
 static bool
 click_tabs(struct tui *ui, int x, int y)
 {
-	if (y != 0 || ui->paging)
+	if (y != 0 || ui->paging || ui->source)
 		return false;
 	for (int t = 0; t < NR_TABS; t++)
 		if (x >= ui->tab_x0[t] && x < ui->tab_x1[t])
@@ -1064,6 +1113,20 @@ tui_run(const struct tui_options *o)
 		}
 	}
 
+	ui.where.dirs = o->source_dirs;
+	ui.where.nr_dirs = o->nr_source_dirs;
+	if (!stdin_busy) {
+		/* Relative source paths are often relative to where the profile is. */
+		char *slash;
+
+		ui.profile_dir = xstrdup(o->path);
+		slash = strrchr(ui.profile_dir, '/');
+		if (slash) {
+			slash[slash == ui.profile_dir] = '\0';
+			ui.where.profile_dir = ui.profile_dir;
+		}
+	}
+
 	tui_stop = 0;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, &old_term);
@@ -1115,6 +1178,7 @@ tui_run(const struct tui_options *o)
 	flow_release(&ui.page_flow);
 	if (ui.picking)
 		picker_close(&ui.picker);
+	source_pane_free(ui.source);
 	prompt_release(&ui.prompt);
 	strbuf_release(&ui.last_pattern);
 	strbuf_release(&ui.page);
@@ -1125,6 +1189,7 @@ out:
 	sigaction(SIGHUP, &old_hup, NULL);
 	sigaction(SIGINT, &old_int, NULL);
 	model_release(&ui.model);
+	free(ui.profile_dir);
 	if (tui_stop) {
 		signal((int)tui_stop, SIG_DFL);
 		raise((int)tui_stop);
