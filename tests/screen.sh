@@ -691,6 +691,10 @@ keys N
 check "N: the previous line with weight" wait_for "line 26: self 0  total 30 ns (15.0%)  in main"
 keys g
 check "g: the first line" wait_for "line 1: no samples"
+keys l
+check "l scrolls the code, not the gutter" wait_for " 32.0%  32.0%    9●         x += i * i;"
+keys h
+check "h scrolls it back" wait_for " 32.0%  32.0%    9●                 x += i * i;"
 keys Escape
 check "Esc goes back to the pane" wait_details "spin"
 check "with the tabs" poll line_starts 1 " 1 Left Heavy"
@@ -733,6 +737,16 @@ check "opens on its hottest line" wait_for "line 22: self 0  total 84 ns (42.0%)
 keys Escape
 check "Esc: back to Sandwich" wait_for "Self  Function"
 keys q
+check "and quits" wait_for "EXIT=0"
+
+# Folded stacks name no file: said so, and nothing to list.
+run "$TFLAME" tests/data/folded/basic.txt
+check "source of folded stacks: opens" wait_for "1 Left Heavy"
+keys o
+check "no file recorded: said so" \
+	wait_for "cannot show the source: no source file recorded for this function"
+check "and no line to list" wait_for "No line with weight."
+keys Escape q
 check "and quits" wait_for "EXIT=0"
 
 # 80 x 24, no UTF-8: the gutter fits, the marks are ASCII.

@@ -156,7 +156,7 @@ source_pane_open(struct model *m, const struct source_search *where, uint32_t fu
 	target = pick_line(sp, frame);
 
 	if (sp->file == STR_EMPTY) {
-		strbuf_addstr(&sp->why, "the profile records no source file for this function");
+		strbuf_addstr(&sp->why, "no source file recorded for this function");
 	} else if (source_file_load(&sp->sf, ps_get(sp->ps, sp->file), where, &err) == 0) {
 		uint32_t nr, first = source_lines_of_file(&sp->sl, sp->file, &nr);
 
@@ -623,6 +623,12 @@ draw_table(struct source_pane *sp, const struct display *d)
 	mvaddstr(y + 1, 1, "");
 	display_addstr(d, label.buf, label.len);
 
+	if (!sp->nr_rows) {
+		attrset(A_NORMAL);
+		strbuf_release(&row);
+		strbuf_release(&label);
+		return;
+	}
 	strbuf_reset(&row);
 	strbuf_addf(&row, "%*s %*s  file:line  function", PCT_COLS, "self", PCT_COLS,
 		    "total");
