@@ -244,6 +244,76 @@ test_recorded(void **state)
 	profile_set_free(ps);
 }
 
+/*
+ * What the symbolizer does, by profile_set_rewrite(): "outer" becomes
+ * outer, middle and inner (inlined), each at its declaration line, and
+ * the positions say where each executes or calls from.
+ */
+static void
+rewrite_inline(void *ctx, struct profile_set *ps, const struct frame *old,
+	       struct frame_rewrite *out)
+{
+	static struct frame frames[3];
+	static str_id file[3];
+	static uint32_t line[3];
+	static const char *const names[3] = { "outer", "middle", "inner" };
+	static const uint32_t decl[3] = { 38, 32, 25 }, at[3] = { 40, 34, 27 };
+	const char *name = ps_get(ps, old->name);
+	str_id prog = ps_str(ps, "prog.c", 6);
+
+	(void)ctx;
+	if (!strcmp(name, "driver")) {
+		frames[0] = *old;
+		frames[0].file = prog;
+		frames[0].line = 44;
+		frames[0].flags |= FRAME_HAS_LINE;
+		file[0] = prog;
+		line[0] = 49;
+		*out = (struct frame_rewrite){
+			.frames = frames, .file = file, .line = line, .nr = 1
+		};
+		return;
+	}
+	for (int i = 0; i < 3; i++) {
+		frames[i] = *old;
+		frames[i].name = ps_str(ps, names[i], strlen(names[i]));
+		frames[i].file = prog;
+		frames[i].line = decl[i];
+		frames[i].flags = FRAME_HAS_LINE | (i ? FRAME_INLINED : 0);
+		file[i] = prog;
+		line[i] = at[i];
+	}
+	*out = (struct frame_rewrite){ .frames = frames, .file = file, .line = line, .nr = 3 };
+}
+
+/* Positions from a rewrite: lines where the code runs, not declarations. */
+static void
+test_rewrite(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = new_profile(ps);
+	struct source_lines sl;
+
+	(void)state;
+	add_framed(ps, p, "driver;outer", 5, 1);
+	add_framed(ps, p, "driver", 1, 1);
+	profile_set_rewrite(ps, rewrite_inline, NULL);
+	check_profile_set(ps);
+	source_lines_compute(&sl, ps, p, NULL, SOURCE_ALL_FILES);
+	check_sl(&sl, ps);
+	assert_true(sl.recorded);
+	assert_int_equal(sl.nr, 4);
+	expect(&sl, ps, "prog.c", 27, 5, 5);
+	expect(&sl, ps, "prog.c", 34, 0, 5);
+	expect(&sl, ps, "prog.c", 40, 0, 5);
+	expect(&sl, ps, "prog.c", 49, 1, 6);
+	assert_null(line_of(&sl, ps, "prog.c", 38));
+	assert_string_equal(frame_name(ps, line_of(&sl, ps, "prog.c", 27)->frame), "inner");
+	assert_string_equal(frame_name(ps, line_of(&sl, ps, "prog.c", 34)->frame), "middle");
+	source_lines_release(&sl);
+	profile_set_free(ps);
+}
+
 /* The top order, and the file a function is in. */
 static void
 test_top_and_func_file(void **state)
@@ -444,6 +514,7 @@ main(void)
 		cmocka_unit_test(test_recursion_once),
 		cmocka_unit_test(test_thread_filter),
 		cmocka_unit_test(test_recorded),
+		cmocka_unit_test(test_rewrite),
 		cmocka_unit_test(test_top_and_func_file),
 		cmocka_unit_test(test_deep),
 		cmocka_unit_test(test_no_lines),
