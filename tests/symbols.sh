@@ -126,6 +126,21 @@ for how in --no-symbols TFLAME_NO_SYMBOLS; do
 	fi
 done
 
+# Source positions: every sample has driver()'s call of outer() on its
+# path, counted once per sample by report --lines; inner()'s loop and
+# middle()'s call of it, inlined, have lines of their own.
+"$TFLAME" report --lines --limit=0 "$tmpdir/synth.txt" >"$tmpdir/lines" 2>"$tmpdir/err"
+l_middle=$(grep -n 'return inner(x) ^ (12345 + sink);' "$src" | cut -d: -f1)
+l_driver=$(grep -n 'acc += outer(i);' "$src" | cut -d: -f1)
+l_inner=$(grep -n 'x = x \* 6364136223846793005UL + sink;' "$src" | cut -d: -f1)
+if grep -Eq "^ +0 +0\.0% +$n +100\.0% +$src:$l_driver +driver$" "$tmpdir/lines" &&
+   grep -Eq "^ +[1-9][0-9]* +[0-9.]+% +[1-9][0-9]* +[0-9.]+% +$src:$l_middle +middle$" "$tmpdir/lines" &&
+   grep -Eq "^ +[1-9][0-9]* +[0-9.]+% +[1-9][0-9]* +[0-9.]+% +$src:$l_inner +inner$" "$tmpdir/lines"; then
+	ok "report --lines: driver's call line carries every sample; inlined lines their own"
+else
+	not_ok "report --lines: positions from the symbolizer" "$(sed -n '/source lines/,$p' "$tmpdir/lines")"
+fi
+
 # [unknown] gets its name; perf's own (inlined) lines give way to the chain.
 leaf=$(echo $outer_addrs | cut -d' ' -f5)
 printf 'prog 100 1.0: 1 cycles:\n\t%s [unknown] (%s)\n\t%s driver+0x17 (%s)\n\n' \
