@@ -26,5 +26,12 @@ unsigned render_width(const char *s, size_t len);
  */
 unsigned render_label(struct strbuf *out, const char *name, size_t len, unsigned width,
 		      bool utf8);
+/*
+ * The same for text that is already escaped (text_escape()): cut to width
+ * columns with the ellipsis, never escaping it again, which would double
+ * its backslashes.
+ */
+unsigned render_cut(struct strbuf *out, const char *text, size_t len, unsigned width,
+		    bool utf8);
 
 #endif /* TFLAME_RENDER_H */

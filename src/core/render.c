@@ -58,32 +58,42 @@ render_width(const char *s, size_t len)
 }
 
 unsigned
-render_label(struct strbuf *out, const char *name, size_t len, unsigned width, bool utf8)
+render_cut(struct strbuf *out, const char *text, size_t len, unsigned width, bool utf8)
 {
-	struct strbuf esc = STRBUF_INIT;
-	unsigned used = 0, cols;
+	unsigned used = 0, cols, all;
 	size_t i = 0;
 
 	if (!width)
 		return 0;
-	text_escape(&esc, name, len);
-	if (render_width(esc.buf, esc.len) <= width) {
-		strbuf_add(out, esc.buf, esc.len);
-		used = render_width(esc.buf, esc.len);
-		strbuf_release(&esc);
-		return used;
+	all = render_width(text, len);
+	if (all <= width) {
+		strbuf_add(out, text, len);
+		return all;
 	}
 	/* Keep one column for the ellipsis. */
-	while (i < esc.len) {
-		size_t n = next_char(esc.buf + i, esc.len - i, &cols);
+	while (i < len) {
+		size_t n = next_char(text + i, len - i, &cols);
 
 		if (used + cols > width - 1)
 			break;
-		strbuf_add(out, esc.buf + i, n);
+		strbuf_add(out, text + i, n);
 		used += cols;
 		i += n;
 	}
 	strbuf_addstr(out, utf8 ? "\xe2\x80\xa6" : "~");
-	strbuf_release(&esc);
 	return used + 1;
+}
+
+unsigned
+render_label(struct strbuf *out, const char *name, size_t len, unsigned width, bool utf8)
+{
+	struct strbuf esc = STRBUF_INIT;
+	unsigned used;
+
+	if (!width)
+		return 0;
+	text_escape(&esc, name, len);
+	used = render_cut(out, esc.buf, esc.len, width, utf8);
+	strbuf_release(&esc);
+	return used;
 }

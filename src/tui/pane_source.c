@@ -375,34 +375,6 @@ skip_cols(const char *s, size_t len, unsigned cols)
 	return i;
 }
 
-/*
- * Append escaped text s to out, cut to width columns with an ellipsis as
- * render_label() does, but without escaping it again: render_label()
- * would double its backslashes.
- */
-static void
-fit(struct strbuf *out, const char *s, size_t len, unsigned width, bool utf8)
-{
-	size_t end;
-
-	if (!width)
-		return;
-	if (render_width(s, len) <= width) {
-		strbuf_add(out, s, len);
-		return;
-	}
-	end = skip_cols(s, len, width - 1);
-	/* A wide character that would straddle the edge stays out. */
-	if (render_width(s, end) > width - 1) {
-		while (end > 0 && ((unsigned char)s[end - 1] & 0xc0) == 0x80)
-			end--;
-		if (end > 0)
-			end--;
-	}
-	strbuf_add(out, s, end);
-	strbuf_addstr(out, utf8 ? "\xe2\x80\xa6" : "~");
-}
-
 /* Fill the rest of the row y from column x with spaces in attr. */
 static void
 fill_row(int y, attr_t attr)
@@ -440,7 +412,7 @@ draw_title(struct source_pane *sp, const struct display *d)
 	if (rw > width / 3)
 		rw = width / 3;
 	strbuf_reset(&label);
-	fit(&label, right.buf, right.len, rw, d->utf8);
+	render_cut(&label, right.buf, right.len, rw, d->utf8);
 	rw = render_width(label.buf, label.len);
 	if (rw + 2 < width) {
 		attrset(display_attr(d, DISPLAY_TAB_INFO));
@@ -448,7 +420,7 @@ draw_title(struct source_pane *sp, const struct display *d)
 		display_addstr(d, label.buf, label.len);
 	}
 	strbuf_reset(&label);
-	fit(&label, left.buf, left.len, width > rw + 4 ? width - rw - 4 : 1, d->utf8);
+	render_cut(&label, left.buf, left.len, width > rw + 4 ? width - rw - 4 : 1, d->utf8);
 	attrset(display_attr(d, DISPLAY_TAB_BAR) | A_BOLD);
 	mvaddstr(0, 1, "");
 	display_addstr(d, label.buf, label.len);
@@ -497,7 +469,7 @@ draw_cursor_info(struct source_pane *sp, const struct display *d, int y)
 		strbuf_addstr(&sb, ")  in ");
 		text_escape_str(&sb, ps_get(sp->ps, ps_frame(sp->ps, l->frame)->name));
 	}
-	fit(&label, sb.buf, sb.len, COLS > 2 ? (unsigned)COLS - 1 : 1, d->utf8);
+	render_cut(&label, sb.buf, sb.len, COLS > 2 ? (unsigned)COLS - 1 : 1, d->utf8);
 	attrset(display_attr(d, DISPLAY_TAB_BAR));
 	display_addstr(d, label.buf, label.len);
 	fill_row(y, display_attr(d, DISPLAY_TAB_BAR));
@@ -536,11 +508,11 @@ draw_file(struct source_pane *sp, const struct display *d)
 	move(1, 0);
 	clrtoeol();
 	attrset(display_attr(d, DISPLAY_LABEL) | A_BOLD);
-	fit(&label, row.buf, row.len, (unsigned)COLS, d->utf8);
+	render_cut(&label, row.buf, row.len, (unsigned)COLS, d->utf8);
 	display_addstr(d, label.buf, label.len);
 	if (sp->note.len && (unsigned)COLS > label.len + 2) {
 		strbuf_reset(&label);
-		fit(&label, sp->note.buf, sp->note.len, (unsigned)COLS - (unsigned)row.len - 1,
+		render_cut(&label, sp->note.buf, sp->note.len, (unsigned)COLS - (unsigned)row.len - 1,
 		    d->utf8);
 		attrset(display_attr(d, DISPLAY_ERROR));
 		display_addstr(d, label.buf, label.len);
@@ -578,7 +550,7 @@ draw_file(struct source_pane *sp, const struct display *d)
 			num_attr = code_attr = display_attr(d, DISPLAY_ROW_SELECTED);
 		attrset(num_attr);
 		strbuf_reset(&label);
-		fit(&label, row.buf, row.len, (unsigned)COLS, d->utf8);
+		render_cut(&label, row.buf, row.len, (unsigned)COLS, d->utf8);
 		display_addstr(d, label.buf, label.len);
 		if (gutter >= (unsigned)COLS)
 			continue;
@@ -587,7 +559,7 @@ draw_file(struct source_pane *sp, const struct display *d)
 		source_file_line(&sp->sf, item + 1, &code);
 		skip = skip_cols(code.buf, code.len, sp->hscroll);
 		strbuf_reset(&label);
-		fit(&label, code.buf + skip, code.len - skip, room, d->utf8);
+		render_cut(&label, code.buf + skip, code.len - skip, room, d->utf8);
 		attrset(code_attr);
 		display_addstr(d, label.buf, label.len);
 		if (item == sp->cur)
@@ -610,7 +582,7 @@ draw_table(struct source_pane *sp, const struct display *d)
 	attrset(display_attr(d, DISPLAY_ERROR));
 	strbuf_addstr(&row, "cannot show the source: ");
 	strbuf_add(&row, sp->why.buf, sp->why.len);
-	fit(&label, row.buf, row.len, (unsigned)COLS - 1, d->utf8);
+	render_cut(&label, row.buf, row.len, (unsigned)COLS - 1, d->utf8);
 	mvaddstr(y, 1, "");
 	display_addstr(d, label.buf, label.len);
 	attrset(display_attr(d, DISPLAY_LABEL));
@@ -619,7 +591,7 @@ draw_table(struct source_pane *sp, const struct display *d)
 		strbuf_addstr(&row, "--source-dir=DIR says where to look. ");
 	strbuf_addstr(&row, sp->nr_rows ? "The lines with weight:" : "No line with weight.");
 	strbuf_reset(&label);
-	fit(&label, row.buf, row.len, (unsigned)COLS - 1, d->utf8);
+	render_cut(&label, row.buf, row.len, (unsigned)COLS - 1, d->utf8);
 	mvaddstr(y + 1, 1, "");
 	display_addstr(d, label.buf, label.len);
 
@@ -633,7 +605,7 @@ draw_table(struct source_pane *sp, const struct display *d)
 	strbuf_addf(&row, "%*s %*s  file:line  function", PCT_COLS, "self", PCT_COLS,
 		    "total");
 	strbuf_reset(&label);
-	fit(&label, row.buf, row.len, (unsigned)COLS, d->utf8);
+	render_cut(&label, row.buf, row.len, (unsigned)COLS, d->utf8);
 	move(y + 3, 0);
 	attrset(display_attr(d, DISPLAY_LABEL) | A_BOLD);
 	display_addstr(d, label.buf, label.len);
@@ -658,7 +630,7 @@ draw_table(struct source_pane *sp, const struct display *d)
 		strbuf_addf(&row, ":%u  ", l->line);
 		text_escape_str(&row, ps_get(sp->ps, ps_frame(sp->ps, l->frame)->name));
 		strbuf_reset(&label);
-		fit(&label, row.buf, row.len, (unsigned)COLS, d->utf8);
+		render_cut(&label, row.buf, row.len, (unsigned)COLS, d->utf8);
 		attr = item == sp->cur ? display_attr(d, DISPLAY_ROW_SELECTED) : A_NORMAL;
 		attrset(attr);
 		display_addstr(d, label.buf, label.len);

@@ -409,7 +409,7 @@ picker_draw(struct thread_picker *tp, struct model *m, const struct display *d)
 	strbuf_addstr(&line, "Threads of ");
 	text_escape_str(&line, ps_get(ps, p->name)[0] ? ps_get(ps, p->name) : "the profile");
 	strbuf_addf(&line, ": %u of %u ticked", ticked_threads(tp, tt), tt->nr_threads);
-	render_label(&label, line.buf, line.len, width > 2 ? width - 2 : 1, d->utf8);
+	render_cut(&label, line.buf, line.len, width > 2 ? width - 2 : 1, d->utf8);
 	attrset(display_attr(d, DISPLAY_TAB_BAR) | A_BOLD);
 	mvaddstr(0, 1, "");
 	display_addstr(d, label.buf, label.len);

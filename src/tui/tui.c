@@ -262,8 +262,7 @@ draw_tabs(struct tui *ui)
 		addstr(" ");
 		x += 3;
 		strbuf_reset(&label);
-		/* render_label escapes again: harmless on escaped text, and it measures. */
-		x += (int)render_label(&label, info[i].text.buf, info[i].text.len, info[i].want,
+		x += (int)render_cut(&label, info[i].text.buf, info[i].text.len, info[i].want,
 				       d->utf8);
 		/* The total is what a glance at the bar is for: bold. */
 		attrset(display_attr(d, DISPLAY_TAB_INFO) | (i == 3 ? A_BOLD : 0));
@@ -331,7 +330,7 @@ draw_status(struct tui *ui)
 		text = search.buf;
 		len = search.len;
 	}
-	render_label(&sb, text, len, (unsigned)COLS - 1, d->utf8);
+	render_cut(&sb, text, len, (unsigned)COLS - 1, d->utf8);
 	move(LINES - 1, 0);
 	clrtoeol();
 	attrset(display_attr(d, ui->message.len ? DISPLAY_MESSAGE : DISPLAY_STATUS));
@@ -593,7 +592,7 @@ pane_announce(const struct pane_ctx *ctx, const char *what)
 	strbuf_addstr(&sb, "building ");
 	text_escape_str(&sb, what);
 	strbuf_addstr(&sb, ctx->disp->utf8 ? "\xe2\x80\xa6" : "...");
-	render_label(&label, sb.buf, sb.len, COLS > 1 ? (unsigned)COLS - 1 : 1, ctx->disp->utf8);
+	render_cut(&label, sb.buf, sb.len, COLS > 1 ? (unsigned)COLS - 1 : 1, ctx->disp->utf8);
 	move(LINES - 1, 0);
 	clrtoeol();
 	attrset(display_attr(ctx->disp, DISPLAY_MESSAGE));
@@ -622,7 +621,7 @@ add_func_name(struct tui *ui, struct strbuf *out, uint32_t fn)
 	struct strbuf name = STRBUF_INIT;
 
 	text_escape_str(&name, ps_get(ps, f->name));
-	render_label(out, name.buf, name.len, COLS > 60 ? (unsigned)COLS / 2 : 30, ui->disp.utf8);
+	render_cut(out, name.buf, name.len, COLS > 60 ? (unsigned)COLS / 2 : 30, ui->disp.utf8);
 	strbuf_release(&name);
 }
 

@@ -55,12 +55,35 @@ test_wide_and_escaped(void **state)
 	assert_string_equal(label("a\x1b[2Jb", 3, true, &used), "a\\\xe2\x80\xa6");
 }
 
+static void
+test_cut_escaped(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	unsigned used;
+
+	(void)state;
+	/* render_label() escapes a backslash; render_cut() takes text as it is. */
+	assert_string_equal(label("we\\ird", 20, true, &used), "we\\\\ird");
+	used = render_cut(&sb, "we\\ird", 7, 20, true);
+	assert_string_equal(sb.buf, "we\\ird");
+	assert_int_equal(used, 7);
+	strbuf_reset(&sb);
+	used = render_cut(&sb, "we\\ird", 7, 4, false);
+	assert_string_equal(sb.buf, "we\\~");
+	assert_int_equal(used, 4);
+	strbuf_reset(&sb);
+	assert_int_equal(render_cut(&sb, "x", 1, 0, true), 0);
+	assert_int_equal(sb.len, 0);
+	strbuf_release(&sb);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fits_and_cut),
 		cmocka_unit_test(test_wide_and_escaped),
+		cmocka_unit_test(test_cut_escaped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
