@@ -482,6 +482,21 @@ json_weight(struct json_writer *jw, const struct profile *p, uint64_t w)
 	strbuf_release(&sb);
 }
 
+/* The self and total members of a row, with their shares of the total. */
+static void
+json_self_total(struct json_writer *jw, const struct report *r, uint64_t self,
+		uint64_t total)
+{
+	json_key(jw, "self");
+	json_weight(jw, r->p, self);
+	json_key(jw, "self_percent");
+	json_double(jw, pct(self, r->total));
+	json_key(jw, "total");
+	json_weight(jw, r->p, total);
+	json_key(jw, "total_percent");
+	json_double(jw, pct(total, r->total));
+}
+
 static void
 json_top(struct json_writer *jw, const struct report *r, bool self)
 {
@@ -498,14 +513,7 @@ json_top(struct json_writer *jw, const struct report *r, bool self)
 		json_string(jw, ps_get(r->ps, fn->name));
 		json_key(jw, "module");
 		json_string(jw, ps_get(r->ps, fn->module));
-		json_key(jw, "self");
-		json_weight(jw, r->p, st->self);
-		json_key(jw, "self_percent");
-		json_double(jw, pct(st->self, r->total));
-		json_key(jw, "total");
-		json_weight(jw, r->p, st->total);
-		json_key(jw, "total_percent");
-		json_double(jw, pct(st->total, r->total));
+		json_self_total(jw, r, st->self, st->total);
 		json_object_end(jw);
 	}
 	json_array_end(jw);
@@ -533,14 +541,7 @@ json_lines(struct json_writer *jw, const struct report *r)
 		json_string(jw, ps_get(r->ps, f->name));
 		json_key(jw, "module");
 		json_string(jw, ps_get(r->ps, f->module));
-		json_key(jw, "self");
-		json_weight(jw, r->p, l->self);
-		json_key(jw, "self_percent");
-		json_double(jw, pct(l->self, r->total));
-		json_key(jw, "total");
-		json_weight(jw, r->p, l->total);
-		json_key(jw, "total_percent");
-		json_double(jw, pct(l->total, r->total));
+		json_self_total(jw, r, l->self, l->total);
 		json_object_end(jw);
 	}
 	json_array_end(jw);
