@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "tflame/builder.h"
 #include "tflame/error.h"
 #include "tflame/input.h"
+#include "tflame/intern.h"
 #include "tflame/profile.h"
 #include "tflame/xalloc.h"
 
@@ -42,6 +44,12 @@
 #define READ_BLOCK (1024 * 1024)
 /* Progress is published after this many bytes of samples. */
 #define PROGRESS_STEP (4 * 1024 * 1024)
+/*
+ * Sample types a profile may have: real ones have a handful (Go's heap
+ * profile four). Each becomes a profile, found by name, so thousands would
+ * take quadratic time to set up.
+ */
+#define MAX_SAMPLE_TYPES 256
 
 enum wire {
 	WIRE_VARINT = 0,
@@ -546,6 +554,10 @@ pass_tables(struct pprof *pp, struct tf_error *err)
 		case 1:
 			if (want_len(&r, &f, err))
 				return -1;
+			if (pp->nr_types == MAX_SAMPLE_TYPES)
+				return tf_error_set_at(err, NULL, 0,
+						       "byte %zu: more than %d sample types",
+						       f.offset, MAX_SAMPLE_TYPES);
 			ALLOC_GROW(pp->types, pp->nr_types, pp->alloc_types);
 			if (parse_value_type(pp, &r, &f, &pp->types[pp->nr_types], err))
 				return -1;
@@ -720,6 +732,18 @@ map_unit(const struct pp_string *u, uint64_t *scale)
 	return UNIT_NONE;
 }
 
+/* Whether a profile of ps is called name (len bytes). */
+static bool
+profile_named(const struct profile_set *ps, const char *name, size_t len)
+{
+	int64_t id = intern_find(&ps->strings, name, len);
+
+	for (size_t i = 0; id >= 0 && i < ps->nr_profiles; i++)
+		if (ps->profiles[i]->name == (str_id)id)
+			return true;
+	return false;
+}
+
 /*
  * One profile per sample type, "type/unit", the default one first (the
  * explorer opens the first profile): default_sample_type, else the last
@@ -762,8 +786,11 @@ make_profiles(struct pprof *pp, struct tf_error *err)
 		name[type.len] = '/';
 		memcpy(name + type.len + 1, unit.p, unit.len);
 		name[n] = '\0';
-		/* Two sample types of one name would share a profile: number them. */
-		for (unsigned dup = 2; profile_set_find_profile(pp->ps, name); dup++)
+		/*
+		 * Two sample types of one name would share a profile: number
+		 * them. The name is looked up by length: it may hold a NUL.
+		 */
+		for (unsigned dup = 2; profile_named(pp->ps, name, n); dup++)
 			n = (size_t)snprintf(name + type.len + 1 + unit.len, 16, " (%u)", dup) +
 			    type.len + 1 + unit.len;
 		pp->prof[i] = profile_set_profile(pp->ps, ps_str(pp->ps, name, n), wu);

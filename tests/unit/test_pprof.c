@@ -428,6 +428,51 @@ test_bad_input(void **state)
 }
 
 /*
+ * Sample types whose names differ only after a NUL byte: numbered apart,
+ * not in an endless search for a free name (a fuzzer's find).
+ */
+static void
+test_type_names_with_nul(void **state)
+{
+	struct strbuf sb = STRBUF_INIT, nul = STRBUF_INIT;
+	struct profile_set *ps;
+
+	(void)state;
+	strbuf_add(&nul, "a\0b", 3);
+	put_str(&sb, "");
+	put_len(&sb, 6, &nul);
+	put_str(&sb, "a");
+	put_value_type(&sb, 1, 2, 2);
+	put_value_type(&sb, 1, 1, 1);
+	put_value_type(&sb, 1, 1, 1);
+	ps = parse(&sb, &default_opts);
+	assert_int_equal(ps->nr_profiles, 3);
+	profile_set_free(ps);
+	strbuf_release(&sb);
+	strbuf_release(&nul);
+}
+
+/* Each sample type is a profile: past a few hundred, the file is refused. */
+static void
+test_too_many_types(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct profile_set *ps;
+
+	(void)state;
+	put_strings(&sb);
+	for (int i = 0; i < 256; i++)
+		put_value_type(&sb, 1, 3, 4);
+	ps = parse(&sb, &default_opts);
+	assert_int_equal(ps->nr_profiles, 256);
+	assert_string_equal(ps_get(ps, ps->profiles[255]->name), "cpu/nanoseconds (256)");
+	profile_set_free(ps);
+	put_value_type(&sb, 1, 3, 4);
+	parse_fail(&sb, "byte 1610: more than 256 sample types");
+	strbuf_release(&sb);
+}
+
+/*
  * Every prefix of a valid profile either loads or fails with a message:
  * never a read past the buffer (the sanitizer build checks that).
  */
@@ -493,6 +538,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_basic),
+		cmocka_unit_test(test_type_names_with_nul),
+		cmocka_unit_test(test_too_many_types),
 		cmocka_unit_test(test_default_type),
 		cmocka_unit_test(test_unpacked_out_of_order),
 		cmocka_unit_test(test_frames),
