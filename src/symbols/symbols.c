@@ -28,6 +28,13 @@ struct sym_fn {
 	Dwarf_Die die;
 	Dwarf_Addr lo, hi;
 	uint32_t parent; /* the enclosing function's index, or SYM_NO_FN */
+	uint32_t end;    /* index past its last nested function (DIE order) */
+};
+
+/* One address range of an outermost function, for the binary search. */
+struct sym_top {
+	Dwarf_Addr lo, hi;
+	uint32_t fn;
 };
 
 #define SYM_NO_FN UINT32_MAX
@@ -37,6 +44,14 @@ struct sym_cu {
 	Dwarf_Off off; /* of the CU DIE */
 	struct sym_fn *fns;
 	size_t nr_fns;
+	/*
+	 * The ranges of the outermost functions, sorted by start. They do not
+	 * overlap in sane DWARF; when they do (tops_overlap), lookups scan
+	 * every function as before.
+	 */
+	struct sym_top *tops;
+	size_t nr_tops;
+	bool tops_overlap;
 };
 
 struct sym_module {
@@ -101,8 +116,10 @@ symbolizer_free(struct symbolizer *sym)
 	for (i = 0; i < sym->nr_modules; i++) {
 		if (sym->modules[i].dwfl)
 			dwfl_end(sym->modules[i].dwfl);
-		for (j = 0; j < sym->modules[i].nr_cus; j++)
+		for (j = 0; j < sym->modules[i].nr_cus; j++) {
 			free(sym->modules[i].cus[j].fns);
+			free(sym->modules[i].cus[j].tops);
+		}
 		free(sym->modules[i].cus);
 		free(sym->modules[i].path);
 		free(sym->modules[i].loads);
@@ -267,6 +284,90 @@ sym_push(struct symbolizer *sym, const char *function, const char *file,
 	strbuf_add(&sym->scratch, &f, sizeof(f));
 }
 
+static int
+sym_top_cmp(const void *a, const void *b)
+{
+	const struct sym_top *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/*
+ * After the walk: where each function's nested ones end (they follow it
+ * in DIE order), and the sorted ranges of the outermost functions.
+ */
+static void
+sym_cu_index(struct sym_cu *cu)
+{
+	size_t alloc = 0;
+
+	for (size_t i = cu->nr_fns; i-- > 0;) {
+		uint32_t p = cu->fns[i].parent;
+
+		if (cu->fns[i].end < i + 1)
+			cu->fns[i].end = (uint32_t)i + 1;
+		/* A parent's nested functions end where its last child's do. */
+		if (p != SYM_NO_FN && cu->fns[p].end < cu->fns[i].end)
+			cu->fns[p].end = cu->fns[i].end;
+	}
+	for (size_t i = 0; i < cu->nr_fns; i++) {
+		Dwarf_Addr base, s, e;
+		ptrdiff_t r = 0;
+
+		if (cu->fns[i].parent != SYM_NO_FN)
+			continue;
+		while ((r = dwarf_ranges(&cu->fns[i].die, r, &base, &s, &e)) > 0) {
+			if (s >= e)
+				continue;
+			if (cu->nr_tops == alloc) {
+				alloc = alloc ? 2 * alloc : 64;
+				cu->tops = xreallocarray(cu->tops, alloc, sizeof(*cu->tops));
+			}
+			cu->tops[cu->nr_tops].lo = s;
+			cu->tops[cu->nr_tops].hi = e;
+			cu->tops[cu->nr_tops].fn = (uint32_t)i;
+			cu->nr_tops++;
+		}
+	}
+	if (cu->nr_tops > 1)
+		qsort(cu->tops, cu->nr_tops, sizeof(*cu->tops), sym_top_cmp);
+	for (size_t i = 1; i < cu->nr_tops; i++)
+		if (cu->tops[i].lo < cu->tops[i - 1].hi)
+			cu->tops_overlap = true;
+}
+
+/*
+ * The innermost function of cu holding pc, or SYM_NO_FN: a binary search
+ * for the outermost function, then a scan of the functions nested in it.
+ * Nested ranges come later in DIE order: the last match is innermost.
+ */
+static uint32_t
+sym_cu_find(struct sym_cu *cu, Dwarf_Addr pc)
+{
+	size_t first = 0, end = cu->nr_fns, lo = 0, hi = cu->nr_tops;
+	uint32_t fn = SYM_NO_FN;
+
+	if (!cu->tops_overlap) {
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (cu->tops[mid].lo <= pc)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (!lo || pc >= cu->tops[lo - 1].hi)
+			return SYM_NO_FN;
+		first = cu->tops[lo - 1].fn;
+		end = cu->fns[first].end;
+	}
+	for (size_t i = first; i < end; i++)
+		if (pc >= cu->fns[i].lo && pc < cu->fns[i].hi &&
+		    dwarf_haspc(&cu->fns[i].die, pc) > 0)
+			fn = (uint32_t)i;
+	return fn;
+}
+
 /*
  * Index the function DIEs of a CU once. dwarf_getscopes() and
  * dwarf_getscopes_die(), which eu-addr2line -i uses, walk the CU's DIE
@@ -316,6 +417,7 @@ sym_cu_build(struct sym_cu *cu, Dwarf_Die *cudie)
 				cu->fns[cu->nr_fns].lo = lo;
 				cu->fns[cu->nr_fns].hi = hi;
 				cu->fns[cu->nr_fns].parent = fn;
+				cu->fns[cu->nr_fns].end = 0;
 				fn = (uint32_t)cu->nr_fns++;
 			}
 		}
@@ -335,6 +437,7 @@ sym_cu_build(struct sym_cu *cu, Dwarf_Die *cudie)
 			depth--;
 	}
 	free(stack);
+	sym_cu_index(cu);
 }
 
 static struct sym_cu *
@@ -378,18 +481,13 @@ sym_dwarf_frames(struct symbolizer *sym, struct sym_module *m, Dwarf_Addr addr)
 	Dwfl_Line *dl;
 	const char *file = NULL;
 	int line = 0;
-	size_t i;
 	uint32_t fn = SYM_NO_FN;
 
 	if (!cudie)
 		return;
 	cu = sym_cu_get(m, cudie);
 	pc = addr - cubias;
-	/* Nested ranges come later in DIE order: the last match is innermost. */
-	for (i = 0; i < cu->nr_fns; i++)
-		if (pc >= cu->fns[i].lo && pc < cu->fns[i].hi &&
-		    dwarf_haspc(&cu->fns[i].die, pc) > 0)
-			fn = (uint32_t)i;
+	fn = sym_cu_find(cu, pc);
 	if (fn == SYM_NO_FN)
 		return;
 	dl = dwfl_module_getsrc(m->mod, addr);
