@@ -86,6 +86,14 @@ struct display {
 bool display_usable(bool stdin_busy, const char **why);
 
 /*
+ * Whether curses can draw on terminal type term (display_open() asks): 0
+ * if terminfo knows it and it can move the cursor, else -1 with err
+ * saying which ("dumb" cannot). Leaves no terminal set up. In terminfo.c,
+ * away from <term.h>'s macros, which take names such as user8.
+ */
+int display_terminal_check(const char *term, struct tf_error *err);
+
+/*
  * Start curses (see above). Returns 0, or -1 with err set (the terminal is
  * then untouched). The caller has called setlocale().
  */
@@ -103,6 +111,9 @@ void display_suspend(struct display *d);
  * follow.
  */
 bool display_key_wait(const struct display *d, int ms);
+
+/* True if the terminal keys come from has hung up (its window closed). */
+bool display_hung_up(const struct display *d);
 
 /* Attributes (colour pair included) of a UI element. */
 attr_t display_attr(const struct display *d, enum display_color c);

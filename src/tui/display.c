@@ -170,12 +170,14 @@ display_open(struct display *d, bool stdin_busy, struct tf_error *err)
 			return tf_error_set(err, "cannot open /dev/tty to read keys");
 		in = d->tty;
 	}
-	d->screen = newterm(NULL, stdout, in);
-	if (!d->screen) {
+	if (display_terminal_check(term, err) ||
+	    !(d->screen = newterm(NULL, stdout, in))) {
 		if (d->tty)
 			fclose(d->tty);
 		d->tty = NULL;
-		return tf_error_set(err, "cannot use terminal type '%s'", term);
+		if (!err->msg)
+			tf_error_set(err, "cannot use terminal type '%s'", term);
+		return -1;
 	}
 	set_term(d->screen);
 	d->active = true;
@@ -233,6 +235,14 @@ display_key_wait(const struct display *d, int ms)
 	struct pollfd pfd = { .fd = d->tty ? fileno(d->tty) : STDIN_FILENO, .events = POLLIN };
 
 	return poll(&pfd, 1, ms) > 0;
+}
+
+bool
+display_hung_up(const struct display *d)
+{
+	struct pollfd pfd = { .fd = d->tty ? fileno(d->tty) : STDIN_FILENO, .events = POLLIN };
+
+	return poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL));
 }
 
 attr_t

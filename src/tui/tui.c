@@ -999,8 +999,17 @@ run(struct tui *ui)
 			dirty = false;
 		}
 		key = getch();
-		if (key == ERR)
+		if (key == ERR) {
+			/*
+			 * A terminal that hung up fails every getch() at once.
+			 * Its SIGHUP goes to the session leader, which may catch
+			 * it and live on (nohup-like wrappers): leave as if the
+			 * signal had come to us.
+			 */
+			if (display_hung_up(&ui->disp))
+				tui_stop = SIGHUP;
 			continue;
+		}
 		if (ui->timing_path)
 			key_at = now_ms();
 		dirty = true;
