@@ -20,85 +20,7 @@ else
 		"exit $status" "$(cat "$tmpdir/err")"
 fi
 
-if ! command -v tmux >/dev/null 2>&1; then
-	echo "tmux not found: skipping the screen tests"
-	exit 77
-fi
-
-# ------------------------------------------------------------- the rig
-# A private server per window (a new socket each time: a server being
-# killed cannot be mistaken for the next one), killed on every way out.
-nr_windows=0
-sock="tflame-screen-$$-0"
-T() {
-	tmux -L "$sock" -f /dev/null "$@"
-}
-trap 'T kill-server >/dev/null 2>&1; rm -rf "$tmpdir"' EXIT
-trap 'exit 1' INT TERM HUP
-
-# The shell in the pane: a prompt to look for once tflame has exited.
-cat >"$tmpdir/env.sh" <<EOF
-PS1='tfsh\$ '
-export PS1
-cd "$top_srcdir"
-EOF
-
-# start W H [ENV=VALUE...]: a new window of W x H running a shell, with
-# the terminal, locale and time zone pinned (the arguments override them).
-start() {
-	w=$1 h=$2
-	shift 2
-	T kill-server >/dev/null 2>&1
-	nr_windows=$((nr_windows + 1))
-	sock="tflame-screen-$$-$nr_windows"
-	T new-session -d -s tf -x "$w" -y "$h" \
-		"env -i PATH=\"$PATH\" HOME=\"$tmpdir\" ENV=\"$tmpdir/env.sh\" \
-		TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC $* sh -i"
-	wait_for 'tfsh$' || bail "the shell did not start"
-}
-
-bail() {
-	not_ok "$1" "$(screen)"
-	finish
-	exit 1
-}
-
-# run COMMAND: type a command line into the shell; its exit status shows
-# as "EXIT=N" when it ends.
-run() {
-	T send-keys -t tf -l "$*; echo EXIT=\$?"
-	T send-keys -t tf Enter
-}
-
-keys() {
-	T send-keys -t tf "$@"
-}
-
-screen() {
-	T capture-pane -p -t tf 2>/dev/null
-}
-
-# wait_for TEXT: poll until TEXT is on the screen (10 s at most).
-wait_for() {
-	i=0
-	while [ $i -lt 200 ]; do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.05
-		i=$((i + 1))
-	done
-	return 1
-}
-
-# wait_gone TEXT: poll until TEXT has left the screen.
-wait_gone() {
-	i=0
-	while [ $i -lt 200 ]; do
-		screen | grep -qF -- "$1" || return 0
-		sleep 0.05
-		i=$((i + 1))
-	done
-	return 1
-}
+. "$top_srcdir/tests/tmux.sh"
 
 # The first line of the details bar: the selected frame's name. It is the
 # line after the rule (a line of ─ under the boxes).
@@ -111,17 +33,6 @@ wait_details() {
 	i=0
 	while [ $i -lt 200 ]; do
 		[ "$(details_name)" = "$1" ] && return 0
-		sleep 0.05
-		i=$((i + 1))
-	done
-	return 1
-}
-
-# poll COMMAND...: run COMMAND until it succeeds (10 s at most).
-poll() {
-	i=0
-	while [ $i -lt 200 ]; do
-		"$@" && return 0
 		sleep 0.05
 		i=$((i + 1))
 	done
@@ -158,17 +69,6 @@ prompt_back() {
 # dimmed NAME: a box starting with NAME is drawn dimmed (a search does not match it).
 dimmed() {
 	T capture-pane -p -e -t tf | sed 's/\x1b\[48;5;236m//g' | grep -q "38;5;246m$1"
-}
-
-# check DESCRIPTION COMMAND...: ok when COMMAND succeeds, else show the screen.
-check() {
-	what=$1
-	shift
-	if "$@"; then
-		ok "$what"
-	else
-		not_ok "$what" "waited for: $*" "$(screen)"
-	fi
 }
 
 # SGR mouse report for the cell (x, y), 1-based: press and release is a click.
