@@ -117,6 +117,15 @@ cli_common_option(struct cli_common *co, int c, char **argv)
 			return cli_usage_error(co->cmd, "--weight takes period or samples, not '%s'",
 					       optarg);
 		return CLI_NEXT;
+	case CLI_OPT_MAX_SAMPLES: {
+		unsigned long long n;
+
+		if (!cli_parse_uint(optarg, &n) || !n)
+			return cli_usage_error(co->cmd, "--max-samples takes a number above 0, not '%s'",
+					       optarg);
+		co->io.max_samples = n;
+		return CLI_NEXT;
+	}
 	case CLI_OPT_NO_SYMBOLS:
 		co->io.symbols = SYMBOLS_OFF;
 		return CLI_NEXT;

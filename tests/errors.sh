@@ -92,4 +92,45 @@ if "$TFLAME" collapse "$d/full.gz" | grep -q '^main;f;g 200010000$'; then
 else
 	not_ok "gzip input works" "$("$TFLAME" collapse "$d/full.gz" 2>&1 | head -3)"
 fi
+# --max-samples: the first N samples, one warning line, exit 0; every
+# command takes it, and N must be a number above 0.
+seq 1 20000 | sed 's/^/main;f;g /' >"$d/many.folded"
+for sub in report dump collapse; do
+	"$TFLAME" $sub --max-samples=5 "$d/many.folded" >"$d/out" 2>"$d/err"
+	status=$?
+	if [ $status -eq 0 ] && [ "$(wc -l <"$d/err")" -eq 1 ] &&
+	   grep -q "many.folded: warning: stopped after 5 samples (--max-samples)\$" "$d/err"; then
+		ok "$sub --max-samples=5: exit 0, one warning line"
+	else
+		not_ok "$sub --max-samples=5: exit 0, one warning line" "exit $status" \
+			"$(head -3 "$d/err")"
+	fi
+done
+"$TFLAME" report --max-samples=5 "$d/many.folded" 2>/dev/null >"$d/out"
+if grep -q '^samples   5$' "$d/out"; then
+	ok "report --max-samples=5: 5 samples kept"
+else
+	not_ok "report --max-samples=5: 5 samples kept" "$(head -5 "$d/out")"
+fi
+if [ "$("$TFLAME" collapse --max-samples=3 "$d/many.folded" 2>/dev/null)" = "main;f;g 6" ]; then
+	ok "collapse --max-samples=3: the first 3 samples (1 + 2 + 3)"
+else
+	not_ok "collapse --max-samples=3: the first 3 samples (1 + 2 + 3)"
+fi
+"$TFLAME" report --max-samples=20000 "$d/many.folded" >/dev/null 2>"$d/err"
+if [ $? -eq 0 ] && [ ! -s "$d/err" ]; then
+	ok "--max-samples=N with exactly N samples: no warning"
+else
+	not_ok "--max-samples=N with exactly N samples: no warning" "$(head -3 "$d/err")"
+fi
+expect 2 "max-samples takes a number above 0, not '0'" "--max-samples=0" -- \
+	report --max-samples=0 "$d/many.folded"
+expect 2 "max-samples takes a number above 0, not 'lots'" "--max-samples=lots" -- \
+	dump --max-samples=lots "$d/many.folded"
+if "$TFLAME" --help | grep -q -- "--max-samples" && "$TFLAME" collapse --help | grep -q -- "--max-samples"; then
+	ok "--help names --max-samples"
+else
+	not_ok "--help names --max-samples"
+fi
+
 finish

@@ -43,6 +43,14 @@ struct builder {
 	frame_id *path_frames;
 	stack_id *path_stacks;
 	size_t path_len, path_alloc;
+	/*
+	 * Samples to keep at most, 0 for no limit: set it after builder_init()
+	 * (from import_options.max_samples). Past it, end_sample() drops the
+	 * sample, and the first dropped one adds the warning "stopped after N
+	 * samples (--max-samples)" to the set.
+	 */
+	uint64_t max_samples;
+	uint64_t nr_samples;     /* ended so far, kept or dropped */
 };
 
 void builder_init(struct builder *b, struct profile_set *ps);
@@ -62,11 +70,22 @@ builder_clear_frames(struct builder *b)
 }
 
 /*
- * Close the open sample and add it to its profile. Returns 0, or -1 with err
- * set (total weight overflow). Calling it with no open sample is a BUG.
+ * Close the open sample and add it to its profile (or drop it, past
+ * max_samples). Returns 0, or -1 with err set (total weight overflow).
+ * Calling it with no open sample is a BUG.
  */
 int builder_end_sample(struct builder *b, enum builder_order order,
 		       struct tf_error *err);
+
+/*
+ * Whether a sample has been dropped for max_samples (and the warning
+ * given): the importer may stop reading, since no more will be kept.
+ */
+static inline bool
+builder_stopped(const struct builder *b)
+{
+	return b->max_samples && b->nr_samples > b->max_samples;
+}
 
 /* Whether a sample is open. */
 static inline bool

@@ -40,12 +40,14 @@ enum {
 	CLI_OPT_WEIGHT,
 	CLI_OPT_NO_SYMBOLS,
 	CLI_OPT_NO_DEMANGLE,
+	CLI_OPT_MAX_SAMPLES,
 };
 
 /* Put in every command's struct option table, before the final zero entry. */
 #define CLI_COMMON_OPTIONS \
 	{ "format", required_argument, NULL, CLI_OPT_FORMAT }, \
 	{ "weight", required_argument, NULL, CLI_OPT_WEIGHT }, \
+	{ "max-samples", required_argument, NULL, CLI_OPT_MAX_SAMPLES }, \
 	{ "help", no_argument, NULL, 'h' }
 
 /* The usage lines of CLI_COMMON_OPTIONS, for the commands' --help. */
@@ -54,6 +56,7 @@ enum {
 	"                          folded, speedscope, chrome, cprofile, perf.data,\n" \
 	"                          pprof or callgrind\n" \
 	"  --weight=period|samples weigh samples by period (default) or count them\n" \
+	"  --max-samples=N         keep the first N samples and warn if there are more\n" \
 	"  -h, --help              show this help\n"
 
 /*
@@ -77,7 +80,7 @@ struct cli_common {
 	const char *cmd;          /* for messages: "report"; NULL for the explorer */
 	const char *usage;        /* printed by --help */
 	const char *format;       /* --format, NULL: probe the content */
-	struct import_options io; /* --weight */
+	struct import_options io; /* --weight, --max-samples */
 	const char *path;         /* the one FILE, after cli_file_arg() */
 };
 
@@ -88,10 +91,10 @@ struct cli_common {
 
 /*
  * Handle getopt_long()'s result c if every command shares it: --format,
- * --weight, --help, a missing argument (':') or an unknown option. Returns
- * CLI_NEXT, CLI_OWN, or an exit status for the command to return now
- * (after printing the usage error or the help). Call getopt_long() with
- * the optstring ":h" and opterr = 0.
+ * --weight, --max-samples, --help, a missing argument (':') or an unknown
+ * option. Returns CLI_NEXT, CLI_OWN, or an exit status for the command to
+ * return now (after printing the usage error or the help). Call
+ * getopt_long() with the optstring ":h" and opterr = 0.
  */
 int cli_common_option(struct cli_common *co, int c, char **argv);
 

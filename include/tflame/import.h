@@ -74,6 +74,11 @@ struct import_options {
 	bool collapse_compat;
 	/* parser threads; 0 means one per online CPU */
 	int threads;
+	/*
+	 * Keep at most this many samples (0: all), the first ones in the
+	 * file, and warn once if there were more (builder.h).
+	 */
+	uint64_t max_samples;
 	/* may be NULL */
 	struct import_progress *progress;
 };

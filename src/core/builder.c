@@ -2,6 +2,7 @@
 
 #include "tflame/builder.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +54,15 @@ builder_end_sample(struct builder *b, enum builder_order order, struct tf_error 
 
 	if (!p)
 		BUG("builder_end_sample() with no open sample");
+	if (b->max_samples && b->nr_samples >= b->max_samples) {
+		if (b->nr_samples++ == b->max_samples)
+			profile_set_warn(b->ps, 0, "stopped after %" PRIu64 " samples (--max-samples)",
+					 b->max_samples);
+		b->profile = NULL;
+		b->nr_frames = 0;
+		return 0;
+	}
+	b->nr_samples++;
 	if (n > b->path_alloc) {
 		b->path_alloc = n > 2 * b->path_alloc ? n : 2 * b->path_alloc;
 		b->path_frames = xreallocarray(b->path_frames, b->path_alloc, sizeof(frame_id));

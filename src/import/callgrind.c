@@ -727,6 +727,7 @@ build_profiles(struct cg *cg, struct tf_error *err)
 	u.thread = profile_set_thread(cg->ps, cg->pid ? cg->pid : -1, -1, STR_EMPTY);
 	u.on_path = xcalloc(cg->nr_nodes ? cg->nr_nodes : 1, sizeof(*u.on_path));
 	builder_init(&u.b, cg->ps);
+	u.b.max_samples = cg->opts ? cg->opts->max_samples : 0;
 	for (uint32_t n = 0; n < cg->nr_nodes; n++) {
 		struct frame f = { 0 };
 

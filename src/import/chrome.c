@@ -1419,6 +1419,7 @@ chrome_parse(struct json_reader *jr, const struct import_options *opts,
 	c.opts = opts ? opts : &defaults;
 	c.err = err;
 	builder_init(&c.b, ps);
+	c.b.max_samples = c.opts->max_samples;
 	ps->format = CHROME_FORMAT;
 
 	tok = next(&c);

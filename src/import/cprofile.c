@@ -967,7 +967,6 @@ cprofile_parse(const char *data, size_t len, const struct import_options *opts,
 	uint32_t root;
 	int ret = -1;
 
-	(void)opts;
 	memset(&st, 0, sizeof(st));
 	memset(&wk, 0, sizeof(wk));
 	st.ps = ps;
@@ -987,6 +986,7 @@ cprofile_parse(const char *data, size_t len, const struct import_options *opts,
 
 	wk.st = &st;
 	builder_init(&wk.b, ps);
+	wk.b.max_samples = opts ? opts->max_samples : 0;
 	wk.prof = profile_set_profile(ps, ps_str(ps, "time", 4), UNIT_NANOSECONDS);
 	wk.thread = profile_set_thread(ps, -1, -1, STR_EMPTY);
 	wk.path = xreallocarray(NULL, st.nr_funcs + 1u, sizeof(*wk.path));

@@ -559,6 +559,7 @@ folded_parse_lines(struct line_reader *lr, const struct import_options *opts,
 	f.ps = ps;
 	f.opts = opts;
 	builder_init(&f.b, ps);
+	f.b.max_samples = opts->max_samples;
 	strbuf_init(&f.first_reason, 0);
 	f.thread = profile_set_thread(ps, -1, -1, STR_EMPTY);
 	if (!ps->format)
@@ -574,6 +575,9 @@ folded_parse_lines(struct line_reader *lr, const struct import_options *opts,
 			ret = -1;
 			break;
 		}
+		/* --max-samples: the rest of the file would be dropped. */
+		if (builder_stopped(&f.b))
+			break;
 		if (pr && lr->bytes - reported >= PROGRESS_STEP) {
 			publish_progress(pr, &reported, lr->bytes);
 			if (atomic_load(&pr->cancel)) {

@@ -770,6 +770,7 @@ parser_init(struct perf_parser *pp, struct profile_set *ps,
 	pp->ps = ps;
 	pp->opts = opts;
 	builder_init(&pp->b, ps);
+	pp->b.max_samples = opts ? opts->max_samples : 0;
 	pp->fc_mask = 1023;
 	pp->fc_slots = xcalloc((size_t)pp->fc_mask + 1, sizeof(*pp->fc_slots));
 	pp->keys_alloc = 64 * 1024;
@@ -1592,7 +1593,8 @@ perf_load(struct input *in, const struct import_options *opts, struct profile_se
 	struct line_reader lr;
 	int ret;
 
-	if (input_seekable(in) && in->size >= PARALLEL_MIN_BYTES) {
+	/* With --max-samples, the first samples in the file, read in order. */
+	if (!opts->max_samples && input_seekable(in) && in->size >= PARALLEL_MIN_BYTES) {
 		int n = thread_count(opts, in->size);
 
 		if (n > 1)

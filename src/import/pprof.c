@@ -886,6 +886,7 @@ pass_samples(struct pprof *pp, struct tf_error *err)
 	int ret = 0;
 
 	builder_init(&b, pp->ps);
+	b.max_samples = pp->opts->max_samples;
 	pb_init(&r, pp->buf, pp->buf, pp->len);
 	while (pb_more(&r)) {
 		if (pb_next(&r, &f, err)) {

@@ -898,6 +898,7 @@ speedscope_parse(struct json_reader *jr, const struct import_options *opts,
 	s.opts = opts ? opts : &defaults;
 	s.err = err;
 	builder_init(&s.b, ps);
+	s.b.max_samples = s.opts->max_samples;
 	ps->format = SPEEDSCOPE_FORMAT;
 	ret = read_document(&s);
 	if (s.opts->progress)

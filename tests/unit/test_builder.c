@@ -166,6 +166,43 @@ test_overflow_reported(void **state)
 	profile_set_free(ps);
 }
 
+/* max_samples: the first ones kept, the rest dropped, one warning. */
+static void
+test_max_samples(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, STR_EMPTY, UNIT_SAMPLES);
+	thread_id t = profile_set_thread(ps, -1, -1, STR_EMPTY);
+	frame_id a = mkframe(ps, "a");
+	struct builder bld;
+
+	(void)state;
+	builder_init(&bld, ps);
+	bld.max_samples = 2;
+	for (uint64_t w = 1; w <= 2; w++) {
+		builder_begin_sample(&bld, p, t, w, 0, false);
+		builder_push_frame(&bld, a);
+		assert_int_equal(builder_end_sample(&bld, BUILDER_ROOT_FIRST, NULL), 0);
+	}
+	/* Full, but nothing dropped yet: no warning, the importer reads on. */
+	assert_false(builder_stopped(&bld));
+	assert_int_equal(ps->nr_diags, 0);
+	for (uint64_t w = 3; w <= 5; w++) {
+		builder_begin_sample(&bld, p, t, w, 0, false);
+		builder_push_frame(&bld, a);
+		assert_int_equal(builder_end_sample(&bld, BUILDER_ROOT_FIRST, NULL), 0);
+		assert_false(builder_in_sample(&bld));
+		assert_true(builder_stopped(&bld));
+	}
+	assert_int_equal(p->nr_samples, 2);
+	assert_int_equal(p->total_weight, 3);
+	assert_int_equal(ps->nr_diags, 1);
+	assert_string_equal(ps->diags[0].msg, "stopped after 2 samples (--max-samples)");
+	builder_release(&bld);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
 int
 main(void)
 {
@@ -175,6 +212,7 @@ main(void)
 		cmocka_unit_test(test_deep_stack),
 		cmocka_unit_test(test_shared_prefixes_between_samples),
 		cmocka_unit_test(test_overflow_reported),
+		cmocka_unit_test(test_max_samples),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
