@@ -20,15 +20,30 @@ rule_is() {
 	[ "$(rule_width)" -eq "$1" ]
 }
 
-# snapshot NAME: save the screen as NAME, to compare two draws.
+# snapshot NAME: save the screen as NAME, to compare two draws, once it
+# has stopped changing (slow caches are drawn a moment after the keys).
 snapshot() {
+	i=0
 	screen >"$tmpdir/$1"
+	while [ $i -lt 20 ]; do
+		sleep 0.5
+		screen >"$tmpdir/now"
+		cmp -s "$tmpdir/$1" "$tmpdir/now" && return 0
+		mv "$tmpdir/now" "$tmpdir/$1"
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# screen_is A: the screen is the one saved as A.
+screen_is() {
+	screen >"$tmpdir/now" && cmp -s "$tmpdir/$1" "$tmpdir/now"
 }
 
 # same_screen A: the screen is now the one saved as A (polled: a redraw
 # may still be on its way).
 same_screen() {
-	poll cmp -s "$tmpdir/$1" "$(screen >"$tmpdir/now" && echo "$tmpdir/now")"
+	poll screen_is "$1"
 }
 
 # stty_save NAME: the shell writes its terminal modes to NAME.
@@ -90,7 +105,6 @@ done
 keys Up Up Left
 T resize-window -t tf -x 100 -y 30
 check "resizes: the explorer draws at 100x30" poll rule_is 100
-sleep 1	# let the last redraw land before comparing with Ctrl-L's
 snapshot after-resize
 keys C-l
 check "resizes: the screen is what a full redraw draws" same_screen after-resize
@@ -145,7 +159,6 @@ run "$TFLAME" $sample
 wait_for "1 Left Heavy" || bail "tflame did not start"
 keys Down Down Right
 wait_for "function   total" || bail "tflame did not move"
-sleep 0.5
 snapshot before-stop
 keys C-z
 check "Ctrl-Z: the shell says tflame stopped" wait_for "Stopped"
