@@ -23,7 +23,12 @@ limit_kb=2097152	# 2 GiB of address space
 time_limit=20
 
 # ASan reserves terabytes of shadow memory: no address space limit then.
-if grep -a -q -e __asan_init -e __msan_init -e __tsan_init "$TFLAME"; then
+# Nor under valgrind (make check-valgrind), which also runs some 50 times
+# slower.
+if [ -n "${TFLAME_VALGRIND:-}" ]; then
+	vlimit=unlimited
+	time_limit=600
+elif grep -a -q -e __asan_init -e __msan_init -e __tsan_init "$tflame_binary"; then
 	vlimit=unlimited
 else
 	vlimit=$limit_kb

@@ -11,6 +11,22 @@ export LC_ALL TZ
 tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/tflame-test.XXXXXX") || exit 99
 trap 'rm -rf "$tmpdir"' EXIT
 
+# The binary itself, for a test that looks inside it: $TFLAME may become
+# a wrapper below.
+tflame_binary=$TFLAME
+
+# make check-valgrind: every tflame a test starts runs under memcheck
+# (tests/valgrind.sh), through a wrapper with the paths written in, so
+# that it works from tmux's env -i too.
+if [ -n "${TFLAME_VALGRIND:-}" ]; then
+	cat >"$tmpdir/tflame" <<EOF || exit 99
+#!/bin/sh
+TFLAME_VALGRIND='$TFLAME_VALGRIND' exec '$top_srcdir/tests/valgrind.sh' --run '$TFLAME' "\$@"
+EOF
+	chmod +x "$tmpdir/tflame" || exit 99
+	TFLAME=$tmpdir/tflame
+fi
+
 # Symbols come from this machine's binaries: tests that are not about
 # them read perf's names only (TFLAME_NO_SYMBOLS, in tflame(1)), through a
 # wrapper so that it reaches tflame under tmux's env -i too. A test about
