@@ -18,7 +18,9 @@
  * detection and the input layer are fuzzed along.
  *
  * perf.data is left out: its importer runs perf, which would fuzz perf,
- * slowly.
+ * slowly. Names are demangled, as the explorer does, so that libiberty
+ * meets hostile names with our bounds around it; symbols are not
+ * resolved, which would open whatever files the input names.
  */
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -55,6 +57,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ftruncate(fd, 0) || pwrite(fd, data + 1, size - 1, 0) != (ssize_t)(size - 1))
 		abort();
 	opts.threads = 1;
+	opts.demangle = true;
 	if (import_file(path, format, &opts, &ps, &err) == 0 && !ps)
 		abort();
 	fuzz_check_and_free(ps, &err);

@@ -499,7 +499,7 @@ json_reader_next(struct json_reader *jr, struct tf_error *err)
 		case ST_OBJECT_FIRST:
 			if (c == '}')
 				goto close;
-			/* fall through */
+			__attribute__((fallthrough));
 		case ST_KEY:
 			if (c != '"')
 				return syntax_error(jr, err, "expected a key");

@@ -721,7 +721,7 @@ table_request(struct sandwich_pane *sp, struct pane_ctx *ctx, enum request req,
 		if (req == REQ_CLICK)
 			return PANE_DONE;
 		/* A double click is Enter. */
-		/* fall through */
+		__attribute__((fallthrough));
 	case REQ_ZOOM:
 		if (sp->func == FUNC_NONE)
 			return PANE_DONE;
