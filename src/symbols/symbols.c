@@ -526,6 +526,35 @@ sym_offset_addr(const struct sym_module *m, uint64_t off, Dwarf_Addr *addr)
 	return false;
 }
 
+/*
+ * The source file of a local ELF symbol with no DWARF: the STT_FILE symbol
+ * before it in the table, as addr2line reports it (crtstuff.c for
+ * __do_global_dtors_aux). Global symbols come after every file's locals,
+ * so they have none. A linear walk: only for addresses DWARF cannot
+ * answer, each asked once.
+ */
+static const char *
+sym_local_file(const struct sym_module *m, const char *name, const GElf_Sym *target)
+{
+	const char *file = NULL;
+	int nr = dwfl_module_getsymtab(m->mod);
+
+	for (int i = 1; i < nr; i++) {
+		GElf_Sym es;
+		GElf_Addr a;
+		const char *n = dwfl_module_getsym_info(m->mod, i, &es, &a, NULL, NULL, NULL);
+
+		if (!n)
+			continue;
+		if (GELF_ST_TYPE(es.st_info) == STT_FILE)
+			file = *n ? n : NULL;
+		else if (es.st_value == target->st_value && es.st_info == target->st_info &&
+			 !strcmp(n, name))
+			return file;
+	}
+	return NULL;
+}
+
 /* Resolve into sym->scratch (an array of struct sym_frame). */
 static void
 sym_lookup(struct symbolizer *sym, struct sym_module *m, uint64_t off)
@@ -557,6 +586,8 @@ sym_lookup(struct symbolizer *sym, struct sym_module *m, uint64_t off)
 
 		if (dl)
 			file = dwfl_lineinfo(dl, NULL, &line, NULL, NULL, NULL);
+		if (!file && GELF_ST_BIND(elfsym.st_info) == STB_LOCAL)
+			file = sym_local_file(m, name, &elfsym);
 		sym_push(sym, name, file, line > 0 ? (unsigned)line : 0, NULL);
 	}
 }

@@ -460,7 +460,9 @@ test_outside_function(void **state)
  * The addresses are file offsets, as perf prints them, read off
  * objdump -d: 0x11a4 is in the loop of inner() inlined through middle()
  * into outer(); 0x11fb is in driver()'s call to outer() (the return
- * address 0x11fc, less one); 0x11d2 is padding after outer().
+ * address 0x11fc, less one); 0x11d2 is padding after outer(); 0x1148 is
+ * in crtstuff.c's __do_global_dtors_aux and 0x10a4 in _start, which have
+ * ELF symbols but no DWARF.
  */
 static char *
 tiny_path(void)
@@ -507,6 +509,20 @@ test_prebuilt_inline_chain(void **state)
 	assert_int_equal(symbolizer_resolve(sym, tiny, 0x11d1, &r), 1);
 	check_frame(&r.frames[0], "outer", 41, 38);
 	assert_int_equal(symbolizer_resolve(sym, tiny, 0x11d2, &r), 0);
+	/*
+	 * No DWARF there: the ELF symbol, and for a local one the file of the
+	 * STT_FILE symbol before it, with no line, as addr2line says.
+	 */
+	assert_int_equal(symbolizer_resolve(sym, tiny, 0x1148, &r), 1);
+	assert_int_equal(r.nr_frames, 1);
+	assert_string_equal(r.frames[0].function, "__do_global_dtors_aux");
+	assert_non_null(r.frames[0].file);
+	assert_string_equal(r.frames[0].file, "crtstuff.c");
+	assert_int_equal(r.frames[0].line, 0);
+	assert_null(r.frames[0].decl_file);
+	assert_int_equal(symbolizer_resolve(sym, tiny, 0x10a4, &r), 1);
+	assert_string_equal(r.frames[0].function, "_start");
+	assert_null(r.frames[0].file);
 	check_sym(sym);
 	symbolizer_free(sym);
 	free(tiny);
