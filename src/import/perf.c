@@ -845,7 +845,10 @@ module_for_addr2line(const char *m, size_t len)
 	return true;
 }
 
-/* Is the module a readable regular ELF-looking file, for SYMBOLS_RESOLVE? */
+/*
+ * Is the module a readable regular file, for SYMBOLS_RESOLVE? The answer
+ * for the last module asked is kept: modules come in runs.
+ */
 static bool
 module_resolvable(struct perf_parser *pp, const char *m, size_t len, uint32_t flags)
 {
