@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tflame/error.h"
+#include "tflame/load.h"
 #include "tflame/model.h"
 #include "tflame/profile.h"
 #include "tflame/search.h"
@@ -131,6 +132,12 @@ cli_common_option(struct cli_common *co, int c, char **argv)
 		return CLI_NEXT;
 	case CLI_OPT_NO_DEMANGLE:
 		co->io.demangle = false;
+		return CLI_NEXT;
+	case CLI_OPT_ADDRS:
+		co->io.keep_unknown_addrs = true;
+		return CLI_NEXT;
+	case CLI_OPT_VERBOSE:
+		co->io.verbose = true;
 		return CLI_NEXT;
 	case 'h':
 		fputs(co->usage, stdout);
@@ -310,20 +317,30 @@ cli_lens_apply(const struct cli_lens *l, struct model *m, const char *path)
 	return CLI_NEXT;
 }
 
-struct profile_set *
-cli_load(const char *path, const char *format, const struct import_options *opts)
+_Static_assert(EXIT_INTERRUPTED == TUI_EXIT_INTERRUPTED, "one status for a cancelled load");
+
+int
+cli_load(const char *path, const char *format, const struct import_options *opts,
+	 struct profile_set **out)
 {
 	struct tf_error err = TF_ERROR_INIT;
 	struct profile_set *ps = NULL;
 
-	if (import_file(path, format, opts, &ps, &err)) {
+	switch (load_profile(path, format, opts, &ps, &err)) {
+	case LOAD_OK:
+		break;
+	case LOAD_CANCELLED:
+		cli_error("loading cancelled");
+		return EXIT_INTERRUPTED;
+	case LOAD_FAILED: {
 		struct strbuf sb = STRBUF_INIT;
 
 		text_escape_str(&sb, tf_error_text(&err));
 		cli_error("%s", sb.buf);
 		strbuf_release(&sb);
 		tf_error_release(&err);
-		return NULL;
+		return EXIT_INPUT;
+	}
 	}
 	for (size_t i = 0; i < ps->nr_diags; i++) {
 		struct strbuf sb = STRBUF_INIT;
@@ -337,7 +354,8 @@ cli_load(const char *path, const char *format, const struct import_options *opts
 		strbuf_release(&sb);
 	}
 	tf_error_release(&err);
-	return ps;
+	*out = ps;
+	return CLI_NEXT;
 }
 
 enum { UI_OPT_SOURCE_DIR = 1100 };

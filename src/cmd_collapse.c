@@ -107,9 +107,8 @@ cmd_collapse(int argc, char **argv)
 	if ((r = cli_file_arg(&cc, argc, argv)) != CLI_NEXT)
 		return r;
 
-	ps = cli_load(cc.path, cc.format, &cc.io);
-	if (!ps)
-		return EXIT_INPUT;
+	if ((r = cli_load(cc.path, cc.format, &cc.io, &ps)) != CLI_NEXT)
+		return r;
 	if (collapse_write(ps, &co, stdout, &res, &err) || fflush(stdout)) {
 		struct strbuf sb = STRBUF_INIT;
 

@@ -331,11 +331,10 @@ cmd_dump(int argc, char **argv)
 	if ((ret = cli_file_arg(&cc, argc, argv)) != CLI_NEXT)
 		goto out;
 	path = cc.path;
-	ps = cli_load(path, cc.format, &cc.io);
-	if (!ps) {
-		ret = EXIT_INPUT;
+	/* The panes show no source lines: no line tables to read. */
+	cc.io.no_lines = true;
+	if ((ret = cli_load(path, cc.format, &cc.io, &ps)) != CLI_NEXT)
 		goto out;
-	}
 	model_init(&m, ps);
 	have_model = true;
 	if ((ret = cli_lens_apply(&lens, &m, path)) != CLI_NEXT)

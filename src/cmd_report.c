@@ -695,11 +695,10 @@ cmd_report(int argc, char **argv)
 	ret = EXIT_OK;
 
 	r.path = cc.path;
-	ps = cli_load(r.path, cc.format, &cc.io);
-	if (!ps) {
-		ret = EXIT_INPUT;
+	/* Only --lines shows source lines: the others need no line tables. */
+	cc.io.no_lines = !r.lines;
+	if ((ret = cli_load(r.path, cc.format, &cc.io, &ps)) != CLI_NEXT)
 		goto out;
-	}
 	model_init(&m, ps);
 	have_model = true;
 	if ((ret = cli_lens_apply(&lens, &m, r.path)) != CLI_NEXT)

@@ -148,11 +148,27 @@ printf 'prog 100 1.0: 1 cycles:\n\t%s [unknown] (%s)\n\t%s driver+0x17 (%s)\n\n'
 printf 'prog 100 1.0: 1 cycles:\n\t%s inner+0x0 (inlined)\n\t%s middle+0x0 (inlined)\n\t%s outer+0x0 (%s)\n\n' \
 	"$leaf" "$leaf" "$leaf" "$prog" >"$tmpdir/inlined.txt"
 if "$TFLAME" report "$tmpdir/unknown.txt" | grep -Eq " prog +outer$" &&
-   ! "$TFLAME" report "$tmpdir/unknown.txt" | grep -q '\[unknown\]'; then
+   ! "$TFLAME" report "$tmpdir/unknown.txt" | grep -Eq '\[(unknown|prog)'; then
 	ok "an [unknown] frame gets its function's name"
 else
 	not_ok "an [unknown] frame gets its function's name" "$("$TFLAME" report "$tmpdir/unknown.txt" | tail -6)"
 fi
+# One that no symbol covers is named after its module, with --addrs its
+# address too; the symbols still name the other.
+printf 'prog 100 1.0: 1 cycles:\n\t1 [unknown] (%s)\n\t%s [unknown] (%s)\n\t%s driver+0x17 (%s)\n\n' \
+	"$prog" "$leaf" "$prog" "$ret_addr" "$prog" >"$tmpdir/unnamed.txt"
+for addrs in "" --addrs; do
+	name="[prog]"
+	[ -n "$addrs" ] && name="[prog+0x1]"
+	"$TFLAME" report $addrs "$tmpdir/unnamed.txt" >"$tmpdir/report" 2>/dev/null
+	if [ "$(awk -v n="$name" 'NF > 1 && $(NF - 1) == "prog" && $NF == n' "$tmpdir/report" | wc -l)" = 2 ] &&
+	   grep -Eq " prog +outer$" "$tmpdir/report" &&
+	   [ "$(grep -c '\[' "$tmpdir/report")" = 2 ]; then
+		ok "report${addrs:+ $addrs}: a frame no symbol names is $name"
+	else
+		not_ok "report${addrs:+ $addrs}: a frame no symbol names is $name" "$(sed -n '/by self/,$p' "$tmpdir/report")"
+	fi
+done
 "$TFLAME" report "$tmpdir/inlined.txt" >"$tmpdir/report"
 if [ "$(grep -c ' inner$' "$tmpdir/report")" = 2 ] && ! grep -Eq ' - +inner$' "$tmpdir/report"; then
 	ok "perf's (inlined) frames are replaced by the chain, not doubled"
@@ -171,7 +187,27 @@ if grep -q "1 module changed since the recording ($prog)" "$tmpdir/err" &&
 else
 	not_ok "a rebuilt module keeps perf's names" "$(cat "$tmpdir/err")" "$(tail -4 "$tmpdir/report")"
 fi
+"$TFLAME" report --verbose "$tmpdir/synth.txt" >/dev/null 2>"$tmpdir/err"
+if grep -q "perf's outer at 0x[0-9a-f]* is not there" "$tmpdir/err"; then
+	ok "--verbose names the frames that disagreed"
+else
+	not_ok "--verbose names the frames that disagreed" "$(cat "$tmpdir/err")"
+fi
 mv "$tmpdir/prog.orig" "$prog"
+# A module rebuilt zero times, with one frame, whose name perf gave from
+# another symbol (as a register_tm_clones frame did on a fresh gcc
+# recording): one name is not enough to distrust it.
+for a in $outer_addrs; do
+	a2l_chain "$prog" "$a" 0 | grep -q middle && break
+done
+printf 'prog 100 1.000000: 1 cycles:\n\t%s driver+0x0 (%s)\n\n' "$a" "$prog" >"$tmpdir/one-off.txt"
+"$TFLAME" report "$tmpdir/one-off.txt" >"$tmpdir/report" 2>"$tmpdir/err"
+if ! grep -q "changed since" "$tmpdir/err" && grep -q " middle$" "$tmpdir/report"; then
+	ok "one disagreeing name does not make a module rebuilt"
+else
+	not_ok "one disagreeing name does not make a module rebuilt" "$(cat "$tmpdir/err")" \
+		"$(head -3 "$tmpdir/one-off.txt")"
+fi
 # A module that is not there: perf's names, nothing to say.
 sed "s|$prog|/nonexistent/prog|" "$tmpdir/synth.txt" >"$tmpdir/gone.txt"
 "$TFLAME" report "$tmpdir/gone.txt" >"$tmpdir/report" 2>"$tmpdir/err"

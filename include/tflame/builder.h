@@ -26,6 +26,16 @@ enum builder_order {
 	BUILDER_LEAF_FIRST, /* perf script, pprof */
 };
 
+/* A sample's path, root first: its frames and the stack id at each depth. */
+struct builder_path {
+	frame_id *frames;
+	stack_id *stacks;
+	size_t len, alloc;
+};
+
+/* How many paths under other outermost frames the builder keeps. */
+#define BUILDER_OTHER_PATHS 16
+
 struct builder {
 	struct profile_set *ps;
 	struct profile *profile; /* of the open sample, NULL if none open */
@@ -36,13 +46,14 @@ struct builder {
 	frame_id *frames;        /* of the open sample, in push order */
 	size_t nr_frames, alloc_frames;
 	/*
-	 * The path of the last sample, root first: its frames and the stack
-	 * id at each depth. Consecutive samples mostly share a long prefix,
-	 * and reusing it skips most stack lookups.
+	 * The path of the last sample, and of the last one under each of a
+	 * few other outermost frames (by its hash, evicting). Consecutive
+	 * samples mostly share a long prefix with the last sample of the
+	 * same root, even where roots interleave (the processes of a
+	 * system-wide perf profile), and reusing it skips most stack lookups.
 	 */
-	frame_id *path_frames;
-	stack_id *path_stacks;
-	size_t path_len, path_alloc;
+	struct builder_path path;
+	struct builder_path other[BUILDER_OTHER_PATHS];
 	/*
 	 * Samples to keep at most, 0 for no limit: set it after builder_init()
 	 * (from import_options.max_samples). Past it, end_sample() drops the
@@ -93,5 +104,28 @@ builder_in_sample(const struct builder *b)
 {
 	return b->profile != NULL;
 }
+
+/* Whether builder_end_sample() would drop the open sample (max_samples). */
+static inline bool
+builder_full(const struct builder *b)
+{
+	return b->max_samples && b->nr_samples >= b->max_samples;
+}
+
+/* The outermost frame to give a sample of thread (builder_add_roots()). */
+typedef frame_id builder_root_fn(void *ctx, thread_id thread);
+
+/*
+ * Give every sample of b's set one frame more above its outermost:
+ * root(ctx, t) for a sample of thread t. It is for an importer that
+ * learns only after some samples that every sample needs such a frame
+ * (perf's process frames), and then pushes it itself for the samples
+ * after. The stack trie is built again from the samples' stacks
+ * (profile_set_clear_stacks()), so the set must be b's alone and hold no
+ * source positions; stack ids taken before mean nothing after, and no
+ * stack is left that no sample goes through. O(samples + stacks), no
+ * recursion.
+ */
+void builder_add_roots(struct builder *b, builder_root_fn *root, void *ctx);
 
 #endif /* TFLAME_BUILDER_H */

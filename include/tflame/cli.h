@@ -4,10 +4,11 @@
 /*
  * The command line: parses arguments, runs a subcommand and returns the
  * process exit status. The statuses are documented in tflame(1):
- *   0  success
- *   1  bad input: unreadable, unknown format, corrupt or empty data
- *   2  bad usage: unknown option, missing or invalid argument
- *   3  fatal: out of memory
+ *     0  success
+ *     1  bad input: unreadable, unknown format, corrupt or empty data
+ *     2  bad usage: unknown option, missing or invalid argument
+ *     3  fatal: out of memory
+ *   130  interrupted: the load was cancelled with Ctrl-C
  */
 
 #include <stdbool.h>
@@ -21,6 +22,7 @@ enum exit_code {
 	EXIT_INPUT = 1,
 	EXIT_USAGE = 2,
 	EXIT_FATAL = 3,
+	EXIT_INTERRUPTED = 130, /* 128 + SIGINT, as TUI_EXIT_INTERRUPTED */
 };
 
 int cli_main(int argc, char **argv);
@@ -41,6 +43,8 @@ enum {
 	CLI_OPT_NO_SYMBOLS,
 	CLI_OPT_NO_DEMANGLE,
 	CLI_OPT_MAX_SAMPLES,
+	CLI_OPT_ADDRS,
+	CLI_OPT_VERBOSE,
 };
 
 /* Put in every command's struct option table, before the final zero entry. */
@@ -63,17 +67,24 @@ enum {
  * The symbol options of the commands that show names (the explorer, report
  * and dump), handled by cli_common_option(). Such a command starts its
  * struct cli_common with CLI_SYMBOLS_ON: symbols resolved, names demangled.
+ * --addrs names perf's unnamed frames by address (keep_unknown_addrs).
  */
 #define CLI_SYMBOL_OPTIONS \
 	{ "no-symbols", no_argument, NULL, CLI_OPT_NO_SYMBOLS }, \
-	{ "no-demangle", no_argument, NULL, CLI_OPT_NO_DEMANGLE }
+	{ "no-demangle", no_argument, NULL, CLI_OPT_NO_DEMANGLE }, \
+	{ "addrs", no_argument, NULL, CLI_OPT_ADDRS }, \
+	{ "verbose", no_argument, NULL, CLI_OPT_VERBOSE }
 
 #define CLI_SYMBOLS_ON .io = { .symbols = SYMBOLS_RESOLVE, .demangle = true }
 
 #define CLI_SYMBOL_USAGE \
 	"  --no-symbols            keep perf's names: no symbols, inline frames or\n" \
 	"                          source lines read from the binaries\n" \
-	"  --no-demangle           show C++ and Rust names as mangled in the input\n"
+	"  --no-demangle           show C++ and Rust names as mangled in the input\n" \
+	"  --addrs                 name the frames perf could not name by module and\n" \
+	"                          address, [libfoo.so+0x1a2b], not [libfoo.so]\n" \
+	"  --verbose               say more in warnings: the frames that made a module\n" \
+	"                          count as rebuilt since the recording\n"
 
 /* What the common options and the FILE argument set. */
 struct cli_common {
@@ -159,12 +170,15 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
- * Load path with the given format (NULL: probe) and options, print the
- * importer's warnings on stderr, and return the set, or NULL after printing
- * the error.
+ * Load path with the given format (NULL: probe) and options as the
+ * explorer does (load.h): a progress line on stderr while it takes long,
+ * if stderr is a terminal, and Ctrl-C cancels. Print the importer's
+ * warnings on stderr and return CLI_NEXT with *out set to the new set
+ * (owned by the caller); or print why not and return the exit status:
+ * EXIT_INPUT, or EXIT_INTERRUPTED for Ctrl-C.
  */
-struct profile_set *cli_load(const char *path, const char *format,
-			     const struct import_options *opts);
+int cli_load(const char *path, const char *format, const struct import_options *opts,
+	     struct profile_set **out);
 
 /*
  * Check --format's argument: true if it names an importer; else print the

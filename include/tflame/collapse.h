@@ -70,7 +70,8 @@ int collapse_write(const struct profile_set *ps, const struct collapse_options *
  * Append one perf frame name tidied as stackcollapse-perf.pl does
  * (FORMATS.md steps 2-8 and the annotations) to out. Returns false when the
  * script would skip the frame (its name starts with '('). java selects the
- * Java tidy rule (the root frame starts with "java").
+ * Java tidy rule (the root frame starts with "java"). A FRAME_UNNAMED frame
+ * is read as the "[unknown]" perf printed, whatever the importer named it.
  */
 bool collapse_tidy_frame(const struct profile_set *ps, const struct frame *f,
 			 const struct collapse_options *opts, bool java,

@@ -71,6 +71,16 @@ void flame_free(struct flame *f);
 /* Lend f its source (see above); src is copied, what it points to is not. */
 void flame_set_source(struct flame *f, const struct flame_source *src);
 
+/*
+ * The set was rewritten under f (symbols came: profile_set_swap_tables()):
+ * old stack s is now map[s] (nr entries). Call it while f's last source
+ * is still alive, with the key its source has now (a view last drawn
+ * with another key starts over anyway); the next flame_set_source() puts
+ * the selection, the zoom and its history back on the same call paths
+ * where they still exist, instead of starting over.
+ */
+void flame_remap(struct flame *f, const uint32_t *map, uint32_t nr, uint64_t key);
+
 /* Draw f in area (cleared first). */
 void flame_draw(struct flame *f, struct pane_ctx *ctx, const struct pane_area *area,
 		const struct flame_look *look);

@@ -5,7 +5,10 @@
  * Functions and the weights every pane and report shares.
  *
  * A function is a frame name in a module: frames that differ only in
- * file:line, flags or address are one function. For each function the core
+ * file:line, flags or address are one function. A process frame
+ * (FRAME_PROCESS) makes a "function" of its own, never the same as a real
+ * function of its name, so that tables can leave processes out. For each
+ * function the core
  * reports
  *   self  = the weight of samples whose leaf frame is the function;
  *   total = the weight of samples whose stack contains the function,
@@ -32,6 +35,7 @@ struct func {
 struct func_table {
 	func_id *frame_func;  /* frame_id -> func_id */
 	struct func *funcs;
+	bool *process;        /* per function: its frames are FRAME_PROCESS */
 	uint32_t nr_funcs;
 	/*
 	 * Optional (func_table_mark_outermost()): bit s is set when the
@@ -58,7 +62,10 @@ func_table_outermost(const struct func_table *ft, stack_id s)
 {
 	return ft->outermost[s >> 6] >> (s & 63) & 1;
 }
-/* Check that every frame maps to a function with its name and module. */
+/*
+ * Check that every frame maps to a function with its name, module and
+ * kind (process or not), and that no two functions share all three.
+ */
 int func_table_check(const struct func_table *ft, const struct profile_set *ps,
 		     struct tf_error *err);
 

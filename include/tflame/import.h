@@ -39,6 +39,11 @@ struct import_progress {
 	_Atomic uint64_t bytes_done;
 	_Atomic int cancel;
 	_Atomic int phase; /* enum import_phase */
+	/*
+	 * IMPORT_SYMBOLS: units of work done of work_total (0 while not
+	 * known), for a percentage; the units mean nothing else.
+	 */
+	_Atomic uint64_t work_done, work_total;
 };
 
 /* What the perf importer does with the addresses of frames. */
@@ -47,8 +52,9 @@ enum symbol_mode {
 	/*
 	 * Keep the address of every frame in a readable ELF file (not kernel,
 	 * not JIT) and, once loaded, resolve them with libdw: names for
-	 * [unknown], inline chains as frames of their own, file:line and
-	 * source positions (resolve.h). import_file() does this.
+	 * perf's [unknown] (FRAME_UNNAMED), inline chains as frames of
+	 * their own, file:line and source positions (resolve.h).
+	 * import_file() does this.
 	 */
 	SYMBOLS_RESOLVE,
 	/*
@@ -64,7 +70,28 @@ struct import_options {
 	enum symbol_mode symbols;
 	/* demangle C++ and Rust names once loaded (import_file()) */
 	bool demangle;
-	/* perf: keep the address of [unknown] frames (collapse --addrs) */
+	/*
+	 * SYMBOLS_RESOLVE: import_file() leaves the addresses, and the
+	 * demangling, to the caller, which resolves them when it likes
+	 * (symbols_job_new(), resolve.h): the explorer shows perf's names
+	 * first.
+	 */
+	bool symbols_later;
+	/* say more about what was found: which frames a module check rejected */
+	bool verbose;
+	/*
+	 * SYMBOLS_RESOLVE for a caller that shows no source lines: no line
+	 * tables are read (the costliest part of DWARF), so no source
+	 * positions; names, inline frames and file:line of functions stay.
+	 */
+	bool no_lines;
+	/*
+	 * perf: tell apart by address the frames perf could not name
+	 * (FRAME_UNNAMED, perf's "[unknown]"): one of a known module is
+	 * named "[libfoo.so+0x1a2b]" rather than "[libfoo.so]", one of no
+	 * known module stays "[unknown]". With collapse_compat every such
+	 * frame also keeps the address itself, for collapse --addrs.
+	 */
 	bool keep_unknown_addrs;
 	/*
 	 * perf: read sample headers the way stackcollapse-perf.pl does (see

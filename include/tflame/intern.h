@@ -40,6 +40,12 @@ struct intern {
 
 void intern_init(struct intern *in);
 void intern_release(struct intern *in);
+/*
+ * Make dst (not initialised) a copy of src in which every id names the
+ * same string, with an arena of its own: the two then grow apart. src is
+ * only read, so another thread may read it meanwhile.
+ */
+void intern_copy(struct intern *dst, const struct intern *src);
 
 /*
  * The id of the len bytes at s, adding them if new. Dies on out of memory

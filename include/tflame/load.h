@@ -2,14 +2,23 @@
 #define TFLAME_LOAD_H
 
 /*
- * Loading a profile for the UI, before curses starts.
+ * Loading a profile with a progress line and Ctrl-C, for the explorer
+ * (before curses starts) and the text commands (cli_load()) alike.
  *
  * import_file() runs on a worker thread while the calling thread watches:
- * once the load has taken a moment, it shows a progress line on stderr
- * (when stderr is a terminal): the percentage of the file for a plain
- * file, the bytes read for a pipe or compressed input, and the speed in
- * MB/s. Ctrl-C during the load cancels it through import_progress.cancel;
- * a second Ctrl-C kills the program at once.
+ * once the load has taken a moment, and only when stderr is a terminal,
+ * it shows the progress line of progress.h on stderr: the share of the
+ * file read (or the bytes, for a pipe or compressed input), the speed,
+ * then the symbols phase. The line is fitted to the terminal's width,
+ * asked again at every redraw, so that it never wraps and each redraw
+ * ("\r", the line, erase to its end) overwrites the last; it is erased
+ * before load_profile() returns, whatever the outcome, and before the
+ * program dies of out of memory, SIGTERM, SIGHUP or a second Ctrl-C.
+ *
+ * Ctrl-C during the load cancels it through import_progress.cancel; a
+ * second Ctrl-C kills the program at once. SIGTERM and SIGHUP kill it as
+ * if never caught, once the line is erased; Ctrl-Z erases it and stops.
+ * A job in the background draws nothing.
  */
 
 #include "tflame/import.h"
@@ -26,7 +35,10 @@ enum load_status {
 /*
  * Load path (format NULL: probe) with opts (its progress member is
  * ignored: load_profile() uses its own). On LOAD_OK, *out is the new
- * profile set, owned by the caller.
+ * profile set, owned by the caller. Prints nothing but the progress line,
+ * which is gone when it returns. Call it with no die hook registered
+ * (before the display starts): it registers its own for the time of the
+ * load.
  */
 enum load_status load_profile(const char *path, const char *format,
 			      const struct import_options *opts, struct profile_set **out,

@@ -135,6 +135,16 @@ void model_set_profile(struct model *m, size_t index);
  */
 void model_set_threads(struct model *m, const bool *mask);
 
+/*
+ * m->ps was rewritten in place (profile_set_swap_tables(): symbols came):
+ * its frames and stacks are new, while its samples, threads, profiles and
+ * strings keep their meaning. Every cache goes; the lens stays (profile,
+ * thread filter, search regex), but a search for one function is
+ * dropped, its id meaning nothing now: find it again with
+ * model_func_find() and model_set_search_func().
+ */
+void model_set_changed(struct model *m);
+
 const struct profile *model_profile(const struct model *m);
 /* Weight of the selected samples. */
 uint64_t model_total(struct model *m);
@@ -143,6 +153,12 @@ const uint64_t *model_stack_weights(struct model *m);
 const struct calltree *model_tree(struct model *m);
 const struct chart *model_chart(struct model *m);
 const struct func_table *model_funcs(struct model *m);
+/*
+ * The function called name in module (str_ids of m->ps), or SEARCH_NO_FUNC
+ * when there is none. O(functions): for a rare question, such as finding
+ * a function again after model_set_changed().
+ */
+func_id model_func_find(struct model *m, str_id name, str_id module);
 /* Self and total of every function under the lens (model_funcs() order). */
 const struct func_stats *model_func_stats(struct model *m);
 

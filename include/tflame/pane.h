@@ -107,6 +107,14 @@ struct pane_ops {
 	void (*search)(struct pane *p, struct pane_ctx *ctx, struct strbuf *out);
 	/* Select function func (an index into model_funcs()), as another pane asked. */
 	void (*show)(struct pane *p, struct pane_ctx *ctx, uint32_t func);
+	/*
+	 * The model's set was rewritten (symbols came): old stack s is now
+	 * map[s] (nr entries). Called after the swap but before the model
+	 * drops its caches, so the pane can still read the tree or chart it
+	 * last drew (not the set's tables: they are the new ones); it keeps
+	 * its selection and zoom where they still exist.
+	 */
+	void (*remap)(struct pane *p, struct pane_ctx *ctx, const uint32_t *map, uint32_t nr);
 	/* Free the view state. */
 	void (*done)(struct pane *p);
 };

@@ -26,6 +26,7 @@
  * depth.
  */
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -54,6 +55,23 @@ enum frame_flags {
 	 * and the symbolizer; a symbolized set has no such frame.
 	 */
 	FRAME_RETADDR = 1 << 4,
+	/*
+	 * The input could not name the function (perf's [unknown]): the
+	 * name is made from the module, "[libfoo.so.1]", as
+	 * stackcollapse-perf.pl names such frames; the symbolizer may still
+	 * name it. A frame of no known module stays "[unknown]".
+	 */
+	FRAME_UNNAMED = 1 << 5,
+	/*
+	 * Not a function but a process: the outermost frame of every stack
+	 * of a perf profile of several processes, named after the sample's
+	 * comm as stackcollapse-perf.pl names its root frames ("[pid N]"
+	 * or "[unknown process]" for a thread without one), with no module
+	 * and no address. It shows as a box in the trees and charts and can
+	 * be searched, but it is no row of Sandwich's table nor of report's
+	 * top functions.
+	 */
+	FRAME_PROCESS = 1 << 6,
 };
 
 struct frame {
@@ -292,6 +310,14 @@ void profile_set_view_release(struct profile_set *view);
 void profile_set_reserve_stacks(struct profile_set *ps, uint32_t n);
 
 /*
+ * Empty the stack trie of ps back to STACK_ROOT, keeping its memory, for
+ * an importer that builds its stacks again (builder_add_roots()): every
+ * other stack id then means nothing, and the caller gives every sample a
+ * new one. ps must hold no source positions, which name stacks.
+ */
+void profile_set_clear_stacks(struct profile_set *ps);
+
+/*
  * What one frame becomes in profile_set_rewrite(): nr >= 1 frames,
  * outermost first (an inlined chain is the real function, then what was
  * inlined into it, down to the innermost), and optionally where each one
@@ -328,9 +354,68 @@ typedef void frame_rewrite_fn(void *ctx, struct profile_set *ps, const struct fr
  * there take their own file:line when FRAME_HAS_LINE, or none. When fn
  * gives no positions, the set's positions are kept if every frame became
  * exactly one frame (a renaming, such as demangling), and dropped
- * otherwise. O(frames + stacks + samples); no recursion.
+ * otherwise. Samples, threads, profiles and warnings stay as they are;
+ * str_ids keep their meaning. O(frames + stacks + samples); no recursion.
+ *
+ * It is profile_set_rewrite_build() then profile_set_swap_tables(), which
+ * a caller can also run apart: the build, the slow part, only reads ps,
+ * so it can run on another thread while ps is in use.
  */
 void profile_set_rewrite(struct profile_set *ps, frame_rewrite_fn *fn, void *ctx);
+
+/* Progress and cancelling of a rewrite build; every member may be NULL. */
+struct rewrite_opts {
+	_Atomic uint64_t *done;     /* advanced as the work is done ... */
+	_Atomic uint64_t *total;    /* ... up to this, raised by the build's work
+				     * when it starts (the caller may have added
+				     * work of its own before) */
+	const _Atomic int *cancel;  /* once set, the build stops and returns NULL */
+	/*
+	 * Called with fn's ctx after fn's last call: what only fn needed
+	 * (open modules, say) can go before the stacks are built.
+	 */
+	void (*frames_done)(void *ctx);
+};
+
+/*
+ * The slow half of profile_set_rewrite(): build the rewritten tables of ps
+ * in a new set, reading ps only (fn is called with the new set, whose
+ * strings are a copy of ps's: every str_id of ps means the same there, so
+ * fn can read old->name with ps_get() and add names with ps_str()).
+ *
+ * The result is a shadow of ps, good only for profile_set_swap_tables()
+ * or for being the source of another build: it holds strings, frames,
+ * stacks, positions and threads, and one profile per profile of ps whose
+ * samples have their new stack (and position) ids but no weights, times
+ * or threads. Free it with profile_set_free().
+ *
+ * With map_out, *map_out is a new array (free() it): for every stack of
+ * ps, the new stack that its samples now have. Returns NULL when
+ * o->cancel was set before the end.
+ */
+struct profile_set *profile_set_rewrite_build(const struct profile_set *ps,
+					      frame_rewrite_fn *fn, void *ctx,
+					      const struct rewrite_opts *o, stack_id **map_out);
+
+/*
+ * As profile_set_rewrite_build(), from a shadow (the result of a build,
+ * or what a swap left in it) that the caller gives up: its samples' stack
+ * and position arrays are rewritten in place and move to the result,
+ * which saves their memory on a big profile. Free the shadow afterwards
+ * (also after a cancel): nothing but that is left to do with it.
+ */
+struct profile_set *profile_set_rewrite_consume(struct profile_set *shadow,
+						frame_rewrite_fn *fn, void *ctx,
+						const struct rewrite_opts *o,
+						stack_id **map_out);
+
+/*
+ * Exchange the tables (strings, frames, stacks, positions, threads) and
+ * the samples' stack and position ids of a and b, which must hold the
+ * same profiles with the same numbers of samples (a set and a shadow
+ * built from it, or from a shadow of it). O(profiles).
+ */
+void profile_set_swap_tables(struct profile_set *a, struct profile_set *b);
 
 /* Approximate bytes of memory held by the set. */
 size_t profile_set_memory(const struct profile_set *ps);

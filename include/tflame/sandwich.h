@@ -94,7 +94,8 @@ enum sandwich_sort {
  * The rows of the Sandwich table: the functions with weight under the
  * lens, in the chosen order (reversed when reverse is set), keeping only
  * the functions match marks when match is not NULL (a search filters the
- * rows). Ties end on the function id, so the order is total. Self and
+ * rows). Processes (func_table's process) are no functions and get no
+ * row. Ties end on the function id, so the order is total. Self and
  * total come from func_stats (functions.h).
  */
 struct sandwich_rows {

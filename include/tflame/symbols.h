@@ -23,13 +23,32 @@
  * Alignment padding between functions counts as outside any function
  * (addr2line gives it to the function before; perf never samples it).
  *
+ * Where DWARF does not know an address, the ELF symbol table names it
+ * (.symtab, or .dynsym alone in a stripped file): each module's table is
+ * read once into an index (elfsym.h says which symbol covers what), so a
+ * lookup costs a binary search, not a walk of the table. An address past
+ * the end of every symbol stays unresolved, as perf leaves it.
+ *
  * Every answer is cached per (module, address), so asking again costs one
  * hash lookup. Names are returned as the module spells them (mangled);
  * demangling is the caller's business.
  *
- * Not thread-safe: use one symbolizer per thread.
+ * Memory. An open module holds libdw's session (its decompressed debug
+ * sections, the mapped files) and the indices built on it; the answers
+ * hold only the symbolizer's own copies of their strings. A caller done
+ * with a module lets the former go with symbolizer_close_module().
+ *
+ * Threads. A symbolizer is not thread-safe: one thread at a time may use
+ * it. Symbolizers share nothing, so each thread may have its own and
+ * resolve at the same time as the others, even in the same modules (each
+ * opens its own libdw session of a module). This file and elfsym.c keep
+ * no mutable state outside the symbolizer. Below them, libdw and libelf
+ * keep the little global state there is safe or benign: errors are
+ * per thread, libdwfl loads libdebuginfod once under pthread_once(), and
+ * every dwfl_begin() sets libelf's version flag to the same value.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,8 +58,10 @@ struct symbolizer;
 
 /*
  * One frame of an answer. Strings are owned by the symbolizer and stay
- * valid until symbolizer_free(). file is NULL and line 0 when the module
- * has no line information for the frame.
+ * valid until symbolizer_free(), whatever becomes of the module
+ * (symbolizer_close_module()). file is NULL and line 0 when the module
+ * has no line information for the frame, or when lines are off
+ * (symbolizer_set_lines()) and the frame is the innermost.
  */
 struct sym_frame {
 	const char *function;  /* never NULL in a resolved answer */
@@ -90,9 +111,14 @@ int symbolizer_resolve(struct symbolizer *sym, const char *module,
 /*
  * Is module still the file perf recorded? Given perf's name for the
  * function at file offset addr: 1 when an ELF symbol of that name covers
- * addr (any alias will do), 0 when symbols of that name exist but none
- * covers it or addr is outside the file's segments (the file was rebuilt
- * since), -1 when it cannot tell (unreadable module, no such symbol).
+ * addr (any alias will do; one of no size covers up to the next symbol),
+ * 0 when symbols of that name exist but none covers it or addr is outside
+ * the file's segments (the file was rebuilt since), -1 when it cannot tell
+ * (unreadable module, no such symbol, or one of the names perf makes up
+ * for PLT entries, "memcpy@plt"). The module's symbol index answers it:
+ * no walk of the table. A name found among the symbols at addr costs a
+ * binary search; any other builds the module's name table on first use
+ * (O(n) for n symbols), then costs a binary search.
  */
 int symbolizer_name_at(struct symbolizer *sym, const char *module, uint64_t addr,
 		       const char *name);
@@ -101,6 +127,43 @@ int symbolizer_name_at(struct symbolizer *sym, const char *module, uint64_t addr
  * resolves nothing in it from now on, and the summary names it.
  */
 void symbolizer_reject_module(struct symbolizer *sym, const char *module);
+
+/*
+ * Whether to read line tables (the default) or not. With lines false,
+ * frames[0] of an answer has no file and line (NULL, 0), not even the
+ * STT_FILE name of an answer from the ELF symbols; everything else is as
+ * with lines: the inline chain, the names, each frame's decl_file and
+ * decl_line, and the call sites (file and line) of inlined frames.
+ *
+ * Why it costs less: with libdw 0.188, the first question about any file
+ * name of a CU (dwarf_getsrcfiles(), dwarf_decl_file()) decodes the CU's
+ * whole line program, as dwfl_module_getsrc() does, and on a system-wide
+ * profile that is the largest cost after decompressing the debug
+ * sections. So the names of declaration and call-site files, with lines
+ * or without, come from the line program's header alone, read here the
+ * way libdw reads it, to the same strings (and, unlike libdw 0.188, with
+ * a name for DWARF 5's file 0, where Clang declares a CU's own
+ * functions). Where that reader gives up (a form it does not know, as
+ * DW_FORM_strx, which GCC and Clang do not put there), those file names
+ * are NULL and their lines are kept.
+ *
+ * Answers already cached keep what they had: call it before resolving.
+ */
+void symbolizer_set_lines(struct symbolizer *sym, bool lines);
+
+/*
+ * Close module: free its libdw session (libdw's memory, the decompressed
+ * sections, the file mappings) and the DWARF, ELF symbol and file indices
+ * built on it. Every answer already given for module stays valid, and
+ * symbolizer_resolve() keeps answering those addresses from the cache
+ * without opening anything. A new address in module, or a
+ * symbolizer_name_at() question, opens it again (a full open, indices
+ * rebuilt as they are used); if its file cannot be read any more, such
+ * lookups are "not resolved". Nothing happens for a module never looked
+ * up, unreadable, or already closed. A module rejected with
+ * symbolizer_reject_module() stays rejected.
+ */
+void symbolizer_close_module(struct symbolizer *sym, const char *module);
 
 /* The counters so far. */
 void symbolizer_stats(const struct symbolizer *sym, struct sym_stats *st);
@@ -112,7 +175,10 @@ void symbolizer_stats(const struct symbolizer *sym, struct sym_stats *st);
  */
 int symbolizer_summary(const struct symbolizer *sym, struct strbuf *sb);
 
-/* Check the cache's invariants. Returns 0, or -1 with err set. */
+/*
+ * Check the cache's invariants, and those of each module's DWARF and ELF
+ * symbol indices. Returns 0, or -1 with err set.
+ */
 int symbolizer_check(const struct symbolizer *sym, struct tf_error *err);
 
 #endif /* TFLAME_SYMBOLS_H */

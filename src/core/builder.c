@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tflame/error.h"
+#include "tflame/hash.h"
 #include "tflame/xalloc.h"
 
 void
@@ -17,12 +18,20 @@ builder_init(struct builder *b, struct profile_set *ps)
 	b->thread = THREAD_NONE;
 }
 
+static void
+path_release(struct builder_path *path)
+{
+	free(path->frames);
+	free(path->stacks);
+}
+
 void
 builder_release(struct builder *b)
 {
 	free(b->frames);
-	free(b->path_frames);
-	free(b->path_stacks);
+	path_release(&b->path);
+	for (size_t i = 0; i < BUILDER_OTHER_PATHS; i++)
+		path_release(&b->other[i]);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -45,16 +54,43 @@ builder_push_frame(struct builder *b, frame_id frame)
 	b->frames[b->nr_frames++] = frame;
 }
 
+/*
+ * A sample under another outermost frame than the last one: keep the
+ * last path among the others and take the one under root, if kept
+ * (else an empty one). Swapping the arrays copies nothing.
+ */
+static struct builder_path *
+switch_path(struct builder *b, frame_id root)
+{
+	struct builder_path *old = &b->other[b->path.frames[0] % BUILDER_OTHER_PATHS];
+	struct builder_path *want = &b->other[root % BUILDER_OTHER_PATHS], t;
+
+	/* The last path goes to its slot, what was there to the current one ... */
+	t = *old;
+	*old = b->path;
+	b->path = t;
+	/* ... and the path under root comes out of its slot, if it is there. */
+	if (want->len && want->frames[0] == root) {
+		t = *want;
+		*want = b->path;
+		b->path = t;
+	} else {
+		b->path.len = 0;
+	}
+	return &b->path;
+}
+
 int
 builder_end_sample(struct builder *b, enum builder_order order, struct tf_error *err)
 {
 	stack_id s = STACK_ROOT;
 	struct profile *p = b->profile;
+	struct builder_path *path = &b->path;
 	size_t n = b->nr_frames, i = 0;
 
 	if (!p)
 		BUG("builder_end_sample() with no open sample");
-	if (b->max_samples && b->nr_samples >= b->max_samples) {
+	if (builder_full(b)) {
 		if (b->nr_samples++ == b->max_samples)
 			profile_set_warn(b->ps, 0, "stopped after %" PRIu64 " samples (--max-samples)",
 					 b->max_samples);
@@ -63,26 +99,151 @@ builder_end_sample(struct builder *b, enum builder_order order, struct tf_error 
 		return 0;
 	}
 	b->nr_samples++;
-	if (n > b->path_alloc) {
-		b->path_alloc = n > 2 * b->path_alloc ? n : 2 * b->path_alloc;
-		b->path_frames = xreallocarray(b->path_frames, b->path_alloc, sizeof(frame_id));
-		b->path_stacks = xreallocarray(b->path_stacks, b->path_alloc, sizeof(stack_id));
+	if (n && path->len) {
+		frame_id root = b->frames[order == BUILDER_ROOT_FIRST ? 0 : n - 1];
+
+		if (path->frames[0] != root)
+			path = switch_path(b, root);
+	}
+	if (n > path->alloc) {
+		path->alloc = n > 2 * path->alloc ? n : 2 * path->alloc;
+		path->frames = xreallocarray(path->frames, path->alloc, sizeof(frame_id));
+		path->stacks = xreallocarray(path->stacks, path->alloc, sizeof(stack_id));
 	}
 	for (; i < n; i++) {
 		frame_id f = b->frames[order == BUILDER_ROOT_FIRST ? i : n - 1 - i];
 
-		if (i < b->path_len && b->path_frames[i] == f) {
-			s = b->path_stacks[i];
+		if (i < path->len && path->frames[i] == f) {
+			s = path->stacks[i];
 			continue;
 		}
 		/* Past the shared prefix: intern, and remember for the next sample. */
-		b->path_len = i;
+		path->len = i;
 		s = profile_set_stack(b->ps, s, f);
-		b->path_frames[i] = f;
-		b->path_stacks[i] = s;
+		path->frames[i] = f;
+		path->stacks[i] = s;
 	}
-	b->path_len = n;
+	path->len = n;
 	b->profile = NULL;
 	b->nr_frames = 0;
 	return profile_add_sample(p, s, b->weight, b->time, b->has_time, b->thread, err);
+}
+
+/*
+ * builder_add_roots()'s memo: (old stack, root frame) -> new stack, open
+ * addressing on the packed pair; a value of STACK_ROOT is an empty slot
+ * (a new stack holds at least the root frame).
+ */
+struct root_memo {
+	uint64_t *keys;
+	stack_id *vals;
+	size_t mask, nr;
+};
+
+static inline uint64_t
+root_key(stack_id s, frame_id root)
+{
+	return (uint64_t)root << 32 | s;
+}
+
+static stack_id
+root_memo_get(const struct root_memo *m, uint64_t key)
+{
+	for (size_t i = hash_u64(key) & m->mask;; i = (i + 1) & m->mask) {
+		if (m->vals[i] == STACK_ROOT)
+			return STACK_ROOT;
+		if (m->keys[i] == key)
+			return m->vals[i];
+	}
+}
+
+static void
+root_memo_put(struct root_memo *m, uint64_t key, stack_id val)
+{
+	size_t i;
+
+	if (2 * (m->nr + 1) > m->mask + 1) {
+		struct root_memo n = { NULL, NULL, 2 * m->mask + 1, 0 };
+
+		n.keys = xmalloc(sizeof(*n.keys) * (n.mask + 1));
+		n.vals = xcalloc(n.mask + 1, sizeof(*n.vals));
+		for (size_t k = 0; k <= m->mask; k++)
+			if (m->vals[k] != STACK_ROOT)
+				root_memo_put(&n, m->keys[k], m->vals[k]);
+		free(m->keys);
+		free(m->vals);
+		*m = n;
+	}
+	for (i = hash_u64(key) & m->mask; m->vals[i] != STACK_ROOT; i = (i + 1) & m->mask)
+		;
+	m->keys[i] = key;
+	m->vals[i] = val;
+	m->nr++;
+}
+
+void
+builder_add_roots(struct builder *b, builder_root_fn *root, void *ctx)
+{
+	struct profile_set *ps = b->ps;
+	struct root_memo memo = { NULL, NULL, 1023, 0 };
+	struct stack_node *old = xmemdup(ps->stacks, sizeof(*old) * ps->nr_stacks);
+	stack_id *path = NULL;
+	size_t alloc_path = 0;
+
+	profile_set_clear_stacks(ps);
+	b->path.len = 0;
+	for (size_t i = 0; i < BUILDER_OTHER_PATHS; i++)
+		b->other[i].len = 0;
+	memo.keys = xmalloc(sizeof(*memo.keys) * (memo.mask + 1));
+	memo.vals = xcalloc(memo.mask + 1, sizeof(*memo.vals));
+	for (size_t pi = 0; pi < ps->nr_profiles; pi++) {
+		struct profile *p = ps->profiles[pi];
+		stack_id last_old = STACK_ROOT, last_new = STACK_ROOT;
+		thread_id last_thread = THREAD_NONE;
+		frame_id r = FRAME_NONE, last_r = FRAME_NONE;
+
+		for (size_t i = 0; i < p->nr_samples; i++) {
+			stack_id s = p->stack[i], o, cur = STACK_ROOT;
+			size_t n = 0;
+
+			if (p->thread[i] != last_thread) {
+				last_thread = p->thread[i];
+				r = root(ctx, last_thread);
+			}
+			/* Runs of one stack and one thread are the common case. */
+			if (s == last_old && r == last_r && last_new != STACK_ROOT) {
+				p->stack[i] = last_new;
+				continue;
+			}
+			/* Up to the nearest old stack done already, or the root ... */
+			for (o = s; o != STACK_ROOT; o = old[o].parent) {
+				cur = root_memo_get(&memo, root_key(o, r));
+				if (cur != STACK_ROOT)
+					break;
+				ALLOC_GROW(path, n, alloc_path);
+				path[n++] = o;
+			}
+			if (o == STACK_ROOT) {
+				cur = root_memo_get(&memo, root_key(STACK_ROOT, r));
+				if (cur == STACK_ROOT) {
+					cur = profile_set_stack(ps, STACK_ROOT, r);
+					root_memo_put(&memo, root_key(STACK_ROOT, r), cur);
+				}
+			}
+			/* ... then down again, each old frame under the new root. */
+			while (n > 0) {
+				o = path[--n];
+				cur = profile_set_stack(ps, cur, old[o].frame);
+				root_memo_put(&memo, root_key(o, r), cur);
+			}
+			last_old = s;
+			last_r = r;
+			last_new = cur;
+			p->stack[i] = cur;
+		}
+	}
+	free(path);
+	free(old);
+	free(memo.keys);
+	free(memo.vals);
 }

@@ -213,6 +213,14 @@ collapse_tidy_frame(const struct profile_set *ps, const struct frame *f,
 	const char *name = ps_get(ps, f->name);
 	size_t len = intern_len(&ps->strings, f->name), start = 0, index = 0;
 
+	/*
+	 * The importer named it after its module; the script reads perf's
+	 * "[unknown]" and makes its own name of it (tidy_piece()).
+	 */
+	if (f->flags & FRAME_UNNAMED) {
+		name = "[unknown]";
+		len = 9;
+	}
 	if (name[0] == '(')
 		return false;
 	/* A frame line with no "(module)" is one the script does not read. */

@@ -25,18 +25,25 @@ func_table_init(struct func_table *ft, const struct profile_set *ps)
 
 	for (uint32_t i = 0; i < ps->nr_frames; i++) {
 		const struct frame *f = &ps->frames[i];
+		bool process = f->flags & FRAME_PROCESS;
 		uint32_t pos = (uint32_t)hash_pair(f->name, f->module) & mask;
 
 		for (; slots[pos]; pos = (pos + 1) & mask) {
-			const struct func *fn = &ft->funcs[slots[pos] - 1];
+			func_id fn = slots[pos] - 1;
 
-			if (fn->name == f->name && fn->module == f->module)
+			if (ft->funcs[fn].name == f->name && ft->funcs[fn].module == f->module &&
+			    ft->process[fn] == process)
 				break;
 		}
 		if (!slots[pos]) {
-			ALLOC_GROW(ft->funcs, ft->nr_funcs, alloc);
+			if (ft->nr_funcs >= alloc) {
+				alloc = alloc ? 2 * alloc : 64;
+				ft->funcs = xreallocarray(ft->funcs, alloc, sizeof(*ft->funcs));
+				ft->process = xreallocarray(ft->process, alloc, sizeof(bool));
+			}
 			ft->funcs[ft->nr_funcs].name = f->name;
 			ft->funcs[ft->nr_funcs].module = f->module;
+			ft->process[ft->nr_funcs] = process;
 			slots[pos] = ++ft->nr_funcs;
 		}
 		ft->frame_func[i] = slots[pos] - 1;
@@ -49,23 +56,34 @@ func_table_release(struct func_table *ft)
 {
 	free(ft->frame_func);
 	free(ft->funcs);
+	free(ft->process);
 	free(ft->outermost);
 	memset(ft, 0, sizeof(*ft));
 }
 
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+struct func_key {
+	str_id name, module;
+	bool process;
+};
 
-	return x < y ? -1 : x > y;
+/* Order functions on their identity: name, module, then kind. */
+static int
+cmp_func_key(const void *a, const void *b)
+{
+	const struct func_key *x = a, *y = b;
+
+	if (x->name != y->name)
+		return x->name < y->name ? -1 : 1;
+	if (x->module != y->module)
+		return x->module < y->module ? -1 : 1;
+	return (int)x->process - (int)y->process;
 }
 
 int
 func_table_check(const struct func_table *ft, const struct profile_set *ps,
 		 struct tf_error *err)
 {
-	uint64_t *keys;
+	struct func_key *keys;
 	bool dup = false;
 
 	for (uint32_t i = 0; i < ps->nr_frames; i++) {
@@ -77,17 +95,20 @@ func_table_check(const struct func_table *ft, const struct profile_set *ps,
 		if (ft->funcs[fn].name != ps->frames[i].name ||
 		    ft->funcs[fn].module != ps->frames[i].module)
 			return tf_error_set(err, "frame %u maps to a function of another name", i);
+		if (ft->process[fn] != !!(ps->frames[i].flags & FRAME_PROCESS))
+			return tf_error_set(err, "frame %u maps to a function of another kind", i);
 	}
 	keys = xmalloc(sizeof(*keys) * ((size_t)ft->nr_funcs + 1));
 	for (uint32_t i = 0; i < ft->nr_funcs; i++)
-		keys[i] = ((uint64_t)ft->funcs[i].name << 32) | ft->funcs[i].module;
-	qsort(keys, ft->nr_funcs, sizeof(*keys), cmp_u64);
+		keys[i] = (struct func_key){ ft->funcs[i].name, ft->funcs[i].module,
+					     ft->process[i] };
+	qsort(keys, ft->nr_funcs, sizeof(*keys), cmp_func_key);
 	for (uint32_t i = 1; i < ft->nr_funcs; i++)
-		if (keys[i] == keys[i - 1])
+		if (!cmp_func_key(&keys[i], &keys[i - 1]))
 			dup = true;
 	free(keys);
 	if (dup)
-		return tf_error_set(err, "two functions share a name and module");
+		return tf_error_set(err, "two functions share a name, module and kind");
 	if (!ft->outermost)
 		return 0;
 	if (ft->nr_marked > ps->nr_stacks)

@@ -60,6 +60,32 @@ intern_release(struct intern *in)
 	memset(in, 0, sizeof(*in));
 }
 
+static char *arena_alloc(struct intern *in, size_t size);
+
+void
+intern_copy(struct intern *dst, const struct intern *src)
+{
+	size_t bytes = 0;
+	char *p;
+
+	memset(dst, 0, sizeof(*dst));
+	for (uint32_t id = 0; id < src->nr; id++)
+		bytes += (size_t)src->lens[id] + 1;
+	dst->alloc = src->alloc;
+	dst->nr = src->nr;
+	dst->strs = xreallocarray(NULL, dst->alloc, sizeof(*dst->strs));
+	dst->lens = xmemdup(src->lens, sizeof(*src->lens) * dst->alloc);
+	dst->mask = src->mask;
+	dst->slots = xmemdup(src->slots, sizeof(*src->slots) * ((size_t)src->mask + 1));
+	/* Every string in one chunk, copied in id order. */
+	p = arena_alloc(dst, bytes ? bytes : 1);
+	for (uint32_t id = 0; id < src->nr; id++) {
+		memcpy(p, src->strs[id], (size_t)src->lens[id] + 1);
+		dst->strs[id] = p;
+		p += src->lens[id] + 1;
+	}
+}
+
 static char *
 arena_alloc(struct intern *in, size_t size)
 {

@@ -91,6 +91,22 @@ model_set_threads(struct model *m, const bool *mask)
 	m->generation++;
 }
 
+void
+model_set_changed(struct model *m)
+{
+	/* Sized by the old numbers of stacks and functions: made again. */
+	free(m->stack_w);
+	m->stack_w = NULL;
+	free(m->fstats);
+	m->fstats = NULL;
+	func_table_release(&m->funcs);
+	m->funcs_built = false;
+	m->search_func = SEARCH_NO_FUNC;
+	/* The search's frames, the trees, the chart, the sandwich: all stale. */
+	m->search_gen++;
+	m->generation++;
+}
+
 const struct profile *
 model_profile(const struct model *m)
 {
@@ -155,6 +171,17 @@ model_funcs(struct model *m)
 		m->funcs_built = true;
 	}
 	return &m->funcs;
+}
+
+func_id
+model_func_find(struct model *m, str_id name, str_id module)
+{
+	const struct func_table *ft = model_funcs(m);
+
+	for (func_id f = 0; f < ft->nr_funcs; f++)
+		if (ft->funcs[f].name == name && ft->funcs[f].module == module)
+			return f;
+	return SEARCH_NO_FUNC;
 }
 
 const struct func_stats *

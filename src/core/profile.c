@@ -3,6 +3,7 @@
 #include "tflame/profile.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,6 +301,15 @@ profile_set_stack(struct profile_set *ps, stack_id parent, frame_id frame)
 	return id;
 }
 
+void
+profile_set_clear_stacks(struct profile_set *ps)
+{
+	if (ps->nr_srcs > 1)
+		BUG("clearing the stacks of a set with source positions");
+	ps->nr_stacks = 1;
+	memset(ps->stack_slots, 0, sizeof(*ps->stack_slots) * ((size_t)ps->stack_mask + 1));
+}
+
 static uint64_t
 src_hash(src_id parent, stack_id stack, str_id file, uint32_t line)
 {
@@ -451,6 +461,21 @@ profile_set_warn(struct profile_set *ps, uint64_t line, const char *fmt, ...)
 	add_diag(ps, line, strbuf_detach(&sb, NULL));
 }
 
+/* Room for exactly n samples in every per-sample array (n > 0). */
+static void
+resize_samples(struct profile *p, size_t n)
+{
+	p->stack = xreallocarray(p->stack, n, sizeof(*p->stack));
+	p->weight = xreallocarray(p->weight, n, sizeof(*p->weight));
+	p->time = xreallocarray(p->time, n, sizeof(*p->time));
+	p->thread = xreallocarray(p->thread, n, sizeof(*p->thread));
+	if (p->src)
+		p->src = xreallocarray(p->src, n, sizeof(*p->src));
+	p->alloc_samples = n;
+	if (p->nr_samples > n)
+		p->nr_samples = n;
+}
+
 static void
 grow_samples(struct profile *p, size_t want)
 {
@@ -459,16 +484,11 @@ grow_samples(struct profile *p, size_t want)
 	if (want <= p->alloc_samples)
 		return;
 	n = p->alloc_samples ? p->alloc_samples * 2 : 1024;
-	if (n < want)
-		n = want;
-	p->stack = xreallocarray(p->stack, n, sizeof(*p->stack));
-	p->weight = xreallocarray(p->weight, n, sizeof(*p->weight));
-	p->time = xreallocarray(p->time, n, sizeof(*p->time));
-	p->thread = xreallocarray(p->thread, n, sizeof(*p->thread));
-	if (p->src)
-		p->src = xreallocarray(p->src, n, sizeof(*p->src));
-	p->alloc_samples = n;
+	resize_samples(p, n < want ? want : n);
 }
+
+/* Samples profile_set_merge() copies between two shrinks of the source. */
+#define MERGE_CHUNK ((size_t)1 << 20)
 
 static void
 note_time(struct profile *p, int64_t time)
@@ -629,7 +649,7 @@ profile_set_merge(struct profile_set *dst, struct profile_set *src, uint64_t lin
 		struct profile *sp = src->profiles[pi];
 		struct profile *dp = profile_set_profile(dst, smap[sp->name], sp->unit);
 		uint64_t mul = 1;
-		size_t base;
+		size_t base, moved;
 
 		if (sp->weight_decimals > dp->weight_decimals &&
 		    profile_set_decimals(dp, sp->weight_decimals, err)) {
@@ -648,15 +668,27 @@ profile_set_merge(struct profile_set *dst, struct profile_set *src, uint64_t lin
 					  sizeof(*dp->src));
 		grow_samples(dp, dp->nr_samples + sp->nr_samples);
 		base = dp->nr_samples;
-		for (size_t i = 0; i < sp->nr_samples; i++) {
-			dp->stack[base + i] = kmap[sp->stack[i]];
-			dp->weight[base + i] = sp->weight[i] * mul;
-			dp->time[base + i] = sp->time[i];
-			dp->thread[base + i] = tmap[sp->thread[i]];
-			if (dp->src)
-				dp->src[base + i] = sp->src ? qmap[sp->src[i]] : SRC_ROOT;
+		moved = sp->nr_samples;
+		/*
+		 * From the end, a chunk at a time, giving src's memory back as
+		 * it goes: both sets' samples are never held in full at once.
+		 */
+		for (size_t end = sp->nr_samples; end > 0;) {
+			size_t start = end > MERGE_CHUNK ? end - MERGE_CHUNK : 0;
+
+			for (size_t i = start; i < end; i++) {
+				dp->stack[base + i] = kmap[sp->stack[i]];
+				dp->weight[base + i] = sp->weight[i] * mul;
+				dp->time[base + i] = sp->time[i];
+				dp->thread[base + i] = tmap[sp->thread[i]];
+				if (dp->src)
+					dp->src[base + i] = sp->src ? qmap[sp->src[i]] : SRC_ROOT;
+			}
+			end = start;
+			if (end && sp->alloc_samples - end >= MERGE_CHUNK)
+				resize_samples(sp, end); /* give the rest back */
 		}
-		dp->nr_samples += sp->nr_samples;
+		dp->nr_samples += moved;
 		dp->total_weight += sp->total_weight * mul;
 		if (sp->has_time) {
 			note_time(dp, sp->time_min);
@@ -693,15 +725,59 @@ struct rewrite_map {
 	bool *absorbs;  /* per old frame: absorbs_inlined, or NULL if none did */
 };
 
+/*
+ * Progress of a build: units are a frame (weighed REWRITE_FRAME_UNITS:
+ * its answer may have to be looked up), a stack, and REWRITE_SAMPLES
+ * samples. Counted locally and published every REWRITE_PUBLISH units;
+ * a cancel is seen at the next frame or stack.
+ */
+#define REWRITE_FRAME_UNITS 16
+#define REWRITE_SAMPLES 8
+#define REWRITE_PUBLISH 4096
+
+struct rewrite_run {
+	const struct rewrite_opts *o;
+	uint64_t pending;
+};
+
+static bool
+rewrite_step(struct rewrite_run *r, uint64_t units)
+{
+	const struct rewrite_opts *o = r->o;
+
+	if (!o)
+		return true;
+	r->pending += units;
+	if (r->pending >= REWRITE_PUBLISH) {
+		if (o->done)
+			atomic_fetch_add_explicit(o->done, r->pending, memory_order_relaxed);
+		r->pending = 0;
+	}
+	return !o->cancel || !atomic_load_explicit(o->cancel, memory_order_relaxed);
+}
+
 static void
-rewrite_frames(struct profile_set *ps, const struct frame *old, uint32_t nold,
-	       frame_rewrite_fn *fn, void *ctx, struct rewrite_map *m)
+rewrite_map_release(struct rewrite_map *m)
+{
+	free(m->absorbs);
+	free(m->first);
+	free(m->ids);
+	free(m->file);
+	free(m->line);
+}
+
+/* Every answer of fn, its frames interned in out. False if cancelled. */
+static bool
+rewrite_frames(struct profile_set *out, const struct frame *old, uint32_t nold,
+	       frame_rewrite_fn *fn, void *ctx, struct rewrite_map *m, struct rewrite_run *run)
 {
 	m->first = xmalloc(sizeof(*m->first) * ((size_t)nold + 1));
 	for (uint32_t f = 0; f < nold; f++) {
 		struct frame_rewrite rw = { NULL, NULL, NULL, 0, false };
 
-		fn(ctx, ps, &old[f], &rw);
+		if (!rewrite_step(run, REWRITE_FRAME_UNITS))
+			return false;
+		fn(ctx, out, &old[f], &rw);
 		if (!rw.nr) {
 			/* Nothing to say: the frame stays as it was. */
 			rw.frames = &old[f];
@@ -726,7 +802,7 @@ rewrite_frames(struct profile_set *ps, const struct frame *old, uint32_t nold,
 		for (size_t i = 0; i < rw.nr; i++, m->nr++) {
 			const struct frame *nf = &rw.frames[i];
 
-			m->ids[m->nr] = profile_set_frame(ps, nf);
+			m->ids[m->nr] = profile_set_frame(out, nf);
 			if (rw.file) {
 				m->file[m->nr] = rw.file[i];
 				m->line[m->nr] = rw.line[i];
@@ -741,47 +817,86 @@ rewrite_frames(struct profile_set *ps, const struct frame *old, uint32_t nold,
 		}
 	}
 	m->first[nold] = (uint32_t)m->nr;
+	return true;
 }
 
-void
-profile_set_rewrite(struct profile_set *ps, frame_rewrite_fn *fn, void *ctx)
+/*
+ * An empty set to build ps's rewrite in: a copy of its strings (every
+ * str_id of ps means the same there) and of its threads, and one profile
+ * per profile of ps with room for its samples' stacks only.
+ */
+static struct profile_set *
+rewrite_shadow(const struct profile_set *ps, bool stacks)
 {
-	struct stack_node root = { STACK_ROOT, FRAME_NONE, 0 };
-	struct frame *old = ps->frames;
-	struct stack_node *ostk = ps->stacks;
-	uint32_t nold = ps->nr_frames, nstk = ps->nr_stacks;
+	struct profile_set *out = profile_set_new();
+
+	intern_release(&out->strings);
+	intern_copy(&out->strings, &ps->strings);
+	free(out->thread_slots);
+	out->nr_threads = out->alloc_threads = ps->nr_threads;
+	out->threads = ps->nr_threads ? xmemdup(ps->threads, sizeof(*ps->threads) * ps->nr_threads)
+				      : NULL;
+	out->thread_mask = ps->thread_mask;
+	out->thread_slots = xmemdup(ps->thread_slots,
+				    sizeof(*ps->thread_slots) * ((size_t)ps->thread_mask + 1));
+	for (size_t i = 0; i < ps->nr_profiles; i++) {
+		const struct profile *p = ps->profiles[i];
+		struct profile *q = xcalloc(1, sizeof(*q));
+
+		*q = *p;
+		q->stack = stacks ? xreallocarray(NULL, p->alloc_samples ? p->alloc_samples : 1,
+						  sizeof(*q->stack))
+				  : NULL;
+		q->src = NULL;
+		q->weight = NULL;
+		q->time = NULL;
+		q->thread = NULL;
+		ALLOC_GROW(out->profiles, out->nr_profiles, out->alloc_profiles);
+		out->profiles[out->nr_profiles++] = q;
+	}
+	out->format = ps->format;
+	return out;
+}
+
+/*
+ * The build of ps, which it reads. consumed is NULL, or ps itself when it
+ * is a shadow its owner gives up: the samples' stack and position arrays
+ * are then rewritten in place and move to the result (saving their memory
+ * on a big profile).
+ */
+static struct profile_set *
+rewrite_build(const struct profile_set *ps, struct profile_set *consumed, frame_rewrite_fn *fn,
+	      void *ctx, const struct rewrite_opts *o, stack_id **map_out)
+{
+	bool consume = consumed != NULL;
+	const struct frame *old = ps->frames;
+	const struct stack_node *ostk = ps->stacks;
+	const struct src_node *osrc = ps->srcs;
+	uint32_t nold = ps->nr_frames, nstk = ps->nr_stacks, nosrc = ps->nr_srcs;
+	struct rewrite_run run = { o, 0 };
+	struct profile_set *out;
 	struct rewrite_map m;
 	stack_id *smap;
 	src_id *qmap = NULL, *pmap = NULL;
 	bool *absorbing = NULL; /* per old stack: its frame's chain absorbs inlined frames */
-	struct src_node *osrc = ps->srcs;
-	uint32_t nosrc = ps->nr_srcs;
 	bool carry; /* the old positions still hold: carry them over */
+	uint64_t nsamples = 0;
 
+	for (size_t pi = 0; pi < ps->nr_profiles; pi++)
+		nsamples += ps->profiles[pi]->nr_samples;
+	if (o && o->total)
+		atomic_fetch_add(o->total, (uint64_t)nold * REWRITE_FRAME_UNITS + nstk +
+					       nsamples / REWRITE_SAMPLES);
 	memset(&m, 0, sizeof(m));
-	/* A new frame table, filled with the answers. */
-	ps->frames = NULL;
-	ps->nr_frames = ps->alloc_frames = 0;
-	free(ps->frame_slots);
-	ps->frame_slots = slots_new(1024);
-	ps->frame_mask = 1023;
-	rewrite_frames(ps, old, nold, fn, ctx, &m);
+	out = rewrite_shadow(ps, !consume);
+	if (!rewrite_frames(out, old, nold, fn, ctx, &m, &run))
+		goto cancelled;
+	if (o && o->frames_done)
+		o->frames_done(ctx);
 
-	/* New stacks and positions; parents precede children, so one pass. */
-	ps->stacks = NULL;
-	ps->nr_stacks = ps->alloc_stacks = 0;
-	free(ps->stack_slots);
-	ps->stack_slots = slots_new(1024);
-	ps->stack_mask = 1023;
-	ALLOC_GROW(ps->stacks, ps->nr_stacks, ps->alloc_stacks);
-	ps->stacks[ps->nr_stacks++] = root;
 	/* Frame for frame, the old positions stay true of the new stacks. */
 	carry = !m.positions && !m.absorbs && m.nr == nold && nosrc > 1;
-	free(ps->src_slots);
-	ps->srcs = NULL;
-	ps->alloc_srcs = 0;
-	src_table_init(ps);
-
+	/* New stacks and positions; parents precede children, so one pass. */
 	smap = xmalloc(sizeof(*smap) * nstk);
 	if (m.positions)
 		qmap = xmalloc(sizeof(*qmap) * nstk);
@@ -795,6 +910,12 @@ profile_set_rewrite(struct profile_set *ps, frame_rewrite_fn *fn, void *ctx)
 		stack_id cur = smap[ostk[s].parent];
 		src_id q = qmap ? qmap[ostk[s].parent] : SRC_ROOT;
 
+		if (!rewrite_step(&run, 1)) {
+			free(smap);
+			free(qmap);
+			free(absorbing);
+			goto cancelled;
+		}
 		if (absorbing) {
 			if (absorbing[ostk[s].parent] && (old[f].flags & FRAME_INLINED)) {
 				/* Said already by the chain below it. */
@@ -808,53 +929,128 @@ profile_set_rewrite(struct profile_set *ps, frame_rewrite_fn *fn, void *ctx)
 		}
 
 		for (uint32_t k = m.first[f]; k < m.first[f + 1]; k++) {
-			cur = profile_set_stack(ps, cur, m.ids[k]);
+			cur = profile_set_stack(out, cur, m.ids[k]);
 			if (qmap)
-				q = profile_set_src(ps, q, cur, m.file[k], m.line[k]);
+				q = profile_set_src(out, q, cur, m.file[k], m.line[k]);
 		}
 		smap[s] = cur;
 		if (qmap)
 			qmap[s] = q;
 	}
+	free(absorbing);
 	if (carry) {
 		pmap = xmalloc(sizeof(*pmap) * nosrc);
 		pmap[SRC_ROOT] = SRC_ROOT;
 		for (uint32_t i = 1; i < nosrc; i++)
-			pmap[i] = profile_set_src(ps, pmap[osrc[i].parent], smap[osrc[i].stack],
+			pmap[i] = profile_set_src(out, pmap[osrc[i].parent], smap[osrc[i].stack],
 						  osrc[i].file, osrc[i].line);
 	}
 
 	for (size_t pi = 0; pi < ps->nr_profiles; pi++) {
-		struct profile *p = ps->profiles[pi];
+		const struct profile *p = ps->profiles[pi];
+		struct profile *q = out->profiles[pi];
+		size_t room = p->alloc_samples ? p->alloc_samples : 1;
 
 		if (pmap && p->src) {
+			q->src = consume ? consumed->profiles[pi]->src
+					 : xreallocarray(NULL, room, sizeof(*q->src));
 			for (size_t i = 0; i < p->nr_samples; i++)
-				p->src[i] = pmap[p->src[i]];
-		} else {
-			free(p->src);
-			p->src = NULL;
-		}
-		if (qmap && p->alloc_samples) {
-			p->src = xreallocarray(NULL, p->alloc_samples, sizeof(*p->src));
+				q->src[i] = pmap[p->src[i]];
+		} else if (qmap) {
+			q->src = xreallocarray(NULL, room, sizeof(*q->src));
 			for (size_t i = 0; i < p->nr_samples; i++)
-				p->src[i] = qmap[p->stack[i]];
+				q->src[i] = qmap[p->stack[i]];
 		}
-		for (size_t i = 0; i < p->nr_samples; i++)
-			p->stack[i] = smap[p->stack[i]];
-	}
+		if (consume) {
+			struct profile *c = consumed->profiles[pi];
 
-	free(old);
-	free(ostk);
-	free(osrc);
-	free(smap);
+			if (q->src != c->src)
+				free(c->src);
+			c->src = NULL;
+			q->stack = c->stack;
+			c->stack = NULL;
+		}
+		for (size_t i = 0; i < p->nr_samples; i++) {
+			q->stack[i] = smap[consume ? q->stack[i] : p->stack[i]];
+			if (i && !(i % REWRITE_PUBLISH))
+				rewrite_step(&run, REWRITE_PUBLISH / REWRITE_SAMPLES);
+		}
+	}
+	if (o && o->done && o->total)
+		atomic_store(o->done, atomic_load(o->total));
 	free(qmap);
 	free(pmap);
-	free(absorbing);
-	free(m.absorbs);
-	free(m.first);
-	free(m.ids);
-	free(m.file);
-	free(m.line);
+	rewrite_map_release(&m);
+	if (map_out)
+		*map_out = smap;
+	else
+		free(smap);
+	return out;
+
+cancelled:
+	rewrite_map_release(&m);
+	profile_set_free(out);
+	return NULL;
+}
+
+struct profile_set *
+profile_set_rewrite_build(const struct profile_set *ps, frame_rewrite_fn *fn, void *ctx,
+			  const struct rewrite_opts *o, stack_id **map_out)
+{
+	return rewrite_build(ps, NULL, fn, ctx, o, map_out);
+}
+
+struct profile_set *
+profile_set_rewrite_consume(struct profile_set *shadow, frame_rewrite_fn *fn, void *ctx,
+			    const struct rewrite_opts *o, stack_id **map_out)
+{
+	return rewrite_build(shadow, shadow, fn, ctx, o, map_out);
+}
+
+void
+profile_set_swap_tables(struct profile_set *a, struct profile_set *b)
+{
+	struct profile_set ta = *a, tb = *b;
+
+	if (a->nr_profiles != b->nr_profiles)
+		BUG("swapping the tables of sets of %zu and %zu profiles", a->nr_profiles,
+		    b->nr_profiles);
+	/* Everything changes hands but the profiles, the warnings and the format. */
+	*a = tb;
+	*b = ta;
+#define KEEP(m) (a->m = ta.m, b->m = tb.m)
+	KEEP(profiles);
+	KEEP(nr_profiles);
+	KEEP(alloc_profiles);
+	KEEP(diags);
+	KEEP(nr_diags);
+	KEEP(alloc_diags);
+	KEEP(format);
+#undef KEEP
+	for (size_t i = 0; i < a->nr_profiles; i++) {
+		struct profile *p = a->profiles[i], *q = b->profiles[i];
+		stack_id *stk;
+		src_id *src;
+
+		if (p->nr_samples != q->nr_samples || p->alloc_samples != q->alloc_samples)
+			BUG("swapping the stacks of profiles of %zu and %zu samples",
+			    p->nr_samples, q->nr_samples);
+		stk = p->stack;
+		src = p->src;
+		p->stack = q->stack;
+		q->stack = stk;
+		p->src = q->src;
+		q->src = src;
+	}
+}
+
+void
+profile_set_rewrite(struct profile_set *ps, frame_rewrite_fn *fn, void *ctx)
+{
+	struct profile_set *out = profile_set_rewrite_build(ps, fn, ctx, NULL, NULL);
+
+	profile_set_swap_tables(ps, out);
+	profile_set_free(out);
 }
 
 static int

@@ -360,10 +360,15 @@ rows_sort(const struct row_order *o, func_id *a, uint32_t n)
 	free(tmp);
 }
 
+/*
+ * A row for every function with weight (that matches): a process frame
+ * is no function, and perf report's table has no such row either.
+ */
 static bool
-row_wanted(const struct func_stats *st, const struct search *match, func_id f)
+row_wanted(const struct func_table *ft, const struct func_stats *st,
+	   const struct search *match, func_id f)
 {
-	return st[f].total && (!match || search_func(match, f));
+	return st[f].total && !ft->process[f] && (!match || search_func(match, f));
 }
 
 void
@@ -384,7 +389,7 @@ sandwich_rows_build(struct sandwich_rows *r, const struct profile_set *ps,
 	r->reverse = reverse;
 	r->filtered = match != NULL;
 	for (func_id f = 0; f < ft->nr_funcs; f++) {
-		if (!row_wanted(st, match, f))
+		if (!row_wanted(ft, st, match, f))
 			continue;
 		ALLOC_GROW(r->rows, r->nr, r->alloc);
 		r->rows[r->nr++] = f;
@@ -421,14 +426,14 @@ sandwich_rows_check(const struct sandwich_rows *r, const struct profile_set *ps,
 	if (r->filtered != (match != NULL))
 		ret = tf_error_set(err, "rows built %s a filter", r->filtered ? "with" : "without");
 	for (func_id f = 0; f < ft->nr_funcs && !ret; f++)
-		if (row_wanted(st, match, f))
+		if (row_wanted(ft, st, match, f))
 			want++;
 	if (!ret && want != r->nr)
 		ret = tf_error_set(err, "%u rows, %u functions to show", r->nr, want);
 	for (uint32_t i = 0; i < r->nr && !ret; i++) {
 		func_id f = r->rows[i];
 
-		if (f >= ft->nr_funcs || seen[f] || !row_wanted(st, match, f))
+		if (f >= ft->nr_funcs || seen[f] || !row_wanted(ft, st, match, f))
 			ret = tf_error_set(err, "row %u: function %u %s", i, f,
 					   f >= ft->nr_funcs ? "out of range"
 					   : seen[f]	     ? "twice"

@@ -34,6 +34,16 @@
  * Speed comes from never interning on the hot path: a frame line is looked
  * up in a per-parser cache keyed by its raw symbol (without the +0x offset)
  * and module bytes, so a hit costs one hash and one memcmp.
+ *
+ * Process roots: a system-wide profile reads by process, so when a file
+ * holds samples of more than one process, every sample gets an outermost
+ * frame naming its process (FRAME_PROCESS), as stackcollapse-perf.pl
+ * makes the comm the root of every stack; a profile of one process gets
+ * none. That is decided over the whole set, every event together, without
+ * a second pass and at no cost to a profile of one process: a parser adds
+ * no process frame until a sample of a second process ends (process_seen(),
+ * which then gives the samples before theirs), and a parallel load looks
+ * at what its ranges saw before merging them (process_roots_merge()).
  */
 
 /* Files at least this big are parsed on several threads. */
@@ -705,9 +715,23 @@ struct fcache_entry {
 	uint32_t sym_len, mod_len;
 	uint32_t hash32;
 	frame_id id;        /* FRAME_NONE until used without a srcline */
-	bool unknown;       /* named [unknown]: may carry its address */
 	bool keep_addr;     /* keep its address, for the symbolizer */
+	/*
+	 * FRAME_UNNAMED, and keep_unknown_addrs asks for its address: a
+	 * frame of a known module gets it in its name, "[libc.so.6+0x1f2]";
+	 * collapse (collapse_compat) also keeps it in the frame, for any
+	 * module, to print "[libc.so.6 <1f2>]" or "[unknown <1f2>]".
+	 */
+	bool addr_in_name;
+	bool unnamed_addr;  /* keep the address in the frame, for collapse */
 	struct frame f;     /* name, module and flags */
+};
+
+/* The processes a parser has seen samples of. */
+enum proc_state {
+	PROC_NONE, /* no sample yet */
+	PROC_ONE,  /* one process: no process frames */
+	PROC_MANY, /* several: every sample has its process frame */
 };
 
 struct perf_parser {
@@ -724,10 +748,11 @@ struct perf_parser {
 	char *keys;
 	size_t keys_len, keys_alloc;
 	struct lcache_entry *lcache;
+	struct strbuf name_buf;   /* for the names of unnamed frames */
 
 	/* the last frame line, held back until we know if a srcline follows */
 	bool pending;
-	bool pend_unknown;        /* it is an [unknown] frame */
+	bool pend_unnamed_addr;   /* it is unnamed and keeps its address (collapse) */
 	/*
 	 * User-space frame lines so far in the open sample, perf's own inline
 	 * frames aside: past the first, perf prints return addresses (a
@@ -743,6 +768,15 @@ struct perf_parser {
 
 	/* recent threads, and the last header's profile */
 	struct tcache_entry *tcache;
+	/*
+	 * Process roots (see the top of this file); none with
+	 * collapse_compat, where collapse names the process itself.
+	 */
+	enum proc_state proc_state;
+	thread_id proc_thread;    /* PROC_ONE: a thread of that process */
+	thread_id proc_below;     /* PROC_ONE: the threads below it are of it too */
+	frame_id *proc_frames;    /* by thread_id of ps: FRAME_NONE until needed */
+	uint32_t nr_proc_frames;
 	struct strbuf last_event;
 	struct profile *last_profile;
 
@@ -782,6 +816,7 @@ parser_init(struct perf_parser *pp, struct profile_set *ps,
 	strbuf_init(&pp->last_event, 0);
 	strbuf_init(&pp->bad_excerpt, 0);
 	strbuf_init(&pp->last_mod, 0);
+	strbuf_init(&pp->name_buf, 0);
 }
 
 static void
@@ -793,9 +828,11 @@ parser_release(struct perf_parser *pp)
 	free(pp->keys);
 	free(pp->lcache);
 	free(pp->tcache);
+	free(pp->proc_frames);
 	strbuf_release(&pp->last_event);
 	strbuf_release(&pp->bad_excerpt);
 	strbuf_release(&pp->last_mod);
+	strbuf_release(&pp->name_buf);
 }
 
 static void
@@ -865,6 +902,40 @@ module_resolvable(struct perf_parser *pp, const char *m, size_t len, uint32_t fl
 	return pp->last_mod_ok;
 }
 
+/*
+ * The name of a frame perf could not name, from its module m as
+ * stackcollapse-perf.pl names it: "[<basename>]", or the module itself
+ * when perf bracketed it ("[kernel.kallsyms]", "[vdso]"), so that
+ * unnamed frames of different modules read apart. Sets *known to whether
+ * there was a module to name it by, and returns "[unknown]" if not.
+ */
+static str_id
+unnamed_name(struct perf_parser *pp, const char *m, size_t len, bool *known)
+{
+	struct strbuf *sb = &pp->name_buf;
+	size_t base = 0;
+
+	*known = len && !mem_is(m, len, "[unknown]");
+	if (!*known)
+		return ps_str(pp->ps, "[unknown]", 9);
+	if (m[0] == '[' && m[len - 1] == ']' && len > 2)
+		return ps_str(pp->ps, m, len);
+	for (size_t i = len; i > 0; i--) {
+		if (m[i - 1] == '/') {
+			base = i;
+			break;
+		}
+	}
+	/* "/dir/" has no basename: the module as it is, rather than "[]". */
+	if (base == len)
+		base = 0;
+	strbuf_reset(sb);
+	strbuf_addch(sb, '[');
+	strbuf_add(sb, m + base, len - base);
+	strbuf_addch(sb, ']');
+	return ps_str(pp->ps, sb->buf, sb->len);
+}
+
 /* Make the cache entry for a frame seen for the first time. */
 static uint32_t
 fcache_add(struct perf_parser *pp, const struct raw_frame *rf, uint32_t h32, uint32_t pos)
@@ -892,19 +963,26 @@ fcache_add(struct perf_parser *pp, const struct raw_frame *rf, uint32_t h32, uin
 	e->id = FRAME_NONE;
 	pp->keys_len += klen;
 
-	/* perf prints [unknown] for a symbol it cannot name; so do we. */
-	if (!rf->sym_len || mem_is(rf->sym, rf->sym_len, "[unknown]")) {
-		e->f.name = ps_str(ps, "[unknown]", 9);
-		e->unknown = true;
-	} else {
-		e->f.name = ps_str(ps, rf->sym, rf->sym_len);
-	}
 	if (mem_is(mod, rf->mod_len, "inlined")) {
 		e->f.module = STR_EMPTY;
 		e->f.flags = FRAME_INLINED;
 	} else {
 		e->f.module = ps_str(ps, mod, rf->mod_len);
 		e->f.flags = module_flags(mod, rf->mod_len);
+	}
+	/* perf prints [unknown] for a symbol it cannot name: name it by its module. */
+	if (!rf->sym_len || mem_is(rf->sym, rf->sym_len, "[unknown]")) {
+		bool known;
+
+		if (e->f.flags & FRAME_INLINED)
+			e->f.name = unnamed_name(pp, "", 0, &known);
+		else
+			e->f.name = unnamed_name(pp, mod, rf->mod_len, &known);
+		e->f.flags |= FRAME_UNNAMED;
+		e->addr_in_name = pp->opts->keep_unknown_addrs && known;
+		e->unnamed_addr = pp->opts->keep_unknown_addrs && pp->opts->collapse_compat;
+	} else {
+		e->f.name = ps_str(ps, rf->sym, rf->sym_len);
 	}
 	if (pp->opts->symbols == SYMBOLS_KEEP)
 		e->keep_addr = module_for_addr2line(mod, rf->mod_len);
@@ -961,6 +1039,33 @@ flush_pending(struct perf_parser *pp)
 	builder_push_frame(&pp->b, id);
 }
 
+/*
+ * The name of unnamed frame e (addr_in_name) at addr: its module's name
+ * with the address, "[libc.so.6+0x1f2]" for "[libc.so.6]". Interned per
+ * line, which only --addrs pays.
+ */
+static str_id
+addr_name(struct perf_parser *pp, const struct fcache_entry *e, uint64_t addr)
+{
+	struct strbuf *sb = &pp->name_buf;
+	char hex[20];
+	size_t n = sizeof(hex);
+
+	/* "+0x<hex>]" backwards, without printf's cost on every line */
+	hex[--n] = ']';
+	do
+		hex[--n] = "0123456789abcdef"[addr & 15];
+	while (addr >>= 4);
+	hex[--n] = 'x';
+	hex[--n] = '0';
+	hex[--n] = '+';
+	strbuf_reset(sb);
+	/* the module's name without its closing bracket */
+	strbuf_add(sb, ps_get(pp->ps, e->f.name), intern_len(&pp->ps->strings, e->f.name) - 1);
+	strbuf_add(sb, hex + n, sizeof(hex) - n);
+	return ps_str(pp->ps, sb->buf, sb->len);
+}
+
 /* A frame line (its cache entry idx, its address text) in the open sample. */
 static inline void
 frame_entry_seen(struct perf_parser *pp, uint32_t idx, const char *addr_text,
@@ -975,14 +1080,21 @@ frame_entry_seen(struct perf_parser *pp, uint32_t idx, const char *addr_text,
 
 	flush_pending(pp);
 	pp->pending = true;
-	pp->pend_unknown = e->unknown;
-	if ((pp->opts->keep_unknown_addrs && e->unknown) || keep) {
+	pp->pend_unnamed_addr = e->unnamed_addr;
+	if (e->unnamed_addr || e->addr_in_name || keep) {
 		uint64_t addr = 0;
 
 		for (size_t i = 0; i < addr_len; i++)
 			addr = addr << 4 | hex_value(addr_text[i]);
 		pp->pend = e->f;
-		pp->pend.addr = addr;
+		/*
+		 * In the name, the address splits the frame; in the frame,
+		 * only who reads it wants it: the symbolizer (where it has a
+		 * module to read) and collapse.
+		 */
+		pp->pend.addr = keep || e->unnamed_addr ? addr : 0;
+		if (e->addr_in_name)
+			pp->pend.name = addr_name(pp, e, addr);
 		if (keep && pp->opts->symbols == SYMBOLS_RESOLVE && pp->user_frames)
 			pp->pend.flags |= FRAME_RETADDR;
 		pp->pend_entry = UINT32_MAX;
@@ -1047,7 +1159,7 @@ srcline_seen(struct perf_parser *pp, const char *p, const char *end)
 		f = pp->pend;
 		/* perf resolved this frame itself: nothing for the symbolizer. */
 		f.flags &= ~(uint32_t)FRAME_RETADDR;
-		if (!(pp->opts->keep_unknown_addrs && pp->pend_unknown))
+		if (!pp->pend_unnamed_addr)
 			f.addr = 0;
 	}
 	for (q = end; q > p && is_digit(q[-1]); q--)
@@ -1069,12 +1181,140 @@ srcline_seen(struct perf_parser *pp, const char *p, const char *end)
 	builder_push_frame(&pp->b, profile_set_frame(pp->ps, &f));
 }
 
+/*
+ * Has the thread a comm? perf prints ":TID" for a thread it saw no comm
+ * for (its thread__new() names every thread so until a comm arrives).
+ */
+static bool
+comm_known(const char *s, size_t len)
+{
+	size_t i = 1;
+
+	if (!len)
+		return false;
+	if (s[0] != ':')
+		return true;
+	if (i < len && s[i] == '-')
+		i++;
+	if (i == len)
+		return true; /* ":" or ":-" is a name */
+	for (; i < len; i++)
+		if (!is_digit(s[i]))
+			return true;
+	return false;
+}
+
+/* The process frame of a thread: its comm, "[pid N]" or "[unknown process]". */
+static frame_id
+process_frame(struct perf_parser *pp, thread_id t)
+{
+	struct profile_set *ps = pp->ps;
+
+	if (t >= pp->nr_proc_frames) {
+		uint32_t n = pp->nr_proc_frames ? pp->nr_proc_frames : 64;
+
+		while (n <= t)
+			n *= 2;
+		pp->proc_frames = xreallocarray(pp->proc_frames, n, sizeof(*pp->proc_frames));
+		for (uint32_t i = pp->nr_proc_frames; i < n; i++)
+			pp->proc_frames[i] = FRAME_NONE;
+		pp->nr_proc_frames = n;
+	}
+	if (pp->proc_frames[t] == FRAME_NONE) {
+		const struct thread *th = &ps->threads[t];
+		const char *comm = ps_get(ps, th->comm);
+		struct frame f = { 0 };
+
+		if (comm_known(comm, intern_len(&ps->strings, th->comm))) {
+			f.name = th->comm;
+		} else {
+			strbuf_reset(&pp->name_buf);
+			if (th->pid >= 0)
+				strbuf_addf(&pp->name_buf, "[pid %lld]", (long long)th->pid);
+			else
+				strbuf_addstr(&pp->name_buf, "[unknown process]");
+			f.name = ps_str(ps, pp->name_buf.buf, pp->name_buf.len);
+		}
+		f.module = STR_EMPTY;
+		f.flags = FRAME_PROCESS;
+		pp->proc_frames[t] = profile_set_frame(ps, &f);
+	}
+	return pp->proc_frames[t];
+}
+
+/*
+ * A thread's process is its pid, or, where perf printed no pid (perf
+ * script's default header is "comm tid"), its comm: threads of one
+ * process with comms of their own then read as processes of their own,
+ * as in stackcollapse-perf.pl's output.
+ */
+static bool
+same_process(const struct thread *a, const struct thread *b)
+{
+	if (a->pid >= 0 || b->pid >= 0)
+		return a->pid == b->pid;
+	return a->comm == b->comm;
+}
+
+static frame_id
+process_root(void *vpp, thread_id t)
+{
+	return process_frame(vpp, t);
+}
+
+/* Give every sample so far its process frame: a second process has come. */
+static void
+add_process_roots(struct perf_parser *pp)
+{
+	pp->proc_state = PROC_MANY;
+	builder_add_roots(&pp->b, process_root, pp);
+}
+
+/*
+ * The open sample is about to end: note its process and, from the second
+ * process on, give it its process frame (leaf first: pushed last, it is
+ * the outermost).
+ */
+static void
+process_seen(struct perf_parser *pp)
+{
+	const struct thread *threads = pp->ps->threads;
+	thread_id t = pp->b.thread;
+
+	switch (pp->proc_state) {
+	case PROC_NONE:
+		pp->proc_state = PROC_ONE;
+		pp->proc_thread = t;
+		pp->proc_below = t == 0;
+		return;
+	case PROC_ONE:
+		/*
+		 * Threads mostly come in the order of their ids: the ones
+		 * below proc_below were found of the one process already.
+		 */
+		if (t < pp->proc_below)
+			return;
+		if (same_process(&threads[t], &threads[pp->proc_thread])) {
+			if (t == pp->proc_below)
+				pp->proc_below++;
+			return;
+		}
+		add_process_roots(pp);
+		break;
+	case PROC_MANY:
+		break;
+	}
+	builder_push_frame(&pp->b, process_frame(pp, t));
+}
+
 static int
 end_sample(struct perf_parser *pp, struct tf_error *err)
 {
 	flush_pending(pp);
 	if (!builder_in_sample(&pp->b))
 		return 0;
+	if (!pp->opts->collapse_compat && !builder_full(&pp->b))
+		process_seen(pp);
 	if (builder_end_sample(&pp->b, BUILDER_LEAF_FIRST, err)) {
 		err->line = pp->sample_line;
 		return -1;
@@ -1470,6 +1710,48 @@ job_run(void *arg)
 	return NULL;
 }
 
+/* same_process() for threads of two sets. */
+static bool
+same_process_between(const struct profile_set *a, thread_id ta, const struct profile_set *b,
+		     thread_id tb)
+{
+	const struct thread *x = &a->threads[ta], *y = &b->threads[tb];
+	size_t len = intern_len(&a->strings, x->comm);
+
+	if (x->pid >= 0 || y->pid >= 0)
+		return x->pid == y->pid;
+	return len == intern_len(&b->strings, y->comm) &&
+	       !memcmp(ps_get(a, x->comm), ps_get(b, y->comm), len);
+}
+
+/*
+ * Process roots of a parallel load, decided here over the whole file
+ * (every event of every range), before the ranges' sets are merged: a
+ * range that saw one process gets no process frames from its parser,
+ * so if another range saw another process (or several), it gets them now.
+ */
+static void
+process_roots_merge(struct perf_job *jobs, int njobs)
+{
+	const struct perf_parser *first = NULL;
+	bool several = false;
+
+	for (int i = 0; i < njobs && !several; i++) {
+		const struct perf_parser *pp = &jobs[i].pp;
+
+		if (pp->proc_state == PROC_MANY)
+			several = true;
+		else if (pp->proc_state == PROC_ONE && !first)
+			first = pp;
+		else if (pp->proc_state == PROC_ONE)
+			several = !same_process_between(first->ps, first->proc_thread, pp->ps,
+							pp->proc_thread);
+	}
+	for (int i = 0; i < njobs && several; i++)
+		if (jobs[i].pp.proc_state == PROC_ONE)
+			add_process_roots(&jobs[i].pp);
+}
+
 static int
 thread_count(const struct import_options *opts, uint64_t size)
 {
@@ -1561,6 +1843,8 @@ load_parallel(struct input *in, const struct import_options *opts, struct profil
 		tf_error_move(err, &jobs[failed].err);
 		tf_error_shift_line(err, offset);
 		ret = -1;
+	} else if (!opts->collapse_compat) {
+		process_roots_merge(jobs, njobs);
 	}
 	for (int i = 0; i < njobs; i++) {
 		struct perf_job *job = &jobs[i];

@@ -150,13 +150,26 @@ import_file(const char *path, const char *format, const struct import_options *o
 	if (!ps->format)
 		ps->format = imp->description;
 	input_close(&in);
-	if (opts->symbols == SYMBOLS_RESOLVE) {
-		if (opts->progress)
-			atomic_store(&opts->progress->phase, IMPORT_SYMBOLS);
-		profile_set_symbolize(ps);
-	}
-	if (opts->demangle)
+	if (opts->symbols == SYMBOLS_RESOLVE && !opts->symbols_later) {
+		struct import_progress *pr = opts->progress;
+		struct rewrite_opts ro = { .done = pr ? &pr->work_done : NULL,
+					   .total = pr ? &pr->work_total : NULL,
+					   .cancel = pr ? &pr->cancel : NULL };
+
+		if (pr)
+			atomic_store(&pr->phase, IMPORT_SYMBOLS);
+		profile_set_symbolize(ps, (opts->demangle ? SYMBOLS_DEMANGLE : 0) |
+						  (opts->verbose ? SYMBOLS_VERBOSE : 0) |
+						  (opts->no_lines ? SYMBOLS_NO_LINES : 0),
+				      opts->threads, &ro);
+		if (pr && atomic_load(&pr->cancel)) {
+			tf_error_set(err, "cancelled");
+			profile_set_free(ps);
+			return -1;
+		}
+	} else if (opts->demangle && !opts->symbols_later) {
 		profile_set_demangle(ps);
+	}
 	*out = ps;
 	return 0;
 

@@ -2,23 +2,57 @@
 
 #include "tflame/resolve.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "tflame/demangle.h"
 #include "tflame/intern.h"
 #include "tflame/profile.h"
 #include "tflame/strbuf.h"
 #include "tflame/symbols.h"
 #include "tflame/xalloc.h"
 
+/* In resolve_ctx.demangled: a name not looked at yet. */
+#define NAME_UNSEEN ((str_id)UINT32_MAX)
+
 struct resolve_ctx {
-	struct symbolizer *sym;
-	str_id unknown;        /* "[unknown]" */
+	struct symbols_job *job;
+	/*
+	 * Per frame of the source, its answer, looked up before the rewrite
+	 * by the workers (resolve_pool); NULL for the strip pass.
+	 */
+	struct sym_result *answers;
+	const struct frame *frames; /* the source's, which answers follow */
+	unsigned flags;        /* enum symbols_flags */
+	bool strip;            /* drop the addresses, resolve nothing */
+	int64_t unknown;       /* str_id of "[unknown]" in the source, or -1 */
 	struct frame *out;     /* the answer being built, outermost first */
 	str_id *file;          /* with its positions */
 	uint32_t *line;
 	size_t alloc;
-	unsigned long resolved;
+	unsigned long resolved;  /* distinct (module, address) resolved */
+	/* name -> its demangled form (itself when it has none), by str_id */
+	str_id *demangled;
+	uint32_t nr_demangled;
+	struct strbuf scratch;
+};
+
+struct symbols_job {
+	int threads;               /* workers for the lookups; 0: one per CPU */
+	struct symbolizer **syms;  /* theirs, alive until every frame is rewritten */
+	int nr_syms;
+	struct profile_set *src;   /* what the job reads: ps, or the tables kept aside */
+	bool owns_src;             /* src is the addressed tables of SYMBOLS_SHOW_NOW */
+	stack_id *shown;           /* SYMBOLS_SHOW_NOW: per stack of src, ps's stack */
+	uint32_t nr_shown;
+	struct resolve_ctx c;
+	struct profile_set *result; /* after symbols_job_run() */
+	stack_id *map;              /* per stack of src, result's */
+	struct strbuf warning;
+	struct strbuf details;      /* SYMBOLS_VERBOSE: the disagreeing frames */
 };
 
 static str_id
@@ -38,30 +72,70 @@ grow_answer(struct resolve_ctx *c, size_t n)
 	c->line = xreallocarray(c->line, c->alloc, sizeof(*c->line));
 }
 
+/* The name to show for name (a str_id of ps): demangled when asked. */
+static str_id
+show_name(struct resolve_ctx *c, struct profile_set *ps, str_id name)
+{
+	str_id d;
+
+	if (!(c->flags & SYMBOLS_DEMANGLE))
+		return name;
+	if (name >= c->nr_demangled) {
+		uint32_t n = intern_count(&ps->strings);
+
+		c->demangled = xreallocarray(c->demangled, n, sizeof(*c->demangled));
+		memset(c->demangled + c->nr_demangled, 0xff,
+		       sizeof(*c->demangled) * (n - c->nr_demangled));
+		c->nr_demangled = n;
+	}
+	if (c->demangled[name] != NAME_UNSEEN)
+		return c->demangled[name];
+	d = name;
+	strbuf_setlen(&c->scratch, 0);
+	/* The arena never moves a string, so ps_get() survives ps_str(). */
+	if (demangle_maybe_mangled(ps_get(ps, name), intern_len(&ps->strings, name)) &&
+	    demangle_name(ps_get(ps, name), intern_len(&ps->strings, name), 0, &c->scratch))
+		d = ps_str(ps, c->scratch.buf, c->scratch.len);
+	c->demangled[name] = d;
+	return d;
+}
+
+/* old as it is, but for its name (demangled) and its address (gone). */
+static void
+keep_frame(struct resolve_ctx *c, struct profile_set *ps, const struct frame *old,
+	   struct frame_rewrite *rw)
+{
+	grow_answer(c, 1);
+	c->out[0] = *old;
+	c->out[0].addr = 0;
+	c->out[0].flags &= ~(uint32_t)FRAME_RETADDR;
+	c->out[0].name = show_name(c, ps, old->name);
+	rw->frames = c->out;
+	rw->nr = 1;
+}
+
+/* Did perf name this frame itself? */
+static bool
+perf_named(const struct resolve_ctx *c, const struct frame *f)
+{
+	return !(f->flags & FRAME_UNNAMED) && f->name != STR_EMPTY &&
+	       (c->unknown < 0 || f->name != (str_id)c->unknown);
+}
+
 static void
 resolve_frame(void *vctx, struct profile_set *ps, const struct frame *old,
 	      struct frame_rewrite *rw)
 {
 	struct resolve_ctx *c = vctx;
 	struct sym_result r = { NULL, 0 };
-	uint64_t addr = old->addr;
 
-	if (!addr && !(old->flags & FRAME_RETADDR))
-		return; /* nothing to resolve: unchanged */
-	/* A return address: the call is the instruction before it. */
-	if (addr && (old->flags & FRAME_RETADDR))
-		addr--;
-	grow_answer(c, 1);
-	rw->frames = c->out;
-	rw->nr = 1;
-	c->out[0] = *old;
-	c->out[0].addr = 0;
-	c->out[0].flags &= ~(uint32_t)FRAME_RETADDR;
-	if (!addr || old->module == STR_EMPTY ||
-	    !symbolizer_resolve(c->sym, ps_get(ps, old->module), addr, &r))
+	keep_frame(c, ps, old, rw);
+	if (c->strip || !c->answers)
+		return;
+	r = c->answers[old - c->frames];
+	if (!r.nr_frames)
 		return; /* perf's name, without the address */
 
-	c->resolved++;
 	grow_answer(c, r.nr_frames);
 	for (size_t i = 0; i < r.nr_frames; i++) {
 		/* frames[0] is the innermost; the answer goes outermost first. */
@@ -69,14 +143,15 @@ resolve_frame(void *vctx, struct profile_set *ps, const struct frame *old,
 		struct frame *f = &c->out[i];
 
 		memset(f, 0, sizeof(*f));
-		/*
-		 * The module's name for it, even where perf had one: perf names
-		 * a function by one of its ELF aliases ("__GI___libc_read",
-		 * "__libc_start_main@@GLIBC_2.34"), DWARF by its own name.
-		 */
-		f->name = intern_c(ps, sf->function ? sf->function : "??");
+		/* perf's name for the real function, where it gave one. */
+		if (!i && perf_named(c, old))
+			f->name = show_name(c, ps, old->name);
+		else
+			f->name = show_name(c, ps, intern_c(ps, sf->function ? sf->function
+									     : "??"));
 		f->module = old->module;
-		f->flags = old->flags & ~(uint32_t)(FRAME_RETADDR | FRAME_HAS_LINE);
+		f->flags = old->flags & ~(uint32_t)(FRAME_RETADDR | FRAME_HAS_LINE |
+						    FRAME_UNNAMED);
 		if (i)
 			f->flags |= FRAME_INLINED;
 		if (sf->decl_file) {
@@ -89,72 +164,458 @@ resolve_frame(void *vctx, struct profile_set *ps, const struct frame *old,
 	}
 	rw->frames = c->out; /* grow_answer() may have moved it */
 	rw->nr = r.nr_frames;
-	rw->file = c->file;
-	rw->line = c->line;
+	/* Without line tables, no positions: they would be the call sites only. */
+	if (!(c->flags & SYMBOLS_NO_LINES)) {
+		rw->file = c->file;
+		rw->line = c->line;
+	}
 	rw->absorbs_inlined = r.nr_frames > 1;
 }
 
+/* One address to look up: frame of the source, in module, at addr. */
+struct resolve_item {
+	str_id module;
+	uint32_t frame;
+	uint64_t addr;   /* as looked up: a return address less one */
+};
+
+/* The items of one module, items[first .. first + nr). */
+struct resolve_run {
+	uint32_t first, nr;
+};
+
 /*
- * A module rebuilt since the recording would give wrong answers: check up
- * to MODULE_CHECKS of perf's names in each module against its symbols,
- * and reject the modules where more disagree than agree.
+ * The lookups, before the rewrite: modules are handed out one at a time
+ * to workers, each with a symbolizer of its own (they are not
+ * thread-safe), biggest first; a worker checks the module, looks up its
+ * addresses in order, then lets its libdw data go. Each answer goes to its
+ * frame's slot, which no other worker writes.
  */
-#define MODULE_CHECKS 8
+struct resolve_pool {
+	struct symbols_job *job;
+	const struct resolve_item *items;
+	const struct resolve_run *runs;
+	size_t nr_runs;
+	_Atomic size_t next;   /* the next run to take */
+	const struct rewrite_opts *o;
+};
 
-static void
-check_modules(struct profile_set *ps, struct resolve_ctx *c)
+struct resolve_worker {
+	struct resolve_pool *pool;
+	struct symbolizer *sym;
+	struct strbuf details; /* SYMBOLS_VERBOSE: the disagreeing frames */
+	pthread_t thread;
+};
+
+/* Progress units of one lookup, against the rewrite's (profile.c). */
+#define RESOLVE_UNITS 64
+/* Lookups between two reports of progress. */
+#define RESOLVE_PUBLISH 32
+
+static int
+cmp_item(const void *a, const void *b)
 {
-	uint32_t nstr = intern_count(&ps->strings);
-	uint8_t *agree = xcalloc(nstr, 1), *disagree = xcalloc(nstr, 1);
+	const struct resolve_item *x = a, *y = b;
 
-	for (uint32_t i = 0; i < ps->nr_frames; i++) {
-		const struct frame *f = &ps->frames[i];
-		uint64_t addr = f->addr;
+	if (x->module != y->module)
+		return x->module < y->module ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->frame < y->frame ? -1 : x->frame > y->frame;
+}
+
+static int
+cmp_run(const void *a, const void *b)
+{
+	const struct resolve_run *x = a, *y = b;
+
+	if (x->nr != y->nr)
+		return x->nr > y->nr ? -1 : 1;
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/*
+ * The rebuilt-module check (resolve.h) of one module: up to RESOLVE_CHECKS
+ * of its frames that perf named, looked up in its symbols.
+ */
+static void
+check_module(struct resolve_worker *w, const char *path, const struct resolve_item *items,
+	     uint32_t nr)
+{
+	const struct symbols_job *job = w->pool->job;
+	const struct profile_set *ps = job->src;
+	unsigned agree = 0, disagree = 0;
+
+	for (uint32_t i = 0; i < nr && agree + disagree < RESOLVE_CHECKS; i++) {
+		const struct frame *f = &ps->frames[items[i].frame];
 		int r;
 
-		if (!addr || f->module == STR_EMPTY || f->name == c->unknown ||
-		    agree[f->module] + disagree[f->module] >= MODULE_CHECKS)
+		if (!perf_named(&job->c, f))
 			continue;
-		if (f->flags & FRAME_RETADDR)
-			addr--;
-		r = symbolizer_name_at(c->sym, ps_get(ps, f->module), addr,
-				       ps_get(ps, f->name));
-		if (r > 0)
-			agree[f->module]++;
-		else if (r == 0)
-			disagree[f->module]++;
+		r = symbolizer_name_at(w->sym, path, items[i].addr, ps_get(ps, f->name));
+		if (r > 0) {
+			agree++;
+		} else if (r == 0) {
+			disagree++;
+			if (job->c.flags & SYMBOLS_VERBOSE)
+				strbuf_addf(&w->details, "%s%s: perf's %s at %#llx is not there",
+					    w->details.len ? "; " : "", path, ps_get(ps, f->name),
+					    (unsigned long long)items[i].addr);
+		}
 	}
-	for (uint32_t m = 0; m < nstr; m++)
-		if (disagree[m] > agree[m])
-			symbolizer_reject_module(c->sym, ps_get(ps, m));
-	free(agree);
-	free(disagree);
+	if (disagree >= RESOLVE_MIN_WRONG && disagree > agree)
+		symbolizer_reject_module(w->sym, path);
+}
+
+static bool
+cancelled(const struct rewrite_opts *o)
+{
+	return o && o->cancel && atomic_load_explicit(o->cancel, memory_order_relaxed);
+}
+
+static void *
+resolve_work(void *arg)
+{
+	struct resolve_worker *w = arg;
+	struct resolve_pool *pool = w->pool;
+	struct symbols_job *job = pool->job;
+	const struct rewrite_opts *o = pool->o;
+	uint64_t pending = 0;
+
+	for (;;) {
+		size_t r = atomic_fetch_add(&pool->next, 1);
+		const struct resolve_item *items;
+		const char *path;
+
+		if (r >= pool->nr_runs)
+			break;
+		items = pool->items + pool->runs[r].first;
+		path = ps_get(job->src, items[0].module);
+		check_module(w, path, items, pool->runs[r].nr);
+		for (uint32_t i = 0; i < pool->runs[r].nr; i++) {
+			if (!(i % RESOLVE_PUBLISH)) {
+				if (cancelled(o))
+					return NULL;
+				if (o && o->done && pending) {
+					atomic_fetch_add_explicit(o->done, pending, memory_order_relaxed);
+					pending = 0;
+				}
+			}
+			symbolizer_resolve(w->sym, path, items[i].addr,
+					   &job->c.answers[items[i].frame]);
+			pending += RESOLVE_UNITS;
+		}
+		/* Its answers stay; its libdw data need not wait for the others. */
+		symbolizer_close_module(w->sym, path);
+	}
+	if (o && o->done && pending)
+		atomic_fetch_add_explicit(o->done, pending, memory_order_relaxed);
+	return NULL;
+}
+
+static int
+online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
+/*
+ * Look up every addressed frame of the source, on the job's workers.
+ * Returns false if cancelled.
+ */
+static bool
+resolve_all(struct symbols_job *job, const struct rewrite_opts *o)
+{
+	const struct profile_set *ps = job->src;
+	struct resolve_item *items = xreallocarray(NULL, ps->nr_frames ? ps->nr_frames : 1,
+						   sizeof(*items));
+	struct resolve_run *runs = NULL;
+	struct resolve_worker *w;
+	struct resolve_pool pool;
+	size_t nr = 0, nr_runs = 0, alloc_runs = 0;
+	int n;
+
+	for (uint32_t f = 0; f < ps->nr_frames; f++) {
+		const struct frame *fr = &ps->frames[f];
+
+		if (!fr->addr || fr->module == STR_EMPTY)
+			continue;
+		items[nr].module = fr->module;
+		items[nr].frame = f;
+		/* A return address: the call is the instruction before it. */
+		items[nr].addr = fr->addr - ((fr->flags & FRAME_RETADDR) ? 1 : 0);
+		nr++;
+	}
+	qsort(items, nr, sizeof(*items), cmp_item);
+	for (size_t i = 0; i < nr; i++) {
+		if (i && items[i].module == items[i - 1].module) {
+			runs[nr_runs - 1].nr++;
+			continue;
+		}
+		ALLOC_GROW(runs, nr_runs, alloc_runs);
+		runs[nr_runs].first = (uint32_t)i;
+		runs[nr_runs].nr = 1;
+		nr_runs++;
+	}
+	/* The biggest modules first: they are the long poles. */
+	qsort(runs, nr_runs, sizeof(*runs), cmp_run);
+
+	n = job->threads > 0 ? job->threads : online_cpus();
+	if ((size_t)n > nr_runs)
+		n = nr_runs ? (int)nr_runs : 1;
+	job->c.answers = xcalloc(ps->nr_frames ? ps->nr_frames : 1, sizeof(*job->c.answers));
+	job->c.frames = ps->frames;
+	if (o && o->total)
+		atomic_fetch_add(o->total, (uint64_t)nr * RESOLVE_UNITS);
+	memset(&pool, 0, sizeof(pool));
+	pool.job = job;
+	pool.items = items;
+	pool.runs = runs;
+	pool.nr_runs = nr_runs;
+	pool.o = o;
+	w = xcalloc((size_t)n, sizeof(*w));
+	job->syms = xcalloc((size_t)n, sizeof(*job->syms));
+	job->nr_syms = n;
+	for (int i = 0; i < n; i++) {
+		w[i].pool = &pool;
+		w[i].sym = job->syms[i] = symbolizer_new();
+		symbolizer_set_lines(w[i].sym, !(job->c.flags & SYMBOLS_NO_LINES));
+		strbuf_init(&w[i].details, 0);
+	}
+	for (int i = 1; i < n; i++) {
+		int rc = pthread_create(&w[i].thread, NULL, resolve_work, &w[i]);
+
+		if (rc)
+			die("cannot start a thread: %s", strerror(rc));
+	}
+	resolve_work(&w[0]);
+	for (int i = 1; i < n; i++)
+		pthread_join(w[i].thread, NULL);
+	for (int i = 0; i < n; i++) {
+		if (w[i].details.len)
+			strbuf_addf(&job->details, "%s%s", job->details.len ? "; " : "",
+				    w[i].details.buf);
+		strbuf_release(&w[i].details);
+	}
+	free(w);
+	free(items);
+	free(runs);
+	return !cancelled(o);
+}
+
+static bool
+has_addresses(const struct profile_set *ps)
+{
+	for (uint32_t i = 0; i < ps->nr_frames; i++)
+		if (ps->frames[i].addr || (ps->frames[i].flags & FRAME_RETADDR))
+			return true;
+	return false;
+}
+
+static void
+ctx_init(struct resolve_ctx *c, const struct profile_set *ps, unsigned flags)
+{
+	memset(c, 0, sizeof(*c));
+	c->flags = flags;
+	c->unknown = intern_find(&ps->strings, "[unknown]", 9);
+	strbuf_init(&c->scratch, 0);
+}
+
+static void
+ctx_release(struct resolve_ctx *c)
+{
+	free(c->answers);
+	free(c->out);
+	free(c->file);
+	free(c->line);
+	free(c->demangled);
+	strbuf_release(&c->scratch);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Demangle ps in place, resolving nothing (no address to resolve). */
+static void
+demangle_only(struct profile_set *ps, unsigned flags)
+{
+	if (flags & SYMBOLS_DEMANGLE)
+		profile_set_demangle(ps);
+}
+
+struct symbols_job *
+symbols_job_new(struct profile_set *ps, unsigned flags, int threads)
+{
+	struct symbols_job *job;
+
+	if (!has_addresses(ps)) {
+		demangle_only(ps, flags);
+		return NULL;
+	}
+	job = xcalloc(1, sizeof(*job));
+	job->threads = threads;
+	strbuf_init(&job->warning, 0);
+	strbuf_init(&job->details, 0);
+	job->src = ps;
+	if (flags & SYMBOLS_SHOW_NOW) {
+		/* ps without addresses, now; its addressed tables aside, for the job. */
+		struct resolve_ctx strip;
+		struct profile_set *shown;
+
+		ctx_init(&strip, ps, flags);
+		strip.strip = true;
+		shown = profile_set_rewrite_build(ps, resolve_frame, &strip, NULL, &job->shown);
+		job->nr_shown = ps->nr_stacks;
+		ctx_release(&strip);
+		profile_set_swap_tables(ps, shown);
+		job->src = shown;
+		job->owns_src = true;
+	}
+	ctx_init(&job->c, job->src, flags);
+	job->c.job = job;
+	return job;
+}
+
+/* Let the symbolizers, with every module's ELF and DWARF data, go. */
+static void
+free_symbolizers(struct symbols_job *job)
+{
+	for (int i = 0; i < job->nr_syms; i++)
+		symbolizer_free(job->syms[i]);
+	free(job->syms);
+	job->syms = NULL;
+	job->nr_syms = 0;
+	free(job->c.answers); /* they pointed into the symbolizers */
+	job->c.answers = NULL;
+}
+
+/*
+ * Every frame is rewritten, so the answers are in the new set's tables:
+ * let the symbolizers go before the stacks are built, which is when the
+ * most memory is held.
+ */
+static void
+frames_done(void *vctx)
+{
+	free_symbolizers(((struct resolve_ctx *)vctx)->job);
+}
+
+/* What could not be resolved, and how much was, from every symbolizer. */
+static void
+summarize(struct symbols_job *job)
+{
+	for (int i = 0; i < job->nr_syms; i++) {
+		struct sym_stats st;
+		size_t len = job->warning.len;
+
+		if (len)
+			strbuf_addstr(&job->warning, "; ");
+		if (!symbolizer_summary(job->syms[i], &job->warning))
+			strbuf_setlen(&job->warning, len);
+		/* Each (module, address) once: what the cache did not answer. */
+		symbolizer_stats(job->syms[i], &st);
+		job->c.resolved += (unsigned long)(st.lookups - st.cache_hits - st.unresolved);
+	}
+	if (job->warning.len && job->details.len)
+		strbuf_addf(&job->warning, "; %s", job->details.buf);
+}
+
+bool
+symbols_job_run(struct symbols_job *job, const struct rewrite_opts *o)
+{
+	struct rewrite_opts ro = { .frames_done = frames_done };
+
+	if (o) {
+		ro = *o;
+		ro.frames_done = frames_done;
+	}
+	if (!resolve_all(job, o)) {
+		free_symbolizers(job);
+		return false;
+	}
+	summarize(job);
+	/* The addressed tables kept aside are the job's own: rewritten in place. */
+	if (job->owns_src)
+		job->result = profile_set_rewrite_consume(job->src, resolve_frame, &job->c, &ro,
+							  &job->map);
+	else
+		job->result = profile_set_rewrite_build(job->src, resolve_frame, &job->c, &ro,
+							&job->map);
+	free_symbolizers(job); /* after a cancel, frames_done() was not called */
+	return job->result != NULL;
+}
+
+/*
+ * The stack where the chain of new stack s ends and its real function
+ * starts: s's ancestor one below parent_end (the stack its parent maps to).
+ */
+static stack_id
+chain_start(const struct profile_set *ps, stack_id s, stack_id parent_end)
+{
+	uint32_t depth = ps->stacks[parent_end].depth + 1;
+
+	if (ps->stacks[s].depth < depth)
+		return s; /* the frame said nothing new: absorbed into its parent */
+	while (ps->stacks[s].depth > depth)
+		s = ps->stacks[s].parent;
+	return s;
 }
 
 unsigned long
-profile_set_symbolize(struct profile_set *ps)
+symbols_job_apply(struct symbols_job *job, struct profile_set *ps, stack_id **map)
 {
-	struct resolve_ctx c;
-	struct strbuf sb = STRBUF_INIT;
-	uint32_t i;
+	const struct profile_set *src = job->src;
 
-	for (i = 0; i < ps->nr_frames; i++)
-		if (ps->frames[i].addr || (ps->frames[i].flags & FRAME_RETADDR))
-			break;
-	if (i == ps->nr_frames)
-		return 0; /* nothing kept an address: leave the set alone */
+	if (!job->result)
+		BUG("symbols_job_apply() before a finished symbols_job_run()");
+	if (map) {
+		uint32_t n = job->owns_src ? job->nr_shown : ps->nr_stacks;
+		stack_id *m = xcalloc(n ? n : 1, sizeof(*m)); /* STACK_ROOT: none */
 
-	memset(&c, 0, sizeof(c));
-	c.sym = symbolizer_new();
-	c.unknown = ps_str(ps, "[unknown]", 9);
-	check_modules(ps, &c);
-	profile_set_rewrite(ps, resolve_frame, &c);
-	if (symbolizer_summary(c.sym, &sb))
-		profile_set_warn(ps, 0, "%s", sb.buf);
-	strbuf_release(&sb);
-	symbolizer_free(c.sym);
-	free(c.out);
-	free(c.file);
-	free(c.line);
-	return c.resolved;
+		for (uint32_t s = 1; s < src->nr_stacks; s++) {
+			stack_id at = job->owns_src ? job->shown[s] : s;
+
+			if (at < n && m[at] == STACK_ROOT)
+				m[at] = chain_start(job->result, job->map[s],
+						    job->map[src->stacks[s].parent]);
+		}
+		*map = m;
+	}
+	profile_set_swap_tables(ps, job->result);
+	if (job->warning.len)
+		profile_set_warn(ps, 0, "%s", job->warning.buf);
+	return job->c.resolved;
+}
+
+void
+symbols_job_free(struct symbols_job *job)
+{
+	if (!job)
+		return;
+	free_symbolizers(job);
+	ctx_release(&job->c);
+	if (job->owns_src)
+		profile_set_free(job->src);
+	profile_set_free(job->result);
+	free(job->shown);
+	free(job->map);
+	strbuf_release(&job->warning);
+	strbuf_release(&job->details);
+	free(job);
+}
+
+unsigned long
+profile_set_symbolize(struct profile_set *ps, unsigned flags, int threads,
+		      const struct rewrite_opts *o)
+{
+	struct symbols_job *job = symbols_job_new(ps, flags & ~(unsigned)SYMBOLS_SHOW_NOW,
+						  threads);
+	unsigned long n = 0;
+
+	if (!job)
+		return 0;
+	if (symbols_job_run(job, o))
+		n = symbols_job_apply(job, ps, NULL);
+	symbols_job_free(job);
+	return n;
 }

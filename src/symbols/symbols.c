@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tflame/bsearch.h"
+#include "tflame/elfsym.h"
 #include "tflame/error.h"
 #include "tflame/hash.h"
 #include "tflame/intern.h"
@@ -54,17 +56,50 @@ struct sym_cu {
 	bool tops_overlap;
 };
 
+/* One file of a line program's header (see sym_filetab_read()). */
+struct sym_srcfile {
+	const char *name;  /* as recorded, borrowed from the sections; NULL: none */
+	uint64_t dir;      /* index into the directories */
+	const char *path;  /* with its directory, in sym->strings; NULL until asked */
+};
+
+/* The directories and files of one line program, read from its header. */
+struct sym_filetab {
+	Dwarf *dbg;                /* whose .debug_line */
+	Dwarf_Off off;             /* the program's offset there */
+	const char **dirs;         /* dirs[0] is NULL when DWARF < 5 has no comp dir */
+	size_t nr_dirs;
+	struct sym_srcfile *files; /* by file index */
+	size_t nr_files;           /* 0 when the header could not be read */
+};
+
+/* The sections of one Dwarf that a line program header refers to. */
+struct sym_dwsecs {
+	Dwarf *dbg;
+	Elf_Data *line, *line_str, *str;
+	bool le; /* little-endian */
+};
+
 struct sym_module {
 	char *path;            /* owned */
 	uint64_t hash;         /* of path */
-	Dwfl *dwfl;            /* one session per module; NULL if unreadable */
+	Dwfl *dwfl;            /* one session per module; NULL if unreadable or closed */
 	Dwfl_Module *mod;      /* borrowed from dwfl */
 	GElf_Addr bias;        /* Dwfl address = ELF vaddr + bias */
 	struct sym_load *loads;
 	size_t nr_loads;
 	bool changed;          /* rejected: not the file perf recorded */
+	bool unreadable;       /* the first open failed */
+	bool closed;           /* by symbolizer_close_module(); opened again on demand */
 	struct sym_cu *cus;    /* indexed on first use */
 	size_t nr_cus, alloc_cus, last_cu;
+	struct elfsym_index elf; /* its ELF symbols, once elf_indexed */
+	bool elf_indexed;
+	/* The file tables of line programs, read from their headers. */
+	struct sym_filetab *filetabs;
+	size_t nr_filetabs, alloc_filetabs, last_filetab;
+	struct sym_dwsecs *dwsecs; /* per Dwarf (the module's, its dwz file's) */
+	size_t nr_dwsecs, alloc_dwsecs;
 };
 
 /* A cached answer: frames is owned and never moves once stored. */
@@ -86,7 +121,11 @@ struct symbolizer {
 	size_t last_module;        /* perf output comes in runs of one module */
 	struct sym_stats stats;
 	struct strbuf scratch;     /* frames being built */
+	struct strbuf path;        /* a file name being put together */
+	bool lines;                /* read line tables (symbolizer_set_lines()) */
 };
+
+static void sym_module_close(struct sym_module *m);
 
 static const Dwfl_Callbacks sym_offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
@@ -103,24 +142,20 @@ symbolizer_new(void)
 	sym->mask = 1023;
 	sym->slots = xcalloc(sym->mask + 1, sizeof(*sym->slots));
 	strbuf_init(&sym->scratch, 0);
+	strbuf_init(&sym->path, 0);
+	sym->lines = true;
 	return sym;
 }
 
 void
 symbolizer_free(struct symbolizer *sym)
 {
-	size_t i, j;
+	size_t i;
 
 	if (!sym)
 		return;
 	for (i = 0; i < sym->nr_modules; i++) {
-		if (sym->modules[i].dwfl)
-			dwfl_end(sym->modules[i].dwfl);
-		for (j = 0; j < sym->modules[i].nr_cus; j++) {
-			free(sym->modules[i].cus[j].fns);
-			free(sym->modules[i].cus[j].tops);
-		}
-		free(sym->modules[i].cus);
+		sym_module_close(&sym->modules[i]);
 		free(sym->modules[i].path);
 		free(sym->modules[i].loads);
 	}
@@ -131,10 +166,15 @@ symbolizer_free(struct symbolizer *sym)
 	free(sym->slots);
 	intern_release(&sym->strings);
 	strbuf_release(&sym->scratch);
+	strbuf_release(&sym->path);
 	free(sym);
 }
 
-static void
+/*
+ * Open m's Dwfl session; the first time, read its PT_LOAD segments too.
+ * Returns false, with m->dwfl NULL, when the file cannot be read.
+ */
+static bool
 sym_module_open(struct sym_module *m)
 {
 	Elf *elf;
@@ -142,13 +182,17 @@ sym_module_open(struct sym_module *m)
 
 	m->dwfl = dwfl_begin(&sym_offline_callbacks);
 	if (!m->dwfl)
-		return;
+		return false;
 	dwfl_report_begin(m->dwfl);
 	m->mod = dwfl_report_offline(m->dwfl, m->path, m->path, -1);
 	if (dwfl_report_end(m->dwfl, NULL, NULL) != 0 || !m->mod)
 		goto fail;
 	elf = dwfl_module_getelf(m->mod, &m->bias);
-	if (!elf || elf_getphdrnum(elf, &nr) != 0)
+	if (!elf)
+		goto fail;
+	if (m->nr_loads)
+		return true; /* opened again: the segments are known */
+	if (elf_getphdrnum(elf, &nr) != 0)
 		goto fail;
 	m->loads = xcalloc(nr ? nr : 1, sizeof(*m->loads));
 	for (i = 0; i < nr; i++) {
@@ -162,19 +206,32 @@ sym_module_open(struct sym_module *m)
 		m->nr_loads++;
 	}
 	if (m->nr_loads)
-		return;
+		return true;
 fail:
 	dwfl_end(m->dwfl);
 	m->dwfl = NULL;
 	m->mod = NULL;
+	return false;
 }
 
-/* The index of module path, opening it on first sight. */
-static size_t
-sym_module_get(struct symbolizer *sym, const char *path)
+/*
+ * Is m open, to be read? A closed module is opened again here (and stays
+ * unreadable for this lookup if its file went away meanwhile).
+ */
+static bool
+sym_module_ready(struct sym_module *m)
 {
-	size_t len = strlen(path), i;
-	uint64_t h = hash_bytes(path, len, 0);
+	if (m->closed) {
+		m->closed = false;
+		sym_module_open(m);
+	}
+	return m->dwfl != NULL;
+}
+
+/* The index of module path, or SIZE_MAX when it was never seen. */
+static size_t
+sym_module_find(struct symbolizer *sym, const char *path, uint64_t h)
+{
 	struct sym_module *m;
 
 	if (sym->last_module < sym->nr_modules) {
@@ -182,11 +239,25 @@ sym_module_get(struct symbolizer *sym, const char *path)
 		if (m->hash == h && !strcmp(m->path, path))
 			return sym->last_module;
 	}
-	for (i = 0; i < sym->nr_modules; i++) {
+	for (size_t i = 0; i < sym->nr_modules; i++) {
 		m = &sym->modules[i];
 		if (m->hash == h && !strcmp(m->path, path))
 			return sym->last_module = i;
 	}
+	return SIZE_MAX;
+}
+
+/* The index of module path, opening it on first sight. */
+static size_t
+sym_module_get(struct symbolizer *sym, const char *path)
+{
+	size_t len = strlen(path);
+	uint64_t h = hash_bytes(path, len, 0);
+	size_t i = sym_module_find(sym, path, h);
+	struct sym_module *m;
+
+	if (i != SIZE_MAX)
+		return i;
 	if (sym->nr_modules == sym->alloc_modules) {
 		sym->alloc_modules = sym->alloc_modules ? 2 * sym->alloc_modules : 8;
 		sym->modules = xreallocarray(sym->modules, sym->alloc_modules,
@@ -196,11 +267,12 @@ sym_module_get(struct symbolizer *sym, const char *path)
 	memset(m, 0, sizeof(*m));
 	m->path = xstrndup(path, len);
 	m->hash = h;
-	sym_module_open(m);
-	if (m->dwfl)
+	if (sym_module_open(m)) {
 		sym->stats.modules_opened++;
-	else
+	} else {
+		m->unreadable = true;
 		sym->stats.modules_unreadable++;
+	}
 	return sym->last_module = sym->nr_modules++;
 }
 
@@ -263,9 +335,16 @@ sym_is_function(Dwarf_Die *die)
 	       tag == DW_TAG_entry_point;
 }
 
+static const char *sym_decl_file(struct symbolizer *sym, struct sym_module *m,
+				 Dwarf_Die *die);
+
+/*
+ * Append a frame to sym->scratch. die, when given, supplies the
+ * declaration's file and line.
+ */
 static void
-sym_push(struct symbolizer *sym, const char *function, const char *file,
-	 unsigned line, Dwarf_Die *die)
+sym_push(struct symbolizer *sym, struct sym_module *m, const char *function,
+	 const char *file, unsigned line, Dwarf_Die *die)
 {
 	struct sym_frame f;
 	int decl_line = 0;
@@ -277,7 +356,7 @@ sym_push(struct symbolizer *sym, const char *function, const char *file,
 	f.decl_line = 0;
 	/* Both follow DW_AT_abstract_origin and DW_AT_specification. */
 	if (die) {
-		f.decl_file = sym_str(sym, dwarf_decl_file(die));
+		f.decl_file = sym_decl_file(sym, m, die);
 		if (dwarf_decl_line(die, &decl_line) == 0 && decl_line > 0)
 			f.decl_line = (unsigned)decl_line;
 	}
@@ -336,6 +415,12 @@ sym_cu_index(struct sym_cu *cu)
 			cu->tops_overlap = true;
 }
 
+static bool
+sym_top_before(const void *elem, const void *key)
+{
+	return ((const struct sym_top *)elem)->lo <= *(const Dwarf_Addr *)key;
+}
+
 /*
  * The innermost function of cu holding pc, or SYM_NO_FN: a binary search
  * for the outermost function, then a scan of the functions nested in it.
@@ -344,18 +429,13 @@ sym_cu_index(struct sym_cu *cu)
 static uint32_t
 sym_cu_find(struct sym_cu *cu, Dwarf_Addr pc)
 {
-	size_t first = 0, end = cu->nr_fns, lo = 0, hi = cu->nr_tops;
+	size_t first = 0, end = cu->nr_fns, lo;
 	uint32_t fn = SYM_NO_FN;
 
 	if (!cu->tops_overlap) {
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (cu->tops[mid].lo <= pc)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		/* The first top starting after pc: pc is in the one before. */
+		lo = bsearch_first(cu->tops, cu->nr_tops, sizeof(*cu->tops), &pc,
+				   sym_top_before);
 		if (!lo || pc >= cu->tops[lo - 1].hi)
 			return SYM_NO_FN;
 		first = cu->tops[lo - 1].fn;
@@ -465,6 +545,498 @@ sym_cu_get(struct sym_module *m, Dwarf_Die *cudie)
 }
 
 /*
+ * File names for DW_AT_decl_file and DW_AT_call_file, read from the
+ * header of the CU's line program. libdw 0.188 decodes a CU's whole line
+ * program to name any of its files (dwarf_getsrcfiles() and
+ * dwarf_decl_file() call dwarf_getsrclines()), which, without lines
+ * (symbolizer_set_lines()), would cost as much as the lines themselves:
+ * the largest cost of symbolizing after decompression. The names are all
+ * in the header, read here alone, once per program, the way libdw reads
+ * it so that the names come out the same: a relative name is put after
+ * its directory and a slash; DWARF 2 to 4 number files from 1 and take
+ * DW_AT_comp_dir as directory 0; DWARF 5 lists both from 0. Unlike
+ * dwarf_decl_file() in 0.188, file 0 of DWARF 5 (where Clang declares the
+ * CU's own functions) has its name. The same reader serves with lines, so
+ * that the declarations do not depend on them. A header this reader does
+ * not follow (a form it does not know, a compressed section) gives no
+ * names: the frames keep their lines and functions, with a NULL file.
+ */
+
+/* A cursor over a section's bytes; bad once it has run past the end. */
+struct sym_cursor {
+	const unsigned char *p, *end;
+	bool le, bad;
+};
+
+static uint64_t
+sym_rd(struct sym_cursor *c, size_t n)
+{
+	uint64_t v = 0;
+
+	if (c->bad || (size_t)(c->end - c->p) < n) {
+		c->bad = true;
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		v |= (uint64_t)c->p[c->le ? i : n - 1 - i] << (8 * i);
+	c->p += n;
+	return v;
+}
+
+static uint64_t
+sym_rd_uleb(struct sym_cursor *c)
+{
+	uint64_t v = 0;
+
+	for (unsigned shift = 0; !c->bad; shift += 7) {
+		unsigned char b;
+
+		if (c->p == c->end) {
+			c->bad = true;
+			break;
+		}
+		b = *c->p++;
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return v;
+	}
+	return 0;
+}
+
+static void
+sym_rd_skip(struct sym_cursor *c, uint64_t n)
+{
+	if (c->bad || (uint64_t)(c->end - c->p) < n)
+		c->bad = true;
+	else
+		c->p += n;
+}
+
+/* The NUL-terminated string at c, or NULL. */
+static const char *
+sym_rd_str(struct sym_cursor *c)
+{
+	const char *s = (const char *)c->p;
+	const unsigned char *nul;
+
+	if (c->bad || !(nul = memchr(c->p, '\0', (size_t)(c->end - c->p)))) {
+		c->bad = true;
+		return NULL;
+	}
+	c->p = nul + 1;
+	return s;
+}
+
+/* The string at offset off of a string section, or NULL. */
+static const char *
+sym_sec_str(const Elf_Data *d, uint64_t off)
+{
+	const char *s;
+
+	if (!d || !d->d_buf || off >= d->d_size)
+		return NULL;
+	s = (const char *)d->d_buf + off;
+	return memchr(s, '\0', d->d_size - off) ? s : NULL;
+}
+
+/*
+ * The sections of dbg, found once. libdw has decompressed its .debug
+ * sections in place when it opened them; one still compressed is left
+ * out, and its names are not known.
+ */
+static const struct sym_dwsecs *
+sym_dwsecs_get(struct sym_module *m, Dwarf *dbg)
+{
+	struct sym_dwsecs *d;
+	Elf *elf = dbg ? dwarf_getelf(dbg) : NULL;
+	const unsigned char *ident;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	for (size_t i = 0; i < m->nr_dwsecs; i++)
+		if (m->dwsecs[i].dbg == dbg)
+			return &m->dwsecs[i];
+	ALLOC_GROW(m->dwsecs, m->nr_dwsecs, m->alloc_dwsecs);
+	d = &m->dwsecs[m->nr_dwsecs++];
+	memset(d, 0, sizeof(*d));
+	d->dbg = dbg;
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return d;
+	ident = (const unsigned char *)elf_getident(elf, NULL);
+	d->le = !ident || ident[EI_DATA] != ELFDATA2MSB;
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data **slot = NULL;
+		Elf_Data *data;
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS ||
+		    (sh.sh_flags & SHF_COMPRESSED) ||
+		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+			continue;
+		if (!strncmp(name, ".zdebug_", 8))
+			name += 2; /* GNU-compressed: checked below */
+		else if (!strncmp(name, ".debug_", 7))
+			name += 1;
+		else
+			continue;
+		if (!strcmp(name, "debug_line"))
+			slot = &d->line;
+		else if (!strcmp(name, "debug_line_str"))
+			slot = &d->line_str;
+		else if (!strcmp(name, "debug_str"))
+			slot = &d->str;
+		if (!slot || !(data = elf_getdata(scn, NULL)) || !data->d_buf)
+			continue;
+		if (data->d_size >= 4 && !memcmp(data->d_buf, "ZLIB", 4))
+			continue;
+		*slot = data;
+	}
+	return d;
+}
+
+/*
+ * Read one value of form in a DWARF 5 entry: a string into *str, a
+ * constant into *num, anything else skipped. Returns false for a form
+ * this reader does not know (libdw would know it; the names are lost).
+ */
+static bool
+sym_rd_form(struct sym_module *m, const struct sym_dwsecs *secs,
+	    struct sym_cursor *c, unsigned form, size_t offset_size,
+	    const char **str, uint64_t *num)
+{
+	*str = NULL;
+	*num = 0;
+	switch (form) {
+	case DW_FORM_string:
+		*str = sym_rd_str(c);
+		return true;
+	case DW_FORM_line_strp:
+		*str = sym_sec_str(secs->line_str, sym_rd(c, offset_size));
+		return true;
+	case DW_FORM_strp:
+		*str = sym_sec_str(secs->str, sym_rd(c, offset_size));
+		return true;
+	case DW_FORM_strp_sup:
+	case DW_FORM_GNU_strp_alt: {
+		/* In the .debug_str of the dwz file. */
+		uint64_t off = sym_rd(c, offset_size);
+		Dwarf *alt = dwarf_getalt(secs->dbg);
+
+		*str = alt ? sym_sec_str(sym_dwsecs_get(m, alt)->str, off) : NULL;
+		return true;
+	}
+	case DW_FORM_udata:
+		*num = sym_rd_uleb(c);
+		return true;
+	case DW_FORM_sdata:
+		sym_rd_uleb(c); /* same length; a negative index is no index */
+		*num = UINT64_MAX;
+		return true;
+	case DW_FORM_data1:
+		*num = sym_rd(c, 1);
+		return true;
+	case DW_FORM_data2:
+		*num = sym_rd(c, 2);
+		return true;
+	case DW_FORM_data4:
+		*num = sym_rd(c, 4);
+		return true;
+	case DW_FORM_data8:
+		*num = sym_rd(c, 8);
+		return true;
+	case DW_FORM_data16:
+		sym_rd_skip(c, 16);
+		return true;
+	case DW_FORM_block:
+		sym_rd_skip(c, sym_rd_uleb(c));
+		return true;
+	case DW_FORM_block1:
+		sym_rd_skip(c, sym_rd(c, 1));
+		return true;
+	case DW_FORM_block2:
+		sym_rd_skip(c, sym_rd(c, 2));
+		return true;
+	case DW_FORM_block4:
+		sym_rd_skip(c, sym_rd(c, 4));
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * A DWARF 5 directory or file list: its format, then its entries, each a
+ * path and (for files) a directory index. Fills *paths and *dirs (NULL
+ * for a list of directories) and returns the count, or -1; the caller
+ * frees the arrays either way. secs is a copy: sym_rd_form() may move
+ * the module's array.
+ */
+static int64_t
+sym_rd_entries(struct sym_module *m, struct sym_dwsecs secs, struct sym_cursor *c,
+	       size_t offset_size, const char ***paths, uint64_t **dirs)
+{
+	unsigned content[256], form[256];
+	unsigned nr_formats = (unsigned)sym_rd(c, 1);
+	uint64_t count;
+
+	*paths = NULL;
+	if (dirs)
+		*dirs = NULL;
+	for (unsigned i = 0; i < nr_formats; i++) {
+		content[i] = (unsigned)sym_rd_uleb(c);
+		form[i] = (unsigned)sym_rd_uleb(c);
+	}
+	count = sym_rd_uleb(c);
+	/* At least a byte an entry: a count past the header is corrupt. */
+	if (c->bad || (count && (!nr_formats || count > (uint64_t)(c->end - c->p))))
+		return -1;
+	*paths = xcalloc(count ? count : 1, sizeof(**paths));
+	if (dirs)
+		*dirs = xcalloc(count ? count : 1, sizeof(**dirs));
+	for (uint64_t n = 0; n < count; n++) {
+		bool have_dir = false;
+
+		for (unsigned i = 0; i < nr_formats; i++) {
+			const char *str;
+			uint64_t num;
+
+			if (!sym_rd_form(m, &secs, c, form[i], offset_size, &str, &num))
+				return -1;
+			if (content[i] == DW_LNCT_path)
+				(*paths)[n] = str;
+			else if (content[i] == DW_LNCT_directory_index && dirs) {
+				(*dirs)[n] = num;
+				have_dir = true;
+			}
+		}
+		if (c->bad || !(*paths)[n] || (dirs && !have_dir))
+			return -1;
+	}
+	return (int64_t)count;
+}
+
+/* Read the header of the line program at ft->off into ft. */
+static void
+sym_filetab_read(struct sym_module *m, struct sym_filetab *ft, const char *comp_dir)
+{
+	const struct sym_dwsecs *secs = sym_dwsecs_get(m, ft->dbg);
+	struct sym_dwsecs copy = *secs; /* sym_dwsecs_get() may move it */
+	struct sym_cursor c = { NULL, NULL, secs->le, false };
+	uint64_t len, hdr_len;
+	size_t offset_size = 4;
+	unsigned version, opcode_base;
+	const char **paths = NULL;
+	uint64_t *dirs = NULL;
+	int64_t n;
+
+	if (!copy.line || ft->off >= copy.line->d_size)
+		return;
+	c.p = (const unsigned char *)copy.line->d_buf + ft->off;
+	c.end = (const unsigned char *)copy.line->d_buf + copy.line->d_size;
+	len = sym_rd(&c, 4);
+	if (len == 0xffffffff) {
+		offset_size = 8;
+		len = sym_rd(&c, 8);
+	}
+	if (c.bad || len > (uint64_t)(c.end - c.p))
+		return;
+	c.end = c.p + len;
+	version = (unsigned)sym_rd(&c, 2);
+	if (version < 2 || version > 5)
+		return;
+	if (version >= 5)
+		sym_rd_skip(&c, 2); /* address and segment selector sizes */
+	hdr_len = sym_rd(&c, offset_size);
+	if (c.bad || hdr_len > (uint64_t)(c.end - c.p))
+		return;
+	c.end = c.p + hdr_len;
+	/* Instruction length, [max ops,] is_stmt, line base and range. */
+	sym_rd_skip(&c, version >= 4 ? 5 : 4);
+	opcode_base = (unsigned)sym_rd(&c, 1);
+	sym_rd_skip(&c, opcode_base ? opcode_base - 1 : 0);
+	if (c.bad)
+		return;
+	if (version >= 5) {
+		n = sym_rd_entries(m, copy, &c, offset_size, &ft->dirs, NULL);
+		if (n < 0)
+			goto fail;
+		ft->nr_dirs = (size_t)n;
+		n = sym_rd_entries(m, copy, &c, offset_size, &paths, &dirs);
+		if (n < 0)
+			goto fail;
+		ft->files = xcalloc(n ? (size_t)n : 1, sizeof(*ft->files));
+		for (int64_t i = 0; i < n; i++) {
+			ft->files[i].name = paths[i];
+			ft->files[i].dir = dirs[i];
+		}
+		ft->nr_files = (size_t)n;
+		free(paths);
+		free(dirs);
+		return;
+	}
+	/* Directory 0 is the compilation's; file 0 is none. */
+	{
+		size_t alloc = 8, falloc = 8;
+
+		ft->dirs = xreallocarray(NULL, alloc, sizeof(*ft->dirs));
+		ft->dirs[ft->nr_dirs++] = comp_dir;
+		while (!c.bad && c.p < c.end && *c.p) {
+			if (ft->nr_dirs == alloc) {
+				alloc *= 2;
+				ft->dirs = xreallocarray(ft->dirs, alloc, sizeof(*ft->dirs));
+			}
+			ft->dirs[ft->nr_dirs++] = sym_rd_str(&c);
+		}
+		sym_rd_skip(&c, 1);
+		ft->files = xreallocarray(NULL, falloc, sizeof(*ft->files));
+		ft->files[0].name = NULL;
+		ft->files[0].dir = 0;
+		ft->files[0].path = NULL;
+		n = 1;
+		while (!c.bad && c.p < c.end && *c.p) {
+			if ((size_t)n == falloc) {
+				falloc *= 2;
+				ft->files = xreallocarray(ft->files, falloc, sizeof(*ft->files));
+			}
+			ft->files[n].name = sym_rd_str(&c);
+			ft->files[n].dir = sym_rd_uleb(&c);
+			ft->files[n].path = NULL;
+			sym_rd_uleb(&c); /* mtime */
+			sym_rd_uleb(&c); /* length */
+			n++;
+		}
+		if (c.bad)
+			goto fail;
+		ft->nr_files = (size_t)n;
+		return;
+	}
+fail:
+	free(paths);
+	free(dirs);
+	free(ft->dirs);
+	free(ft->files);
+	ft->dirs = NULL;
+	ft->files = NULL;
+	ft->nr_dirs = ft->nr_files = 0;
+}
+
+/* The file table of the line program of the unit cu, read on first use. */
+static struct sym_filetab *
+sym_filetab_get(struct sym_module *m, Dwarf_CU *cu)
+{
+	Dwarf_Die cudie;
+	Dwarf_Attribute attr;
+	Dwarf_Word off;
+	Dwarf *dbg = dwarf_cu_getdwarf(cu);
+	struct sym_filetab *ft;
+
+	if (!dbg || !dwarf_cu_die(cu, &cudie, NULL, NULL, NULL, NULL, NULL, NULL) ||
+	    dwarf_formudata(dwarf_attr(&cudie, DW_AT_stmt_list, &attr), &off) != 0)
+		return NULL;
+	if (m->last_filetab < m->nr_filetabs && m->filetabs[m->last_filetab].dbg == dbg &&
+	    m->filetabs[m->last_filetab].off == off)
+		return &m->filetabs[m->last_filetab];
+	for (size_t i = 0; i < m->nr_filetabs; i++)
+		if (m->filetabs[i].dbg == dbg && m->filetabs[i].off == off)
+			return &m->filetabs[m->last_filetab = i];
+	ALLOC_GROW(m->filetabs, m->nr_filetabs, m->alloc_filetabs);
+	ft = &m->filetabs[m->nr_filetabs];
+	memset(ft, 0, sizeof(*ft));
+	ft->dbg = dbg;
+	ft->off = off;
+	sym_filetab_read(m, ft, dwarf_formstring(dwarf_attr(&cudie, DW_AT_comp_dir,
+							    &attr)));
+	m->last_filetab = m->nr_filetabs++;
+	return ft;
+}
+
+/*
+ * The name of file idx of the unit cu (attr->cu of a DW_AT_decl_file or
+ * DW_AT_call_file), interned in sym->strings; NULL when unknown.
+ */
+static const char *
+sym_file_name(struct symbolizer *sym, struct sym_module *m, Dwarf_CU *cu,
+	      Dwarf_Word idx)
+{
+	struct sym_filetab *ft = cu ? sym_filetab_get(m, cu) : NULL;
+	struct sym_srcfile *f;
+	const char *dir = NULL;
+
+	if (!ft || idx >= ft->nr_files)
+		return NULL;
+	f = &ft->files[idx];
+	if (f->path || !f->name)
+		return f->path;
+	if (f->name[0] != '/') {
+		if (f->dir >= ft->nr_dirs)
+			return NULL; /* libdw rejects the whole table */
+		dir = ft->dirs[f->dir];
+	}
+	strbuf_setlen(&sym->path, 0);
+	if (dir)
+		strbuf_addf(&sym->path, "%s/", dir);
+	strbuf_addstr(&sym->path, f->name);
+	f->path = intern_get(&sym->strings, intern_str(&sym->strings, sym->path.buf,
+						     sym->path.len));
+	return f->path;
+}
+
+/* The file of die's declaration (as dwarf_decl_file()), or NULL. */
+static const char *
+sym_decl_file(struct symbolizer *sym, struct sym_module *m, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word idx;
+
+	if (dwarf_formudata(dwarf_attr_integrate(die, DW_AT_decl_file, &attr), &idx) != 0)
+		return NULL;
+	return sym_file_name(sym, m, attr.cu, idx);
+}
+
+static void
+sym_filetabs_free(struct sym_module *m)
+{
+	for (size_t i = 0; i < m->nr_filetabs; i++) {
+		free(m->filetabs[i].dirs);
+		free(m->filetabs[i].files);
+	}
+	free(m->filetabs);
+	free(m->dwsecs);
+	m->filetabs = NULL;
+	m->dwsecs = NULL;
+	m->nr_filetabs = m->alloc_filetabs = m->last_filetab = 0;
+	m->nr_dwsecs = m->alloc_dwsecs = 0;
+}
+
+/*
+ * Let everything read from m's files go: its Dwfl session (libdw's memory
+ * and mappings) and the indices that point into it. Its path, segments
+ * and flags stay, and so do the answers in the cache, whose strings are
+ * the symbolizer's own.
+ */
+static void
+sym_module_close(struct sym_module *m)
+{
+	for (size_t j = 0; j < m->nr_cus; j++) {
+		free(m->cus[j].fns);
+		free(m->cus[j].tops);
+	}
+	free(m->cus);
+	m->cus = NULL;
+	m->nr_cus = m->alloc_cus = m->last_cu = 0;
+	if (m->elf_indexed)
+		elfsym_index_release(&m->elf);
+	m->elf_indexed = false;
+	sym_filetabs_free(m);
+	if (m->dwfl)
+		dwfl_end(m->dwfl);
+	m->dwfl = NULL;
+	m->mod = NULL;
+}
+
+/*
  * The inline chain at addr, with eu-addr2line -i's answer: the innermost
  * function DIE holding the address, then each function it was inlined
  * into (the concrete parents; abstract origins only give names). The
@@ -476,7 +1048,6 @@ sym_dwarf_frames(struct symbolizer *sym, struct sym_module *m, Dwarf_Addr addr)
 {
 	Dwarf_Addr cubias, pc;
 	Dwarf_Die *cudie = dwfl_module_addrdie(m->mod, addr, &cubias);
-	Dwarf_Files *files = NULL;
 	struct sym_cu *cu;
 	Dwfl_Line *dl;
 	const char *file = NULL;
@@ -490,24 +1061,23 @@ sym_dwarf_frames(struct symbolizer *sym, struct sym_module *m, Dwarf_Addr addr)
 	fn = sym_cu_find(cu, pc);
 	if (fn == SYM_NO_FN)
 		return;
-	dl = dwfl_module_getsrc(m->mod, addr);
+	dl = sym->lines ? dwfl_module_getsrc(m->mod, addr) : NULL;
 	if (dl)
 		file = dwfl_lineinfo(dl, NULL, &line, NULL, NULL, NULL);
-	if (dwarf_getsrcfiles(cudie, &files, NULL) != 0)
-		files = NULL;
 	for (; fn != SYM_NO_FN; fn = cu->fns[fn].parent) {
 		Dwarf_Die *die = &cu->fns[fn].die;
 		Dwarf_Attribute attr;
 		Dwarf_Word w;
 
-		sym_push(sym, sym_die_name(die), file, line > 0 ? (unsigned)line : 0, die);
+		sym_push(sym, m, sym_die_name(die), file, line > 0 ? (unsigned)line : 0,
+			 die);
 		if (dwarf_tag(die) != DW_TAG_inlined_subroutine)
 			break;
 		/* The next frame is at this one's call site. */
 		file = NULL;
 		line = 0;
-		if (files && dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &attr), &w) == 0)
-			file = dwarf_filesrc(files, w, NULL, NULL);
+		if (dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &attr), &w) == 0)
+			file = sym_file_name(sym, m, attr.cu, w);
 		if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &attr), &w) == 0)
 			line = (int)w;
 	}
@@ -526,33 +1096,152 @@ sym_offset_addr(const struct sym_module *m, uint64_t off, Dwarf_Addr *addr)
 	return false;
 }
 
-/*
- * The source file of a local ELF symbol with no DWARF: the STT_FILE symbol
- * before it in the table, as addr2line reports it (crtstuff.c for
- * __do_global_dtors_aux). Global symbols come after every file's locals,
- * so they have none. A linear walk: only for addresses DWARF cannot
- * answer, each asked once.
- */
-static const char *
-sym_local_file(const struct sym_module *m, const char *name, const GElf_Sym *target)
-{
-	const char *file = NULL;
-	int nr = dwfl_module_getsymtab(m->mod);
+/* What the symbol index needs of one ELF's sections. */
+struct sym_sec {
+	uint64_t end;  /* its end, as a Dwfl address; 0 when not allocated */
+	bool code;     /* SHF_EXECINSTR */
+};
 
+/*
+ * The sections of the ELF files a symbol table refers to (the main or
+ * debug file, and the MiniDebugInfo one): read once per file, not per
+ * symbol.
+ */
+struct sym_secs {
+	Elf *elf;
+	struct sym_sec *secs;
+	size_t nr;
+};
+
+static const struct sym_secs *
+sym_secs_get(struct sym_secs cache[2], Elf *elf, Dwarf_Addr bias)
+{
+	struct sym_secs *c;
+	size_t n = 0;
+
+	if (cache[0].elf == elf)
+		return &cache[0];
+	if (cache[1].elf == elf)
+		return &cache[1];
+	c = cache[0].elf ? &cache[1] : &cache[0];
+	free(c->secs);
+	c->elf = elf;
+	c->secs = NULL;
+	c->nr = 0;
+	if (!elf || elf_getshdrnum(elf, &n) != 0 || !n)
+		return c;
+	c->secs = xcalloc(n, sizeof(*c->secs));
+	c->nr = n;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(elf_getscn(elf, i), &sh) || !(sh.sh_flags & SHF_ALLOC))
+			continue;
+		c->secs[i].end = sh.sh_addr + sh.sh_size + bias;
+		c->secs[i].code = (sh.sh_flags & SHF_EXECINSTR) != 0;
+	}
+	return c;
+}
+
+/*
+ * Where a zero-size symbol in section shndx must stop, as a Dwfl address:
+ * the section's end. Without section headers (a table found through the
+ * dynamic segment), the end of the PT_LOAD segment holding addr. Absolute
+ * and common symbols have no place to reach over: they cover nothing.
+ */
+static uint64_t
+sym_elf_limit(const struct sym_module *m, const struct sym_secs *secs,
+	      GElf_Word shndx, GElf_Addr addr)
+{
+	if (shndx >= SHN_LORESERVE)
+		return addr;
+	if (shndx < secs->nr && secs->secs[shndx].end)
+		return secs->secs[shndx].end;
+	for (size_t i = 0; i < m->nr_loads; i++) {
+		uint64_t lo = m->loads[i].vaddr + m->bias;
+
+		if (addr >= lo && addr - lo < m->loads[i].filesz)
+			return lo + m->loads[i].filesz;
+	}
+	return addr;
+}
+
+/*
+ * Can the symbol hold code, i.e. be where a sample is? Not a section,
+ * file or TLS symbol, not undefined, and not a data object in a section
+ * that holds no code (the table's locals are mostly those).
+ */
+static bool
+sym_elf_wanted(const GElf_Sym *es, GElf_Word shndx, const struct sym_secs *secs)
+{
+	int type = GELF_ST_TYPE(es->st_info);
+
+	if (shndx == SHN_UNDEF || type == STT_SECTION || type == STT_FILE ||
+	    type == STT_TLS)
+		return false;
+	if (type != STT_OBJECT && type != STT_COMMON)
+		return true;
+	return !(shndx < secs->nr && secs->secs[shndx].end && !secs->secs[shndx].code);
+}
+
+/*
+ * The module's ELF symbols, indexed on first use. libdwfl reads the table
+ * (.symtab, from the separate debug file if there is one, else .dynsym,
+ * plus the MiniDebugInfo table where there is one); it is walked here
+ * once. dwfl_module_addrinfo() would walk all of it for every address.
+ * The symbols libdwfl would consider are kept (named, defined, no section,
+ * file or TLS symbols), less the data objects in sections without code.
+ * A local symbol takes the STT_FILE symbol before it in the table as its
+ * file, as addr2line reports it (crtstuff.c for __do_global_dtors_aux);
+ * global symbols come after every file's locals. Names point into the
+ * table's strings, which libelf keeps while m->dwfl is open.
+ */
+static struct elfsym_index *
+sym_elf_index(struct sym_module *m)
+{
+	struct sym_secs secs[2] = { { NULL, NULL, 0 }, { NULL, NULL, 0 } };
+	const char *file = NULL;
+	int nr;
+
+	if (m->elf_indexed)
+		return &m->elf;
+	m->elf_indexed = true;
+	elfsym_index_init(&m->elf);
+	nr = dwfl_module_getsymtab(m->mod);
+	if (nr > 1)
+		elfsym_index_reserve(&m->elf, (uint32_t)nr - 1);
 	for (int i = 1; i < nr; i++) {
+		const struct sym_secs *sc;
+		struct elfsym_def def;
 		GElf_Sym es;
 		GElf_Addr a;
-		const char *n = dwfl_module_getsym_info(m->mod, i, &es, &a, NULL, NULL, NULL);
+		GElf_Word shndx;
+		Elf *elf = NULL;
+		Dwarf_Addr bias = 0;
+		const char *n = dwfl_module_getsym_info(m->mod, i, &es, &a, &shndx,
+							&elf, &bias);
 
 		if (!n)
 			continue;
 		if (GELF_ST_TYPE(es.st_info) == STT_FILE)
 			file = *n ? n : NULL;
-		else if (es.st_value == target->st_value && es.st_info == target->st_info &&
-			 !strcmp(n, name))
-			return file;
+		if (!*n)
+			continue;
+		sc = sym_secs_get(secs, elf, bias);
+		if (!sym_elf_wanted(&es, shndx, sc))
+			continue;
+		def.name = n;
+		def.start = a;
+		def.size = es.st_size;
+		def.limit = es.st_size ? a : sym_elf_limit(m, sc, shndx, a);
+		def.bind = GELF_ST_BIND(es.st_info);
+		def.file = def.bind == STB_LOCAL ? file : NULL;
+		elfsym_index_add(&m->elf, &def);
 	}
-	return NULL;
+	free(secs[0].secs);
+	free(secs[1].secs);
+	elfsym_index_finish(&m->elf);
+	return &m->elf;
 }
 
 /* Resolve into sym->scratch (an array of struct sym_frame). */
@@ -560,13 +1249,12 @@ static void
 sym_lookup(struct symbolizer *sym, struct sym_module *m, uint64_t off)
 {
 	const struct sym_frame *frames;
+	const struct elfsym_index *ix;
+	const struct elfsym *es;
 	Dwarf_Addr addr;
-	const char *name;
-	GElf_Sym elfsym;
-	GElf_Off symoff;
 
 	strbuf_setlen(&sym->scratch, 0);
-	if (!m->dwfl || m->changed || !sym_offset_addr(m, off, &addr))
+	if (m->changed || !sym_module_ready(m) || !sym_offset_addr(m, off, &addr))
 		return;
 	sym_dwarf_frames(sym, m, addr);
 	if (sym->scratch.len) {
@@ -575,20 +1263,20 @@ sym_lookup(struct symbolizer *sym, struct sym_module *m, uint64_t off)
 			return;
 		strbuf_setlen(&sym->scratch, 0);
 	}
-	/* A linear search of the symbol table: only when DWARF has nothing. */
-	name = dwfl_module_addrinfo(m->mod, addr, &symoff, &elfsym, NULL, NULL,
-				    NULL);
 	/* No DWARF for it: the ELF symbol, with a line if one is known. */
-	if (name) {
-		Dwfl_Line *dl = dwfl_module_getsrc(m->mod, addr);
+	ix = sym_elf_index(m);
+	es = elfsym_index_lookup(ix, addr);
+	if (es) {
+		Dwfl_Line *dl = sym->lines ? dwfl_module_getsrc(m->mod, addr) : NULL;
 		const char *file = NULL;
 		int line = 0;
 
 		if (dl)
 			file = dwfl_lineinfo(dl, NULL, &line, NULL, NULL, NULL);
-		if (!file && GELF_ST_BIND(elfsym.st_info) == STB_LOCAL)
-			file = sym_local_file(m, name, &elfsym);
-		sym_push(sym, name, file, line > 0 ? (unsigned)line : 0, NULL);
+		if (!file && es->bind == STB_LOCAL && sym->lines)
+			file = elfsym_file(ix, es);
+		sym_push(sym, m, elfsym_name(ix, es), file,
+			 line > 0 ? (unsigned)line : 0, NULL);
 	}
 }
 
@@ -639,26 +1327,18 @@ symbolizer_name_at(struct symbolizer *sym, const char *module, uint64_t addr,
 		   const char *name)
 {
 	size_t mi = sym_module_get(sym, module); /* may move sym->modules */
+	size_t len = strlen(name);
 	struct sym_module *m = &sym->modules[mi];
-	int nr, seen = 0;
 	Dwarf_Addr a;
 
-	if (!m->dwfl || !sym_offset_addr(m, addr, &a))
-		return m->dwfl ? 0 : -1;
-	nr = dwfl_module_getsymtab(m->mod);
-	for (int i = 1; i < nr; i++) {
-		GElf_Sym es;
-		GElf_Addr start;
-		const char *n = dwfl_module_getsym_info(m->mod, i, &es, &start, NULL, NULL,
-							NULL);
-
-		if (!n || strcmp(n, name))
-			continue;
-		seen = 1;
-		if (a >= start && a - start < (es.st_size ? es.st_size : 1))
-			return 1;
-	}
-	return seen ? 0 : -1;
+	if (!sym_module_ready(m))
+		return -1;
+	if (!sym_offset_addr(m, addr, &a))
+		return 0;
+	/* perf names PLT entries itself; no table has them: no name lookup. */
+	if (len >= 4 && !strcmp(name + len - 4, "@plt"))
+		return -1;
+	return elfsym_index_name_covers(sym_elf_index(m), name, a);
 }
 
 void
@@ -667,10 +1347,31 @@ symbolizer_reject_module(struct symbolizer *sym, const char *module)
 	size_t mi = sym_module_get(sym, module); /* may move sym->modules */
 	struct sym_module *m = &sym->modules[mi];
 
-	if (m->dwfl && !m->changed) {
+	if (!m->unreadable && !m->changed) {
 		m->changed = true;
 		sym->stats.modules_changed++;
 	}
+}
+
+void
+symbolizer_set_lines(struct symbolizer *sym, bool lines)
+{
+	sym->lines = lines;
+}
+
+void
+symbolizer_close_module(struct symbolizer *sym, const char *module)
+{
+	size_t i = sym_module_find(sym, module, hash_bytes(module, strlen(module), 0));
+	struct sym_module *m;
+
+	if (i == SIZE_MAX)
+		return;
+	m = &sym->modules[i];
+	if (m->unreadable || m->closed)
+		return;
+	sym_module_close(m);
+	m->closed = true;
 }
 
 void
@@ -711,7 +1412,7 @@ symbolizer_summary(const struct symbolizer *sym, struct strbuf *sb)
 		    (unsigned long)st->modules_unreadable,
 		    st->modules_unreadable == 1 ? "" : "s");
 	for (i = 0; i < sym->nr_modules; i++) {
-		if (sym->modules[i].dwfl)
+		if (!sym->modules[i].unreadable)
 			continue;
 		strbuf_addf(sb, "%s%s", sep, sym->modules[i].path);
 		sep = ", ";
@@ -763,7 +1464,22 @@ symbolizer_check(const struct symbolizer *sym, struct tf_error *err)
 		const struct sym_module *m = &sym->modules[i];
 		size_t c, f;
 
-		bad += !m->dwfl;
+		bad += m->unreadable;
+		if ((m->unreadable || m->closed) &&
+		    (m->dwfl || m->elf_indexed || m->nr_cus || m->nr_filetabs))
+			return tf_error_set(err, "symbolizer: %s is %s but holds its "
+					    "files", m->path,
+					    m->unreadable ? "unreadable" : "closed");
+		if (m->elf_indexed) {
+			struct tf_error sub = TF_ERROR_INIT;
+
+			if (elfsym_index_check(&m->elf, &sub)) {
+				tf_error_set(err, "symbolizer: %s: %s", m->path,
+					     tf_error_text(&sub));
+				tf_error_release(&sub);
+				return -1;
+			}
+		}
 		for (c = 0; c < m->nr_cus; c++)
 			for (f = 0; f < m->cus[c].nr_fns; f++) {
 				const struct sym_fn *fn = &m->cus[c].fns[f];

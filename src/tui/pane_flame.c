@@ -46,6 +46,16 @@ struct zoom_step {
 	uint32_t root;
 };
 
+/*
+ * A node across a rewrite of the set (flame_remap()): its stack in the
+ * new set, and for a chart the middle of its box, since the chart's x
+ * axis survives the rewrite while its box numbers do not.
+ */
+struct flame_anchor {
+	stack_id stack; /* STACK_ROOT: no node */
+	uint64_t x;
+};
+
 struct flame {
 	enum flame_kind kind;
 	bool started;              /* the state below belongs to key, key2 */
@@ -69,6 +79,13 @@ struct flame {
 	size_t nr_hist, alloc_hist;
 	/* Up then down comes back to the box it left, not to the heaviest. */
 	uint32_t came_from;
+	/*
+	 * After flame_remap(): the selection, zoom root and zoom history as
+	 * anchors, turned back into nodes by the next flame_set_source().
+	 */
+	bool remapped;
+	struct flame_anchor a_sel, a_root;
+	struct flame_anchor *a_hist; /* nr_hist of them */
 
 	/* what the last draw used: requests map rows and the pointer by it */
 	struct pane_area area;     /* all of it */
@@ -415,6 +432,109 @@ view_reset(struct flame *f)
 
 static void select_node(struct flame *f, uint32_t n);
 
+static void clamp_rows(struct flame *f);
+static void pan_to(struct flame *f, uint64_t x0);
+
+/* The node an anchor is in the current source, or NODE_NONE. */
+static uint32_t
+anchor_node(const struct flame *f, const struct flame_anchor *a)
+{
+	uint32_t depth;
+
+	if (a->stack == STACK_ROOT || a->stack >= f->ps->nr_stacks)
+		return NODE_NONE;
+	if (f->kind == FLAME_TREE)
+		return a->stack < f->tree->nr_nodes && f->tree->total[a->stack] ? a->stack
+										 : NODE_NONE;
+	depth = f->ps->stacks[a->stack].depth;
+	return depth ? chart_find(f->chart, depth - 1, a->x) : NODE_NONE;
+}
+
+/*
+ * The first source after flame_remap(): the anchors become nodes again.
+ * A tree's x axis is laid out anew (a merge may reorder children), so a
+ * zoom takes its root's new range; a chart keeps its x ranges.
+ */
+static void
+remap_finish(struct flame *f)
+{
+	uint64_t span0 = span(f);
+	uint32_t sel;
+
+	f->remapped = false;
+	f->depth = f->kind == FLAME_TREE ? tree_depth(f->tree, f->ps) : f->chart->nr_rows;
+	f->came_from = NODE_NONE;
+	f->root = anchor_node(f, &f->a_root);
+	for (size_t i = 0; i < f->nr_hist; i++) {
+		struct zoom_step *z = &f->hist[i];
+
+		z->root = anchor_node(f, &f->a_hist[i]);
+		if (f->kind == FLAME_TREE || z->root == NODE_NONE) {
+			z->x0 = 0;
+			z->x1 = f->total ? f->total : 1;
+			if (z->root != NODE_NONE)
+				node_range(f, z->root, &z->x0, &z->x1);
+		}
+	}
+	free(f->a_hist);
+	f->a_hist = NULL;
+	if (f->root != NODE_NONE && f->kind == FLAME_TREE) {
+		node_range(f, f->root, &f->x0, &f->x1);
+	} else if (f->x1 > f->total || f->x0 >= f->x1 || f->kind == FLAME_TREE) {
+		/* No root: + and - zoomed a span, kept around the selection below. */
+		f->x0 = 0;
+		f->x1 = span0 && span0 < f->total ? span0 : f->total ? f->total : 1;
+	}
+	sel = anchor_node(f, &f->a_sel);
+	if (sel == NODE_NONE)
+		sel = f->root != NODE_NONE ? f->root : node_first(f);
+	f->sel = sel;
+	if (sel != NODE_NONE) {
+		uint64_t x0, x1;
+
+		node_range(f, sel, &x0, &x1);
+		if (f->kind == FLAME_TREE && f->root == NODE_NONE && span(f) < f->total)
+			pan_to(f, x0 + (x1 - x0) / 2 > span(f) / 2 ? x0 + (x1 - x0) / 2 - span(f) / 2
+								     : 0);
+		select_node(f, sel);
+	}
+	clamp_rows(f);
+}
+
+static struct flame_anchor
+node_anchor(const struct flame *f, uint32_t n, const stack_id *map, uint32_t nr)
+{
+	struct flame_anchor a = { STACK_ROOT, 0 };
+	uint64_t x0, x1;
+	stack_id s;
+
+	if (n == NODE_NONE)
+		return a;
+	s = node_stack(f, n);
+	a.stack = s < nr ? map[s] : STACK_ROOT;
+	node_range(f, n, &x0, &x1);
+	a.x = x0 + (x1 - x0) / 2;
+	return a;
+}
+
+void
+flame_remap(struct flame *f, const stack_id *map, uint32_t nr, uint64_t key)
+{
+	/* A view of another source starts over at its next draw anyway. */
+	if (!f->started || f->remapped || f->key != key)
+		return;
+	f->a_sel = node_anchor(f, f->sel, map, nr);
+	f->a_root = node_anchor(f, f->root, map, nr);
+	free(f->a_hist);
+	f->a_hist = xreallocarray(NULL, f->nr_hist ? f->nr_hist : 1, sizeof(*f->a_hist));
+	for (size_t i = 0; i < f->nr_hist; i++)
+		f->a_hist[i] = node_anchor(f, f->hist[i].root, map, nr);
+	f->remapped = true;
+	/* The old tree or chart goes with the model's caches: no pointer to it stays. */
+	f->tree = NULL;
+	f->chart = NULL;
+}
+
 /*
  * Point at the source. When it is another tree or chart (another key:
  * another event, another Sandwich), start over: the old selection and
@@ -438,6 +558,12 @@ flame_set_source(struct flame *f, const struct flame_source *src)
 	}
 	f->matches = src->matches;
 	f->all = src->all ? src->all : f->total;
+	if (f->remapped) {
+		f->key = src->key;
+		f->key2 = src->key2;
+		remap_finish(f);
+		return;
+	}
 	if (f->started && f->key == src->key && f->key2 == src->key2)
 		return;
 	if (f->started && f->key == src->key && f->kind == FLAME_TREE && f->sel != NODE_NONE &&
@@ -1721,6 +1847,7 @@ flame_free(struct flame *f)
 	layout_release(&f->lay);
 	flow_release(&f->details);
 	free(f->hist);
+	free(f->a_hist);
 	free(f);
 }
 
@@ -1804,6 +1931,16 @@ flame_pane_show(struct pane *pane, struct pane_ctx *ctx, uint32_t func)
 		flame_select_first_match(f);
 }
 
+static void
+flame_pane_remap(struct pane *pane, struct pane_ctx *ctx, const stack_id *map, uint32_t nr)
+{
+	struct flame_pane *fp = pane->priv;
+	const struct model *m = ctx->model;
+
+	/* The keys flame_pane_sync() gives. */
+	flame_remap(fp->view, map, nr, fp->kind == FLAME_TREE ? m->profile : m->generation);
+}
+
 static void *
 left_heavy_open(struct pane_ctx *ctx)
 {
@@ -1845,6 +1982,7 @@ const struct pane_ops pane_left_heavy = {
 	.request = flame_pane_request,
 	.search = flame_pane_search,
 	.show = flame_pane_show,
+	.remap = flame_pane_remap,
 	.done = flame_pane_done,
 };
 
@@ -1855,5 +1993,6 @@ const struct pane_ops pane_time_order = {
 	.request = flame_pane_request,
 	.search = flame_pane_search,
 	.show = flame_pane_show,
+	.remap = flame_pane_remap,
 	.done = flame_pane_done,
 };

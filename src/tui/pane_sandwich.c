@@ -67,6 +67,12 @@ struct sandwich_pane {
 	enum focus focus;
 	struct flame *callers, *callees;
 	bool built;            /* the flame views show func's trees */
+	/*
+	 * After a rewrite of the set (sandwich_remap()): func by name and
+	 * module, whose str_ids keep their meaning, to find it again.
+	 */
+	bool remapped;
+	struct func remap_func;
 
 	/* what the last draw used: requests map the pointer by it */
 	struct pane_area rows; /* the table's rows, without its header */
@@ -93,9 +99,17 @@ table_rows(struct pane_ctx *ctx, const struct sandwich_pane *sp)
 static const struct sandwich_rows *
 sandwich_sync(struct sandwich_pane *sp, struct pane_ctx *ctx)
 {
-	const struct sandwich_rows *r = table_rows(ctx, sp);
-	func_id old = sp->func;
+	const struct sandwich_rows *r;
+	func_id old;
 
+	if (sp->remapped) {
+		sp->remapped = false;
+		sp->func = model_func_find(ctx->model, sp->remap_func.name, sp->remap_func.module);
+		if (sp->func == SEARCH_NO_FUNC)
+			sp->func = FUNC_NONE;
+	}
+	r = table_rows(ctx, sp);
+	old = sp->func;
 	if (!r->nr) {
 		sp->row = sp->top = 0;
 		sp->func = FUNC_NONE;
@@ -852,7 +866,8 @@ sandwich_search(struct pane *pane, struct pane_ctx *ctx, struct strbuf *out)
 	struct sandwich_pane *sp = pane->priv;
 	const struct sandwich_rows *r;
 	const struct func_stats *st;
-	uint32_t nr = 0, nr_funcs;
+	const struct func_table *ft;
+	uint32_t nr = 0;
 
 	if (!model_search_re(ctx->model))
 		return;
@@ -863,9 +878,10 @@ sandwich_search(struct pane *pane, struct pane_ctx *ctx, struct strbuf *out)
 	}
 	r = sandwich_sync(sp, ctx);
 	st = model_func_stats(ctx->model);
-	nr_funcs = model_funcs(ctx->model)->nr_funcs;
-	for (uint32_t i = 0; i < nr_funcs; i++)
-		nr += st[i].total > 0;
+	ft = model_funcs(ctx->model);
+	/* The functions the table would show: processes are none. */
+	for (uint32_t i = 0; i < ft->nr_funcs; i++)
+		nr += st[i].total > 0 && !ft->process[i];
 	strbuf_addf(out, "%u of %u function%s match", r->nr, nr, nr == 1 ? "" : "s");
 }
 
@@ -885,6 +901,23 @@ sandwich_show(struct pane *pane, struct pane_ctx *ctx, uint32_t func)
 	sp->func = func;
 	/* Put it a few rows down from the top, so that what is heavier shows too. */
 	sp->top = i > 2 ? i - 2 : 0;
+}
+
+static void
+sandwich_remap(struct pane *pane, struct pane_ctx *ctx, const stack_id *map, uint32_t nr)
+{
+	struct sandwich_pane *sp = pane->priv;
+	/* Not model_funcs(): it would build a table of the new set. */
+	const struct func_table *ft = &ctx->model->funcs;
+
+	(void)map;
+	(void)nr;
+	/* The callers and callees are trees of their own: they start over. */
+	if (sp->func == FUNC_NONE || sp->remapped || !ctx->model->funcs_built ||
+	    sp->func >= ft->nr_funcs)
+		return;
+	sp->remap_func = ft->funcs[sp->func];
+	sp->remapped = true;
 }
 
 static void *
@@ -926,5 +959,6 @@ const struct pane_ops pane_sandwich = {
 	.request = sandwich_request,
 	.search = sandwich_search,
 	.show = sandwich_show,
+	.remap = sandwich_remap,
 	.done = sandwich_done,
 };

@@ -4,7 +4,9 @@
 
 #include <curses.h>
 #include <locale.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,7 @@
 #include "tflame/profile.h"
 #include "tflame/prompt.h"
 #include "tflame/render.h"
+#include "tflame/resolve.h"
 #include "tflame/search.h"
 #include "tflame/source.h"
 #include "tflame/strbuf.h"
@@ -35,6 +38,8 @@
 
 /* Wake up this often to notice a SIGTERM or SIGHUP. */
 #define KEY_TIMEOUT_MS 500
+/* While symbols resolve: the tick that moves their percentage and takes them. */
+#define SYMBOLS_TICK_MS 100
 /*
  * A slow cache is built once no key has come for this long: longer than
  * the gap between a held key's repeats, shorter than a person notices.
@@ -83,8 +88,30 @@ static const char *const tab_names[NR_TABS] = {
 	"3 Sandwich",
 };
 
+/*
+ * Symbols resolved on a thread of their own (resolve.h), so that the
+ * first screen shows perf's names at once; the panes take the resolved
+ * set at the first key or tick after it is ready.
+ */
+struct tui_symbols {
+	struct symbols_job *job; /* NULL when there is nothing running or to take */
+	pthread_t thread;
+	_Atomic uint64_t done, total;
+	_Atomic int cancel;
+	_Atomic int finished;    /* the thread is done: join it */
+	bool started;            /* the thread runs: after the first screen */
+	bool ok;                 /* it finished without being cancelled */
+	/*
+	 * TFLAME_SYMBOLS_DELAY=SECONDS (tests): the thread waits this long
+	 * first, so that a test can act before the symbols come.
+	 */
+	double delay;
+	unsigned shown;          /* the percentage last drawn */
+};
+
 struct tui {
 	const char *path;
+	struct tui_symbols sym;
 	struct display disp;
 	struct model model;
 	struct pane panes[NR_PANES];
@@ -306,6 +333,17 @@ search_status(struct tui *ui, struct strbuf *out)
 	strbuf_addstr(out, ui->active == TAB_SANDWICH ? "Esc clears" : "n/N next  Esc clears");
 }
 
+/* The percentage of the symbols done, while they resolve. */
+static unsigned
+symbols_percent(const struct tui_symbols *sym)
+{
+	uint64_t done = atomic_load(&sym->done), total = atomic_load(&sym->total);
+
+	if (!total)
+		return 0;
+	return done >= total ? 99 : (unsigned)(done * 100 / total);
+}
+
 static void
 draw_status(struct tui *ui)
 {
@@ -320,7 +358,8 @@ draw_status(struct tui *ui)
 			   : ui->source ? source_hints
 					: pane_hints[ui->active];
 	size_t len = strlen(text);
-	struct strbuf sb = STRBUF_INIT, search = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, search = STRBUF_INIT, phase = STRBUF_INIT;
+	unsigned room = (unsigned)COLS - 1;
 
 	if (ui->message.len) {
 		text = ui->message.buf;
@@ -330,14 +369,25 @@ draw_status(struct tui *ui)
 		text = search.buf;
 		len = search.len;
 	}
-	render_cut(&sb, text, len, (unsigned)COLS - 1, d->utf8);
+	/* What is still on its way goes at the right end, and stays. */
+	if (ui->sym.job) {
+		ui->sym.shown = symbols_percent(&ui->sym);
+		strbuf_addf(&phase, "symbols %u%%", ui->sym.shown);
+		room = phase.len + 2 < room ? room - (unsigned)phase.len - 2 : 0;
+	}
+	render_cut(&sb, text, len, room, d->utf8);
 	move(LINES - 1, 0);
 	clrtoeol();
 	attrset(display_attr(d, ui->message.len ? DISPLAY_MESSAGE : DISPLAY_STATUS));
 	display_addstr(d, sb.buf, sb.len);
+	if (phase.len && (int)phase.len < COLS) {
+		attrset(display_attr(d, DISPLAY_STATUS) | A_BOLD);
+		mvaddstr(LINES - 1, COLS - 1 - (int)phase.len, phase.buf);
+	}
 	attrset(A_NORMAL);
 	strbuf_release(&sb);
 	strbuf_release(&search);
+	strbuf_release(&phase);
 }
 
 /* ------------------------------------------------------------------ pages */
@@ -368,7 +418,10 @@ open_help(struct tui *ui)
 		      "  selected one go down from it, and its callees too. A search (or a\n"
 		      "  function marked with s or Enter) lights the boxes it matches and\n"
 		      "  dims the rest; the status line gives the weight they hold, each\n"
-		      "  sample counted once, as a share of all and of the view.\n");
+		      "  sample counted once, as a share of all and of the view.\n"
+		      "  Symbols resolve in the background: until the status line says\n"
+		      "  'symbols done', frames carry perf's names, with no inline frames\n"
+		      "  and no source lines; the view then keeps its place.\n");
 	page_open(ui);
 }
 
@@ -962,6 +1015,118 @@ timing_write(struct tui *ui)
 	free(ui->timing_ms);
 }
 
+/* ---------------------------------------------------------------- symbols */
+
+static void *
+symbols_worker(void *arg)
+{
+	struct tui_symbols *sym = arg;
+	struct rewrite_opts o = { .done = &sym->done, .total = &sym->total,
+				  .cancel = &sym->cancel };
+
+	for (double waited = 0; waited < sym->delay && !atomic_load(&sym->cancel); waited += 0.01)
+		nanosleep(&(struct timespec){ 0, 10000000L }, NULL);
+	sym->ok = symbols_job_run(sym->job, &o);
+	atomic_store(&sym->finished, 1);
+	return NULL;
+}
+
+/*
+ * Start resolving the symbols of the model's set, once the first screen
+ * is out: on two cores, the thread would otherwise slow it down.
+ */
+static void
+symbols_start(struct tui *ui)
+{
+	int rc;
+
+	if (!ui->sym.job || ui->sym.started)
+		return;
+	rc = pthread_create(&ui->sym.thread, NULL, symbols_worker, &ui->sym);
+	if (rc)
+		die("cannot start a thread: %s", strerror(rc));
+	ui->sym.started = true;
+}
+
+/* Stop the symbols, at once: on the way out. */
+static void
+symbols_stop(struct tui *ui)
+{
+	if (!ui->sym.job)
+		return;
+	atomic_store(&ui->sym.cancel, 1);
+	if (ui->sym.started)
+		pthread_join(ui->sym.thread, NULL);
+	symbols_job_free(ui->sym.job);
+	ui->sym.job = NULL;
+}
+
+/*
+ * The resolved set into the model: every pane keeps its selection and
+ * zoom on the same call paths, and a marked function stays marked.
+ */
+static void
+symbols_take(struct tui *ui)
+{
+	struct model *m = &ui->model;
+	uint32_t nr = m->ps->nr_stacks;
+	size_t warnings = m->ps->nr_diags;
+	func_id marked = model_search_func(m);
+	struct func mark = { STR_EMPTY, STR_EMPTY };
+	stack_id *map;
+	unsigned long n;
+
+	/* Its name and module keep their str_ids; its id does not. */
+	if (marked != SEARCH_NO_FUNC)
+		mark = m->funcs.funcs[marked];
+	n = symbols_job_apply(ui->sym.job, m->ps, &map);
+	for (size_t i = 0; i < NR_PANES; i++)
+		if (ui->panes[i].ops->remap)
+			ui->panes[i].ops->remap(&ui->panes[i], &ui->ctx, map, nr);
+	model_set_changed(m);
+	if (marked != SEARCH_NO_FUNC) {
+		func_id f = model_func_find(m, mark.name, mark.module);
+
+		if (f != SEARCH_NO_FUNC)
+			model_set_search_func(m, f);
+	}
+	free(map);
+	symbols_job_free(ui->sym.job);
+	ui->sym.job = NULL;
+	if (ui->message.len)
+		strbuf_addstr(&ui->message, "; ");
+	strbuf_addf(&ui->message, "symbols done: %lu address%s resolved", n, n == 1 ? "" : "es");
+	if (m->ps->nr_diags > warnings)
+		strbuf_addstr(&ui->message, " (see the warning when tflame exits)");
+}
+
+/*
+ * At every key and tick while symbols resolve: true when the screen must
+ * change, because they are ready (and taken) or their percentage moved.
+ * They wait while a view that keeps ids of its own is open (the source
+ * view, the thread picker).
+ */
+static bool
+symbols_poll(struct tui *ui)
+{
+	struct tui_symbols *sym = &ui->sym;
+
+	if (!sym->job || !sym->started)
+		return false;
+	if (!atomic_load(&sym->finished))
+		return symbols_percent(sym) != sym->shown;
+	if (ui->source || ui->picking)
+		return false;
+	pthread_join(sym->thread, NULL);
+	if (!sym->ok) {
+		symbols_job_free(sym->job);
+		sym->job = NULL;
+		return true;
+	}
+	symbols_take(ui);
+	return true;
+}
+
 static void
 run(struct tui *ui)
 {
@@ -978,12 +1143,14 @@ run(struct tui *ui)
 		MEVENT ev;
 		int key;
 
+		timeout(ui->sym.job ? SYMBOLS_TICK_MS : KEY_TIMEOUT_MS);
 		if (dirty) {
 			/* Slow caches wait until the keys stop coming (pane.h). */
 			ui->ctx.may_build = false;
 			ui->ctx.build_pending = false;
 			draw(ui);
 			refresh();
+			symbols_start(ui);
 			/* A key's time is to the screen that answers it, "building" or not. */
 			if (ui->timing_path && key_at) {
 				ALLOC_GROW(ui->timing_ms, ui->timing_keys, ui->timing_alloc);
@@ -999,6 +1166,8 @@ run(struct tui *ui)
 			dirty = false;
 		}
 		key = getch();
+		if (symbols_poll(ui))
+			dirty = true;
 		if (key == ERR) {
 			/*
 			 * A terminal that hung up fails every getch() at once.
@@ -1077,6 +1246,8 @@ tui_run(const struct tui_options *o)
 	struct tf_error err = TF_ERROR_INIT;
 	struct profile_set *ps = NULL;
 	struct tui ui = { .path = o->path };
+	struct import_options io = o->io;
+	struct symbols_job *job = NULL;
 	bool stdin_busy = !strcmp(o->path, "-");
 	const char *why;
 	int ret = EXIT_OK;
@@ -1094,7 +1265,9 @@ tui_run(const struct tui_options *o)
 		return EXIT_USAGE;
 	}
 
-	switch (load_profile(o->path, o->format, &o->io, &ps, &err)) {
+	/* Symbols come later, from a thread: perf's names show first. */
+	io.symbols_later = io.symbols == SYMBOLS_RESOLVE;
+	switch (load_profile(o->path, o->format, &io, &ps, &err)) {
 	case LOAD_OK:
 		break;
 	case LOAD_CANCELLED:
@@ -1111,15 +1284,24 @@ tui_run(const struct tui_options *o)
 	}
 	}
 
+	if (io.symbols_later)
+		job = symbols_job_new(ps, SYMBOLS_SHOW_NOW |
+						  (io.demangle ? SYMBOLS_DEMANGLE : 0) |
+						  (io.verbose ? SYMBOLS_VERBOSE : 0),
+				      io.threads);
 	model_init(&ui.model, ps);
 	if (o->lens) {
 		int status = cli_lens_apply(o->lens, &ui.model, o->path);
 
 		if (status != CLI_NEXT) {
+			symbols_job_free(job);
 			model_release(&ui.model);
 			return status;
 		}
 	}
+	ui.sym.job = job;
+	if (job && getenv("TFLAME_SYMBOLS_DELAY"))
+		ui.sym.delay = atof(getenv("TFLAME_SYMBOLS_DELAY"));
 
 	ui.where.dirs = o->source_dirs;
 	ui.where.nr_dirs = o->nr_source_dirs;
@@ -1178,6 +1360,7 @@ tui_run(const struct tui_options *o)
 		strbuf_addstr(&ui.message, "? lists the keys, q quits");
 
 	run(&ui);
+	symbols_stop(&ui);
 	timing_write(&ui);
 
 	display_close(&ui.disp);
@@ -1193,6 +1376,7 @@ tui_run(const struct tui_options *o)
 	strbuf_release(&ui.message);
 	print_warnings(o->path, ps);
 out:
+	symbols_stop(&ui);
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGHUP, &old_hup, NULL);
 	sigaction(SIGINT, &old_int, NULL);

@@ -1,1 +1,1 @@
-dump --width=80 --height=10 --zoom='start_thread;worker;compress_block' data/sample.perf.txt
+dump --width=80 --height=10 --zoom='compressor;start_thread;worker;compress_block' data/sample.perf.txt

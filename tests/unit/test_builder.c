@@ -186,6 +186,7 @@ test_max_samples(void **state)
 	}
 	/* Full, but nothing dropped yet: no warning, the importer reads on. */
 	assert_false(builder_stopped(&bld));
+	assert_true(builder_full(&bld));
 	assert_int_equal(ps->nr_diags, 0);
 	for (uint64_t w = 3; w <= 5; w++) {
 		builder_begin_sample(&bld, p, t, w, 0, false);
@@ -198,8 +199,134 @@ test_max_samples(void **state)
 	assert_int_equal(p->total_weight, 3);
 	assert_int_equal(ps->nr_diags, 1);
 	assert_string_equal(ps->diags[0].msg, "stopped after 2 samples (--max-samples)");
+
 	builder_release(&bld);
 	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
+/*
+ * Samples under many roots, interleaved, more roots than the builder keeps
+ * paths for: each gets its own stack, whatever path the builder reused.
+ */
+static void
+test_interleaved_roots(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, STR_EMPTY, UNIT_SAMPLES);
+	thread_id t = profile_set_thread(ps, -1, -1, STR_EMPTY);
+	frame_id roots[40], x = mkframe(ps, "x"), y[3];
+	struct builder bld;
+	char want[64], buf[64];
+
+	(void)state;
+	for (int r = 0; r < 40; r++) {
+		snprintf(buf, sizeof(buf), "r%d", r);
+		roots[r] = mkframe(ps, buf);
+	}
+	for (int j = 0; j < 3; j++) {
+		snprintf(buf, sizeof(buf), "y%d", j);
+		y[j] = mkframe(ps, buf);
+	}
+	builder_init(&bld, ps);
+	for (int i = 0; i < 600; i++) {
+		builder_begin_sample(&bld, p, t, 1, 0, false);
+		builder_push_frame(&bld, y[i % 3]);
+		builder_push_frame(&bld, x);
+		builder_push_frame(&bld, roots[(i * 7) % 40]);
+		assert_int_equal(builder_end_sample(&bld, BUILDER_LEAF_FIRST, NULL), 0);
+	}
+	for (int i = 0; i < 600; i++) {
+		snprintf(want, sizeof(want), "r%d;x;y%d", (i * 7) % 40, i % 3);
+		assert_string_equal(stack_text(ps, p->stack[i], buf, sizeof(buf)), want);
+	}
+	/* r, r;x, and r;x;y for the 3 y met under each r */
+	assert_int_equal(ps->nr_stacks, 1 + 40 * (2 + 3));
+	builder_release(&bld);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
+/* The root of thread t in builder_add_roots(): frame ctx[t]. */
+static frame_id
+root_of(void *ctx, thread_id t)
+{
+	return ((const frame_id *)ctx)[t];
+}
+
+/*
+ * Roots added late: every sample, of every profile, gets its thread's
+ * root above its outermost frame (an empty sample gets the root alone),
+ * the trie is built anew with no stack left over, and samples ended
+ * afterwards share the new stacks.
+ */
+static void
+test_add_roots(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "p", 1), UNIT_SAMPLES);
+	struct profile *q = profile_set_profile(ps, ps_str(ps, "q", 1), UNIT_SAMPLES);
+	thread_id t1 = profile_set_thread(ps, 1, 1, ps_str(ps, "one", 3));
+	thread_id t2 = profile_set_thread(ps, 2, 2, ps_str(ps, "two", 3));
+	frame_id a = mkframe(ps, "a"), b = mkframe(ps, "b"), c = mkframe(ps, "c");
+	frame_id roots[2];
+	struct builder bld;
+	char buf[64];
+
+	(void)state;
+	roots[t1] = mkframe(ps, "ONE");
+	roots[t2] = mkframe(ps, "TWO");
+	builder_init(&bld, ps);
+	/* a;b twice (one stack), a;b;c, c in q, and the empty stack */
+	for (int i = 0; i < 5; i++) {
+		builder_begin_sample(&bld, i == 3 ? q : p, i == 2 ? t2 : t1, 1, 0, false);
+		if (i < 3) {
+			builder_push_frame(&bld, a);
+			builder_push_frame(&bld, b);
+		}
+		if (i == 2 || i == 3)
+			builder_push_frame(&bld, c);
+		assert_int_equal(builder_end_sample(&bld, BUILDER_ROOT_FIRST, NULL), 0);
+	}
+	assert_int_equal(p->stack[3], STACK_ROOT);
+	/* An open sample keeps its frames. */
+	builder_begin_sample(&bld, p, t2, 1, 0, false);
+	builder_push_frame(&bld, a);
+	builder_push_frame(&bld, b);
+
+	builder_add_roots(&bld, root_of, roots);
+	check_profile_set(ps);
+	assert_true(test_stacks_all_used(ps));
+	assert_string_equal(stack_text(ps, p->stack[0], buf, sizeof(buf)), "ONE;a;b");
+	assert_int_equal(p->stack[0], p->stack[1]);
+	assert_string_equal(stack_text(ps, p->stack[2], buf, sizeof(buf)), "TWO;a;b;c");
+	assert_string_equal(stack_text(ps, p->stack[3], buf, sizeof(buf)), "ONE");
+	assert_string_equal(stack_text(ps, q->stack[0], buf, sizeof(buf)), "ONE;c");
+	/* ONE, ONE;a, ONE;a;b, TWO, TWO;a, TWO;a;b, TWO;a;b;c, ONE;c and the root */
+	assert_int_equal(ps->nr_stacks, 9);
+
+	/* The importer pushes the root itself from now on. */
+	builder_push_frame(&bld, roots[t2]);
+	assert_int_equal(builder_end_sample(&bld, BUILDER_LEAF_FIRST, NULL), 0);
+	assert_string_equal(stack_text(ps, p->stack[4], buf, sizeof(buf)), "TWO;b;a");
+	builder_begin_sample(&bld, p, t1, 1, 0, false);
+	builder_push_frame(&bld, roots[t1]);
+	builder_push_frame(&bld, a);
+	builder_push_frame(&bld, b);
+	assert_int_equal(builder_end_sample(&bld, BUILDER_ROOT_FIRST, NULL), 0);
+	assert_int_equal(p->stack[5], p->stack[0]);
+	/* No path from before the rebuild is reused: its stack ids are gone. */
+	builder_begin_sample(&bld, p, t1, 1, 0, false);
+	builder_push_frame(&bld, a);
+	builder_push_frame(&bld, b);
+	builder_push_frame(&bld, c);
+	assert_int_equal(builder_end_sample(&bld, BUILDER_ROOT_FIRST, NULL), 0);
+	assert_string_equal(stack_text(ps, p->stack[6], buf, sizeof(buf)), "a;b;c");
+	assert_int_equal(p->nr_samples, 7);
+	assert_int_equal(p->total_weight, 7);
+	builder_release(&bld);
+	check_profile_set(ps);
+	assert_true(test_stacks_all_used(ps));
 	profile_set_free(ps);
 }
 
@@ -213,6 +340,8 @@ main(void)
 		cmocka_unit_test(test_shared_prefixes_between_samples),
 		cmocka_unit_test(test_overflow_reported),
 		cmocka_unit_test(test_max_samples),
+		cmocka_unit_test(test_interleaved_roots),
+		cmocka_unit_test(test_add_roots),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -333,6 +333,54 @@ test_outermost_marks(void **state)
 	release(&fx);
 }
 
+/*
+ * A process frame (FRAME_PROCESS) and a function of the same name and
+ * module are two functions: the table tells them apart by kind, and the
+ * check catches a table that mixes them up.
+ */
+static void
+test_process_is_its_own_function(void **state)
+{
+	struct fixture fx;
+	struct frame pf = { 0 };
+	struct tf_error err = TF_ERROR_INIT;
+	frame_id proc;
+	stack_id s;
+	func_id f_proc, f_fn;
+
+	(void)state;
+	setup(&fx);
+	pf.name = ps_str(fx.ps, "main", 4);
+	pf.module = ps_str(fx.ps, "m", 1);
+	pf.flags = FRAME_PROCESS;
+	proc = profile_set_frame(fx.ps, &pf);
+	/* main (the process);main;f */
+	s = profile_set_stack(fx.ps, STACK_ROOT, proc);
+	s = profile_set_stack(fx.ps, s, mkframe(fx.ps, "main", 0));
+	s = profile_set_stack(fx.ps, s, mkframe(fx.ps, "f", 0));
+	assert_int_equal(profile_add_sample(fx.p, s, 4, 0, false,
+					    profile_set_thread(fx.ps, 1, 1, STR_EMPTY), NULL),
+			 0);
+	add(fx.ps, fx.p, "main;g", 1, 1);
+	compute(&fx, NULL);
+	assert_int_equal(fx.ft.nr_funcs, 4);
+	f_proc = fx.ft.frame_func[proc];
+	f_fn = fx.ft.frame_func[fx.ps->stacks[fx.ps->stacks[s].parent].frame];
+	assert_true(f_proc != f_fn);
+	assert_true(fx.ft.process[f_proc]);
+	assert_false(fx.ft.process[f_fn]);
+	assert_int_equal(fx.st[f_proc].total, 4);
+	assert_int_equal(fx.st[f_fn].total, 5);
+	assert_int_equal(fx.st[f_fn].self, 0);
+
+	fx.ft.process[f_proc] = false;
+	assert_int_equal(func_table_check(&fx.ft, fx.ps, &err), -1);
+	assert_non_null(strstr(tf_error_text(&err), "another kind"));
+	fx.ft.process[f_proc] = true;
+	release(&fx);
+	tf_error_release(&err);
+}
+
 int
 main(void)
 {
@@ -345,6 +393,7 @@ main(void)
 		cmocka_unit_test(test_deep_stack_no_recursion),
 		cmocka_unit_test(test_stack_links),
 		cmocka_unit_test(test_outermost_marks),
+		cmocka_unit_test(test_process_is_its_own_function),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -96,6 +96,36 @@ test_many_strings_and_stable_pointers(void **state)
 }
 
 static void
+test_copy(void **state)
+{
+	struct intern a, b;
+	char buf[32];
+	str_id ids[3000];
+
+	(void)state;
+	intern_init(&a);
+	for (int i = 0; i < 3000; i++) {
+		snprintf(buf, sizeof(buf), "name %d", i);
+		ids[i] = intern_str(&a, buf, strlen(buf));
+	}
+	intern_copy(&b, &a);
+	check_intern(&b);
+	assert_int_equal(intern_count(&b), intern_count(&a));
+	for (int i = 0; i < 3000; i++) {
+		assert_string_equal(intern_get(&b, ids[i]), intern_get(&a, ids[i]));
+		assert_ptr_not_equal(intern_get(&b, ids[i]), intern_get(&a, ids[i]));
+	}
+	/* They grow apart: a new string in one is not in the other. */
+	assert_int_equal(intern_str(&b, "only in b", 9), intern_count(&a));
+	assert_int_equal(intern_find(&a, "only in b", 9), -1);
+	assert_int_equal(intern_str(&b, "name 7", 6), ids[7]);
+	intern_release(&a);
+	check_intern(&b);
+	assert_string_equal(intern_get(&b, ids[2999]), "name 2999");
+	intern_release(&b);
+}
+
+static void
 test_big_string(void **state)
 {
 	struct intern in;
@@ -125,6 +155,7 @@ main(void)
 		cmocka_unit_test(test_embedded_nul),
 		cmocka_unit_test(test_many_strings_and_stable_pointers),
 		cmocka_unit_test(test_big_string),
+		cmocka_unit_test(test_copy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

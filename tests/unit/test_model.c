@@ -49,6 +49,82 @@ setup(struct model *m)
 	check_model(m);
 }
 
+/* A rewrite that puts an inlined frame "g.inl" under every g. */
+static void
+inline_g(void *ctx, struct profile_set *ps, const struct frame *old, struct frame_rewrite *rw)
+{
+	struct frame *out = ctx;
+
+	if (strcmp(ps_get(ps, old->name), "g"))
+		return;
+	out[0] = out[1] = *old;
+	out[1].name = ps_str(ps, "g.inl", 5);
+	out[1].flags |= FRAME_INLINED;
+	rw->frames = out;
+	rw->nr = 2;
+}
+
+/*
+ * The set rewritten under the model (symbols arrived): the caches are made
+ * again for the new stacks, the lens stays, a function is found again by
+ * its name, and a search for one function has to be set again.
+ */
+static void
+test_set_changed(void **state)
+{
+	struct model m;
+	struct frame out[2];
+	struct search_re *re;
+	struct tf_error err = TF_ERROR_INIT;
+	bool mask[2] = { true, false };
+	str_id name, module;
+	size_t at;
+	func_id g;
+
+	(void)state;
+	setup(&m);
+	model_set_threads(&m, mask);
+	assert_int_equal(model_total(&m), 6);
+	g = fn(&m, "g");
+	name = model_funcs(&m)->funcs[g].name;
+	module = model_funcs(&m)->funcs[g].module;
+	model_set_search_func(&m, g);
+	model_tree(&m);
+	model_chart(&m);
+	model_sandwich_rows(&m, SANDWICH_BY_TOTAL, false, false);
+	model_sandwich(&m, g);
+	check_model(&m);
+
+	profile_set_rewrite(m.ps, inline_g, out);
+	model_set_changed(&m);
+	assert_int_equal(model_search_func(&m), SEARCH_NO_FUNC);
+	/* The thread filter stayed: thread 1 only. */
+	assert_int_equal(model_total(&m), 6);
+	assert_int_equal(model_chart(&m)->total, 6);
+	assert_int_equal(model_func_find(&m, name, module), fn(&m, "g"));
+	assert_int_equal(model_func_stats(&m)[fn(&m, "g.inl")].total, 1);
+	assert_int_equal(model_func_find(&m, ps_str(m.ps, "nowhere", 7), module),
+			 SEARCH_NO_FUNC);
+	model_set_search_func(&m, fn(&m, "g.inl"));
+	assert_non_null(model_sandwich(&m, fn(&m, "g.inl")));
+	assert_non_null(model_sandwich_rows(&m, SANDWICH_BY_SELF, false, false));
+	check_model(&m);
+	/* A regex search survives the change and matches the new frames. */
+	re = search_re_new("inl", 3, &at, &err);
+	assert_non_null(re);
+	model_set_search(&m, re);
+	assert_int_equal(model_search(&m)->frames_matched, 1);
+	profile_set_rewrite(m.ps, inline_g, out);
+	model_set_changed(&m);
+	assert_non_null(model_search_re(&m));
+	/* g.inl again under g, and the old g.inl: one frame, twice as deep. */
+	assert_int_equal(model_search(&m)->frames_matched, 1);
+	assert_int_equal(model_search_tree(&m) != NULL, 1);
+	check_model(&m);
+	tf_error_release(&err);
+	model_release(&m);
+}
+
 static void
 test_totals(void **state)
 {
@@ -590,6 +666,7 @@ main(void)
 		cmocka_unit_test(test_search_func_in_model),
 		cmocka_unit_test(test_sandwich_cached),
 		cmocka_unit_test(test_search_sandwich_in_model),
+		cmocka_unit_test(test_set_changed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -115,7 +115,8 @@ test_pid_tid(void **state)
 	assert_int_equal(thread_of(ps, p, 1)->pid, -1);
 	assert_int_equal(thread_of(ps, p, 1)->tid, 3728);
 	assert_int_equal(ps->nr_threads, 2);
-	assert_string_equal(stack_of(ps, p, 0, buf, sizeof(buf)), "main;lzma_mf_bt4_find");
+	/* A process known by its pid and one by its comm: two, with roots. */
+	assert_string_equal(stack_of(ps, p, 0, buf, sizeof(buf)), "xz;main;lzma_mf_bt4_find");
 	assert_string_equal(ps_get(ps, leaf(ps, p, 0)->module), "/usr/lib/liblzma.so.5");
 	assert_int_equal(leaf(ps, p, 0)->addr, 0);
 	check_profile_set(ps);
@@ -239,7 +240,10 @@ test_tracepoint_args(void **state)
 	check_profile_set(ps);
 	profile_set_free(ps);
 
-	/* Without -g, perf -F ...,ip,sym puts the frame after the arguments. */
+	/*
+	 * Without -g, perf -F ...,ip,sym puts the frame after the arguments.
+	 * Two processes: every stack starts with its process.
+	 */
 	ps = parse(
 		"           sleep 17496  1469.976699: sched:sched_switch: prev_comm=sleep "
 		"prev_pid=17496 prev_prio=120 prev_state=S ==> next_comm=rcu_preempt "
@@ -248,13 +252,15 @@ test_tracepoint_args(void **state)
 		"ffffffff81 blk mq cafe (/lib/modules/x/blk.ko)\n"
 		"           dd 17 1.6: probe:do_sys_open: (ffffffff812a7460)\n");
 	tp = prof(ps, "sched:sched_switch");
-	assert_string_equal(stack_of(ps, tp, 0, buf, sizeof(buf)), "__schedule");
+	assert_string_equal(stack_of(ps, tp, 0, buf, sizeof(buf)), "sleep;__schedule");
 	assert_true(leaf(ps, tp, 0)->flags & FRAME_KERNEL);
 	tp = prof(ps, "block:block_rq_issue");
 	/* Numbers in the arguments are not taken for the address. */
-	assert_string_equal(stack_of(ps, tp, 0, buf, sizeof(buf)), "blk mq cafe");
+	assert_string_equal(stack_of(ps, tp, 0, buf, sizeof(buf)), "dd;blk mq cafe");
 	tp = prof(ps, "probe:do_sys_open");
-	assert_int_equal(tp->stack[0], STACK_ROOT);
+	/* No frame but its process's. */
+	assert_string_equal(stack_of(ps, tp, 0, buf, sizeof(buf)), "dd");
+	assert_true(leaf(ps, tp, 0)->flags & FRAME_PROCESS);
 	assert_int_equal(ps->nr_diags, 0);
 	check_profile_set(ps);
 	profile_set_free(ps);
@@ -263,7 +269,10 @@ test_tracepoint_args(void **state)
 static void
 test_single_line(void **state)
 {
-	/* perf script without -g: comm right-aligned, no blank lines. */
+	/*
+	 * perf script without -g: comm right-aligned, no blank lines. Several
+	 * processes: each stack starts with its process.
+	 */
 	struct profile_set *ps = parse(
 		"              sh  9515   826.597760:    1001001 cpu-clock:pppH:      "
 		"55eec6990e95 [unknown] (/usr/bin/dash)\n"
@@ -280,19 +289,20 @@ test_single_line(void **state)
 
 	(void)state;
 	assert_int_equal(p->nr_samples, 4);
-	assert_string_equal(stack_of(ps, p, 0, buf, sizeof(buf)), "[unknown]");
+	assert_string_equal(stack_of(ps, p, 0, buf, sizeof(buf)), "sh;[dash]");
 	assert_string_equal(ps_get(ps, leaf(ps, p, 0)->module), "/usr/bin/dash");
-	assert_string_equal(stack_of(ps, p, 1, buf, sizeof(buf)), "malloc@plt");
+	assert_int_equal(leaf(ps, p, 0)->flags, FRAME_UNNAMED);
+	assert_string_equal(stack_of(ps, p, 1, buf, sizeof(buf)), "sh;malloc@plt");
 	/* "cc1" reads as a hex number, but the line is a header. */
 	assert_string_equal(ps_get(ps, thread_of(ps, p, 2)->comm), "cc1");
-	assert_string_equal(stack_of(ps, p, 2, buf, sizeof(buf)), "clear_page_erms");
+	assert_string_equal(stack_of(ps, p, 2, buf, sizeof(buf)), "cc1;clear_page_erms");
 	assert_true(leaf(ps, p, 2)->flags & FRAME_KERNEL);
 	/* A srcline after a single-line sample belongs to its frame. */
 	assert_string_equal(ps_get(ps, leaf(ps, p, 2)->file), "dash[4350]");
 	assert_string_equal(ps_get(ps, thread_of(ps, p, 3)->comm), "gnome-shell-cal");
 	assert_int_equal(p->weight[3], 1001001);
 	assert_int_equal(c->weight[0], 5);
-	assert_string_equal(stack_of(ps, c, 0, buf, sizeof(buf)), "f");
+	assert_string_equal(stack_of(ps, c, 0, buf, sizeof(buf)), "perf;f");
 	assert_int_equal(ps->nr_diags, 0);
 	check_profile_set(ps);
 	profile_set_free(ps);
@@ -391,7 +401,9 @@ test_frame_forms(void **state)
 	assert_int_equal(frame_at(ps, p, 0, 5)->module, STR_EMPTY);
 	assert_string_equal(ps_get(ps, frame_at(ps, p, 0, 4)->name), "m");
 	assert_int_equal(frame_at(ps, p, 0, 4)->module, STR_EMPTY);
+	/* An address only: a frame perf did not name, of no module. */
 	assert_string_equal(ps_get(ps, frame_at(ps, p, 0, 3)->name), "[unknown]");
+	assert_int_equal(frame_at(ps, p, 0, 3)->flags, FRAME_UNNAMED);
 	assert_string_equal(ps_get(ps, frame_at(ps, p, 0, 2)->name), "operator()");
 	assert_string_equal(ps_get(ps, frame_at(ps, p, 0, 1)->name), "q");
 	assert_string_equal(ps_get(ps, frame_at(ps, p, 0, 1)->module), "/bin/x (y) z");
@@ -558,19 +570,175 @@ test_keep_unknown_addrs(void **state)
 	/* Without the option the two unknown frames are one frame. */
 	assert_true(frame_at(ps, p, 0, 1) == frame_at(ps, p, 0, 2));
 	assert_int_equal(frame_at(ps, p, 0, 2)->addr, 0);
+	assert_string_equal(ps_get(ps, frame_at(ps, p, 0, 2)->name), "[perf]");
 	assert_int_equal(ps->nr_frames, 2);
 	check_profile_set(ps);
 	profile_set_free(ps);
 
+	/* The address is in the name, so that the frames read apart. */
 	opts.keep_unknown_addrs = true;
+	ps = parse_opts(text, &opts);
+	p = prof(ps, "cycles");
+	assert_int_equal(ps->nr_frames, 3);
+	assert_string_equal(ps_get(ps, frame_at(ps, p, 0, 2)->name), "[perf+0x147bc2]");
+	assert_string_equal(ps_get(ps, frame_at(ps, p, 0, 1)->name), "[perf+0x9f189]");
+	assert_int_equal(frame_at(ps, p, 0, 1)->flags, FRAME_UNNAMED);
+	assert_int_equal(frame_at(ps, p, 0, 1)->addr, 0);
+	check_profile_set(ps);
+	profile_set_free(ps);
+
+	/* collapse --addrs prints it from the frame's address. */
+	opts.collapse_compat = true;
 	ps = parse_opts(text, &opts);
 	p = prof(ps, "cycles");
 	assert_int_equal(ps->nr_frames, 3);
 	assert_int_equal(frame_at(ps, p, 0, 2)->addr, 0x147bc2);
 	assert_int_equal(frame_at(ps, p, 0, 1)->addr, 0x9f189);
-	assert_string_equal(ps_get(ps, frame_at(ps, p, 0, 1)->name), "[unknown]");
 	/* Named frames never carry an address. */
 	assert_int_equal(frame_at(ps, p, 0, 0)->addr, 0);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
+/* The name, flags and address of the leaf of sample i. */
+static void
+assert_leaf(const struct profile_set *ps, const struct profile *p, size_t i,
+	    const char *name, uint32_t flags, uint64_t addr)
+{
+	const struct frame *f = leaf(ps, p, i);
+
+	assert_string_equal(ps_get(ps, f->name), name);
+	assert_int_equal(f->flags, flags);
+	assert_int_equal(f->addr, addr);
+}
+
+static void
+test_unnamed_frames(void **state)
+{
+	const char *text =
+		"xz 10 [000] 1.0: 1 cycles:\n\t 7f01 [unknown] (/usr/lib/liblzma.so.5.4.1)\n\n"
+		"xz 10 [000] 1.1: 1 cycles:\n\t 7f02 [unknown] (/usr/lib/liblzma.so.5.4.1)\n\n"
+		"ls 11 [001] 1.2: 1 cycles:\n\t 7f03 [unknown] (/usr/lib/libc.so.6)\n\n"
+		/* no symbol at all: unnamed too */
+		"ls 11 [001] 1.3: 1 cycles:\n\t 7f04 (/usr/lib/libc.so.6)\n\n"
+		/* bracketed modules are not bracketed twice */
+		"ls 11 [001] 1.4: 1 cycles:\n\tffffffff81000001 [unknown] ([kernel.kallsyms])\n\n"
+		"ls 11 [001] 1.5: 1 cycles:\n\t 7ffd01 [unknown] ([vdso])\n\n"
+		/* no module perf knew: nothing to name it by */
+		"ls 11 [001] 1.6: 1 cycles:\n\t 5a5a [unknown] ([unknown])\n\n"
+		"ls 11 [001] 1.7: 1 cycles:\n\t 5a5b [unknown]\n\n"
+		/* a module with blanks, and a directory with no base name */
+		"ls 11 [001] 1.8: 1 cycles:\n\t 7f05 [unknown] (/opt/a b/x.so (deleted))\n\n"
+		"ls 11 [001] 1.9: 1 cycles:\n\t 7f06 [unknown] (/opt/)\n\n"
+		/* a function perf named "[libc.so.6]" is not an unnamed frame */
+		"ls 11 [001] 2.0: 1 cycles:\n\t 7f07 [libc.so.6]+0x3 (/usr/lib/libc.so.6)\n\n";
+	struct import_options opts = { 0 };
+	struct profile_set *ps;
+	struct profile *p;
+
+	(void)state;
+	/* The address goes in the name, not in the frame (but for collapse). */
+	for (int addrs = 0; addrs < 2; addrs++) {
+		opts.keep_unknown_addrs = addrs;
+		ps = parse_opts(text, &opts);
+		p = prof(ps, "cycles");
+		assert_int_equal(p->nr_samples, 11);
+		assert_leaf(ps, p, 0, addrs ? "[liblzma.so.5.4.1+0x7f01]" : "[liblzma.so.5.4.1]",
+			    FRAME_UNNAMED, 0);
+		assert_leaf(ps, p, 1, addrs ? "[liblzma.so.5.4.1+0x7f02]" : "[liblzma.so.5.4.1]",
+			    FRAME_UNNAMED, 0);
+		assert_int_equal(leaf(ps, p, 0) == leaf(ps, p, 1), !addrs);
+		assert_leaf(ps, p, 2, addrs ? "[libc.so.6+0x7f03]" : "[libc.so.6]",
+			    FRAME_UNNAMED, 0);
+		assert_leaf(ps, p, 3, addrs ? "[libc.so.6+0x7f04]" : "[libc.so.6]",
+			    FRAME_UNNAMED, 0);
+		assert_leaf(ps, p, 4,
+			    addrs ? "[kernel.kallsyms+0xffffffff81000001]" : "[kernel.kallsyms]",
+			    FRAME_UNNAMED | FRAME_KERNEL, 0);
+		assert_string_equal(ps_get(ps, leaf(ps, p, 4)->module), "[kernel.kallsyms]");
+		assert_leaf(ps, p, 5, addrs ? "[vdso+0x7ffd01]" : "[vdso]", FRAME_UNNAMED, 0);
+		/* An address of no module names nothing. */
+		assert_leaf(ps, p, 6, "[unknown]", FRAME_UNNAMED, 0);
+		assert_leaf(ps, p, 7, "[unknown]", FRAME_UNNAMED, 0);
+		assert_leaf(ps, p, 8, addrs ? "[x.so (deleted)+0x7f05]" : "[x.so (deleted)]",
+			    FRAME_UNNAMED, 0);
+		assert_leaf(ps, p, 9, addrs ? "[/opt/+0x7f06]" : "[/opt/]", FRAME_UNNAMED, 0);
+		assert_leaf(ps, p, 10, "[libc.so.6]", 0, 0);
+		assert_true(leaf(ps, p, 10) != leaf(ps, p, 2));
+		check_profile_set(ps);
+		profile_set_free(ps);
+	}
+
+	/* collapse --addrs keeps the address of every unnamed frame. */
+	opts.keep_unknown_addrs = true;
+	opts.collapse_compat = true;
+	ps = parse_opts(text, &opts);
+	p = prof(ps, "cycles");
+	assert_leaf(ps, p, 0, "[liblzma.so.5.4.1+0x7f01]", FRAME_UNNAMED, 0x7f01);
+	assert_leaf(ps, p, 4, "[kernel.kallsyms+0xffffffff81000001]",
+		    FRAME_UNNAMED | FRAME_KERNEL, 0xffffffff81000001);
+	assert_leaf(ps, p, 6, "[unknown]", FRAME_UNNAMED, 0x5a5a);
+	assert_leaf(ps, p, 7, "[unknown]", FRAME_UNNAMED, 0x5a5b);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
+static void
+test_unnamed_srcline_and_symbols(void **state)
+{
+	/*
+	 * A srcline line after an unnamed frame keeps the frame's name, with
+	 * its address under --addrs; SYMBOLS_RESOLVE keeps the address of an
+	 * unnamed frame of a readable module for the symbolizer, and its
+	 * name stays the module's.
+	 */
+	const char *text =
+		"sh 10 [000] 1.0: 1 cycles:\n"
+		"\t 7f01 [unknown] (/bin/sh)\n"
+		"  ??:0\n"
+		"\t 7f02 [unknown] (/bin/sh)\n\n";
+	struct import_options opts = { .keep_unknown_addrs = true };
+	struct profile_set *ps = parse_opts(text, &opts);
+	struct profile *p = prof(ps, "cycles");
+	const struct frame *f;
+
+	(void)state;
+	f = frame_at(ps, p, 0, 1);
+	assert_string_equal(ps_get(ps, f->name), "[sh+0x7f01]");
+	assert_string_equal(ps_get(ps, f->file), "??");
+	assert_int_equal(f->flags, FRAME_UNNAMED | FRAME_HAS_LINE);
+	assert_string_equal(ps_get(ps, frame_at(ps, p, 0, 0)->name), "[sh+0x7f02]");
+	check_profile_set(ps);
+	profile_set_free(ps);
+
+	if (access("/bin/sh", R_OK))
+		skip();
+	opts.symbols = SYMBOLS_RESOLVE;
+	ps = parse_opts(text, &opts);
+	p = prof(ps, "cycles");
+	/* The caller's address is a return address, for the symbolizer. */
+	f = frame_at(ps, p, 0, 0);
+	assert_string_equal(ps_get(ps, f->name), "[sh+0x7f02]");
+	assert_int_equal(f->addr, 0x7f02);
+	assert_int_equal(f->flags, FRAME_UNNAMED | FRAME_RETADDR);
+	f = frame_at(ps, p, 0, 1);
+	assert_string_equal(ps_get(ps, f->name), "[sh+0x7f01]");
+	assert_int_equal(f->addr, 0);
+	check_profile_set(ps);
+	profile_set_free(ps);
+
+	opts.keep_unknown_addrs = false;
+	ps = parse_opts(text, &opts);
+	p = prof(ps, "cycles");
+	f = frame_at(ps, p, 0, 0);
+	assert_string_equal(ps_get(ps, f->name), "[sh]");
+	assert_int_equal(f->addr, 0x7f02);
+	assert_int_equal(f->flags, FRAME_UNNAMED | FRAME_RETADDR);
+	/* A srcline line says perf placed it: no address left to resolve. */
+	f = frame_at(ps, p, 0, 1);
+	assert_string_equal(ps_get(ps, f->name), "[sh]");
+	assert_int_equal(f->addr, 0);
+	assert_int_equal(f->flags, FRAME_UNNAMED | FRAME_HAS_LINE);
 	check_profile_set(ps);
 	profile_set_free(ps);
 }
@@ -917,6 +1085,165 @@ test_probe(void **state)
 	assert_string_equal(importer_perf.description, "perf script");
 }
 
+/* -------------------------------------------------------------- processes */
+
+/* Whether some frame of ps is a process frame. */
+static bool
+has_process_frames(const struct profile_set *ps)
+{
+	for (uint32_t i = 0; i < ps->nr_frames; i++)
+		if (ps->frames[i].flags & FRAME_PROCESS)
+			return true;
+	return false;
+}
+
+/*
+ * Every sample of ps starts with a process frame named after its
+ * thread's comm (or name when given), and nothing else is one.
+ */
+static void
+assert_process_roots(const struct profile_set *ps, const char *name)
+{
+	for (size_t pi = 0; pi < ps->nr_profiles; pi++) {
+		const struct profile *p = ps->profiles[pi];
+
+		for (size_t i = 0; i < p->nr_samples; i++) {
+			const struct frame *f = frame_at(ps, p, i, 0);
+			stack_id s = p->stack[i];
+
+			assert_int_equal(f->flags, FRAME_PROCESS);
+			assert_int_equal(f->module, STR_EMPTY);
+			assert_int_equal(f->addr, 0);
+			assert_string_equal(ps_get(ps, f->name),
+					    name ? name : ps_get(ps, thread_of(ps, p, i)->comm));
+			for (; ps_stack(ps, s)->depth > 1; s = ps_stack(ps, s)->parent)
+				assert_false(ps_frame(ps, ps_stack(ps, s)->frame)->flags &
+					     FRAME_PROCESS);
+		}
+	}
+	assert_true(test_stacks_all_used(ps));
+}
+
+static void
+test_one_process_no_roots(void **state)
+{
+	/* Threads of one pid, with comms of their own, over two events. */
+	struct profile_set *ps = parse(
+		"app 100/100 [000] 1.0: 5 cycles:\n"
+		"\t1 f+0x1 (/bin/app)\n\t2 main+0x2 (/bin/app)\n\n"
+		"worker 100/101 [001] 1.1: 5 cycles:\n"
+		"\t1 f+0x1 (/bin/app)\n\t2 main+0x2 (/bin/app)\n\n"
+		"worker 100/101 [001] 1.2: sched:sched_switch: prev_comm=worker\n"
+		"\t3 __schedule+0x1 ([kernel.kallsyms])\n\n");
+	char buf[256];
+
+	(void)state;
+	assert_false(has_process_frames(ps));
+	assert_string_equal(stack_of(ps, prof(ps, "cycles"), 1, buf, sizeof(buf)), "main;f");
+	assert_string_equal(stack_of(ps, prof(ps, "sched:sched_switch"), 0, buf, sizeof(buf)),
+			    "__schedule");
+	profile_set_free(ps);
+
+	/* No pids: one comm over several tids is one process. */
+	ps = parse("app 100 [000] 1.0: 5 cycles:\n\t1 f+0x1 (/bin/app)\n\n"
+		   "app 101 [001] 1.1: 5 cycles:\n\t1 f+0x1 (/bin/app)\n\n");
+	assert_false(has_process_frames(ps));
+	assert_int_equal(ps->nr_stacks, 2);
+	profile_set_free(ps);
+}
+
+static void
+test_processes_get_roots(void **state)
+{
+	/*
+	 * No pids: the comms tell processes apart. python3 comes only in
+	 * the second event, after samples of xz in both: all of them get
+	 * their process, the first ones too.
+	 */
+	struct profile_set *ps = parse(
+		"xz 10 [000] 1.0: 5 cycles:\n"
+		"\t1 lzma_mf+0x1 (/lib/liblzma.so.5)\n\t2 [unknown] ([unknown])\n\n"
+		"xz 11 [000] 1.1: 5 cycles:\n"
+		"\t1 lzma_mf+0x1 (/lib/liblzma.so.5)\n\t2 [unknown] ([unknown])\n\n"
+		"xz 10 [000] 1.2: sched:sched_switch: prev_comm=xz\n"
+		"\t3 __schedule+0x1 ([kernel.kallsyms])\n\n"
+		"python3 20 [001] 1.3: sched:sched_switch: prev_comm=python3\n"
+		"\t3 __schedule+0x1 ([kernel.kallsyms])\n"
+		"\t4 _PyEval_EvalFrameDefault+0x2 (/usr/bin/python3.11)\n\n"
+		"python3 20 [001] 1.4: 7 cycles:\n\n"
+		"xz 10 [000] 1.5: 5 cycles:\n"
+		"\t1 lzma_mf+0x1 (/lib/liblzma.so.5)\n\t2 [unknown] ([unknown])\n\n");
+	struct profile *c = prof(ps, "cycles"), *sw = prof(ps, "sched:sched_switch");
+	char buf[256];
+
+	(void)state;
+	assert_int_equal(c->nr_samples, 4);
+	assert_string_equal(stack_of(ps, c, 0, buf, sizeof(buf)), "xz;[unknown];lzma_mf");
+	/* Two threads of xz, before and after python3: one stack. */
+	assert_int_equal(c->stack[1], c->stack[0]);
+	assert_int_equal(c->stack[3], c->stack[0]);
+	/* A sample without frames has its process. */
+	assert_string_equal(stack_of(ps, c, 2, buf, sizeof(buf)), "python3");
+	assert_int_equal(leaf(ps, c, 2)->flags, FRAME_PROCESS);
+	assert_string_equal(stack_of(ps, sw, 0, buf, sizeof(buf)), "xz;__schedule");
+	assert_string_equal(stack_of(ps, sw, 1, buf, sizeof(buf)),
+			    "python3;_PyEval_EvalFrameDefault;__schedule");
+	assert_process_roots(ps, NULL);
+	check_profile_set(ps);
+	profile_set_free(ps);
+
+	/* With pids: the pids do, whatever the comms. */
+	ps = parse("sh 7/7 [000] 1.0: 1 cycles:\n\t1 f+0x1 (/bin/sh)\n\n"
+		   "sh 8/8 [000] 1.1: 1 cycles:\n\t1 f+0x1 (/bin/sh)\n\n");
+	assert_process_roots(ps, "sh");
+	assert_int_equal(prof(ps, "cycles")->stack[0], prof(ps, "cycles")->stack[1]);
+	profile_set_free(ps);
+}
+
+/*
+ * perf names a thread it saw no comm for ":TID": its process frame says
+ * "[pid N]" when the header gives the pid, "[unknown process]" if not.
+ */
+static void
+test_process_without_comm(void **state)
+{
+	struct profile_set *ps = parse(
+		":4321 4321/4321 [000] 1.0: 1 cycles:\n\t1 f+0x1 (/bin/a)\n\n"
+		"b 5/5 [000] 1.1: 1 cycles:\n\t1 f+0x1 (/bin/a)\n\n"
+		":x 6/6 [000] 1.2: 1 cycles:\n\t1 f+0x1 (/bin/a)\n\n");
+	struct profile *p = prof(ps, "cycles");
+	char buf[256];
+
+	(void)state;
+	assert_string_equal(stack_of(ps, p, 0, buf, sizeof(buf)), "[pid 4321];f");
+	assert_string_equal(stack_of(ps, p, 1, buf, sizeof(buf)), "b;f");
+	/* Not perf's placeholder: a comm like any other. */
+	assert_string_equal(stack_of(ps, p, 2, buf, sizeof(buf)), ":x;f");
+	assert_int_equal(frame_at(ps, p, 0, 0)->flags, FRAME_PROCESS);
+	profile_set_free(ps);
+
+	ps = parse(":77 77 [000] 1.0: 1 cycles:\n\t1 f+0x1 (/bin/a)\n\n"
+		   "c 8 [000] 1.1: 1 cycles:\n\t1 f+0x1 (/bin/a)\n\n");
+	p = prof(ps, "cycles");
+	assert_string_equal(stack_of(ps, p, 0, buf, sizeof(buf)), "[unknown process];f");
+	assert_string_equal(stack_of(ps, p, 1, buf, sizeof(buf)), "c;f");
+	profile_set_free(ps);
+}
+
+/* collapse names the process itself: no process frames for it. */
+static void
+test_collapse_no_process_roots(void **state)
+{
+	struct import_options opts = { .collapse_compat = true };
+	struct profile_set *ps = parse_opts(
+		"xz 10 [000] 1.0: 5 cycles:\n\t1 f+0x1 (/bin/xz)\n\n"
+		"ls 20 [000] 1.1: 5 cycles:\n\t1 g+0x1 (/bin/ls)\n\n", &opts);
+
+	(void)state;
+	assert_false(has_process_frames(ps));
+	profile_set_free(ps);
+}
+
 /* ------------------------------------------------------ files and threads */
 
 /* Whether a and b hold the same samples, frames and threads, as text. */
@@ -1008,8 +1335,9 @@ temp_file(const struct strbuf *text)
 
 /*
  * A generated file of over 16 MiB, so that load() splits it. It mixes
- * events, threads, [unknown] frames, srclines, comments and some garbage
- * in the second half, so that line numbers must be shifted right.
+ * events, threads, [unknown] frames (of a module and of none), srclines,
+ * comments and some garbage in the second half, so that line numbers must
+ * be shifted right.
  */
 static void
 make_big(struct strbuf *sb, bool flat, uint64_t *garbage_line)
@@ -1054,7 +1382,8 @@ make_big(struct strbuf *sb, bool flat, uint64_t *garbage_line)
 			int s = (int)((seed >> (d % 16)) % 7);
 
 			strbuf_addf(sb, "\t%16x %s+0x%x (%s)\n", 0x400000 + (i * 7 + d) % 4093,
-				    syms[s], d, s == 2 ? "[unknown]" : "/bin/prog");
+				    syms[s], d,
+				    s != 2 ? "/bin/prog" : i % 2 ? "[unknown]" : "/lib/libx.so.1");
 			line++;
 			if (i % 17 == 0 && d == 0) {
 				strbuf_addf(sb, "  prog.c:%d\n", 10 + s);
@@ -1087,6 +1416,12 @@ check_parallel(bool flat)
 	assert_non_null(strstr(one->diags[0].msg, "1 line not understood, first: this line"));
 	assert_same_sets(one, two);
 	assert_same_sets(one, three);
+	/* Flat, two comms and no pids: two processes; else one pid. */
+	if (flat)
+		assert_process_roots(two, NULL);
+	else
+		assert_false(has_process_frames(two));
+	assert_true(test_stacks_all_used(three));
 	check_profile_set(one);
 	check_profile_set(two);
 	check_profile_set(three);
@@ -1111,6 +1446,58 @@ test_parallel_flat(void **state)
 	/* No blank lines at all: ranges must start at header lines. */
 	(void)state;
 	check_parallel(true);
+}
+
+/*
+ * Processes one after the other: each range of a parallel load sees one
+ * process only, but the file holds two, so every range gets its process
+ * frames when the ranges are put together, as one pass gives them.
+ */
+static void
+test_parallel_processes(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct profile_set *one, *two, *three;
+	char *path;
+
+	(void)state;
+	for (int i = 0; sb.len < ((size_t)17 << 20); i++) {
+		bool second = sb.len > ((size_t)14 << 20);
+
+		strbuf_addf(&sb, "%s %d [000] %d.%06d: 1000 cycles:\n", second ? "beta" : "alpha",
+			    second ? 20 + i % 3 : 10 + i % 3, 1000 + i / 1000000, i % 1000000);
+		for (int d = i % 5; d >= 0; d--)
+			strbuf_addf(&sb, "\t%x f%d+0x1 (/bin/%s)\n", 0x400 + d, (i + d) % 9,
+				    second ? "beta" : "alpha");
+		strbuf_addch(&sb, '\n');
+	}
+	path = temp_file(&sb);
+	one = load_file(path, 1, false);
+	two = load_file(path, 2, false);
+	three = load_file(path, 3, false);
+	assert_process_roots(one, NULL);
+	assert_process_roots(two, NULL);
+	assert_process_roots(three, NULL);
+	assert_same_sets(one, two);
+	assert_same_sets(one, three);
+	profile_set_free(one);
+	profile_set_free(two);
+	profile_set_free(three);
+
+	/* One process all along: none, however it is cut. */
+	strbuf_reset(&sb);
+	for (int i = 0; sb.len < ((size_t)17 << 20); i++)
+		strbuf_addf(&sb, "alpha %d [000] %d.%06d: 1000 cycles:\n\t%x f%d+0x1 (/bin/a)\n\n",
+			    10 + i % 3, 1000 + i / 1000000, i % 1000000, 0x400 + i % 7, i % 7);
+	assert_int_equal(unlink(path), 0);
+	free(path);
+	path = temp_file(&sb);
+	two = load_file(path, 2, false);
+	assert_false(has_process_frames(two));
+	profile_set_free(two);
+	unlink(path);
+	free(path);
+	strbuf_release(&sb);
 }
 
 static void
@@ -1155,7 +1542,7 @@ test_data_files(void **state)
 	static const char *const files[] = {
 		"anon-ns", "arrow-inline", "crlf", "deleted", "go", "inlined", "java",
 		"kernel-jit", "multi-event", "no-final-blank", "one-char-comm", "pidtid",
-		"quotes", "semicolon", "single-line", "srcline", "tracepoint",
+		"processes", "quotes", "semicolon", "single-line", "srcline", "tracepoint",
 		"tracepoint-flat", "unknown",
 	};
 	const char *top = getenv("top_srcdir");
@@ -1205,10 +1592,16 @@ main(void)
 		cmocka_unit_test(test_module_flags),
 		cmocka_unit_test(test_srcline),
 		cmocka_unit_test(test_keep_unknown_addrs),
+		cmocka_unit_test(test_unnamed_frames),
+		cmocka_unit_test(test_unnamed_srcline_and_symbols),
 		cmocka_unit_test(test_comments_crlf_and_last_sample),
 		cmocka_unit_test(test_header_ends_sample),
 		cmocka_unit_test(test_weight_samples),
 		cmocka_unit_test(test_collapse_compat),
+		cmocka_unit_test(test_one_process_no_roots),
+		cmocka_unit_test(test_processes_get_roots),
+		cmocka_unit_test(test_process_without_comm),
+		cmocka_unit_test(test_collapse_no_process_roots),
 		cmocka_unit_test(test_deep_stack),
 		cmocka_unit_test(test_garbage_lines),
 		cmocka_unit_test(test_no_samples),
@@ -1219,6 +1612,7 @@ main(void)
 		cmocka_unit_test(test_parallel),
 		cmocka_unit_test(test_parallel_flat),
 		cmocka_unit_test(test_parallel_error_line),
+		cmocka_unit_test(test_parallel_processes),
 		cmocka_unit_test(test_data_files),
 	};
 

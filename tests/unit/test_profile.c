@@ -346,6 +346,96 @@ test_rewrite(void **state)
 	profile_set_free(ps);
 }
 
+/*
+ * The two halves of a rewrite: the build reads the set only (a snapshot of
+ * its tables stays equal), gives a map from old stacks to new, counts its
+ * progress up to its total, and the swap leaves the set as
+ * profile_set_rewrite() would and the shadow with the old tables, from
+ * which a second build can start.
+ */
+static void
+test_rewrite_build_swap(void **state)
+{
+	struct profile_set *ps = profile_set_new(), *out, *again;
+	const char *s1[] = { "main", "f@1" }, *s2[] = { "main", "f@2" };
+	const char *s3[] = { "main", "x", "h" };
+	struct rewrite_ctx ctx = { .calls = 0 };
+	_Atomic uint64_t done = 0, total = 0;
+	_Atomic int cancel = 0;
+	struct rewrite_opts o = { .done = &done, .total = &total, .cancel = &cancel };
+	uint32_t nframes, nstacks;
+	stack_id old0, old2, *map;
+	struct profile *p;
+	char buf[256];
+
+	(void)state;
+	build_one(ps, "cycles", s1, 2, 1, "c");
+	build_one(ps, "cycles", s2, 2, 2, "c");
+	build_one(ps, "cycles", s3, 3, 4, "c");
+	p = ps->profiles[0];
+	nframes = ps->nr_frames;
+	nstacks = ps->nr_stacks;
+	old0 = p->stack[0];
+	old2 = p->stack[2];
+
+	out = profile_set_rewrite_build(ps, rewrite_cb, &ctx, &o, &map);
+	assert_non_null(out);
+	/* ps is untouched by the build. */
+	assert_int_equal(ps->nr_frames, nframes);
+	assert_int_equal(ps->nr_stacks, nstacks);
+	assert_int_equal(p->stack[0], old0);
+	check_profile_set(ps);
+	assert_true(total > 0);
+	assert_int_equal(done, total);
+	/* The map names the stacks the samples got. */
+	assert_int_equal(out->profiles[0]->stack[0], map[old0]);
+	assert_int_equal(out->profiles[0]->stack[2], map[old2]);
+	assert_int_equal(map[STACK_ROOT], STACK_ROOT);
+	/* Old str_ids mean the same in the shadow. */
+	assert_string_equal(ps_get(out, ps->frames[0].name), ps_get(ps, ps->frames[0].name));
+
+	profile_set_swap_tables(ps, out);
+	check_profile_set(ps);
+	assert_string_equal(stack_text(ps, p->stack[0], buf, sizeof(buf)), "main;f;g");
+	assert_int_equal(p->stack[0], map[old0]);
+	assert_int_equal(p->stack[0], p->stack[1]);
+	assert_int_equal(ps->srcs[p->src[1]].line, 4);
+	/* The shadow holds the old tables now, and can be built from. */
+	assert_int_equal(out->nr_frames, nframes);
+	assert_int_equal(out->profiles[0]->stack[0], old0);
+	assert_string_equal(stack_text(out, old2, buf, sizeof(buf)), "main;x;h");
+	ctx.calls = 0;
+	again = profile_set_rewrite_build(out, rewrite_cb, &ctx, NULL, NULL);
+	assert_non_null(again);
+	assert_int_equal(ctx.calls, (int)nframes);
+	assert_int_equal(again->profiles[0]->stack[0], p->stack[0]);
+	profile_set_free(again);
+	/* Consumed, the same answer, in the shadow's own arrays. */
+	{
+		stack_id *arr = out->profiles[0]->stack;
+
+		again = profile_set_rewrite_consume(out, rewrite_cb, &ctx, NULL, NULL);
+		assert_non_null(again);
+		assert_ptr_equal(again->profiles[0]->stack, arr);
+		assert_null(out->profiles[0]->stack);
+		assert_int_equal(again->profiles[0]->stack[0], p->stack[0]);
+		assert_int_equal(again->profiles[0]->stack[2], p->stack[2]);
+		assert_int_equal(again->srcs[again->profiles[0]->src[1]].line, 4);
+	}
+	free(map);
+	profile_set_free(again);
+	profile_set_free(out);
+
+	/* A cancel before the end: no result, ps as it was. */
+	cancel = 1;
+	done = 0;
+	out = profile_set_rewrite_build(ps, rewrite_cb, &ctx, &o, &map);
+	assert_null(out);
+	check_profile_set(ps);
+	assert_string_equal(stack_text(ps, p->stack[0], buf, sizeof(buf)), "main;f;g");
+	profile_set_free(ps);
+}
+
 static void
 test_check_catches_bad_position(void **state)
 {
@@ -393,6 +483,48 @@ test_merge_positions(void **state)
 	profile_set_free(b);
 }
 
+/*
+ * A merge bigger than the chunk profile_set_merge() copies at a time (it
+ * gives the source's memory back as it goes): every sample arrives, in
+ * order, with its weight, time and thread.
+ */
+static void
+test_merge_big(void **state)
+{
+	struct profile_set *a = profile_set_new(), *b = profile_set_new();
+	struct profile *pa = profile_set_profile(a, STR_EMPTY, UNIT_NONE);
+	struct profile *pb = profile_set_profile(b, STR_EMPTY, UNIT_NONE);
+	struct tf_error err = TF_ERROR_INIT;
+	const size_t na = 1000, nb = 2500000;
+	thread_id t = profile_set_thread(b, 7, 7, STR_EMPTY);
+	uint64_t want = 0;
+
+	(void)state;
+	profile_set_thread(a, -1, -1, STR_EMPTY);
+	for (size_t i = 0; i < na; i++)
+		profile_add_sample(pa, STACK_ROOT, 1, (int64_t)i + 1, true, 0, &err);
+	for (size_t i = 0; i < nb; i++) {
+		profile_add_sample(pb, STACK_ROOT, i % 1000, (int64_t)(na + i + 1), true, t, &err);
+		want += i % 1000;
+	}
+	assert_int_equal(profile_set_merge(a, b, 0, &err), 0);
+	assert_int_equal(pa->nr_samples, na + nb);
+	assert_int_equal(pa->total_weight, na + want);
+	for (size_t i = 0; i < nb; i += 99991) {
+		assert_int_equal(pa->weight[na + i], i % 1000);
+		assert_int_equal(pa->time[na + i], (int64_t)(na + i + 1));
+		assert_string_equal(ps_get(a, a->threads[pa->thread[na + i]].comm), "");
+		assert_int_equal(a->threads[pa->thread[na + i]].tid, 7);
+	}
+	assert_int_equal(pa->time[na + nb - 1], (int64_t)(na + nb));
+	assert_int_equal(pb->nr_samples, 0);
+	check_profile_set(a);
+	check_profile_set(b);
+	tf_error_release(&err);
+	profile_set_free(a);
+	profile_set_free(b);
+}
+
 static void
 test_merge_decimals(void **state)
 {
@@ -416,6 +548,46 @@ test_merge_decimals(void **state)
 	tf_error_release(&err);
 	profile_set_free(a);
 	profile_set_free(b);
+}
+
+/*
+ * Clearing the stacks leaves the root alone, and the set takes the same
+ * stacks again with the ids they get in the order they come.
+ */
+static void
+test_clear_stacks(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	const char *s1[] = { "main", "f" }, *s2[] = { "main", "g", "h" };
+	struct profile *p;
+	frame_id main_f, g;
+	stack_id s;
+	char buf[64];
+
+	(void)state;
+	build_one(ps, "cycles", s1, 2, 1, "c");
+	build_one(ps, "cycles", s2, 3, 1, "c");
+	assert_int_equal(ps->nr_stacks, 5);
+	p = ps->profiles[0];
+	profile_set_clear_stacks(ps);
+	assert_int_equal(ps->nr_stacks, 1);
+	assert_int_equal(ps->stacks[STACK_ROOT].depth, 0);
+	/* Frames, threads and strings stay. */
+	assert_int_equal(ps->nr_frames, 4);
+	assert_int_equal(ps->nr_threads, 1);
+	g = mkframe(ps, "g", "mod");
+	main_f = mkframe(ps, "main", "mod");
+	assert_int_equal(ps->nr_frames, 4);
+	s = profile_set_stack(ps, STACK_ROOT, g);
+	assert_int_equal(s, 1);
+	s = profile_set_stack(ps, s, main_f);
+	assert_int_equal(s, 2);
+	assert_int_equal(profile_set_stack(ps, STACK_ROOT, g), 1);
+	assert_string_equal(stack_text(ps, s, buf, sizeof(buf)), "g;main");
+	p->stack[0] = s;
+	p->stack[1] = STACK_ROOT;
+	check_profile_set(ps);
+	profile_set_free(ps);
 }
 
 static void
@@ -492,10 +664,13 @@ main(void)
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_merge_decimals),
 		cmocka_unit_test(test_rewrite),
+		cmocka_unit_test(test_rewrite_build_swap),
 		cmocka_unit_test(test_check_catches_bad_position),
 		cmocka_unit_test(test_merge_positions),
+		cmocka_unit_test(test_merge_big),
 		cmocka_unit_test(test_check_catches_corruption),
 		cmocka_unit_test(test_view),
+		cmocka_unit_test(test_clear_stacks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

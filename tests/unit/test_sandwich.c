@@ -715,6 +715,84 @@ test_rows(void **state)
 	fixture_release(&fx);
 }
 
+/* A sample of path under a process frame named proc (FRAME_PROCESS). */
+static void
+process_sample(struct fixture *fx, const char *proc, const char *path, uint64_t weight)
+{
+	struct frame f = { 0 };
+	stack_id s;
+
+	f.name = ps_str(fx->ps, proc, strlen(proc));
+	f.flags = FRAME_PROCESS;
+	s = profile_set_stack(fx->ps, STACK_ROOT, profile_set_frame(fx->ps, &f));
+	for (const char *q = path; *q;) {
+		const char *e = strchr(q, ';');
+		size_t n = e ? (size_t)(e - q) : strlen(q);
+		struct frame g = { 0 };
+
+		g.name = ps_str(fx->ps, q, n);
+		s = profile_set_stack(fx->ps, s, profile_set_frame(fx->ps, &g));
+		q += n + (e ? 1 : 0);
+	}
+	assert_int_equal(profile_add_sample(fx->p, s, weight, 0, false,
+					    profile_set_thread(fx->ps, 1, 1, STR_EMPTY), NULL),
+			 0);
+}
+
+/*
+ * Processes are no functions: no row of theirs, even with the heaviest
+ * total or matching the search; the callers of a function end in them.
+ */
+static void
+test_rows_leave_processes_out(void **state)
+{
+	struct fixture fx;
+	struct sandwich_rows r;
+	struct sandwich sw;
+	struct search s;
+	struct search_re *re;
+	struct tf_error err = TF_ERROR_INIT;
+
+	(void)state;
+	fixture_init(&fx);
+	process_sample(&fx, "xz", "main;compress", 6);
+	process_sample(&fx, "python3", "main;eval", 3);
+	process_sample(&fx, "python3", "", 1);
+	fixture_weigh(&fx, NULL);
+	assert_int_equal(fx.st[fn(&fx, "python3")].total, 4);
+	sandwich_rows_init(&r);
+	for (int by = SANDWICH_BY_TOTAL; by <= SANDWICH_BY_NAME; by++) {
+		sandwich_rows_build(&r, fx.ps, &fx.ft, fx.st, (enum sandwich_sort)by, false, NULL);
+		assert_int_equal(r.nr, 3); /* main, compress, eval */
+		assert_int_equal(sandwich_rows_find(&r, fn(&fx, "xz")), UINT32_MAX);
+		assert_int_equal(sandwich_rows_find(&r, fn(&fx, "python3")), UINT32_MAX);
+		check_rows(&r, &fx, NULL);
+	}
+	assert_string_equal(row_name(&r, &fx, 0), "compress");
+	/* The checker notices a process that got a row. */
+	r.rows[0] = fn(&fx, "xz");
+	assert_int_equal(sandwich_rows_check(&r, fx.ps, &fx.ft, fx.st, NULL, &err), -1);
+	tf_error_release(&err);
+
+	re = search_re_new("xz|main", 7, NULL, &err);
+	assert_non_null(re);
+	search_init(&s, re, fx.ps, &fx.ft);
+	sandwich_rows_build(&r, fx.ps, &fx.ft, fx.st, SANDWICH_BY_TOTAL, false, &s);
+	assert_int_equal(r.nr, 1);
+	assert_string_equal(row_name(&r, &fx, 0), "main");
+	check_rows(&r, &fx, &s);
+	search_release(&s);
+	search_re_free(re);
+
+	build(&sw, &fx, "main");
+	assert_int_equal(total_of(&sw.callers, "main;xz"), 6);
+	assert_int_equal(total_of(&sw.callers, "main;python3"), 3);
+	sandwich_release(&sw);
+	sandwich_rows_release(&r);
+	tf_error_release(&err);
+	fixture_release(&fx);
+}
+
 /* Many rows: the merge sort against its own checker. */
 static void
 test_many_rows(void **state)
@@ -760,6 +838,7 @@ main(void)
 		cmocka_unit_test(test_check_catches_damage),
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_many_rows),
+		cmocka_unit_test(test_rows_leave_processes_out),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

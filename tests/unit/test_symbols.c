@@ -56,6 +56,7 @@ struct fixture {
 	char *pie;    /* -g -O2, the compiler's default (PIE here) */
 	char *nopie;  /* -g -O2 -no-pie, or NULL if that does not link */
 	char *nodbg;  /* -O2 without -g: ELF symbols only */
+	char *dwarf4; /* -gdwarf-4, of prog.c named relatively: the older header */
 	int have_a2l; /* addr2line runs */
 };
 
@@ -68,6 +69,30 @@ compile(void **td, const char *src, const char *out, const char *flags)
 
 	strbuf_addf(&cmd, "cc -g -O2 %s -o '%s' '%s' 2>/dev/null", flags, path,
 		    src);
+	rc = system(cmd.buf);
+	strbuf_release(&cmd);
+	if (rc != 0) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/*
+ * Compile src, a file of the temporary directory, there and named
+ * relatively: the line program then names it "src" in directory 0, the
+ * compilation directory, and a reader must put the two together.
+ */
+static char *
+compile_here(void **td, const char *cc, const char *src, const char *out,
+	     const char *flags)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	char *path = xstrdup(tmpdir_path(td, out));
+	int rc;
+
+	strbuf_addf(&cmd, "cd '%s' && %s -g -O2 %s -o '%s' '%s' 2>/dev/null",
+		    ((struct tmpdir *)*td)->dir, cc, flags, path, src);
 	rc = system(cmd.buf);
 	strbuf_release(&cmd);
 	if (rc != 0) {
@@ -90,6 +115,7 @@ group_setup(void **state)
 	if (fx->pie)
 		fx->nopie = compile(&fx->td, fx->src, "prog-nopie", "-no-pie");
 	fx->nodbg = compile(&fx->td, fx->src, "prog-nodbg", "-g0");
+	fx->dwarf4 = compile_here(&fx->td, "cc", "prog.c", "prog-dwarf4", "-gdwarf-4");
 	fx->have_a2l = system("addr2line --version >/dev/null 2>&1") == 0;
 	*state = fx;
 	return 0;
@@ -105,6 +131,7 @@ group_teardown(void **state)
 	free(fx->pie);
 	free(fx->nopie);
 	free(fx->nodbg);
+	free(fx->dwarf4);
 	free(fx);
 	return 0;
 }
@@ -246,42 +273,60 @@ run_addr2line(const char *prog, const struct elf_facts *ef, size_t *starts)
 	return frames;
 }
 
-/* Resolve all of outer() in prog; compare with addr2line and the source. */
+/*
+ * Resolve all of outer() in prog; compare with addr2line and the source.
+ * Without lines (symbolizer_set_lines()), the innermost frame has no
+ * file:line and everything else must be the same, the declarations too:
+ * a second symbolizer, with lines, says what they are.
+ */
 static void
-check_against_addr2line(const struct fixture *fx, const char *prog)
+check_against_addr2line(const struct fixture *fx, const char *prog, bool lines)
 {
 	struct symbolizer *sym = symbolizer_new();
+	struct symbolizer *ref = symbolizer_new();
 	struct elf_facts ef;
 	struct a2l_frame *a2l;
 	size_t *starts, k, i, chains = 0;
 
 	if (!fx->have_a2l)
 		skip();
+	symbolizer_set_lines(sym, lines);
 	read_elf(prog, &ef);
 	starts = xcalloc(ef.outer_size + 1, sizeof(*starts));
 	a2l = run_addr2line(prog, &ef, starts);
 	for (k = 0; k < ef.outer_size; k++) {
 		uint64_t off = vaddr_to_offset(&ef, ef.outer + k);
 		size_t n = starts[k + 1] - starts[k];
-		struct sym_result r;
+		struct sym_result r, with_lines;
 
 		assert_int_equal(symbolizer_resolve(sym, prog, off, &r), 1);
+		assert_int_equal(symbolizer_resolve(ref, prog, off, &with_lines), 1);
 		if (r.nr_frames != n)
 			fail_msg("0x%llx: %zu frames, addr2line has %zu",
 				 (unsigned long long)(ef.outer + k),
 				 r.nr_frames, n);
+		assert_int_equal(with_lines.nr_frames, n);
 		for (i = 0; i < n; i++) {
 			const struct a2l_frame *want = &a2l[starts[k] + i];
 			const struct sym_frame *got = &r.frames[i];
+			const struct sym_frame *decl = &with_lines.frames[i];
 
 			assert_string_equal(got->function, want->function);
-			if (!strcmp(want->file, "??")) {
+			if (!lines && i == 0) {
+				assert_null(got->file);
+				assert_int_equal(got->line, 0);
+			} else if (!strcmp(want->file, "??")) {
 				assert_null(got->file);
 			} else {
 				assert_non_null(got->file);
 				assert_string_equal(got->file, want->file);
 			}
-			assert_int_equal(got->line, want->line);
+			if (lines || i > 0)
+				assert_int_equal(got->line, want->line);
+			assert_non_null(decl->decl_file);
+			assert_non_null(got->decl_file);
+			assert_string_equal(got->decl_file, decl->decl_file);
+			assert_int_equal(got->decl_line, decl->decl_line);
 		}
 		/* The outermost frame is always outer() itself. */
 		assert_string_equal(r.frames[n - 1].function, "outer");
@@ -291,7 +336,8 @@ check_against_addr2line(const struct fixture *fx, const char *prog)
 			assert_int_equal(r.frames[1].line, LINE_CALL_INNER);
 			assert_int_equal(r.frames[2].line, LINE_CALL_MIDDLE);
 			assert_string_equal(r.frames[2].file, fx->src);
-			if (r.frames[0].line == LINE_INNER_LOOP)
+			assert_string_equal(r.frames[0].decl_file, fx->src);
+			if (with_lines.frames[0].line == LINE_INNER_LOOP)
 				chains++;
 		}
 	}
@@ -304,7 +350,9 @@ check_against_addr2line(const struct fixture *fx, const char *prog)
 	free(a2l);
 	free(starts);
 	check_sym(sym);
+	check_sym(ref);
 	symbolizer_free(sym);
+	symbolizer_free(ref);
 }
 
 static void
@@ -314,7 +362,7 @@ test_inline_chain_pie(void **state)
 
 	if (!fx->pie)
 		skip();
-	check_against_addr2line(fx, fx->pie);
+	check_against_addr2line(fx, fx->pie, true);
 }
 
 /* Here perf's file offsets and the ELF's addresses differ by 0x400000. */
@@ -325,7 +373,164 @@ test_inline_chain_nopie(void **state)
 
 	if (!fx->nopie)
 		skip();
-	check_against_addr2line(fx, fx->nopie);
+	check_against_addr2line(fx, fx->nopie, true);
+}
+
+static void
+test_inline_chain_dwarf4(void **state)
+{
+	struct fixture *fx = *state;
+
+	if (!fx->dwarf4)
+		skip();
+	check_against_addr2line(fx, fx->dwarf4, true);
+}
+
+/*
+ * A second program, for file indices other than the main file's: outer()
+ * calls twice(), inlined from a header. Both are named relatively.
+ */
+static const char two_src[] =
+	"#include \"twice.h\"\n"
+	"static volatile unsigned long sink;\n"
+	"__attribute__((noinline)) unsigned long\n"
+	"outer(unsigned long x)\n"
+	"{\n"
+	"\treturn twice(x) + sink;\n"
+	"}\n"
+	"int\n"
+	"main(int argc, char **argv)\n"
+	"{\n"
+	"\t(void)argv;\n"
+	"\treturn (int)outer((unsigned long)argc);\n"
+	"}\n";
+
+static const char twice_src[] =
+	"static inline __attribute__((always_inline)) unsigned long\n"
+	"twice(unsigned long x)\n"
+	"{\n"
+	"\tfor (int i = 0; i < 50; i++)\n"
+	"\t\tx = x * 2862933555777941757UL + 3037000493UL;\n"
+	"\treturn x;\n"
+	"}\n";
+
+static bool
+ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/*
+ * Every byte of outer() in prog, without lines and with: the same frames,
+ * declarations and call sites, and twice()'s declaration in its header.
+ */
+static void
+check_header_files(const char *prog)
+{
+	struct symbolizer *sym = symbolizer_new(), *ref = symbolizer_new();
+	struct elf_facts ef;
+	size_t in_header = 0;
+
+	symbolizer_set_lines(sym, false);
+	read_elf(prog, &ef);
+	for (uint64_t k = 0; k < ef.outer_size; k++) {
+		uint64_t off = vaddr_to_offset(&ef, ef.outer + k);
+		struct sym_result r, want;
+
+		assert_int_equal(symbolizer_resolve(sym, prog, off, &r), 1);
+		assert_int_equal(symbolizer_resolve(ref, prog, off, &want), 1);
+		assert_int_equal(r.nr_frames, want.nr_frames);
+		assert_null(r.frames[0].file);
+		assert_int_equal(r.frames[0].line, 0);
+		for (size_t i = 0; i < r.nr_frames; i++) {
+			assert_string_equal(r.frames[i].function, want.frames[i].function);
+			assert_non_null(r.frames[i].decl_file);
+			assert_string_equal(r.frames[i].decl_file, want.frames[i].decl_file);
+			assert_int_equal(r.frames[i].decl_line, want.frames[i].decl_line);
+			if (i == 0)
+				continue;
+			assert_non_null(r.frames[i].file);
+			assert_string_equal(r.frames[i].file, want.frames[i].file);
+			assert_true(ends_with(r.frames[i].file, "/two.c"));
+			assert_int_equal(r.frames[i].line, want.frames[i].line);
+		}
+		if (r.nr_frames == 2) {
+			assert_true(ends_with(r.frames[0].decl_file, "/twice.h"));
+			in_header++;
+		}
+	}
+	assert_true(in_header > 0);
+	check_sym(sym);
+	check_sym(ref);
+	symbolizer_free(sym);
+	symbolizer_free(ref);
+}
+
+/*
+ * Clang's DWARF 5 declares the CU's own functions in file 0, which libdw
+ * 0.188's dwarf_decl_file() leaves unnamed; the header reader names it,
+ * with lines and without. (-gdwarf-aranges: libdw 0.188 finds no CU for
+ * an address without .debug_aranges.) Only where there is a clang.
+ */
+static void
+check_clang_file0(struct fixture *fx)
+{
+	struct elf_facts ef;
+	char *prog;
+
+	if (system("clang --version >/dev/null 2>&1") != 0)
+		return;
+	prog = compile_here(&fx->td, "clang", "two.c", "two-clang",
+			    "-gdwarf-5 -gdwarf-aranges");
+	if (!prog)
+		fail_msg("cannot compile two.c with clang");
+	read_elf(prog, &ef);
+	for (int lines = 0; lines < 2; lines++) {
+		struct symbolizer *sym = symbolizer_new();
+		struct sym_result r;
+
+		symbolizer_set_lines(sym, lines);
+		assert_int_equal(symbolizer_resolve(sym, prog,
+						    vaddr_to_offset(&ef, ef.outer), &r), 1);
+		assert_string_equal(r.frames[r.nr_frames - 1].function, "outer");
+		assert_non_null(r.frames[r.nr_frames - 1].decl_file);
+		assert_true(ends_with(r.frames[r.nr_frames - 1].decl_file, "/two.c"));
+		check_sym(sym);
+		symbolizer_free(sym);
+	}
+	free(prog);
+}
+
+/*
+ * File names from the line program's header alone, DWARF 5 and 4: against
+ * addr2line, then against the names libdw gives with its line tables.
+ */
+static void
+test_no_lines(void **state)
+{
+	struct fixture *fx = *state;
+	const char *versions[] = { "-gdwarf-5", "-gdwarf-4" };
+	char out[32];
+
+	if (!fx->pie || !fx->dwarf4)
+		skip();
+	check_against_addr2line(fx, fx->pie, false);
+	check_against_addr2line(fx, fx->dwarf4, false);
+	tmpdir_put(&fx->td, "two.c", two_src, sizeof(two_src) - 1);
+	tmpdir_put(&fx->td, "twice.h", twice_src, sizeof(twice_src) - 1);
+	for (size_t v = 0; v < ARRAY_SIZE(versions); v++) {
+		char *prog;
+
+		snprintf(out, sizeof(out), "two%s", versions[v]);
+		prog = compile_here(&fx->td, "cc", "two.c", out, versions[v]);
+		if (!prog)
+			fail_msg("cannot compile two.c with %s", versions[v]);
+		check_header_files(prog);
+		free(prog);
+	}
+	check_clang_file0(fx);
 }
 
 /* Without DWARF the ELF symbol table names the function, with no line. */
@@ -465,15 +670,21 @@ test_outside_function(void **state)
  * ELF symbols but no DWARF.
  */
 static char *
-tiny_path(void)
+data_path(const char *name)
 {
 	const char *top = getenv("top_srcdir");
 	struct strbuf sb = STRBUF_INIT;
 
 	if (!top)
 		fail_msg("top_srcdir is not set (make check sets it)");
-	strbuf_addf(&sb, "%s/tests/data/symbols/tiny", top);
+	strbuf_addf(&sb, "%s/tests/data/symbols/%s", top, name);
 	return strbuf_detach(&sb, NULL);
+}
+
+static char *
+tiny_path(void)
+{
+	return data_path("tiny");
 }
 
 static void
@@ -528,6 +739,125 @@ test_prebuilt_inline_chain(void **state)
 	free(tiny);
 }
 
+/*
+ * Without lines: the same chain, names, declarations and call sites as
+ * test_prebuilt_inline_chain() has, but no file:line for the innermost
+ * frame, not even an ELF symbol's STT_FILE.
+ */
+static void
+test_prebuilt_no_lines(void **state)
+{
+	char *tiny = tiny_path();
+	struct symbolizer *sym = symbolizer_new();
+	struct sym_result r;
+
+	(void)state;
+	symbolizer_set_lines(sym, false);
+	assert_int_equal(symbolizer_resolve(sym, tiny, 0x11a4, &r), 1);
+	assert_int_equal(r.nr_frames, 3);
+	assert_string_equal(r.frames[0].function, "inner");
+	assert_null(r.frames[0].file);
+	assert_int_equal(r.frames[0].line, 0);
+	assert_non_null(r.frames[0].decl_file);
+	assert_string_equal(r.frames[0].decl_file, "./prog.c");
+	assert_int_equal(r.frames[0].decl_line, 24);
+	check_frame(&r.frames[1], "middle", 34, 32);
+	check_frame(&r.frames[2], "outer", 40, 38);
+	check_sym(sym);
+	assert_int_equal(symbolizer_resolve(sym, tiny, 0x11fb, &r), 1);
+	assert_int_equal(r.nr_frames, 1);
+	assert_string_equal(r.frames[0].function, "driver");
+	assert_null(r.frames[0].file);
+	assert_int_equal(r.frames[0].line, 0);
+	assert_string_equal(r.frames[0].decl_file, "./prog.c");
+	assert_int_equal(r.frames[0].decl_line, 44);
+	assert_int_equal(symbolizer_resolve(sym, tiny, 0x11d2, &r), 0);
+	assert_int_equal(symbolizer_resolve(sym, tiny, 0x1148, &r), 1);
+	assert_string_equal(r.frames[0].function, "__do_global_dtors_aux");
+	assert_null(r.frames[0].file);
+	assert_null(r.frames[0].decl_file);
+	check_sym(sym);
+	symbolizer_free(sym);
+	free(tiny);
+}
+
+/*
+ * Closing a module: what was resolved stays resolved, from the cache; a
+ * new address opens the module again. A copy of tiny is removed after the
+ * second close: a new address then finds nothing, which shows that the
+ * close let the file go, while the cached answers still stand.
+ */
+static void
+test_prebuilt_close_module(void **state)
+{
+	char *tiny = tiny_path();
+	struct symbolizer *sym = symbolizer_new();
+	struct strbuf bytes = STRBUF_INIT, sb = STRBUF_INIT;
+	struct sym_result r1, r2, r;
+	struct sym_stats st;
+	FILE *f = fopen(tiny, "rb");
+	char buf[4096], *copy;
+	size_t n;
+
+	assert_non_null(f);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_add(&bytes, buf, n);
+	fclose(f);
+	copy = xstrdup(tmpdir_put(state, "tiny", bytes.buf, bytes.len));
+
+	/* Never looked up, then looked up and closed twice: nothing to do. */
+	symbolizer_close_module(sym, copy);
+	check_sym(sym);
+	assert_int_equal(symbolizer_resolve(sym, copy, 0x11a4, &r1), 1);
+	assert_int_equal(r1.nr_frames, 3);
+	symbolizer_close_module(sym, copy);
+	check_sym(sym);
+	symbolizer_close_module(sym, copy);
+	check_sym(sym);
+
+	/* The same address: the same answer, from the cache. */
+	assert_int_equal(symbolizer_resolve(sym, copy, 0x11a4, &r2), 1);
+	assert_ptr_equal(r2.frames, r1.frames);
+	assert_int_equal(r2.nr_frames, 3);
+	check_frame(&r1.frames[0], "inner", 27, 24);
+	check_frame(&r1.frames[2], "outer", 40, 38);
+	/* A new one: opened again. */
+	assert_int_equal(symbolizer_resolve(sym, copy, 0x11fb, &r), 1);
+	check_frame(&r.frames[0], "driver", 49, 44);
+	assert_int_equal(symbolizer_name_at(sym, copy, 0x11a4, "outer"), 1);
+	check_sym(sym);
+
+	symbolizer_close_module(sym, copy);
+	check_sym(sym);
+	assert_int_equal(remove(copy), 0);
+	assert_int_equal(symbolizer_resolve(sym, copy, 0x11a4, &r), 1);
+	assert_ptr_equal(r.frames, r1.frames);
+	assert_int_equal(symbolizer_resolve(sym, copy, 0x11fb, &r), 1);
+	assert_string_equal(r.frames[0].function, "driver");
+	assert_int_equal(symbolizer_resolve(sym, copy, 0x11d1, &r), 0);
+	assert_int_equal(symbolizer_name_at(sym, copy, 0x11a4, "outer"), -1);
+	check_sym(sym);
+	symbolizer_stats(sym, &st);
+	assert_int_equal(st.lookups, 6);
+	assert_int_equal(st.cache_hits, 3);
+	assert_int_equal(st.modules_opened, 1);
+	assert_int_equal(st.modules_unreadable, 0);
+	assert_int_equal(st.unresolved, 1);
+	assert_int_equal(symbolizer_summary(sym, &sb), 1);
+	assert_string_equal(sb.buf, "symbols: 1 address not resolved");
+
+	/* Other modules are not touched. */
+	assert_int_equal(symbolizer_resolve(sym, tiny, 0x11a4, &r), 1);
+	symbolizer_close_module(sym, copy);
+	assert_int_equal(symbolizer_resolve(sym, tiny, 0x11d1, &r), 1);
+	check_sym(sym);
+	strbuf_release(&sb);
+	strbuf_release(&bytes);
+	symbolizer_free(sym);
+	free(copy);
+	free(tiny);
+}
+
 static void
 test_prebuilt_changed_module(void **state)
 {
@@ -559,12 +889,153 @@ test_prebuilt_changed_module(void **state)
 	free(tiny);
 }
 
+/*
+ * Resolve addr in module, where only an ELF symbol can answer: expect
+ * function (one frame, no line, file or NULL), or nothing when function
+ * is NULL.
+ */
+static void
+check_elf_answer(struct symbolizer *sym, const char *module, uint64_t addr,
+		 const char *function, const char *file)
+{
+	struct sym_result r;
+	int got = symbolizer_resolve(sym, module, addr, &r);
+
+	if (!function) {
+		if (got)
+			fail_msg("0x%llx: %s, expected nothing",
+				 (unsigned long long)addr, r.frames[0].function);
+		assert_int_equal(r.nr_frames, 0);
+		return;
+	}
+	if (!got)
+		fail_msg("0x%llx: nothing, expected %s", (unsigned long long)addr,
+			 function);
+	assert_int_equal(r.nr_frames, 1);
+	assert_string_equal(r.frames[0].function, function);
+	if (file) {
+		assert_non_null(r.frames[0].file);
+		assert_string_equal(r.frames[0].file, file);
+	} else {
+		assert_null(r.frames[0].file);
+	}
+	assert_int_equal(r.frames[0].line, 0);
+	assert_null(r.frames[0].decl_file);
+}
+
+/*
+ * The ELF symbol index on tiny (.symtab), where DWARF has nothing:
+ * _start is [0x10a0, 0x10c2) and padding follows it up to 0x10d0;
+ * crtstuff.c's local functions have no size, so each reaches to the next
+ * symbol (deregister_tm_clones to 0x1100, frame_dummy to outer() at
+ * 0x1190); _init, of no size either, stops at the end of .init (0x1017),
+ * not at the next symbol.
+ */
+static void
+test_prebuilt_elf_index(void **state)
+{
+	char *tiny = tiny_path();
+	struct symbolizer *sym = symbolizer_new();
+	struct sym_stats st;
+
+	(void)state;
+	/* First byte, middle, last byte, one past the end (padding). */
+	check_elf_answer(sym, tiny, 0x10a0, "_start", NULL);
+	check_elf_answer(sym, tiny, 0x10b0, "_start", NULL);
+	check_elf_answer(sym, tiny, 0x10c1, "_start", NULL);
+	check_elf_answer(sym, tiny, 0x10c2, NULL, NULL);
+	/* Zero-size locals, with their STT_FILE's name. */
+	check_elf_answer(sym, tiny, 0x10d0, "deregister_tm_clones", "crtstuff.c");
+	check_elf_answer(sym, tiny, 0x10ff, "deregister_tm_clones", "crtstuff.c");
+	check_elf_answer(sym, tiny, 0x1100, "register_tm_clones", "crtstuff.c");
+	check_elf_answer(sym, tiny, 0x118f, "frame_dummy", "crtstuff.c");
+	/* A zero-size symbol stops at its section's end. */
+	check_elf_answer(sym, tiny, 0x1016, "_init", NULL);
+	check_elf_answer(sym, tiny, 0x1017, NULL, NULL);
+	symbolizer_stats(sym, &st);
+	assert_int_equal(st.unresolved, 2);
+
+	/* name_at's three answers, on the same index. */
+	assert_int_equal(symbolizer_name_at(sym, tiny, 0x10b0, "_start"), 1);
+	assert_int_equal(symbolizer_name_at(sym, tiny, 0x10c1, "_start"), 1);
+	assert_int_equal(symbolizer_name_at(sym, tiny, 0x10c2, "_start"), 0);
+	assert_int_equal(symbolizer_name_at(sym, tiny, 0x10b0, "main"), 0);
+	assert_int_equal(symbolizer_name_at(sym, tiny, 0x10b0, "no_such_function"), -1);
+	/* A symbol of no size covers up to the next one, not just its first byte. */
+	assert_int_equal(symbolizer_name_at(sym, tiny, 0x10ff, "deregister_tm_clones"), 1);
+	/* Outside every segment: it cannot be the file perf saw. */
+	assert_int_equal(symbolizer_name_at(sym, tiny, UINT64_C(1) << 40, "_start"), 0);
+	check_sym(sym);
+	symbolizer_free(sym);
+	free(tiny);
+}
+
+/*
+ * The index on stripped (tests/data/symbols/aliases.c, see README): no
+ * DWARF and no .symtab, the names come from .dynsym alone. There, outer
+ * and its weak alias outer_weak (first in the table) are [0x11a0, 0x11e2);
+ * weak_fn and its GLOBAL alias strong_name [0x1230, 0x123f); nosize_fn
+ * has no size at 0x1190, before outer; tail_fn, of no size, is alone in
+ * .text_tail [0x123f, 0x1240), which .fini follows. crtstuff.c's
+ * functions, at 0x10d0 to 0x118f, are not exported.
+ */
+static void
+test_prebuilt_dynsym_only(void **state)
+{
+	char *path = data_path("stripped");
+	struct symbolizer *sym = symbolizer_new();
+	struct sym_stats st;
+
+	(void)state;
+	check_elf_answer(sym, path, 0x10a0, "_start", NULL);
+	check_elf_answer(sym, path, 0x10b0, "_start", NULL);
+	check_elf_answer(sym, path, 0x10c1, "_start", NULL);
+	check_elf_answer(sym, path, 0x10c2, NULL, NULL);
+	/*
+	 * Past _start's end, in code no exported symbol covers: nobody's, as
+	 * perf leaves it (addr2line says _start).
+	 */
+	check_elf_answer(sym, path, 0x10d5, NULL, NULL);
+	check_elf_answer(sym, path, 0x1180, NULL, NULL);
+	/* Aliases: GLOBAL before WEAK, whatever the table's order. */
+	check_elf_answer(sym, path, 0x11a0, "outer", NULL);
+	check_elf_answer(sym, path, 0x11c0, "outer", NULL);
+	check_elf_answer(sym, path, 0x11e1, "outer", NULL);
+	check_elf_answer(sym, path, 0x11e2, NULL, NULL);
+	check_elf_answer(sym, path, 0x1230, "strong_name", NULL);
+	check_elf_answer(sym, path, 0x123e, "strong_name", NULL);
+	/* No size: up to the next symbol, or to its section's end. */
+	check_elf_answer(sym, path, 0x1190, "nosize_fn", NULL);
+	check_elf_answer(sym, path, 0x119f, "nosize_fn", NULL);
+	check_elf_answer(sym, path, 0x123f, "tail_fn", NULL);
+	/* Beyond every symbol. */
+	check_elf_answer(sym, path, 0x1240, NULL, NULL);
+	check_elf_answer(sym, path, 0x1245, NULL, NULL);
+	symbolizer_stats(sym, &st);
+	assert_int_equal(st.unresolved, 6);
+
+	/* Any alias is perf's name for the place. */
+	assert_int_equal(symbolizer_name_at(sym, path, 0x11c0, "outer"), 1);
+	assert_int_equal(symbolizer_name_at(sym, path, 0x11c0, "outer_weak"), 1);
+	assert_int_equal(symbolizer_name_at(sym, path, 0x1238, "weak_fn"), 1);
+	assert_int_equal(symbolizer_name_at(sym, path, 0x11c0, "driver"), 0);
+	assert_int_equal(symbolizer_name_at(sym, path, 0x1195, "nosize_fn"), 1);
+	assert_int_equal(symbolizer_name_at(sym, path, 0x1245, "tail_fn"), 0);
+	/* Only .symtab had it. */
+	assert_int_equal(symbolizer_name_at(sym, path, 0x1185, "frame_dummy"), -1);
+	check_sym(sym);
+	symbolizer_free(sym);
+	free(path);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_inline_chain_pie),
 		cmocka_unit_test(test_inline_chain_nopie),
+		cmocka_unit_test(test_inline_chain_dwarf4),
+		cmocka_unit_test(test_no_lines),
 		cmocka_unit_test(test_no_debuginfo),
 		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_unreadable),
@@ -574,6 +1045,11 @@ main(void)
 	const struct CMUnitTest prebuilt[] = {
 		cmocka_unit_test(test_prebuilt_inline_chain),
 		cmocka_unit_test(test_prebuilt_changed_module),
+		cmocka_unit_test(test_prebuilt_no_lines),
+		cmocka_unit_test_setup_teardown(test_prebuilt_close_module, tmpdir_setup,
+						tmpdir_teardown),
+		cmocka_unit_test(test_prebuilt_elf_index),
+		cmocka_unit_test(test_prebuilt_dynsym_only),
 	};
 	int failed = cmocka_run_group_tests(prebuilt, NULL, NULL);
 

@@ -9,8 +9,10 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -93,6 +95,30 @@ test_sample(struct profile_set *ps, struct profile *p, const char *path, uint64_
 
 	assert_int_equal(profile_add_sample(p, s, weight, time, time >= 0, t, NULL), 0);
 	return s;
+}
+
+/*
+ * Whether every stack of ps but the root is on the path of some sample:
+ * a trie built from samples has no stack left over.
+ */
+static inline bool
+test_stacks_all_used(const struct profile_set *ps)
+{
+	bool *used = calloc(ps->nr_stacks, sizeof(*used)), all = true;
+
+	assert_non_null(used);
+	for (size_t pi = 0; pi < ps->nr_profiles; pi++)
+		for (size_t i = 0; i < ps->profiles[pi]->nr_samples; i++)
+			used[ps->profiles[pi]->stack[i]] = true;
+	/* Children come after their parents: one pass from the end. */
+	for (stack_id s = ps->nr_stacks - 1; s > 0; s--) {
+		if (used[s])
+			used[ps->stacks[s].parent] = true;
+		else
+			all = false;
+	}
+	free(used);
+	return all;
 }
 
 #endif /* TFLAME_TEST_UTIL_H */

@@ -1,0 +1,374 @@
+#include "config.h"
+
+#include "tflame/load.h"
+
+#include <fcntl.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdnoreturn.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tflame/error.h"
+#include "tflame/profile.h"
+#include "tflame/progress.h"
+#include "tflame/strbuf.h"
+#include "tflame/xalloc.h"
+
+/* Show nothing for loads shorter than this: no flicker on small files. */
+#define PROGRESS_DELAY 0.25
+/* Redraw the line this often. */
+#define PROGRESS_TICK_NS 100000000L
+/*
+ * After Ctrl-C, wait this long for the importer to notice. It may be
+ * blocked reading a pipe that says nothing; then it is left behind (the
+ * program is about to exit) rather than keeping the user waiting.
+ */
+#define CANCEL_GRACE 1.0
+/* The width to fit when stderr cannot say. */
+#define DEFAULT_WIDTH 80
+
+/*
+ * Set by the signal handler while a load runs: how many times Ctrl-C was
+ * pressed, Ctrl-Z, and a signal that ends the program (SIGTERM, SIGHUP).
+ * The watching thread acts on them, so the handler only records.
+ */
+static volatile sig_atomic_t load_interrupts;
+static volatile sig_atomic_t load_stop;
+static volatile sig_atomic_t load_fatal_signal;
+
+/* The signals the watching thread handles while the worker runs. */
+static const int load_signals[] = { SIGINT, SIGTSTP, SIGTERM, SIGHUP };
+#define NR_LOAD_SIGNALS (sizeof(load_signals) / sizeof(load_signals[0]))
+
+/*
+ * The line on the screen, shared with the die hook: die() may be called
+ * on the worker thread (out of memory) while the watcher draws. The hook
+ * takes the lock, erases the line and keeps the lock, so that nothing is
+ * drawn after its message while the program exits.
+ */
+static pthread_mutex_t load_draw_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool load_line_shown;
+
+static void
+load_on_signal(int sig)
+{
+	if (sig == SIGINT)
+		load_interrupts++;
+	else if (sig == SIGTSTP)
+		load_stop = 1;
+	else
+		load_fatal_signal = sig;
+}
+
+/*
+ * Whether the line may be drawn: this process is in the foreground of
+ * stderr's terminal, not a job sent to the background (as git's progress
+ * does), which would draw over the shell.
+ */
+static bool
+in_foreground(void)
+{
+	pid_t group = tcgetpgrp(STDERR_FILENO);
+
+	return group < 0 || group == getpgrp();
+}
+
+/*
+ * Erase the progress line if it shows, and only from the foreground: in
+ * the background the row is the shell's. Call with load_draw_lock held.
+ */
+static void
+erase_line(void)
+{
+	if (load_line_shown && in_foreground()) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+	}
+	load_line_shown = false;
+}
+
+static void
+load_die_hook(void)
+{
+	pthread_mutex_lock(&load_draw_lock);
+	erase_line();
+	/* Left locked: the program is exiting, and nothing is to be drawn. */
+}
+
+struct load_job {
+	const char *path, *format;
+	struct import_options opts;
+	struct import_progress progress;
+	struct profile_set *ps;
+	struct tf_error err;
+	int ret;
+	_Atomic int done;
+	/*
+	 * The worker writes a byte here when it is done, so that the watcher,
+	 * which polls it between redraws, takes the profile at once rather
+	 * than at its next tick.
+	 */
+	int wake[2];
+};
+
+static void *
+load_worker(void *arg)
+{
+	struct load_job *job = arg;
+
+	job->ret = import_file(job->path, job->format, &job->opts, &job->ps, &job->err);
+	atomic_store(&job->done, 1);
+	if (job->wake[1] >= 0 && write(job->wake[1], "", 1) < 0) {
+		/* The watcher still sees done at its next tick. */
+	}
+	return NULL;
+}
+
+static double
+now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * The size to show a percentage of, or 0 when bytes_done cannot be
+ * compared with the file size: a pipe, or compressed data (the importers
+ * count decompressed bytes).
+ */
+static uint64_t
+plain_file_size(const char *path)
+{
+	unsigned char magic[4] = { 0 };
+	struct stat st;
+	FILE *f;
+	size_t n;
+
+	if (!strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	n = fread(magic, 1, sizeof(magic), f);
+	fclose(f);
+	if (n >= 2 && magic[0] == 0x1f && magic[1] == 0x8b)
+		return 0;
+	if (n == 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd)
+		return 0;
+	return (uint64_t)st.st_size;
+}
+
+/*
+ * Whether the terminal takes UTF-8, by the user's locale. The explorer
+ * has set it; the text commands print in the C locale, so for them it is
+ * set for a moment, while no other thread runs (they have none yet).
+ */
+static bool
+locale_is_utf8(void)
+{
+	const char *current = setlocale(LC_CTYPE, NULL);
+	char *saved;
+	bool utf8 = false;
+
+	if (current && strcmp(current, "C") && strcmp(current, "POSIX"))
+		return !strcmp(nl_langinfo(CODESET), "UTF-8");
+	saved = current ? xstrdup(current) : NULL;
+	if (setlocale(LC_CTYPE, ""))
+		utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	if (saved) {
+		setlocale(LC_CTYPE, saved);
+		free(saved);
+	}
+	return utf8;
+}
+
+/* stderr's width in columns, asked again at every redraw to follow a resize. */
+static unsigned
+terminal_width(void)
+{
+	struct winsize ws;
+
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) || !ws.ws_col)
+		return DEFAULT_WIDTH;
+	return ws.ws_col;
+}
+
+/*
+ * Redraw the line in place: it never reaches the last column, so it never
+ * wraps. The cursor is left at its start, where what the terminal echoes
+ * (the "^C" of Ctrl-C, keys typed ahead) overwrites it instead of wrapping
+ * past its end onto a row of its own that the next "\r" would not reach.
+ */
+static void
+draw_line(struct strbuf *line, const struct progress_info *pi, bool utf8)
+{
+	strbuf_reset(line);
+	strbuf_addch(line, '\r');
+	progress_format(line, pi, terminal_width(), utf8);
+	strbuf_addstr(line, "\033[K\r");
+	pthread_mutex_lock(&load_draw_lock);
+	fputs(line->buf, stderr);
+	fflush(stderr);
+	load_line_shown = true;
+	pthread_mutex_unlock(&load_draw_lock);
+}
+
+/* Ctrl-Z: erase the line, then stop like a shell job, as the explorer does. */
+static void
+stop_for_tstp(void)
+{
+	pthread_mutex_lock(&load_draw_lock);
+	erase_line();
+	pthread_mutex_unlock(&load_draw_lock);
+	kill(getpid(), SIGSTOP);
+}
+
+/* Erase the line, give the signals back and die of sig as if never caught. */
+static noreturn void
+die_of_signal(int sig, const struct sigaction *old)
+{
+	pthread_mutex_lock(&load_draw_lock);
+	erase_line();
+	pthread_mutex_unlock(&load_draw_lock);
+	for (size_t i = 0; i < NR_LOAD_SIGNALS; i++)
+		sigaction(load_signals[i], &old[i], NULL);
+	signal(sig, SIG_DFL);
+	raise(sig);
+	/* Only reached if sig is blocked: exit as the shell would report it. */
+	_exit(128 + sig);
+}
+
+enum load_status
+load_profile(const char *path, const char *format, const struct import_options *opts,
+	     struct profile_set **out, struct tf_error *err)
+{
+	/* On the heap: a worker left behind after a cancel may still use it. */
+	struct load_job *job = xcalloc(1, sizeof(*job));
+	struct sigaction sa = { .sa_handler = load_on_signal }, old_sa[NR_LOAD_SIGNALS];
+	struct progress_info pi = { .name = path, .bytes_total = plain_file_size(path) };
+	struct strbuf line = STRBUF_INIT;
+	bool show = isatty(STDERR_FILENO), utf8 = show && locale_is_utf8();
+	double start = now_seconds(), cancelled_at = 0;
+	sigset_t block, old_mask;
+	enum load_status status;
+	pthread_t worker;
+	int rc;
+
+	job->path = path;
+	job->format = format;
+	job->opts = *opts;
+	tf_error_init(&job->err);
+	job->opts.progress = &job->progress;
+	if (pipe2(job->wake, O_CLOEXEC) != 0)
+		job->wake[0] = job->wake[1] = -1;
+	load_interrupts = 0;
+	load_stop = 0;
+	load_fatal_signal = 0;
+	sigemptyset(&sa.sa_mask);
+	/* Not to cut a write short; the watcher's nanosleep() still wakes. */
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&block);
+	for (size_t i = 0; i < NR_LOAD_SIGNALS; i++) {
+		sigaction(load_signals[i], &sa, &old_sa[i]);
+		sigaddset(&block, load_signals[i]);
+	}
+	if (show)
+		set_die_hook(load_die_hook);
+
+	/* The worker (and its parser threads) leave the signals to this thread. */
+	pthread_sigmask(SIG_BLOCK, &block, &old_mask);
+	rc = pthread_create(&worker, NULL, load_worker, job);
+	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+	if (rc)
+		die("cannot start a thread: %s", strerror(rc));
+	while (!atomic_load(&job->done)) {
+		struct timespec tick = { 0, PROGRESS_TICK_NS };
+		struct pollfd pfd = { job->wake[0], POLLIN, 0 };
+		double elapsed;
+
+		/* A signal ends either wait at once (poll() is never restarted). */
+		if (job->wake[0] >= 0)
+			poll(&pfd, 1, (int)(PROGRESS_TICK_NS / 1000000));
+		else
+			nanosleep(&tick, NULL);
+		if (load_fatal_signal)
+			die_of_signal(load_fatal_signal, old_sa);
+		if (load_interrupts > 1) /* the user does not want to wait for the cancel */
+			die_of_signal(SIGINT, old_sa);
+		if (load_stop) {
+			load_stop = 0;
+			stop_for_tstp();
+		}
+		elapsed = now_seconds() - start;
+		if (load_interrupts && !cancelled_at) {
+			atomic_store(&job->progress.cancel, 1);
+			cancelled_at = elapsed;
+		}
+		if (cancelled_at && elapsed - cancelled_at > CANCEL_GRACE)
+			break;
+		if (!show || elapsed < PROGRESS_DELAY || atomic_load(&job->done))
+			continue;
+		if (!in_foreground()) {
+			/* Whatever showed is the shell's row now: not ours to erase. */
+			pthread_mutex_lock(&load_draw_lock);
+			load_line_shown = false;
+			pthread_mutex_unlock(&load_draw_lock);
+			continue;
+		}
+		pi.phase = (enum import_phase)atomic_load(&job->progress.phase);
+		pi.bytes_done = atomic_load(&job->progress.bytes_done);
+		pi.seconds = elapsed;
+		pi.work_done = atomic_load(&job->progress.work_done);
+		pi.work_total = atomic_load(&job->progress.work_total);
+		draw_line(&line, &pi, utf8);
+	}
+	for (size_t i = 0; i < NR_LOAD_SIGNALS; i++)
+		sigaction(load_signals[i], &old_sa[i], NULL);
+	pthread_mutex_lock(&load_draw_lock);
+	erase_line();
+	pthread_mutex_unlock(&load_draw_lock);
+	strbuf_release(&line);
+	if (!atomic_load(&job->done)) {
+		/*
+		 * Still blocked after the cancel: leave it, and job, behind. The
+		 * die hook stays, in case it dies before the program exits.
+		 */
+		pthread_detach(worker);
+		return LOAD_CANCELLED;
+	}
+	pthread_join(worker, NULL);
+	if (job->wake[0] >= 0) {
+		close(job->wake[0]);
+		close(job->wake[1]);
+	}
+	if (show)
+		set_die_hook(NULL);
+
+	if (load_interrupts) {
+		/* The load may have finished just before it saw the cancel. */
+		profile_set_free(job->ps);
+		status = LOAD_CANCELLED;
+	} else if (job->ret) {
+		tf_error_move(err, &job->err);
+		status = LOAD_FAILED;
+	} else {
+		*out = job->ps;
+		status = LOAD_OK;
+	}
+	tf_error_release(&job->err);
+	free(job);
+	return status;
+}

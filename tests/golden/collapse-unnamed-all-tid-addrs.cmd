@@ -1,0 +1,1 @@
+collapse --all --tid --addrs tests/data/perf/unnamed.txt

@@ -1,0 +1,1 @@
+dump --width=80 --height=8 tests/data/perf/processes.txt

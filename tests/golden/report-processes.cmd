@@ -1,0 +1,1 @@
+report --limit=6 tests/data/perf/processes.txt

@@ -1,0 +1,1 @@
+report --addrs --limit=12 tests/data/perf/unnamed.txt

@@ -1,0 +1,280 @@
+#include "config.h"
+
+#include "tflame/resolve.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_util.h"
+#include "tflame/error.h"
+#include "tflame/profile.h"
+#include "tflame/strbuf.h"
+
+/*
+ * Symbolizing a whole set (resolve.h) against tests/data/symbols/tiny, the
+ * committed build of prog.c (see test_symbols.c for its addresses): 0x11a4
+ * is in inner() inlined through middle() into outer(), 0x11fc is the return
+ * address in driver() after its call to outer(), 0x10a4 is in _start.
+ */
+
+static char *
+tiny_path(void)
+{
+	const char *top = getenv("top_srcdir");
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!top)
+		fail_msg("top_srcdir is not set (make check sets it)");
+	strbuf_addf(&sb, "%s/tests/data/symbols/tiny", top);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* A frame as perf gives it: a name (NULL: unnamed), the module, an address. */
+struct pframe {
+	const char *name;
+	uint64_t addr;
+	uint32_t flags;
+};
+
+/* Add one sample of weight w whose frames are fr[0] (root) .. fr[n - 1]. */
+static stack_id
+add_sample(struct profile_set *ps, const char *module, const struct pframe *fr, size_t n,
+	   uint64_t w)
+{
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "cycles", 6), UNIT_EVENTS);
+	struct tf_error err = TF_ERROR_INIT;
+	thread_id t = profile_set_thread(ps, 1, 1, ps_str(ps, "prog", 4));
+	stack_id s = STACK_ROOT;
+
+	for (size_t i = 0; i < n; i++) {
+		struct frame f = { 0 };
+
+		if (fr[i].name) {
+			f.name = ps_str(ps, fr[i].name, strlen(fr[i].name));
+		} else {
+			f.name = ps_str(ps, "[tiny]", 6);
+			f.flags |= FRAME_UNNAMED;
+		}
+		f.module = ps_str(ps, module, strlen(module));
+		f.addr = fr[i].addr;
+		f.flags |= fr[i].flags;
+		s = profile_set_stack(ps, s, profile_set_frame(ps, &f));
+	}
+	assert_int_equal(profile_add_sample(p, s, w, 0, false, t, &err), 0);
+	tf_error_release(&err);
+	return s;
+}
+
+/* The names of stack s, root first, joined with ';'. */
+static const char *
+names(const struct profile_set *ps, stack_id s, struct strbuf *sb)
+{
+	stack_id path[64];
+	size_t n = 0;
+
+	strbuf_setlen(sb, 0);
+	for (; s != STACK_ROOT && n < 64; s = ps->stacks[s].parent)
+		path[n++] = s;
+	while (n--)
+		strbuf_addf(sb, "%s%s", sb->len ? ";" : "",
+			    ps_get(ps, ps->frames[ps->stacks[path[n]].frame].name));
+	return sb->buf;
+}
+
+static void
+check_set(const struct profile_set *ps)
+{
+	struct tf_error err = TF_ERROR_INIT;
+
+	if (profile_set_check(ps, &err))
+		fail_msg("%s", tf_error_text(&err));
+	tf_error_release(&err);
+}
+
+/*
+ * perf's names win where perf named the frame; an unnamed frame takes the
+ * module's name; inline frames come either way; nothing keeps an address.
+ */
+static void
+test_perf_names_win(void **state)
+{
+	char *tiny = tiny_path();
+	struct profile_set *ps = profile_set_new();
+	struct strbuf sb = STRBUF_INIT;
+	const struct pframe a[] = {
+		{ "driver", 0x11fc, FRAME_RETADDR },
+		/* perf's own alias for outer(): kept */
+		{ "outer_alias", 0x11a4, 0 },
+	}, b[] = {
+		{ "driver", 0x11fc, FRAME_RETADDR },
+		{ NULL, 0x11a4, 0 }, /* [tiny]: the module names it */
+	};
+	struct profile *p;
+
+	(void)state;
+	add_sample(ps, tiny, a, 2, 3);
+	add_sample(ps, tiny, b, 2, 4);
+	assert_int_equal(profile_set_symbolize(ps, 0, 2, NULL), 2);
+	check_set(ps);
+	p = ps->profiles[0];
+	assert_string_equal(names(ps, p->stack[0], &sb), "driver;outer_alias;middle;inner");
+	assert_string_equal(names(ps, p->stack[1], &sb), "driver;outer;middle;inner");
+	for (uint32_t f = 0; f < ps->nr_frames; f++) {
+		assert_int_equal(ps->frames[f].addr, 0);
+		assert_false(ps->frames[f].flags & (FRAME_RETADDR | FRAME_UNNAMED));
+	}
+	/* Where each frame runs: inner's loop, called from outer's line. */
+	assert_non_null(p->src);
+	assert_int_equal(ps->srcs[p->src[1]].line, 27);
+	assert_int_equal(p->total_weight, 7);
+	profile_set_free(ps);
+
+	/* Without line tables: the same frames, their own file:line, no positions. */
+	ps = profile_set_new();
+	add_sample(ps, tiny, a, 2, 3);
+	add_sample(ps, tiny, b, 2, 4);
+	assert_int_equal(profile_set_symbolize(ps, SYMBOLS_NO_LINES, 1, NULL), 2);
+	check_set(ps);
+	p = ps->profiles[0];
+	assert_string_equal(names(ps, p->stack[0], &sb), "driver;outer_alias;middle;inner");
+	assert_string_equal(names(ps, p->stack[1], &sb), "driver;outer;middle;inner");
+	assert_null(p->src);
+	assert_int_equal(ps->nr_srcs, 1);
+	{
+		const struct frame *f = &ps->frames[ps->stacks[p->stack[1]].frame];
+
+		assert_true(f->flags & FRAME_HAS_LINE);
+		assert_int_equal(f->line, 24); /* inner() is defined there */
+	}
+	strbuf_release(&sb);
+	profile_set_free(ps);
+	free(tiny);
+}
+
+/*
+ * The explorer's way: perf's names at once (two addresses of one function
+ * are one box again), the job on the side, a map from the stacks shown to
+ * the resolved ones, progress up to its total.
+ */
+static void
+test_job_show_now(void **state)
+{
+	char *tiny = tiny_path();
+	struct profile_set *ps = profile_set_new();
+	struct strbuf sb = STRBUF_INIT;
+	const struct pframe a[] = {
+		{ "driver", 0x11fc, FRAME_RETADDR },
+		{ "outer", 0x11a4, 0 },
+	}, b[] = {
+		{ "driver", 0x11fc, FRAME_RETADDR },
+		{ "outer", 0x11d1, 0 }, /* outer's last instruction: no inlining */
+	};
+	_Atomic uint64_t done = 0, total = 0;
+	_Atomic int cancel = 0;
+	struct rewrite_opts o = { .done = &done, .total = &total, .cancel = &cancel };
+	struct symbols_job *job;
+	struct profile *p;
+	stack_id shown, *map;
+
+	(void)state;
+	add_sample(ps, tiny, a, 2, 1);
+	add_sample(ps, tiny, b, 2, 2);
+	job = symbols_job_new(ps, SYMBOLS_SHOW_NOW, 1);
+	assert_non_null(job);
+	check_set(ps);
+	p = ps->profiles[0];
+	/* Shown now: one call path, perf's names, no addresses. */
+	assert_int_equal(p->stack[0], p->stack[1]);
+	assert_string_equal(names(ps, p->stack[0], &sb), "driver;outer");
+	shown = p->stack[0];
+
+	assert_true(symbols_job_run(job, &o));
+	assert_true(total > 0);
+	assert_int_equal(done, total);
+	/* Still perf's names until the job is applied. */
+	assert_string_equal(names(ps, p->stack[0], &sb), "driver;outer");
+	assert_int_equal(symbols_job_apply(job, ps, &map), 3);
+	check_set(ps);
+	assert_string_equal(names(ps, p->stack[0], &sb), "driver;outer;middle;inner");
+	assert_string_equal(names(ps, p->stack[1], &sb), "driver;outer");
+	/* The box shown goes on as the real function, not its inlined callees. */
+	assert_string_equal(names(ps, map[shown], &sb), "driver;outer");
+	assert_int_equal(map[shown], p->stack[1]);
+	free(map);
+	symbols_job_free(job);
+
+	/* A cancelled job leaves the set shown as it was. */
+	ps = (profile_set_free(ps), profile_set_new());
+	add_sample(ps, tiny, a, 2, 1);
+	job = symbols_job_new(ps, SYMBOLS_SHOW_NOW, 1);
+	cancel = 1;
+	assert_false(symbols_job_run(job, &o));
+	symbols_job_free(job);
+	check_set(ps);
+	assert_string_equal(names(ps, ps->profiles[0]->stack[0], &sb), "driver;outer");
+	/* A set without addresses needs no job. */
+	assert_null(symbols_job_new(ps, SYMBOLS_SHOW_NOW, 1));
+
+	strbuf_release(&sb);
+	profile_set_free(ps);
+	free(tiny);
+}
+
+/*
+ * The rebuilt-module check: one or two of perf's names found elsewhere
+ * are not enough to distrust a module (a frame of register_tm_clones
+ * made a fresh recording "changed"); three, more than agree, are.
+ */
+static void
+test_module_check(void **state)
+{
+	char *tiny = tiny_path();
+	struct profile_set *ps = profile_set_new();
+	struct strbuf sb = STRBUF_INIT;
+	/* Each name is a function of tiny, at another's address. */
+	const struct pframe one[] = { { "driver", 0x11a4, 0 } };
+	const struct pframe two[] = { { "outer", 0x11fc, FRAME_RETADDR } };
+	const struct pframe three[] = { { "main", 0x10a4, 0 } };
+	const struct pframe ok[] = { { "_start", 0x10a4, 0 } };
+
+	(void)state;
+	add_sample(ps, tiny, one, 1, 1);
+	add_sample(ps, tiny, two, 1, 1);
+	add_sample(ps, tiny, ok, 1, 1);
+	profile_set_symbolize(ps, SYMBOLS_VERBOSE, 2, NULL);
+	check_set(ps);
+	/* Trusted: no warning, and the inline frames came. */
+	assert_int_equal(ps->nr_diags, 0);
+	assert_string_equal(names(ps, ps->profiles[0]->stack[0], &sb), "driver;middle;inner");
+	profile_set_free(ps);
+
+	ps = profile_set_new();
+	add_sample(ps, tiny, one, 1, 1);
+	add_sample(ps, tiny, two, 1, 1);
+	add_sample(ps, tiny, three, 1, 1);
+	profile_set_symbolize(ps, SYMBOLS_VERBOSE, 2, NULL);
+	check_set(ps);
+	assert_int_equal(ps->nr_diags, 1);
+	assert_non_null(strstr(ps->diags[0].msg, "1 module changed since the recording"));
+	/* --verbose names the frames that disagreed. */
+	assert_non_null(strstr(ps->diags[0].msg, "perf's driver at 0x11a4 is not there"));
+	assert_non_null(strstr(ps->diags[0].msg, "perf's main at 0x10a4 is not there"));
+	/* Left alone: perf's names, nothing inlined. */
+	assert_string_equal(names(ps, ps->profiles[0]->stack[0], &sb), "driver");
+	strbuf_release(&sb);
+	profile_set_free(ps);
+	free(tiny);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_perf_names_win),
+		cmocka_unit_test(test_job_show_now),
+		cmocka_unit_test(test_module_check),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
