@@ -49,6 +49,12 @@ void flow_space(struct flow *fl, unsigned n);
 void flow_word(struct flow *fl, attr_t attr, const char *s, size_t len);
 void flow_wordz(struct flow *fl, attr_t attr, const char *s);
 /*
+ * A label and its value, as flow_word() each, but kept on one line: the
+ * pair moves to the next line together when it fits one.
+ */
+void flow_field(struct flow *fl, attr_t label_attr, const char *label, attr_t attr, const char *s,
+		size_t len);
+/*
  * Text that wraps between words (runs of spaces at the start of the text
  * are kept, to indent it; other runs vanish where a line wraps).
  */

@@ -147,6 +147,23 @@ flow_word(struct flow *fl, attr_t attr, const char *s, size_t len)
 }
 
 void
+flow_field(struct flow *fl, attr_t label_attr, const char *label, attr_t attr, const char *s,
+	   size_t len)
+{
+	unsigned cols;
+
+	strbuf_reset(&fl->esc);
+	text_escape(&fl->esc, s, len);
+	cols = render_width(label, strlen(label)) + 1 + render_width(fl->esc.buf, fl->esc.len);
+	/* Wrap before the label, not between it and its value, when the pair fits a line. */
+	if (fl->col + cols > fl->width && fl->col > fl->indent && cols <= fl->width - fl->indent)
+		wrap(fl);
+	flow_wordz(fl, label_attr, label);
+	flow_space(fl, 1);
+	flow_word(fl, attr, s, len);
+}
+
+void
 flow_words(struct flow *fl, attr_t attr, const char *s, size_t len)
 {
 	size_t i = 0;

@@ -1007,18 +1007,16 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 
 	fl->indent = 2;
 	if (fr->module != STR_EMPTY) {
-		flow_wordz(fl, label, "module");
-		flow_space(fl, 1);
-		flow_wordz(fl, A_NORMAL, ps_get(f->ps, fr->module));
+		const char *module = ps_get(f->ps, fr->module);
+
+		flow_field(fl, label, "module", A_NORMAL, module, strlen(module));
 		flow_space(fl, 3);
 	}
 	if (fr->file != STR_EMPTY) {
-		flow_wordz(fl, label, "file");
-		flow_space(fl, 1);
 		strbuf_addstr(&sb, ps_get(f->ps, fr->file));
 		if (fr->flags & FRAME_HAS_LINE)
 			strbuf_addf(&sb, ":%u", fr->line);
-		flow_word(fl, A_NORMAL, sb.buf, sb.len);
+		flow_field(fl, label, "file", A_NORMAL, sb.buf, sb.len);
 		flow_space(fl, 3);
 	}
 	if (fr->flags & (FRAME_KERNEL | FRAME_JIT | FRAME_INLINED)) {

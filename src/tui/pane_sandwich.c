@@ -401,9 +401,9 @@ function_details(struct sandwich_pane *sp, struct pane_ctx *ctx, struct flow *fl
 	flow_newline(fl);
 	fl->indent = 2;
 	if (f->module != STR_EMPTY) {
-		flow_wordz(fl, label, "module");
-		flow_space(fl, 1);
-		flow_wordz(fl, A_NORMAL, ps_get(ps, f->module));
+		const char *module = ps_get(ps, f->module);
+
+		flow_field(fl, label, "module", A_NORMAL, module, strlen(module));
 		flow_newline(fl);
 	}
 	fl->indent = 11;
