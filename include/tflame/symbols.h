@@ -174,6 +174,11 @@ void symbolizer_stats(const struct symbolizer *sym, struct sym_stats *st);
  * and return 1; append nothing and return 0 when everything resolved.
  */
 int symbolizer_summary(const struct symbolizer *sym, struct strbuf *sb);
+/*
+ * The same line for n symbolizers that shared the work (resolve.c's
+ * workers): counts add up, and each module is named once.
+ */
+int symbolizer_summary_many(const struct symbolizer *const *syms, size_t n, struct strbuf *sb);
 
 /*
  * Check the cache's invariants, and those of each module's DWARF and ELF

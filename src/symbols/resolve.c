@@ -504,14 +504,11 @@ frames_done(void *vctx)
 static void
 summarize(struct symbols_job *job)
 {
+	symbolizer_summary_many((const struct symbolizer *const *)job->syms, (size_t)job->nr_syms,
+				&job->warning);
 	for (int i = 0; i < job->nr_syms; i++) {
 		struct sym_stats st;
-		size_t len = job->warning.len;
 
-		if (len)
-			strbuf_addstr(&job->warning, "; ");
-		if (!symbolizer_summary(job->syms[i], &job->warning))
-			strbuf_setlen(&job->warning, len);
 		/* Each (module, address) once: what the cache did not answer. */
 		symbolizer_stats(job->syms[i], &st);
 		job->c.resolved += (unsigned long)(st.lookups - st.cache_hits - st.unresolved);

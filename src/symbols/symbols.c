@@ -1380,45 +1380,79 @@ symbolizer_stats(const struct symbolizer *sym, struct sym_stats *st)
 	*st = sym->stats;
 }
 
+/*
+ * Append ", N modules WHAT (path, path)" for the distinct paths of the
+ * modules that pick() chooses, over every symbolizer.
+ */
+static void
+summary_modules(const struct symbolizer *const *syms, size_t n, bool (*pick)(const struct sym_module *),
+		const char *what, struct strbuf *sb)
+{
+	struct strbuf list = STRBUF_INIT;
+	unsigned long count = 0;
+
+	for (size_t s = 0; s < n; s++) {
+		for (size_t i = 0; i < syms[s]->nr_modules; i++) {
+			const struct sym_module *m = &syms[s]->modules[i];
+			bool seen = false;
+
+			if (!pick(m))
+				continue;
+			/* A module in two symbolizers is named once. */
+			for (size_t t = 0; t < s && !seen; t++) {
+				for (size_t j = 0; j < syms[t]->nr_modules && !seen; j++) {
+					const struct sym_module *o = &syms[t]->modules[j];
+
+					seen = o->hash == m->hash && pick(o) && !strcmp(o->path, m->path);
+				}
+			}
+			if (seen)
+				continue;
+			strbuf_addstr(&list, count ? ", " : " (");
+			strbuf_addstr(&list, m->path);
+			count++;
+		}
+	}
+	if (count)
+		strbuf_addf(sb, ", %lu module%s %s%s)", count, count == 1 ? "" : "s", what, list.buf);
+	strbuf_release(&list);
+}
+
+static bool
+module_changed(const struct sym_module *m)
+{
+	return m->changed;
+}
+
+static bool
+module_unreadable(const struct sym_module *m)
+{
+	return m->unreadable;
+}
+
+int
+symbolizer_summary_many(const struct symbolizer *const *syms, size_t n, struct strbuf *sb)
+{
+	uint64_t unresolved = 0;
+	bool modules = false;
+
+	for (size_t s = 0; s < n; s++) {
+		unresolved += syms[s]->stats.unresolved;
+		modules |= syms[s]->stats.modules_unreadable || syms[s]->stats.modules_changed;
+	}
+	if (!unresolved && !modules)
+		return 0;
+	strbuf_addf(sb, "symbols: %llu address%s not resolved", (unsigned long long)unresolved,
+		    unresolved == 1 ? "" : "es");
+	summary_modules(syms, n, module_changed, "changed since the recording", sb);
+	summary_modules(syms, n, module_unreadable, "unreadable", sb);
+	return 1;
+}
+
 int
 symbolizer_summary(const struct symbolizer *sym, struct strbuf *sb)
 {
-	const struct sym_stats *st = &sym->stats;
-	const char *sep = " (";
-	size_t i;
-
-	if (!st->unresolved && !st->modules_unreadable && !st->modules_changed)
-		return 0;
-	strbuf_addf(sb, "symbols: %llu address%s not resolved",
-		    (unsigned long long)st->unresolved,
-		    st->unresolved == 1 ? "" : "es");
-	if (st->modules_changed) {
-		strbuf_addf(sb, ", %lu module%s changed since the recording",
-			    (unsigned long)st->modules_changed,
-			    st->modules_changed == 1 ? "" : "s");
-		for (i = 0; i < sym->nr_modules; i++) {
-			if (!sym->modules[i].changed)
-				continue;
-			strbuf_addf(sb, "%s%s", sep, sym->modules[i].path);
-			sep = ", ";
-		}
-		if (*sep == ',')
-			strbuf_addch(sb, ')');
-		sep = " (";
-	}
-	if (!st->modules_unreadable)
-		return 1;
-	strbuf_addf(sb, ", %lu module%s unreadable",
-		    (unsigned long)st->modules_unreadable,
-		    st->modules_unreadable == 1 ? "" : "s");
-	for (i = 0; i < sym->nr_modules; i++) {
-		if (!sym->modules[i].unreadable)
-			continue;
-		strbuf_addf(sb, "%s%s", sep, sym->modules[i].path);
-		sep = ", ";
-	}
-	strbuf_addch(sb, ')');
-	return 1;
+	return symbolizer_summary_many(&sym, 1, sb);
 }
 
 int

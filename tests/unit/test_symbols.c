@@ -632,6 +632,44 @@ test_unreadable(void **state)
 	symbolizer_free(sym);
 }
 
+/* Workers' symbolizers summed in one line, each module named once. */
+static void
+test_summary_many(void **state)
+{
+	struct fixture *fx = *state;
+	struct symbolizer *a = symbolizer_new(), *b = symbolizer_new();
+	const struct symbolizer *both[2] = { a, b };
+	struct strbuf sb = STRBUF_INIT;
+	struct sym_result r;
+	char *missing = xstrdup(tmpdir_path(&fx->td, "missing.so"));
+	char *gone = xstrdup(tmpdir_path(&fx->td, "gone.so"));
+	const char *first;
+
+	assert_int_equal(symbolizer_summary_many(both, 2, &sb), 0);
+	assert_int_equal(sb.len, 0);
+	assert_int_equal(symbolizer_resolve(a, missing, 0x10, &r), 0);
+	assert_int_equal(symbolizer_resolve(a, missing, 0x20, &r), 0);
+	assert_int_equal(symbolizer_resolve(b, missing, 0x30, &r), 0);
+	assert_int_equal(symbolizer_resolve(b, gone, 0x40, &r), 0);
+	assert_int_equal(symbolizer_summary_many(both, 2, &sb), 1);
+	assert_non_null(strstr(sb.buf, "symbols: 4 addresses not resolved, 2 modules unreadable ("));
+	first = strstr(sb.buf, missing);
+	assert_non_null(first);
+	assert_null(strstr(first + 1, missing));
+	assert_non_null(strstr(sb.buf, gone));
+	assert_int_equal(sb.buf[sb.len - 1], ')');
+	/* One symbolizer alone says only its own. */
+	strbuf_reset(&sb);
+	assert_int_equal(symbolizer_summary(a, &sb), 1);
+	assert_null(strstr(sb.buf, gone));
+	assert_non_null(strstr(sb.buf, "2 addresses not resolved, 1 module unreadable"));
+	strbuf_release(&sb);
+	free(missing);
+	free(gone);
+	symbolizer_free(a);
+	symbolizer_free(b);
+}
+
 static void
 test_outside_function(void **state)
 {
@@ -1039,6 +1077,7 @@ main(void)
 		cmocka_unit_test(test_no_debuginfo),
 		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_unreadable),
+		cmocka_unit_test(test_summary_many),
 		cmocka_unit_test(test_outside_function),
 	};
 
