@@ -188,6 +188,7 @@ check "help lists the zoom key" wait_for "Enter              zoom: the selected 
 check "help says how h and l pan" wait_for "when zoomed in with + and the box runs"
 keys G
 check "G scrolls the help to its end" wait_for "Reading the panes"
+check "help says what the process boxes are" wait_for "the processes (the samples' comm)"
 keys q
 check "q closes the help, tflame still runs" wait_for "1 Left Heavy"
 keys x

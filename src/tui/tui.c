@@ -419,6 +419,9 @@ open_help(struct tui *ui)
 		      "  function marked with s or Enter) lights the boxes it matches and\n"
 		      "  dims the rest; the status line gives the weight they hold, each\n"
 		      "  sample counted once, as a share of all and of the view.\n"
+		      "  In a perf profile of several processes, the outermost boxes name\n"
+		      "  the processes (the samples' comm); they are not functions, so\n"
+		      "  Sandwich lists none of them.\n"
 		      "  Symbols resolve in the background: until the status line says\n"
 		      "  'symbols done', frames carry perf's names, with no inline frames\n"
 		      "  and no source lines; the view then keeps its place.\n");
