@@ -30,7 +30,9 @@ struct sym_fn {
 	Dwarf_Die die;
 	Dwarf_Addr lo, hi;
 	uint32_t parent; /* the enclosing function's index, or SYM_NO_FN */
-	uint32_t end;    /* index past its last nested function (DIE order) */
+	/* An outermost function's nested ones, once expanded: [nest, nest_end). */
+	uint32_t nest, nest_end;
+	bool expanded;
 };
 
 /* One address range of an outermost function, for the binary search. */
@@ -41,11 +43,16 @@ struct sym_top {
 
 #define SYM_NO_FN UINT32_MAX
 
-/* The function DIEs of one CU, in DIE order (parents before children). */
+/*
+ * The function DIEs of one CU. The outermost come first, in DIE order;
+ * each one's nested functions are appended the first time an address
+ * falls in it (sym_cu_expand()), in DIE order, parents before children.
+ */
 struct sym_cu {
 	Dwarf_Off off; /* of the CU DIE */
 	struct sym_fn *fns;
-	size_t nr_fns;
+	size_t nr_fns, alloc_fns;
+	size_t nr_outer; /* fns[0, nr_outer) are the outermost */
 	/*
 	 * The ranges of the outermost functions, sorted by start. They do not
 	 * overlap in sane DWARF; when they do (tops_overlap), lookups scan
@@ -371,30 +378,16 @@ sym_top_cmp(const void *a, const void *b)
 	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-/*
- * After the walk: where each function's nested ones end (they follow it
- * in DIE order), and the sorted ranges of the outermost functions.
- */
+/* The sorted ranges of the outermost functions. */
 static void
 sym_cu_index(struct sym_cu *cu)
 {
 	size_t alloc = 0;
 
-	for (size_t i = cu->nr_fns; i-- > 0;) {
-		uint32_t p = cu->fns[i].parent;
-
-		if (cu->fns[i].end < i + 1)
-			cu->fns[i].end = (uint32_t)i + 1;
-		/* A parent's nested functions end where its last child's do. */
-		if (p != SYM_NO_FN && cu->fns[p].end < cu->fns[i].end)
-			cu->fns[p].end = cu->fns[i].end;
-	}
-	for (size_t i = 0; i < cu->nr_fns; i++) {
+	for (size_t i = 0; i < cu->nr_outer; i++) {
 		Dwarf_Addr base, s, e;
 		ptrdiff_t r = 0;
 
-		if (cu->fns[i].parent != SYM_NO_FN)
-			continue;
 		while ((r = dwarf_ranges(&cu->fns[i].die, r, &base, &s, &e)) > 0) {
 			if (s >= e)
 				continue;
@@ -415,94 +408,100 @@ sym_cu_index(struct sym_cu *cu)
 			cu->tops_overlap = true;
 }
 
-static bool
-sym_top_before(const void *elem, const void *key)
-{
-	return ((const struct sym_top *)elem)->lo <= *(const Dwarf_Addr *)key;
-}
-
 /*
- * The innermost function of cu holding pc, or SYM_NO_FN: a binary search
- * for the outermost function, then a scan of the functions nested in it.
- * Nested ranges come later in DIE order: the last match is innermost.
+ * Record die as a function of cu if it is one with code; returns its
+ * index, or SYM_NO_FN.
  */
 static uint32_t
-sym_cu_find(struct sym_cu *cu, Dwarf_Addr pc)
+sym_cu_add(struct sym_cu *cu, Dwarf_Die *die, uint32_t parent)
 {
-	size_t first = 0, end = cu->nr_fns, lo;
-	uint32_t fn = SYM_NO_FN;
+	Dwarf_Addr base, lo = (Dwarf_Addr)-1, hi = 0, s, e;
+	ptrdiff_t r = 0;
+	struct sym_fn *fn;
 
-	if (!cu->tops_overlap) {
-		/* The first top starting after pc: pc is in the one before. */
-		lo = bsearch_first(cu->tops, cu->nr_tops, sizeof(*cu->tops), &pc,
-				   sym_top_before);
-		if (!lo || pc >= cu->tops[lo - 1].hi)
-			return SYM_NO_FN;
-		first = cu->tops[lo - 1].fn;
-		end = cu->fns[first].end;
+	if (!sym_is_function(die))
+		return SYM_NO_FN;
+	while ((r = dwarf_ranges(die, r, &base, &s, &e)) > 0) {
+		if (s < lo)
+			lo = s;
+		if (e > hi)
+			hi = e;
 	}
-	for (size_t i = first; i < end; i++)
-		if (pc >= cu->fns[i].lo && pc < cu->fns[i].hi &&
-		    dwarf_haspc(&cu->fns[i].die, pc) > 0)
-			fn = (uint32_t)i;
-	return fn;
+	if (lo >= hi)
+		return SYM_NO_FN;
+	if (cu->nr_fns == cu->alloc_fns) {
+		cu->alloc_fns = cu->alloc_fns ? 2 * cu->alloc_fns : 64;
+		cu->fns = xreallocarray(cu->fns, cu->alloc_fns, sizeof(*cu->fns));
+	}
+	fn = &cu->fns[cu->nr_fns];
+	memset(fn, 0, sizeof(*fn));
+	fn->die = *die;
+	fn->lo = lo;
+	fn->hi = hi;
+	fn->parent = parent;
+	return (uint32_t)cu->nr_fns++;
 }
 
 /*
- * Index the function DIEs of a CU once. dwarf_getscopes() and
- * dwarf_getscopes_die(), which eu-addr2line -i uses, walk the CU's DIE
- * tree from the top on every call: over 200 us an address on a large CU.
- * One walk here records every subprogram and inlined instance that has
- * code, with the function it sits in, so that a lookup only compares
- * address bounds. The walk keeps its own stack: no recursion on DIE depth.
+ * Can code sit below a DIE of this tag? Functions, blocks and scopes hold
+ * functions (inlined instances, GNU C nested functions); parameters,
+ * variables, call sites and types do not (a C++ class holds its methods'
+ * declarations; their code is described outside it, in the namespace).
+ * The walk does not enter the rest, which is most of a CU's DIEs.
+ */
+static bool
+sym_may_hold_code(int tag)
+{
+	switch (tag) {
+	case DW_TAG_subprogram:
+	case DW_TAG_inlined_subroutine:
+	case DW_TAG_entry_point:
+	case DW_TAG_lexical_block:
+	case DW_TAG_try_block:
+	case DW_TAG_catch_block:
+	case DW_TAG_with_stmt:
+	case DW_TAG_namespace:
+	case DW_TAG_module:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Walk the DIEs below start, which is one of them, in DIE order: each
+ * function with code is recorded with the function it sits in. Only the
+ * scopes that may hold code are entered (sym_may_hold_code()); with outer
+ * true, only namespaces are: a function is recorded but not entered
+ * (sym_cu_expand() does that when an address falls in it). Keeps its own stack: no recursion on DIE
+ * depth.
  */
 static void
-sym_cu_build(struct sym_cu *cu, Dwarf_Die *cudie)
+sym_cu_walk(struct sym_cu *cu, Dwarf_Die *start, uint32_t parent, bool outer)
 {
 	struct dstack {
 		Dwarf_Die die;
 		uint32_t fn; /* innermost function at or above die */
-	} *stack = NULL;
-	size_t depth = 0, alloc = 0, alloc_fns = 0;
+	} *stack;
+	size_t depth = 1, alloc = 64;
 	Dwarf_Die child;
 
-	if (dwarf_child(cudie, &child) != 0)
-		return;
-	alloc = 64;
 	stack = xreallocarray(NULL, alloc, sizeof(*stack));
-	stack[0].die = child;
-	stack[0].fn = SYM_NO_FN;
-	depth = 1;
+	stack[0].die = *start;
+	stack[0].fn = parent;
 	while (depth) {
 		struct dstack *top = &stack[depth - 1];
 		Dwarf_Die *die = &top->die;
-		uint32_t fn = top->fn;
-		Dwarf_Addr base, lo = (Dwarf_Addr)-1, hi = 0, s, e;
-		ptrdiff_t r = 0;
+		int tag = dwarf_tag(die);
+		uint32_t fn = sym_cu_add(cu, die, top->fn);
+		/* Outside functions, only namespaces are entered. */
+		bool enter = outer ? tag == DW_TAG_namespace || tag == DW_TAG_module
+				   : sym_may_hold_code(tag);
 
-		if (sym_is_function(die)) {
-			while ((r = dwarf_ranges(die, r, &base, &s, &e)) > 0) {
-				if (s < lo)
-					lo = s;
-				if (e > hi)
-					hi = e;
-			}
-			if (lo < hi) {
-				if (cu->nr_fns == alloc_fns) {
-					alloc_fns = alloc_fns ? 2 * alloc_fns : 64;
-					cu->fns = xreallocarray(cu->fns, alloc_fns,
-								sizeof(*cu->fns));
-				}
-				cu->fns[cu->nr_fns].die = *die;
-				cu->fns[cu->nr_fns].lo = lo;
-				cu->fns[cu->nr_fns].hi = hi;
-				cu->fns[cu->nr_fns].parent = fn;
-				cu->fns[cu->nr_fns].end = 0;
-				fn = (uint32_t)cu->nr_fns++;
-			}
-		}
+		if (fn == SYM_NO_FN)
+			fn = top->fn;
 		/* Visit the children next, then the siblings. */
-		if (dwarf_haschildren(die) > 0 && dwarf_child(die, &child) == 0) {
+		if (enter && dwarf_haschildren(die) > 0 && dwarf_child(die, &child) == 0) {
 			if (depth == alloc) {
 				alloc *= 2;
 				stack = xreallocarray(stack, alloc, sizeof(*stack));
@@ -517,7 +516,89 @@ sym_cu_build(struct sym_cu *cu, Dwarf_Die *cudie)
 			depth--;
 	}
 	free(stack);
+}
+
+/*
+ * Index the outermost function DIEs of a CU once, and each one's nested
+ * functions when first needed. dwarf_getscopes() and
+ * dwarf_getscopes_die(), which eu-addr2line -i uses, walk the CU's DIE
+ * tree from the top on every call: over 200 us an address on a large CU.
+ * Here a lookup only compares address bounds. The first walk skips the
+ * insides of functions and of types; a function's inside is walked once,
+ * when an address falls in it: a profile touches few of a CU's functions.
+ */
+static void
+sym_cu_build(struct sym_cu *cu, Dwarf_Die *cudie)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(cudie, &child) == 0)
+		sym_cu_walk(cu, &child, SYM_NO_FN, true);
+	cu->nr_outer = cu->nr_fns;
 	sym_cu_index(cu);
+}
+
+/* The nested functions of outermost function i, walked on first use. */
+static void
+sym_cu_expand(struct sym_cu *cu, uint32_t i)
+{
+	Dwarf_Die child, die = cu->fns[i].die;
+
+	if (cu->fns[i].expanded)
+		return;
+	cu->fns[i].expanded = true;
+	cu->fns[i].nest = (uint32_t)cu->nr_fns;
+	if (dwarf_haschildren(&die) > 0 && dwarf_child(&die, &child) == 0)
+		sym_cu_walk(cu, &child, i, false);
+	cu->fns[i].nest_end = (uint32_t)cu->nr_fns;
+}
+
+static bool
+sym_top_before(const void *elem, const void *key)
+{
+	return ((const struct sym_top *)elem)->lo <= *(const Dwarf_Addr *)key;
+}
+
+/*
+ * The innermost function under outermost function i holding pc (i
+ * itself included), or fn when none does. Nested ranges come later in
+ * DIE order: the last match is innermost.
+ */
+static uint32_t
+sym_cu_find_in(struct sym_cu *cu, uint32_t i, Dwarf_Addr pc, uint32_t fn)
+{
+	const struct sym_fn *f = &cu->fns[i];
+
+	if (pc >= f->lo && pc < f->hi && dwarf_haspc(&cu->fns[i].die, pc) > 0)
+		fn = i;
+	sym_cu_expand(cu, i);
+	for (uint32_t j = cu->fns[i].nest; j < cu->fns[i].nest_end; j++)
+		if (pc >= cu->fns[j].lo && pc < cu->fns[j].hi &&
+		    dwarf_haspc(&cu->fns[j].die, pc) > 0)
+			fn = j;
+	return fn;
+}
+
+/*
+ * The innermost function of cu holding pc, or SYM_NO_FN: a binary search
+ * for the outermost function, then a scan of the functions nested in it.
+ */
+static uint32_t
+sym_cu_find(struct sym_cu *cu, Dwarf_Addr pc)
+{
+	uint32_t fn = SYM_NO_FN;
+	size_t lo;
+
+	if (cu->tops_overlap) {
+		for (size_t i = 0; i < cu->nr_outer; i++)
+			fn = sym_cu_find_in(cu, (uint32_t)i, pc, fn);
+		return fn;
+	}
+	/* The first top starting after pc: pc is in the one before. */
+	lo = bsearch_first(cu->tops, cu->nr_tops, sizeof(*cu->tops), &pc, sym_top_before);
+	if (!lo || pc >= cu->tops[lo - 1].hi)
+		return SYM_NO_FN;
+	return sym_cu_find_in(cu, cu->tops[lo - 1].fn, pc, SYM_NO_FN);
 }
 
 static struct sym_cu *
