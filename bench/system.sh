@@ -62,6 +62,71 @@ done
 unset DEBUGINFOD_URLS   # no network lookups from perf or tflame
 bench_start=$(now_ms)
 
+# --- the others: stackcollapse-perf.pl and speedscope ---
+# Installed before the recording: installing Chromium with apt can upgrade
+# packages whose binaries the workload runs (perl did, once), and the
+# recorded addresses would then no longer match the files on disk.
+sc=${STACKCOLLAPSE:-}
+if [ -z "$sc" ]; then
+	sc=$(command -v stackcollapse-perf.pl || true)
+	[ -n "$sc" ] || [ ! -f "${FLAMEGRAPH_DIR:-/nonexistent}/stackcollapse-perf.pl" ] ||
+		sc=$FLAMEGRAPH_DIR/stackcollapse-perf.pl
+fi
+if [ -n "$sc" ] && [ -f "$sc" ]; then
+	sc_why=
+	echo "stackcollapse-perf.pl: $sc"
+else
+	sc=
+	sc_why="none: Debian 12 and npm do not package it; set STACKCOLLAPSE"
+	echo "stackcollapse-perf.pl: skipped ($sc_why)"
+fi
+
+npm_dir=$out/npm
+ss_release=$npm_dir/node_modules/speedscope/dist/release
+ss_why=
+chromium=${CHROMIUM:-/usr/bin/chromium}
+install_ok() { [ "${SYS_INSTALL:-1}" != 0 ] && [ "$(id -u)" = 0 ]; }
+if [ "${SYS_SPEEDSCOPE:-1}" = 0 ]; then
+	ss_why="SYS_SPEEDSCOPE=0"
+fi
+if [ -z "$ss_why" ] && [ ! -x "$chromium" ]; then
+	if install_ok && command -v apt-get >/dev/null; then
+		echo "installing Debian's chromium ..."
+		{ apt-get install -y -q chromium || { apt-get update -q && apt-get install -y -q chromium; }; } \
+			>"$out/apt.log" 2>&1 || true
+	fi
+	[ -x "$chromium" ] || ss_why="no Chromium at $chromium (apt-get install chromium, as root)"
+fi
+if [ -z "$ss_why" ] && ! command -v node >/dev/null; then
+	ss_why="node is not installed"
+fi
+if [ -z "$ss_why" ] && { [ ! -f "$ss_release/index.html" ] || [ ! -d "$npm_dir/node_modules/playwright-core" ]; }; then
+	if [ "${SYS_INSTALL:-1}" != 0 ] && command -v npm >/dev/null; then
+		echo "installing speedscope and playwright-core from npm into $npm_dir ..."
+		mkdir -p "$npm_dir"
+		(cd "$npm_dir" && npm install --prefix . --no-audit --no-fund speedscope playwright-core) \
+			>"$out/npm.log" 2>&1 || true
+	fi
+	[ -f "$ss_release/index.html" ] && [ -d "$npm_dir/node_modules/playwright-core" ] ||
+		ss_why="speedscope or playwright-core is not installed (npm install into $npm_dir)"
+fi
+speedscope_time() {   # FILE: prints ms, or "error: why"
+	NODE_PATH=$npm_dir/node_modules CHROMIUM=$chromium \
+		node "$here/speedscope-time.js" "$ss_release" "$1" "$limit" 2>>"$out/speedscope.err" ||
+		true
+}
+if [ -z "$ss_why" ]; then
+	probe=$(speedscope_time "$top/data/sample.perf.txt")
+	case $probe in
+	[0-9]*)
+		ss_version=$(sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' "$ss_release/../../package.json" | head -1)
+		echo "speedscope $ss_version in $("$chromium" --version 2>/dev/null | head -1) (headless, playwright-core); the bundled sample in $probe ms"
+		;;
+	*) ss_why="speedscope does not run here: ${probe#error: }";;
+	esac
+fi
+[ -z "$ss_why" ] || echo "speedscope: skipped ($ss_why)"
+
 # --- 1. the recording ---
 rec=$out/system
 mkdir -p "$rec"
@@ -149,68 +214,6 @@ big_f=$(gen "$big")
 for f in "$small_f" "$big_f"; do
 	echo "input: $f, $(($(stat -c %s "$f") / 1000000)) MB, $(grep -c '^[^ 	]' "$f") samples, $("$tflame" report --no-symbols "$f" | sed -n 's/^threads (\([0-9]*\)).*/\1/p') threads"
 done
-
-# --- the others: stackcollapse-perf.pl and speedscope ---
-sc=${STACKCOLLAPSE:-}
-if [ -z "$sc" ]; then
-	sc=$(command -v stackcollapse-perf.pl || true)
-	[ -n "$sc" ] || [ ! -f "${FLAMEGRAPH_DIR:-/nonexistent}/stackcollapse-perf.pl" ] ||
-		sc=$FLAMEGRAPH_DIR/stackcollapse-perf.pl
-fi
-if [ -n "$sc" ] && [ -f "$sc" ]; then
-	sc_why=
-	echo "stackcollapse-perf.pl: $sc"
-else
-	sc=
-	sc_why="none: Debian 12 and npm do not package it; set STACKCOLLAPSE"
-	echo "stackcollapse-perf.pl: skipped ($sc_why)"
-fi
-
-npm_dir=$out/npm
-ss_release=$npm_dir/node_modules/speedscope/dist/release
-ss_why=
-chromium=${CHROMIUM:-/usr/bin/chromium}
-install_ok() { [ "${SYS_INSTALL:-1}" != 0 ] && [ "$(id -u)" = 0 ]; }
-if [ "${SYS_SPEEDSCOPE:-1}" = 0 ]; then
-	ss_why="SYS_SPEEDSCOPE=0"
-fi
-if [ -z "$ss_why" ] && [ ! -x "$chromium" ]; then
-	if install_ok && command -v apt-get >/dev/null; then
-		echo "installing Debian's chromium ..."
-		{ apt-get install -y -q chromium || { apt-get update -q && apt-get install -y -q chromium; }; } \
-			>"$out/apt.log" 2>&1 || true
-	fi
-	[ -x "$chromium" ] || ss_why="no Chromium at $chromium (apt-get install chromium, as root)"
-fi
-if [ -z "$ss_why" ] && ! command -v node >/dev/null; then
-	ss_why="node is not installed"
-fi
-if [ -z "$ss_why" ] && { [ ! -f "$ss_release/index.html" ] || [ ! -d "$npm_dir/node_modules/playwright-core" ]; }; then
-	if [ "${SYS_INSTALL:-1}" != 0 ] && command -v npm >/dev/null; then
-		echo "installing speedscope and playwright-core from npm into $npm_dir ..."
-		mkdir -p "$npm_dir"
-		(cd "$npm_dir" && npm install --prefix . --no-audit --no-fund speedscope playwright-core) \
-			>"$out/npm.log" 2>&1 || true
-	fi
-	[ -f "$ss_release/index.html" ] && [ -d "$npm_dir/node_modules/playwright-core" ] ||
-		ss_why="speedscope or playwright-core is not installed (npm install into $npm_dir)"
-fi
-speedscope_time() {   # FILE: prints ms, or "error: why"
-	NODE_PATH=$npm_dir/node_modules CHROMIUM=$chromium \
-		node "$here/speedscope-time.js" "$ss_release" "$1" "$limit" 2>>"$out/speedscope.err" ||
-		true
-}
-if [ -z "$ss_why" ]; then
-	probe=$(speedscope_time "$top/data/sample.perf.txt")
-	case $probe in
-	[0-9]*)
-		ss_version=$(sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' "$ss_release/../../package.json" | head -1)
-		echo "speedscope $ss_version in $("$chromium" --version 2>/dev/null | head -1) (headless, playwright-core); the bundled sample in $probe ms"
-		;;
-	*) ss_why="speedscope does not run here: ${probe#error: }";;
-	esac
-fi
-[ -z "$ss_why" ] || echo "speedscope: skipped ($ss_why)"
 
 # --- 3. the measurements ---
 sock=tflame-system-$$
