@@ -15,6 +15,14 @@
 
 void *xmalloc(size_t size);
 void *xcalloc(size_t nmemb, size_t size);
+/*
+ * xcalloc() for hash tables: zeroed by writing every byte. calloc() leaves
+ * a large block's pages unmapped; a lookup's read maps each to the shared
+ * zero page, and the insert's write after it then takes a copy-on-write
+ * fault that flushes the TLB of every CPU running one of our threads (an
+ * IPI each). Writing the zeros first maps the pages once, for writing.
+ */
+void *xzalloc_table(size_t nmemb, size_t size);
 void *xrealloc(void *ptr, size_t size);
 /* xrealloc() of nmemb * size bytes, dying on overflow of the product. */
 void *xreallocarray(void *ptr, size_t nmemb, size_t size);

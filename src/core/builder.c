@@ -166,7 +166,7 @@ root_memo_put(struct root_memo *m, uint64_t key, stack_id val)
 		struct root_memo n = { NULL, NULL, 2 * m->mask + 1, 0 };
 
 		n.keys = xmalloc(sizeof(*n.keys) * (n.mask + 1));
-		n.vals = xcalloc(n.mask + 1, sizeof(*n.vals));
+		n.vals = xzalloc_table(n.mask + 1, sizeof(*n.vals));
 		for (size_t k = 0; k <= m->mask; k++)
 			if (m->vals[k] != STACK_ROOT)
 				root_memo_put(&n, m->keys[k], m->vals[k]);
@@ -195,7 +195,7 @@ builder_add_roots(struct builder *b, builder_root_fn *root, void *ctx)
 	for (size_t i = 0; i < BUILDER_OTHER_PATHS; i++)
 		b->other[i].len = 0;
 	memo.keys = xmalloc(sizeof(*memo.keys) * (memo.mask + 1));
-	memo.vals = xcalloc(memo.mask + 1, sizeof(*memo.vals));
+	memo.vals = xzalloc_table(memo.mask + 1, sizeof(*memo.vals));
 	for (size_t pi = 0; pi < ps->nr_profiles; pi++) {
 		struct profile *p = ps->profiles[pi];
 		stack_id last_old = STACK_ROOT, last_new = STACK_ROOT;

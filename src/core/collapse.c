@@ -268,7 +268,7 @@ agg_init(struct agg *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->mask = 1023;
-	a->slots = xcalloc(a->mask + 1, sizeof(*a->slots));
+	a->slots = xzalloc_table(a->mask + 1, sizeof(*a->slots));
 }
 
 static void
@@ -282,7 +282,7 @@ static void
 agg_grow(struct agg *a)
 {
 	size_t n = (a->mask + 1) * 2;
-	uint64_t *s = xcalloc(n, sizeof(*s));
+	uint64_t *s = xzalloc_table(n, sizeof(*s));
 
 	for (size_t i = 0; i < a->nr; i++) {
 		size_t pos = hash_pair(a->entries[i].root, a->entries[i].stack) & (n - 1);

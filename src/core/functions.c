@@ -19,7 +19,7 @@ func_table_init(struct func_table *ft, const struct profile_set *ps)
 	while (nslots < ps->nr_frames * 2u + 2)
 		nslots *= 2;
 	mask = nslots - 1;
-	slots = xcalloc(nslots, sizeof(*slots));
+	slots = xzalloc_table(nslots, sizeof(*slots));
 	memset(ft, 0, sizeof(*ft));
 	ft->frame_func = xmalloc(sizeof(*ft->frame_func) * ((size_t)ps->nr_frames + 1));
 

@@ -21,7 +21,7 @@ intern_hash(const char *s, size_t len)
 static void
 rehash(struct intern *in, uint32_t nslots)
 {
-	uint64_t *slots = xcalloc(nslots, sizeof(*slots));
+	uint64_t *slots = xzalloc_table(nslots, sizeof(*slots));
 	uint32_t mask = nslots - 1;
 
 	for (uint32_t i = 0; i <= in->mask && in->slots; i++) {

@@ -22,7 +22,7 @@
 static uint64_t *
 slots_new(uint32_t n)
 {
-	return xcalloc(n, sizeof(uint64_t));
+	return xzalloc_table(n, sizeof(uint64_t));
 }
 
 /* Move the table into n slots (a power of two, more than it holds). */
@@ -905,6 +905,8 @@ rewrite_build(const struct profile_set *ps, struct profile_set *consumed, frame_
 		qmap[STACK_ROOT] = SRC_ROOT;
 	if (m.absorbs)
 		absorbing = xcalloc(nstk, sizeof(*absorbing));
+	/* About as many stacks as before: one table, not a rehash per doubling. */
+	profile_set_reserve_stacks(out, nstk);
 	for (uint32_t s = 1; s < nstk; s++) {
 		frame_id f = ostk[s].frame;
 		stack_id cur = smap[ostk[s].parent];

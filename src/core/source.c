@@ -202,7 +202,7 @@ source_lines_compute(struct source_lines *sl, const struct profile_set *ps,
 	}
 
 	lt.mask = 63;
-	lt.slots = xcalloc(lt.mask + 1, sizeof(*lt.slots));
+	lt.slots = xzalloc_table(lt.mask + 1, sizeof(*lt.slots));
 	/* Self: where the samples are; then w becomes the subtree weights. */
 	for (uint32_t i = 0; i < sp.nr; i++) {
 		uint32_t l;

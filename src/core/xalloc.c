@@ -74,6 +74,18 @@ xcalloc(size_t nmemb, size_t size)
 }
 
 void *
+xzalloc_table(size_t nmemb, size_t size)
+{
+	void *p;
+
+	if (size && nmemb > SIZE_MAX / size)
+		die("out of memory (allocating %zu x %zu bytes)", nmemb, size);
+	p = xmalloc(nmemb * size);
+	memset(p, 0, nmemb * size);
+	return p;
+}
+
+void *
 xrealloc(void *ptr, size_t size)
 {
 	void *p = realloc(ptr, size ? size : 1);

@@ -690,7 +690,7 @@ read_funcs(struct pstats *st, const struct mval *top, struct tf_error *err)
 
 	while (size < pairs * 2u && size < (1u << 31))
 		size *= 2;
-	st->slots = xcalloc(size, sizeof(*st->slots));
+	st->slots = xzalloc_table(size, sizeof(*st->slots));
 	st->mask = size - 1;
 	for (uint32_t i = 0; i < pairs; i++) {
 		const struct mval *k = kid(st, top, 2 * i), *v = kid(st, top, 2 * i + 1);

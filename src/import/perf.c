@@ -806,7 +806,7 @@ parser_init(struct perf_parser *pp, struct profile_set *ps,
 	builder_init(&pp->b, ps);
 	pp->b.max_samples = opts ? opts->max_samples : 0;
 	pp->fc_mask = 1023;
-	pp->fc_slots = xcalloc((size_t)pp->fc_mask + 1, sizeof(*pp->fc_slots));
+	pp->fc_slots = xzalloc_table((size_t)pp->fc_mask + 1, sizeof(*pp->fc_slots));
 	pp->keys_alloc = 64 * 1024;
 	pp->keys = xmalloc(pp->keys_alloc);
 	pp->lcache = xcalloc(LCACHE_SIZE, sizeof(*pp->lcache));
@@ -839,7 +839,7 @@ static void
 fcache_grow(struct perf_parser *pp)
 {
 	uint32_t n = (pp->fc_mask + 1) * 2, m = n - 1;
-	uint32_t *slots = xcalloc(n, sizeof(*slots));
+	uint32_t *slots = xzalloc_table(n, sizeof(*slots));
 
 	for (uint32_t i = 0; i < pp->fc_nr; i++) {
 		uint32_t pos = pp->fc[i].hash32 & m;

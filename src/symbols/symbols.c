@@ -147,7 +147,7 @@ symbolizer_new(void)
 
 	intern_init(&sym->strings);
 	sym->mask = 1023;
-	sym->slots = xcalloc(sym->mask + 1, sizeof(*sym->slots));
+	sym->slots = xzalloc_table(sym->mask + 1, sizeof(*sym->slots));
 	strbuf_init(&sym->scratch, 0);
 	strbuf_init(&sym->path, 0);
 	sym->lines = true;
@@ -293,7 +293,7 @@ static void
 sym_slots_grow(struct symbolizer *sym)
 {
 	size_t mask = 2 * sym->mask + 1, i;
-	uint32_t *slots = xcalloc(mask + 1, sizeof(*slots));
+	uint32_t *slots = xzalloc_table(mask + 1, sizeof(*slots));
 
 	for (i = 0; i < sym->nr_entries; i++) {
 		const struct sym_entry *e = &sym->entries[i];

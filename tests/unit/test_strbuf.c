@@ -1,8 +1,11 @@
 #include "config.h"
 
 #include "tflame/strbuf.h"
+#include "tflame/xalloc.h"
 
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "test_util.h"
 
@@ -90,6 +93,29 @@ test_detach(void **state)
 	free(s);
 }
 
+/* A hash table's memory: zero, whatever malloc() handed back before. */
+static void
+test_zalloc_table(void **state)
+{
+	size_t n = 1u << 20;
+	uint64_t *t;
+
+	(void)state;
+	/* Leave non-zero bytes in a freed block of the same size first. */
+	t = xmalloc(n * sizeof(*t));
+	memset(t, 0xa5, n * sizeof(*t));
+	free(t);
+	t = xzalloc_table(n, sizeof(*t));
+	for (size_t i = 0; i < n; i++)
+		if (t[i])
+			fail_msg("slot %zu is %#llx", i, (unsigned long long)t[i]);
+	t[n - 1] = 1;
+	free(t);
+	t = xzalloc_table(0, 8);
+	assert_non_null(t);
+	free(t);
+}
+
 int
 main(void)
 {
@@ -99,6 +125,7 @@ main(void)
 		cmocka_unit_test(test_addf_long),
 		cmocka_unit_test(test_embedded_nul_and_setlen),
 		cmocka_unit_test(test_detach),
+		cmocka_unit_test(test_zalloc_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
