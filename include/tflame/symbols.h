@@ -165,6 +165,15 @@ void symbolizer_set_lines(struct symbolizer *sym, bool lines);
  */
 void symbolizer_close_module(struct symbolizer *sym, const char *module);
 
+/*
+ * A guess at the nanoseconds symbolizer_resolve() will spend on lookups
+ * addresses of module, from its file's headers and those of its separate
+ * debug file: its symbols to index, its DWARF to read and to inflate.
+ * Cheap (the headers alone); for handing out the largest modules first.
+ * A file that cannot be read counts for its lookups alone.
+ */
+uint64_t symbolizer_cost_hint(const char *module, uint64_t lookups);
+
 /* The counters so far. */
 void symbolizer_stats(const struct symbolizer *sym, struct sym_stats *st);
 

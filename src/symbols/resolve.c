@@ -182,6 +182,7 @@ struct resolve_item {
 /* The items of one module, items[first .. first + nr). */
 struct resolve_run {
 	uint32_t first, nr;
+	uint64_t cost; /* symbolizer_cost_hint() */
 };
 
 /*
@@ -229,8 +230,8 @@ cmp_run(const void *a, const void *b)
 {
 	const struct resolve_run *x = a, *y = b;
 
-	if (x->nr != y->nr)
-		return x->nr > y->nr ? -1 : 1;
+	if (x->cost != y->cost)
+		return x->cost > y->cost ? -1 : 1;
 	return x->first < y->first ? -1 : x->first > y->first;
 }
 
@@ -359,7 +360,14 @@ resolve_all(struct symbols_job *job, const struct rewrite_opts *o)
 		runs[nr_runs].nr = 1;
 		nr_runs++;
 	}
-	/* The biggest modules first: they are the long poles. */
+	/*
+	 * The costliest modules first: they are the long poles. A module with
+	 * compressed debug info (libc6-dbg's libc) can cost more than one with
+	 * ten times its addresses.
+	 */
+	for (size_t i = 0; i < nr_runs; i++)
+		runs[i].cost = symbolizer_cost_hint(ps_get(ps, items[runs[i].first].module),
+						    runs[i].nr);
 	qsort(runs, nr_runs, sizeof(*runs), cmp_run);
 
 	n = job->threads > 0 ? job->threads : online_cpus();

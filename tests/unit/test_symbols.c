@@ -738,6 +738,34 @@ check_frame(const struct sym_frame *f, const char *function, unsigned line,
 	assert_int_equal(f->decl_line, decl_line);
 }
 
+/*
+ * The cost hint prices what a module will take to read: tiny's symbols
+ * and DWARF, stripped's .dynsym alone (far less), and for a file that is
+ * not ELF or not there, the lookups alone.
+ */
+static void
+test_cost_hint(void **state)
+{
+	struct fixture *fx = *state;
+	char *tiny = tiny_path(), *stripped = data_path("stripped");
+	const char *junk = tmpdir_put(&fx->td, "junk.so", "not an elf\n", 11);
+	uint64_t t = symbolizer_cost_hint(tiny, 0), s = symbolizer_cost_hint(stripped, 0);
+
+	/* tiny: a .symtab of dozens of symbols and 8 DWARF sections. */
+	assert_true(t > 10000);
+	assert_true(s > 0);
+	assert_true(s < t);
+	/* Each lookup adds the same, whatever the file. */
+	assert_true(symbolizer_cost_hint(tiny, 10) > t);
+	assert_int_equal(symbolizer_cost_hint(tiny, 10) - t,
+			 symbolizer_cost_hint(stripped, 10) - s);
+	assert_int_equal(symbolizer_cost_hint(junk, 0), 0);
+	assert_int_equal(symbolizer_cost_hint(tmpdir_path(&fx->td, "missing.so"), 0), 0);
+	assert_int_equal(symbolizer_cost_hint(junk, 4), symbolizer_cost_hint(junk, 0) + 12000);
+	free(tiny);
+	free(stripped);
+}
+
 static void
 test_prebuilt_inline_chain(void **state)
 {
@@ -1078,6 +1106,7 @@ main(void)
 		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_unreadable),
 		cmocka_unit_test(test_summary_many),
+		cmocka_unit_test(test_cost_hint),
 		cmocka_unit_test(test_outside_function),
 	};
 
