@@ -11,6 +11,8 @@
 # dwarf until perf script prints >= 1 M frame lines, and times on that text:
 #   - tflame report, with and without --no-symbols (the difference is the
 #     cost of symbolizing), and tflame collapse, --inline, --inline --context;
+#   - of that cost, the lookups alone and the rebuilt stacks, as report
+#     --verbose times them;
 #   - the Perl script's route: one `addr2line -a PC -e MOD -i -f -s -C` per
 #     distinct (address, module), timed on a random sample of the pairs and
 #     extrapolated to all of them;
@@ -151,6 +153,21 @@ symcost=$(awk -v a="$report" -v b="$nosym" 'BEGIN { printf "%.2f", a - b }')
 inlcost=$(awk -v a="$cinline" -v b="$collapse" 'BEGIN { printf "%.2f", a - b }')
 ctxcost=$(awk -v a="$ccontext" -v b="$collapse" 'BEGIN { printf "%.2f", a - b }')
 echo "  symbolizing in report: $symcost s; --inline in collapse: $inlcost s; --inline --context: $ctxcost s"
+# The lookups alone, as report --verbose times them (the rest of the
+# symbolizing cost is rebuilding the stacks with the inline frames).
+lookups=
+rebuild=
+for i in $(seq "$runs"); do
+	"$tflame" report --verbose --limit=5 "$tmp/perf.txt" >/dev/null 2>"$tmp/err" </dev/null
+	l=$(sed -n 's/.* looked up in \([0-9]*\) ms.*/\1/p' "$tmp/err")
+	r=$(sed -n 's/.* stacks rebuilt in \([0-9]*\) ms.*/\1/p' "$tmp/err")
+	[ -n "$l" ] || { echo "report --verbose gave no timing: $(cat "$tmp/err")" >&2; exit 1; }
+	if [ -z "$lookups" ] || [ "$l" -lt "$lookups" ]; then lookups=$l; fi
+	if [ -z "$rebuild" ] || [ "$r" -lt "$rebuild" ]; then rebuild=$r; fi
+done
+lookups=$(awk -v ms="$lookups" 'BEGIN { printf "%.3f", ms / 1000 }')
+rebuild=$(awk -v ms="$rebuild" 'BEGIN { printf "%.3f", ms / 1000 }')
+echo "  of which (report --verbose, best of $runs): lookups $lookups s, stacks rebuilt $rebuild s"
 # A difference of two noisy times can come out near zero; never divide by less
 # than 10 ms.
 floor() { awk -v a="$1" 'BEGIN { printf "%.2f", a < 0.01 ? 0.01 : a }'; }
@@ -258,6 +275,7 @@ row "tflame collapse --inline --context (- collapse)" "$ctxcost" ""
 row "addr2line per pair (Perl script), extrapolated" "$a2l_all" "$(ratio "$a2l_all" "$symcost")"
 row "  against the whole collapse --inline run" "" "$(ratio "$a2l_all" "$cinline")"
 row "addr2line per module, stdin (lower bound), real" "$a2l_batch" "$(ratio "$a2l_batch" "$symcost")"
+row "  against tflame's lookups alone ($lookups s)" "" "$(ratio "$a2l_batch" "$lookups")"
 row "  against the whole collapse --inline run" "" "$(ratio "$a2l_batch" "$cinline")"
 if [ -n "$perf_inline" ]; then
 	d() { case $1 in ">"*) echo "$1";; *) awk -v a="$1" -v b="$script_secs" 'BEGIN { printf "%.2f", a - b }';; esac; }

@@ -250,11 +250,13 @@ explorer() {
 	echo "$_name $_ms $_sym $(tail -n 1 "$out/system-rss" 2>/dev/null || echo 0)" >>"$res"
 }
 # timed NAME COMMAND...: appends "NAME ms rss_kb" (ms -1 if it failed).
-timed() {
+timed() {   # NAME CMD...: wall ms from the clock (time's %e counts in 10 ms), peak RSS
 	_name=$1
 	shift
-	if timeout "$limit" /usr/bin/time -f '%e %M' -o "$out/system-time" "$@" >/dev/null 2>"$out/system-err"; then
-		awk -v n="$_name" '{ printf "%s %.0f %d\n", n, $1 * 1000, $2 }' "$out/system-time" >>"$res"
+	_t0=$(now_ms)
+	if timeout "$limit" /usr/bin/time -f '%M' -o "$out/system-time" "$@" >/dev/null 2>"$out/system-err"; then
+		_t1=$(now_ms)
+		awk -v n="$_name" -v ms=$((_t1 - _t0)) '{ printf "%s %d %d\n", n, ms, $1 }' "$out/system-time" >>"$res"
 	else
 		echo "$_name: failed or over $limit s: $(tail -n 1 "$out/system-err")" >&2
 		echo "$_name -1 0" >>"$res"
@@ -298,7 +300,7 @@ best() {
 	awk -v n="$1" '$1 == n && $2 >= 0 && (b == "" || $2 < b) { b = $2; l = $0 } END { print l }' "$res"
 }
 field() { echo "$1" | awk -v k="$2" '{ print $k }'; }
-secs() { [ -n "$1" ] && awk -v ms="$1" 'BEGIN { printf "%.2f s", ms / 1000 }' || echo "-"; }
+secs() { [ -n "$1" ] && awk -v ms="$1" 'BEGIN { printf(ms < 1000 ? "%.3f s" : "%.2f s", ms / 1000) }' || echo "-"; }
 mib() { [ -n "$1" ] && echo "$(($1 / 1024)) MiB" || echo "-"; }
 row() { printf '%-44s %12s %10s %10s  %s\n' "$1" "$2" "$3" "$4" "$5"; }
 verdict() {   # VALUE OP LIMIT

@@ -194,6 +194,19 @@ else
 	not_ok "--verbose names the frames that disagreed" "$(cat "$tmpdir/err")"
 fi
 mv "$tmpdir/prog.orig" "$prog"
+# --verbose says how many addresses were looked up, and how long it took.
+"$TFLAME" report --verbose "$tmpdir/synth.txt" >/dev/null 2>"$tmpdir/err"
+if grep -Eq "symbols: [0-9]+ address(es)? in 1 module looked up in [0-9]+ ms \([0-9]+ threads?\), stacks rebuilt in [0-9]+ ms" "$tmpdir/err"; then
+	ok "--verbose times the lookups and the rebuild"
+else
+	not_ok "--verbose times the lookups and the rebuild" "$(cat "$tmpdir/err")"
+fi
+"$TFLAME" report "$tmpdir/synth.txt" >/dev/null 2>"$tmpdir/err"
+if grep -q "looked up in" "$tmpdir/err"; then
+	not_ok "without --verbose, no timing" "$(cat "$tmpdir/err")"
+else
+	ok "without --verbose, no timing"
+fi
 # A module rebuilt zero times, with one frame, whose name perf gave from
 # another symbol (as a register_tm_clones frame did on a fresh gcc
 # recording): one name is not enough to distrust it.

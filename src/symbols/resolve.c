@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tflame/demangle.h"
@@ -53,7 +54,20 @@ struct symbols_job {
 	stack_id *map;              /* per stack of src, result's */
 	struct strbuf warning;
 	struct strbuf details;      /* SYMBOLS_VERBOSE: the disagreeing frames */
+	/* For SYMBOLS_VERBOSE: what the lookups and the rewrite took. */
+	size_t nr_lookups, nr_modules;
+	int nr_workers;
+	double lookup_ms, rebuild_ms;
 };
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
 
 static str_id
 intern_c(struct profile_set *ps, const char *s)
@@ -369,6 +383,8 @@ resolve_all(struct symbols_job *job, const struct rewrite_opts *o)
 		runs[i].cost = symbolizer_cost_hint(ps_get(ps, items[runs[i].first].module),
 						    runs[i].nr);
 	qsort(runs, nr_runs, sizeof(*runs), cmp_run);
+	job->nr_lookups = nr;
+	job->nr_modules = nr_runs;
 
 	n = job->threads > 0 ? job->threads : online_cpus();
 	if ((size_t)n > nr_runs)
@@ -386,6 +402,7 @@ resolve_all(struct symbols_job *job, const struct rewrite_opts *o)
 	w = xcalloc((size_t)n, sizeof(*w));
 	job->syms = xcalloc((size_t)n, sizeof(*job->syms));
 	job->nr_syms = n;
+	job->nr_workers = n;
 	for (int i = 0; i < n; i++) {
 		w[i].pool = &pool;
 		w[i].sym = job->syms[i] = symbolizer_new();
@@ -534,10 +551,14 @@ symbols_job_run(struct symbols_job *job, const struct rewrite_opts *o)
 		ro = *o;
 		ro.frames_done = frames_done;
 	}
+	double t0 = now_ms(), t1;
+
 	if (!resolve_all(job, o)) {
 		free_symbolizers(job);
 		return false;
 	}
+	t1 = now_ms();
+	job->lookup_ms = t1 - t0;
 	summarize(job);
 	/* The addressed tables kept aside are the job's own: rewritten in place. */
 	if (job->owns_src)
@@ -547,6 +568,7 @@ symbols_job_run(struct symbols_job *job, const struct rewrite_opts *o)
 		job->result = profile_set_rewrite_build(job->src, resolve_frame, &job->c, &ro,
 							&job->map);
 	free_symbolizers(job); /* after a cancel, frames_done() was not called */
+	job->rebuild_ms = now_ms() - t1;
 	return job->result != NULL;
 }
 
@@ -589,6 +611,13 @@ symbols_job_apply(struct symbols_job *job, struct profile_set *ps, stack_id **ma
 	profile_set_swap_tables(ps, job->result);
 	if (job->warning.len)
 		profile_set_warn(ps, 0, "%s", job->warning.buf);
+	if (job->c.flags & SYMBOLS_VERBOSE)
+		profile_set_warn(ps, 0,
+				 "symbols: %zu address%s in %zu module%s looked up in %.0f ms "
+				 "(%d thread%s), stacks rebuilt in %.0f ms",
+				 job->nr_lookups, job->nr_lookups == 1 ? "" : "es", job->nr_modules,
+				 job->nr_modules == 1 ? "" : "s", job->lookup_ms, job->nr_workers,
+				 job->nr_workers == 1 ? "" : "s", job->rebuild_ms);
 	return job->c.resolved;
 }
 
