@@ -475,6 +475,26 @@ parse_header_tail(struct perf_header *h, const char *p, const char *end)
 }
 
 /*
+ * A pid or tid: a decimal, or -1, which perf prints for a thread it could
+ * not place (":-1    -1 [000] ..."). Returns as parse_dec(); *unknown is
+ * set for -1.
+ */
+static int
+parse_id(const char **pp, const char *end, uint64_t *out, bool *unknown)
+{
+	const char *p = *pp;
+
+	*unknown = false;
+	if (end - p >= 2 && p[0] == '-' && p[1] == '1' && (end - p == 2 || !is_digit(p[2]))) {
+		*pp = p + 2;
+		*out = 0;
+		*unknown = true;
+		return 1;
+	}
+	return parse_dec(pp, end, INT64_MAX, out);
+}
+
+/*
  * Parse a header line (first non-blank at line). The comm is the shortest
  * prefix followed by blanks and a tid or pid/tid, unless the fields after
  * that do not read and a longer prefix makes them read ("Web Content 2
@@ -491,13 +511,14 @@ parse_header(const char *line, const char *end, struct perf_header *out)
 	for (const char *c = line + 1; c < end; c++) {
 		const char *p, *q;
 		uint64_t a = 0, b = 0;
+		bool a_unknown, b_unknown;
 		int r;
 
 		if (!is_ws(*c))
 			continue;
 		p = skip_ws(c, end);
 		q = p;
-		r = parse_dec(&q, end, INT64_MAX, &a);
+		r = parse_id(&q, end, &a, &a_unknown);
 		/*
 		 * A number that overflows is an error in this header, not a
 		 * reason to try a longer comm.
@@ -506,16 +527,16 @@ parse_header(const char *line, const char *end, struct perf_header *out)
 			return false;
 		if (r > 0 && q < end && *q == '/') {
 			q++;
-			r = parse_dec(&q, end, INT64_MAX, &b);
+			r = parse_id(&q, end, &b, &b_unknown);
 			if (r < 0 && (q == end || is_ws(*q)))
 				return false;
 			if (r > 0) {
-				out->pid = (int64_t)a;
-				out->tid = (int64_t)b;
+				out->pid = a_unknown ? -1 : (int64_t)a;
+				out->tid = b_unknown ? -1 : (int64_t)b;
 			}
 		} else if (r > 0) {
 			out->pid = -1;
-			out->tid = (int64_t)a;
+			out->tid = a_unknown ? -1 : (int64_t)a;
 		}
 		if (r > 0 && (q == end || is_ws(*q))) {
 			out->comm = line;

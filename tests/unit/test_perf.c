@@ -335,6 +335,38 @@ test_comm_with_spaces(void **state)
 	profile_set_free(ps);
 }
 
+/*
+ * perf prints ":-1" and -1 for a thread it could not place (seen in
+ * system-wide recordings): one unknown thread, not the period taken for a
+ * tid with the whole header as its comm.
+ */
+static void
+test_unknown_thread(void **state)
+{
+	struct profile_set *ps = parse(
+		":-1    -1 [000]     1.000001:     250000 cpu-clock:pppH:\n"
+		"\tffffffff81000000 native_safe_halt+0x0 ([kernel.kallsyms])\n\n"
+		":-1    -1 [001]     1.000002:     250000 cpu-clock:pppH:\n"
+		"\tffffffff81000000 native_safe_halt+0x0 ([kernel.kallsyms])\n\n"
+		":-1 -1/-1 [001]     1.000003:     250000 cpu-clock:pppH:\n"
+		"\tffffffff81000000 native_safe_halt+0x0 ([kernel.kallsyms])\n\n");
+	struct profile *p = prof(ps, "cpu-clock:pppH");
+
+	(void)state;
+	assert_int_equal(p->nr_samples, 3);
+	for (size_t i = 0; i < 3; i++) {
+		assert_string_equal(ps_get(ps, thread_of(ps, p, i)->comm), ":-1");
+		assert_int_equal(thread_of(ps, p, i)->tid, -1);
+		assert_int_equal(thread_of(ps, p, i)->pid, -1);
+		assert_int_equal(p->weight[i], 250000);
+	}
+	assert_int_equal(p->time[2], 1000003000);
+	assert_int_equal(ps->nr_threads, 1);
+	assert_int_equal(ps->nr_diags, 0);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
 static void
 test_one_char_comm(void **state)
 {
@@ -1596,6 +1628,7 @@ main(void)
 		cmocka_unit_test(test_unnamed_srcline_and_symbols),
 		cmocka_unit_test(test_comments_crlf_and_last_sample),
 		cmocka_unit_test(test_header_ends_sample),
+		cmocka_unit_test(test_unknown_thread),
 		cmocka_unit_test(test_weight_samples),
 		cmocka_unit_test(test_collapse_compat),
 		cmocka_unit_test(test_one_process_no_roots),
