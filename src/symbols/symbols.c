@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "tflame/bsearch.h"
+#include "tflame/debugcache.h"
 #include "tflame/elfsym.h"
 #include "tflame/error.h"
 #include "tflame/hash.h"
@@ -146,9 +147,29 @@ struct symbolizer {
 
 static void sym_module_close(struct sym_module *m);
 
+/*
+ * libdwfl's search for a separate debug file, the cache first
+ * (debugcache.h). Asked before libdwfl's own search, which would open
+ * the compressed file and keep it whatever this returned.
+ */
+static int
+sym_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, GElf_Addr base,
+		   const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+		   char **debuginfo_file_name)
+{
+	const unsigned char *id;
+	GElf_Addr vaddr;
+	int n = dwfl_module_build_id(mod, &id, &vaddr), fd;
+
+	if (n > 0 && (fd = debugcache_find(id, (size_t)n, debuginfo_file_name)) >= 0)
+		return fd;
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+					    debuglink_file, debuglink_crc, debuginfo_file_name);
+}
+
 static const Dwfl_Callbacks sym_offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = sym_find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 };
 
