@@ -17,6 +17,7 @@
  * is always safe.
  */
 
+#include <gelf.h>
 #include <stddef.h>
 
 /*
@@ -27,6 +28,11 @@
  * search goes on as usual. Safe to call from several threads.
  */
 int debugcache_find(const unsigned char *id, size_t id_len, char **path);
+/*
+ * The GNU build-id of an ELF file, from its note sections: its length,
+ * with *id pointing into the file's data; 0 if it has none.
+ */
+size_t elf_build_id(Elf *elf, const unsigned char **id);
 /* The same for the debug file at debug_path (debugcache_find()'s step). */
 int debugcache_get(const char *debug_path, const unsigned char *id, size_t id_len, char **path);
 

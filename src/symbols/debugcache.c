@@ -67,9 +67,8 @@ has_compressed_debug(Elf *elf)
 	return false;
 }
 
-/* Is id the build-id of the ELF file? */
-static bool
-build_id_is(Elf *elf, const unsigned char *id, size_t len)
+size_t
+elf_build_id(Elf *elf, const unsigned char **id)
 {
 	Elf_Scn *scn = NULL;
 
@@ -82,13 +81,23 @@ build_id_is(Elf *elf, const unsigned char *id, size_t len)
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE || !(d = elf_getdata(scn, NULL)))
 			continue;
 		while ((off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
-			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-			    !memcmp((const char *)d->d_buf + name_off, "GNU", 4))
-				return nh.n_descsz == len &&
-				       !memcmp((const char *)d->d_buf + desc_off, id, len);
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && nh.n_descsz &&
+			    !memcmp((const char *)d->d_buf + name_off, "GNU", 4)) {
+				*id = (const unsigned char *)d->d_buf + desc_off;
+				return nh.n_descsz;
+			}
 		}
 	}
-	return false;
+	return 0;
+}
+
+/* Is id the build-id of the ELF file? */
+static bool
+build_id_is(Elf *elf, const unsigned char *id, size_t len)
+{
+	const unsigned char *have;
+
+	return elf_build_id(elf, &have) == len && !memcmp(have, id, len);
 }
 
 /*

@@ -1711,27 +1711,20 @@ elf_cost(const char *path, struct strbuf *build_id, struct strbuf *debuglink)
 		} else if (!strncmp(name, ".debug_", 7) && sh.sh_type != SHT_NOBITS) {
 			cost += sh.sh_size * COST_DWARF_BYTE *
 				((sh.sh_flags & SHF_COMPRESSED) ? COST_INFLATE : 1);
-		} else if (build_id && sh.sh_type == SHT_NOTE) {
-			Elf_Data *d = elf_getdata(scn, NULL);
-			GElf_Nhdr nh;
-			size_t off = 0, name_off, desc_off;
-
-			while (d && (off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
-				if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-				    !memcmp((const char *)d->d_buf + name_off, "GNU", 4) &&
-				    nh.n_descsz > 1 && !build_id->len) {
-					const unsigned char *b = (const unsigned char *)d->d_buf + desc_off;
-
-					for (size_t i = 0; i < nh.n_descsz; i++)
-						strbuf_addf(build_id, "%s%02x", i == 1 ? "/" : "", b[i]);
-				}
-			}
 		} else if (debuglink && !strcmp(name, ".gnu_debuglink")) {
 			Elf_Data *d = elf_getdata(scn, NULL);
 
 			if (d && d->d_size && memchr(d->d_buf, '\0', d->d_size))
 				strbuf_addstr(debuglink, d->d_buf);
 		}
+	}
+	if (build_id && !build_id->len) {
+		const unsigned char *b;
+		size_t n = elf_build_id(elf, &b);
+
+		/* As /usr/lib/debug/.build-id/ names it: "ab/cdef...". */
+		for (size_t i = 0; n > 1 && i < n; i++)
+			strbuf_addf(build_id, "%s%02x", i == 1 ? "/" : "", b[i]);
 	}
 done:
 	if (elf)

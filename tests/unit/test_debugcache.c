@@ -6,6 +6,7 @@
 #include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -34,25 +35,19 @@ read_build_id(const char *path, unsigned char *id, size_t max)
 {
 	int fd = open(path, O_RDONLY);
 	Elf *elf;
-	Elf_Scn *scn = NULL;
 	size_t len = 0;
 
 	if (fd < 0)
 		return 0;
 	elf = elf_begin(fd, ELF_C_READ, NULL);
-	while (elf && !len && (scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-		GElf_Nhdr nh;
-		size_t off = 0, name_off, desc_off;
+	if (elf) {
+		const unsigned char *b;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE || !(d = elf_getdata(scn, NULL)))
-			continue;
-		while ((off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0)
-			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_descsz <= max) {
-				memcpy(id, (const char *)d->d_buf + desc_off, nh.n_descsz);
-				len = nh.n_descsz;
-			}
+		len = elf_build_id(elf, &b);
+		if (len > max)
+			len = 0;
+		if (len)
+			memcpy(id, b, len);
 	}
 	if (elf)
 		elf_end(elf);
@@ -204,6 +199,29 @@ test_inflated_copy(void **state)
 	strbuf_release(&name);
 }
 
+/* elf_build_id() reads what readelf -n prints. */
+static void
+test_build_id(void **state)
+{
+	struct fixture *fx = *state;
+	struct strbuf cmd = STRBUF_INIT, hex = STRBUF_INIT;
+	char line[256] = "";
+	FILE *f;
+
+	strbuf_addf(&cmd, "readelf -n '%s' | sed -n 's/.*Build ID: *//p'", fx->compressed);
+	f = popen(cmd.buf, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f));
+	pclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	for (size_t i = 0; i < fx->id_len; i++)
+		strbuf_addf(&hex, "%02x", fx->id[i]);
+	assert_int_equal(fx->id_len, 20);
+	assert_string_equal(hex.buf, line);
+	strbuf_release(&cmd);
+	strbuf_release(&hex);
+}
+
 /*
  * Nothing to give: another build-id, a file not compressed, no file,
  * TFLAME_NO_DEBUG_CACHE; and a cached file of another build-id is not
@@ -256,6 +274,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_build_id, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_inflated_copy, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nothing_to_give, setup, teardown),
 	};
