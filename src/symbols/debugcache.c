@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,9 @@
 
 #include "tflame/strbuf.h"
 #include "tflame/xalloc.h"
+
+/* Numbers the files being written, so that no two threads share one. */
+static atomic_uint tmp_seq;
 
 #ifndef DEBUGCACHE_DEBUG_DIR
 #define DEBUGCACHE_DEBUG_DIR "/usr/lib/debug"
@@ -236,8 +240,13 @@ debugcache_get(const char *debug_path, const unsigned char *id, size_t id_len, c
 	if (!src || elf_kind(src) != ELF_K_ELF || !has_compressed_debug(src) ||
 	    !build_id_is(src, id, id_len))
 		goto done;
-	/* Written aside and renamed: a reader never sees half a file. */
-	strbuf_addf(&tmp, "%s.%ld.tmp", file.buf, (long)getpid());
+	/*
+	 * Written aside and renamed: a reader never sees half a file. Two
+	 * workers may write the same one (libc.so.6 by two paths): each has
+	 * a name of its own.
+	 */
+	strbuf_addf(&tmp, "%s.%ld.%u.tmp", file.buf, (long)getpid(),
+		    atomic_fetch_add(&tmp_seq, 1u));
 	out = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (out < 0)
 		goto done;
