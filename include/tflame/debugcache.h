@@ -18,7 +18,10 @@
  */
 
 #include <gelf.h>
+#include <stdbool.h>
 #include <stddef.h>
+
+struct strbuf;
 
 /*
  * The inflated copy of the debug file of build-id id, opened: from the
@@ -33,6 +36,12 @@ int debugcache_find(const unsigned char *id, size_t id_len, char **path);
  * with *id pointing into the file's data; 0 if it has none.
  */
 size_t elf_build_id(Elf *elf, const unsigned char **id);
+/*
+ * Append where distributions put the debug file of build-id id,
+ * /usr/lib/debug/.build-id/ab/cdef....debug; false (nothing appended)
+ * for an id too short to name one.
+ */
+bool debug_file_path(const unsigned char *id, size_t id_len, struct strbuf *sb);
 /* The same for the debug file at debug_path (debugcache_find()'s step). */
 int debugcache_get(const char *debug_path, const unsigned char *id, size_t id_len, char **path);
 

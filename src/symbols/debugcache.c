@@ -273,19 +273,26 @@ done:
 	return cfd;
 }
 
+bool
+debug_file_path(const unsigned char *id, size_t id_len, struct strbuf *sb)
+{
+	if (!id || id_len < 2)
+		return false;
+	strbuf_addf(sb, "%s/.build-id/%02x/", DEBUGCACHE_DEBUG_DIR, id[0]);
+	for (size_t i = 1; i < id_len; i++)
+		strbuf_addf(sb, "%02x", id[i]);
+	strbuf_addstr(sb, ".debug");
+	return true;
+}
+
 int
 debugcache_find(const unsigned char *id, size_t id_len, char **path)
 {
 	struct strbuf debug = STRBUF_INIT;
 	int fd;
 
-	if (!id || id_len < 2)
+	if (!debug_file_path(id, id_len, &debug))
 		return -1;
-	/* Where distributions put debug files: /usr/lib/debug/.build-id/ab/cdef....debug */
-	strbuf_addf(&debug, "%s/.build-id/%02x/", DEBUGCACHE_DEBUG_DIR, id[0]);
-	for (size_t i = 1; i < id_len; i++)
-		strbuf_addf(&debug, "%02x", id[i]);
-	strbuf_addstr(&debug, ".debug");
 	fd = debugcache_get(debug.buf, id, id_len, path);
 	strbuf_release(&debug);
 	return fd;

@@ -1687,7 +1687,7 @@ symbolizer_check(const struct symbolizer *sym, struct tf_error *err)
 
 /* The symbols and DWARF of one ELF file, priced; 0 if it is not one. */
 static uint64_t
-elf_cost(const char *path, struct strbuf *build_id, struct strbuf *debuglink)
+elf_cost(const char *path, struct strbuf *debug_path, struct strbuf *debuglink)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	uint64_t cost = 0;
@@ -1718,13 +1718,11 @@ elf_cost(const char *path, struct strbuf *build_id, struct strbuf *debuglink)
 				strbuf_addstr(debuglink, d->d_buf);
 		}
 	}
-	if (build_id && !build_id->len) {
+	if (debug_path && !debug_path->len) {
 		const unsigned char *b;
 		size_t n = elf_build_id(elf, &b);
 
-		/* As /usr/lib/debug/.build-id/ names it: "ab/cdef...". */
-		for (size_t i = 0; n > 1 && i < n; i++)
-			strbuf_addf(build_id, "%s%02x", i == 1 ? "/" : "", b[i]);
+		debug_file_path(b, n, debug_path);
 	}
 done:
 	if (elf)
@@ -1736,17 +1734,14 @@ done:
 uint64_t
 symbolizer_cost_hint(const char *module, uint64_t lookups)
 {
-	struct strbuf id = STRBUF_INIT, link = STRBUF_INIT, debug = STRBUF_INIT;
+	struct strbuf link = STRBUF_INIT, debug = STRBUF_INIT;
 	uint64_t cost = 3000 * lookups;
 
 	elf_version(EV_CURRENT);
-	cost += elf_cost(module, &id, &link);
 	/* Where libdwfl's standard search finds a separate debug file first. */
-	if (id.len) {
-		strbuf_addf(&debug, "/usr/lib/debug/.build-id/%s.debug", id.buf);
-		if (access(debug.buf, R_OK) != 0)
-			strbuf_reset(&debug);
-	}
+	cost += elf_cost(module, &debug, &link);
+	if (debug.len && access(debug.buf, R_OK) != 0)
+		strbuf_reset(&debug);
 	if (!debug.len && link.len && !strchr(link.buf, '/')) {
 		const char *slash = strrchr(module, '/');
 		int dir = slash ? (int)(slash - module) : 0;
@@ -1757,7 +1752,6 @@ symbolizer_cost_hint(const char *module, uint64_t lookups)
 	}
 	if (debug.len)
 		cost += elf_cost(debug.buf, NULL, NULL);
-	strbuf_release(&id);
 	strbuf_release(&link);
 	strbuf_release(&debug);
 	return cost;
