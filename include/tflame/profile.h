@@ -104,6 +104,26 @@ struct src_node {
 	uint32_t line;  /* 0 when unknown */
 };
 
+/*
+ * How a set finds stack (parent, frame): through the parent. Every stack's
+ * children are listed, newest first, and walked while it has few; the
+ * children of a stack with more are in a hash table as well. Most new
+ * stacks lengthen one made a moment before, which has no children yet, so
+ * they are found new without probing a table of millions (a cache miss
+ * each, which was most of the time spent building a big profile's trie).
+ * The arrays run parallel to stacks (alloc_stacks entries).
+ */
+struct stack_children {
+	stack_id *first;        /* per stack: its newest child, or STACK_ROOT */
+	stack_id *next;         /* per stack: its parent's next older child, or STACK_ROOT */
+	uint8_t *count;         /* per stack: its children, saturating at STACK_WALK + 1 */
+	uint64_t *hub_slots;    /* children of stacks past STACK_WALK: (hash32 << 32) | (id + 1) */
+	uint32_t hub_mask, nr_hub;
+};
+
+/* Children a lookup walks before their parent's go into the hash table. */
+#define STACK_WALK 8
+
 struct thread {
 	int64_t pid;  /* -1 when unknown */
 	int64_t tid;  /* -1 when unknown */
@@ -154,8 +174,7 @@ struct profile_set {
 
 	struct stack_node *stacks;
 	uint32_t nr_stacks, alloc_stacks;
-	uint64_t *stack_slots;
-	uint32_t stack_mask;
+	struct stack_children kids;
 
 	/*
 	 * Source positions: a prefix tree like the stacks, interned on

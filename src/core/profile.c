@@ -2,6 +2,7 @@
 
 #include "tflame/profile.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -92,21 +93,55 @@ src_table_init(struct profile_set *ps)
 	ps->srcs[ps->nr_srcs++] = root;
 }
 
+/* Room for n stacks in the stacks and the arrays that run beside them. */
+static void
+stacks_resize(struct profile_set *ps, uint32_t n)
+{
+	struct stack_children *k = &ps->kids;
+
+	ps->stacks = xreallocarray(ps->stacks, n, sizeof(*ps->stacks));
+	k->first = xreallocarray(k->first, n, sizeof(*k->first));
+	k->next = xreallocarray(k->next, n, sizeof(*k->next));
+	k->count = xreallocarray(k->count, n, sizeof(*k->count));
+	ps->alloc_stacks = n;
+}
+
+/* The stack table of a new set or view: the root stack alone. */
+static void
+stacks_init(struct profile_set *ps)
+{
+	stacks_resize(ps, 1024);
+	ps->stacks[0] = (struct stack_node){ STACK_ROOT, FRAME_NONE, 0 };
+	ps->kids.first[0] = STACK_ROOT;
+	ps->kids.next[0] = STACK_ROOT;
+	ps->kids.count[0] = 0;
+	ps->kids.hub_slots = slots_new(1024);
+	ps->kids.hub_mask = 1023;
+	ps->kids.nr_hub = 0;
+	ps->nr_stacks = 1;
+}
+
+static void
+stacks_release(struct profile_set *ps)
+{
+	free(ps->stacks);
+	free(ps->kids.first);
+	free(ps->kids.next);
+	free(ps->kids.count);
+	free(ps->kids.hub_slots);
+}
+
 struct profile_set *
 profile_set_new(void)
 {
 	struct profile_set *ps = xcalloc(1, sizeof(*ps));
-	struct stack_node root = { STACK_ROOT, FRAME_NONE, 0 };
 
 	intern_init(&ps->strings);
 	ps->frame_slots = slots_new(1024);
 	ps->frame_mask = 1023;
-	ps->stack_slots = slots_new(1024);
-	ps->stack_mask = 1023;
 	ps->thread_slots = slots_new(64);
 	ps->thread_mask = 63;
-	ALLOC_GROW(ps->stacks, ps->nr_stacks, ps->alloc_stacks);
-	ps->stacks[ps->nr_stacks++] = root;
+	stacks_init(ps);
 	src_table_init(ps);
 	return ps;
 }
@@ -130,8 +165,7 @@ profile_set_free(struct profile_set *ps)
 	intern_release(&ps->strings);
 	free(ps->frames);
 	free(ps->frame_slots);
-	free(ps->stacks);
-	free(ps->stack_slots);
+	stacks_release(ps);
 	free(ps->srcs);
 	free(ps->src_slots);
 	free(ps->threads);
@@ -148,8 +182,6 @@ profile_set_free(struct profile_set *ps)
 void
 profile_set_view_init(struct profile_set *view, const struct profile_set *base)
 {
-	struct stack_node root = { STACK_ROOT, FRAME_NONE, 0 };
-
 	memset(view, 0, sizeof(*view));
 	/* Shallow copies: the view reads these tables and never grows them. */
 	view->strings = base->strings;
@@ -165,18 +197,14 @@ profile_set_view_init(struct profile_set *view, const struct profile_set *base)
 	view->thread_mask = base->thread_mask;
 	view->format = base->format;
 
-	view->stack_slots = slots_new(1024);
-	view->stack_mask = 1023;
-	ALLOC_GROW(view->stacks, view->nr_stacks, view->alloc_stacks);
-	view->stacks[view->nr_stacks++] = root;
+	stacks_init(view);
 	src_table_init(view);
 }
 
 void
 profile_set_view_release(struct profile_set *view)
 {
-	free(view->stacks);
-	free(view->stack_slots);
+	stacks_release(view);
 	free(view->srcs);
 	free(view->src_slots);
 	memset(view, 0, sizeof(*view));
@@ -189,20 +217,8 @@ profile_set_reserve_stacks(struct profile_set *ps, uint32_t n)
 
 	if (want >= UINT32_MAX - 2)
 		die("too many distinct stacks");
-	if (want > ps->alloc_stacks) {
-		ps->alloc_stacks = (uint32_t)want;
-		ps->stacks = xreallocarray(ps->stacks, ps->alloc_stacks, sizeof(*ps->stacks));
-	}
-	/* slots_put() grows the table past half full: keep want under that. */
-	if (want * 2 > (uint64_t)ps->stack_mask + 1) {
-		uint64_t size = (uint64_t)ps->stack_mask + 1;
-
-		while (want * 2 > size)
-			size *= 2;
-		if (size > (uint64_t)1 << 31)
-			die("too many distinct stacks");
-		slots_resize(&ps->stack_slots, &ps->stack_mask, (uint32_t)size);
-	}
+	if (want > ps->alloc_stacks)
+		stacks_resize(ps, (uint32_t)want);
 }
 
 static uint64_t
@@ -260,13 +276,25 @@ profile_set_frame(struct profile_set *ps, const struct frame *f)
 }
 
 static uint32_t
-stack_find(const struct profile_set *ps, stack_id parent, frame_id frame, uint32_t h32,
-	   uint32_t *pos)
+stack_hash(stack_id parent, frame_id frame)
 {
-	uint32_t i = h32 & ps->stack_mask;
+	return (uint32_t)hash_pair(parent, frame);
+}
 
-	for (;; i = (i + 1) & ps->stack_mask) {
-		uint64_t e = ps->stack_slots[i];
+/*
+ * Find stack (parent, frame) in the hash table of the children of busy
+ * stacks: its id, or UINT32_MAX. *pos is its slot, or the empty slot
+ * where it belongs.
+ */
+static uint32_t
+stack_hub_find(const struct profile_set *ps, stack_id parent, frame_id frame, uint32_t h32,
+	       uint32_t *pos)
+{
+	const struct stack_children *k = &ps->kids;
+	uint32_t i = h32 & k->hub_mask;
+
+	for (;; i = (i + 1) & k->hub_mask) {
+		uint64_t e = k->hub_slots[i];
 
 		if (!e)
 			break;
@@ -274,30 +302,70 @@ stack_find(const struct profile_set *ps, stack_id parent, frame_id frame, uint32
 			const struct stack_node *n = &ps->stacks[(uint32_t)e - 1];
 
 			if (n->parent == parent && n->frame == frame)
-				return (uint32_t)e - 1;
+				break;
 		}
 	}
 	*pos = i;
+	return k->hub_slots[i] ? (uint32_t)k->hub_slots[i] - 1 : UINT32_MAX;
+}
+
+static void
+stack_hub_put(struct profile_set *ps, stack_id s)
+{
+	struct stack_children *k = &ps->kids;
+	uint32_t h32 = stack_hash(ps->stacks[s].parent, ps->stacks[s].frame), pos;
+
+	if (stack_hub_find(ps, ps->stacks[s].parent, ps->stacks[s].frame, h32, &pos) !=
+	    UINT32_MAX)
+		BUG("stack %u is in the table twice", s);
+	slots_put(&k->hub_slots, &k->hub_mask, pos, h32, s, ++k->nr_hub);
+}
+
+/* The stack (parent, frame), or UINT32_MAX if there is none. */
+static uint32_t
+stack_lookup(const struct profile_set *ps, stack_id parent, frame_id frame)
+{
+	const struct stack_children *k = &ps->kids;
+	uint32_t pos;
+
+	if (k->count[parent] > STACK_WALK)
+		return stack_hub_find(ps, parent, frame, stack_hash(parent, frame), &pos);
+	for (stack_id s = k->first[parent]; s != STACK_ROOT; s = k->next[s])
+		if (ps->stacks[s].frame == frame)
+			return s;
 	return UINT32_MAX;
 }
 
 stack_id
 profile_set_stack(struct profile_set *ps, stack_id parent, frame_id frame)
 {
-	uint32_t h32 = (uint32_t)hash_pair(parent, frame);
-	uint32_t pos, id = stack_find(ps, parent, frame, h32, &pos);
+	struct stack_children *k = &ps->kids;
+	uint32_t id = stack_lookup(ps, parent, frame);
 
 	if (id != UINT32_MAX)
 		return id;
 	if (ps->nr_stacks >= UINT32_MAX - 2)
 		die("too many distinct stacks");
-	ALLOC_GROW(ps->stacks, ps->nr_stacks, ps->alloc_stacks);
+	if (ps->nr_stacks == ps->alloc_stacks) {
+		uint64_t n = (uint64_t)ps->alloc_stacks / 2 * 3;
+
+		stacks_resize(ps, n < 1024 ? 1024 : n > UINT32_MAX - 2 ? UINT32_MAX - 2 : (uint32_t)n);
+	}
 	id = ps->nr_stacks++;
 	ps->stacks[id].parent = parent;
 	ps->stacks[id].frame = frame;
 	ps->stacks[id].depth = ps->stacks[parent].depth + 1;
-	/* The root is not in the table: it is never looked up by key. */
-	slots_put(&ps->stack_slots, &ps->stack_mask, pos, h32, id, ps->nr_stacks);
+	k->first[id] = STACK_ROOT;
+	k->count[id] = 0;
+	k->next[id] = k->first[parent];
+	k->first[parent] = id;
+	if (k->count[parent] > STACK_WALK) {
+		stack_hub_put(ps, id);
+	} else if (++k->count[parent] > STACK_WALK) {
+		/* Busy now: from here on its children are looked up, not walked. */
+		for (stack_id c = id; c != STACK_ROOT; c = k->next[c])
+			stack_hub_put(ps, c);
+	}
 	return id;
 }
 
@@ -307,7 +375,10 @@ profile_set_clear_stacks(struct profile_set *ps)
 	if (ps->nr_srcs > 1)
 		BUG("clearing the stacks of a set with source positions");
 	ps->nr_stacks = 1;
-	memset(ps->stack_slots, 0, sizeof(*ps->stack_slots) * ((size_t)ps->stack_mask + 1));
+	ps->kids.first[STACK_ROOT] = STACK_ROOT;
+	ps->kids.count[STACK_ROOT] = 0;
+	memset(ps->kids.hub_slots, 0, sizeof(*ps->kids.hub_slots) * ((size_t)ps->kids.hub_mask + 1));
+	ps->kids.nr_hub = 0;
 }
 
 static uint64_t
@@ -1055,8 +1126,9 @@ profile_set_rewrite(struct profile_set *ps, frame_rewrite_fn *fn, void *ctx)
 	profile_set_free(out);
 }
 
+/* A table holding want entries, every one an id in [first, end). */
 static int
-check_slots(const uint64_t *slots, uint32_t mask, uint32_t count, uint32_t first,
+check_slots(const uint64_t *slots, uint32_t mask, uint32_t first, uint32_t end, uint32_t want,
 	    const char *what, struct tf_error *err)
 {
 	uint32_t used = 0;
@@ -1067,15 +1139,48 @@ check_slots(const uint64_t *slots, uint32_t mask, uint32_t count, uint32_t first
 		if (!e)
 			continue;
 		used++;
-		if ((uint32_t)e - 1 >= count || (uint32_t)e - 1 < first)
+		if ((uint32_t)e - 1 >= end || (uint32_t)e - 1 < first)
 			return tf_error_set(err, "%s table: slot %u names id %u of %u", what,
-					    i, (uint32_t)e - 1, count);
+					    i, (uint32_t)e - 1, end);
 	}
-	if (used != count - first)
+	if (used != want)
 		return tf_error_set(err, "%s table: %u slots used for %u entries", what, used,
-				    count - first);
+				    want);
 	if ((uint64_t)used * 2 > (uint64_t)mask + 1)
 		return tf_error_set(err, "%s table: more than half full", what);
+	return 0;
+}
+
+/*
+ * Every stack listed once, among its parent's children, with its parent's
+ * count of them, and in the table exactly when its parent is busy.
+ */
+static int
+check_children(const struct profile_set *ps, struct tf_error *err)
+{
+	const struct stack_children *k = &ps->kids;
+	uint64_t listed = 0, hub = 0;
+
+	for (uint32_t p = 0; p < ps->nr_stacks; p++) {
+		uint32_t n = 0;
+
+		for (stack_id s = k->first[p]; s != STACK_ROOT; s = k->next[s]) {
+			if (s >= ps->nr_stacks || ps->stacks[s].parent != p || ++n > ps->nr_stacks)
+				return tf_error_set(err, "stack %u: child list broken at %u", p, s);
+		}
+		if (k->count[p] != (n > STACK_WALK ? STACK_WALK + 1 : n))
+			return tf_error_set(err, "stack %u: %u children counted as %u", p, n,
+					    k->count[p]);
+		listed += n;
+		if (n > STACK_WALK)
+			hub += n;
+	}
+	if (listed != ps->nr_stacks - 1)
+		return tf_error_set(err, "%" PRIu64 " stacks listed as children of %u", listed,
+				    ps->nr_stacks - 1);
+	if (hub != k->nr_hub)
+		return tf_error_set(err, "%u stacks in the table of busy stacks' children, not %"
+				    PRIu64, k->nr_hub, hub);
 	return 0;
 }
 
@@ -1087,10 +1192,14 @@ profile_set_check(const struct profile_set *ps, struct tf_error *err)
 
 	if (intern_check(&ps->strings, err))
 		return -1;
-	if (check_slots(ps->frame_slots, ps->frame_mask, ps->nr_frames, 0, "frame", err) ||
-	    check_slots(ps->stack_slots, ps->stack_mask, ps->nr_stacks, 1, "stack", err) ||
-	    check_slots(ps->thread_slots, ps->thread_mask, ps->nr_threads, 0, "thread", err) ||
-	    check_slots(ps->src_slots, ps->src_mask, ps->nr_srcs, 1, "position", err))
+	if (check_slots(ps->frame_slots, ps->frame_mask, 0, ps->nr_frames, ps->nr_frames, "frame",
+			err) ||
+	    check_slots(ps->kids.hub_slots, ps->kids.hub_mask, 1, ps->nr_stacks, ps->kids.nr_hub,
+			"stack", err) ||
+	    check_slots(ps->thread_slots, ps->thread_mask, 0, ps->nr_threads, ps->nr_threads,
+			"thread", err) ||
+	    check_slots(ps->src_slots, ps->src_mask, 1, ps->nr_srcs, ps->nr_srcs - 1, "position",
+			err))
 		return -1;
 	for (uint32_t i = 0; i < ps->nr_frames; i++) {
 		const struct frame *f = &ps->frames[i];
@@ -1114,10 +1223,11 @@ profile_set_check(const struct profile_set *ps, struct tf_error *err)
 		if (n->depth != ps->stacks[n->parent].depth + 1)
 			return tf_error_set(err, "stack %u: depth %u under parent of depth %u",
 					    i, n->depth, ps->stacks[n->parent].depth);
-		if (stack_find(ps, n->parent, n->frame, (uint32_t)hash_pair(n->parent, n->frame),
-			       &pos) != i)
+		if (stack_lookup(ps, n->parent, n->frame) != i)
 			return tf_error_set(err, "stack %u: interned twice or not findable", i);
 	}
+	if (check_children(ps, err))
+		return -1;
 	if (ps->nr_srcs < 1 || ps->srcs[0].parent != SRC_ROOT || ps->srcs[0].stack != STACK_ROOT)
 		return tf_error_set(err, "position 0 is not the root position");
 	for (uint32_t i = 1; i < ps->nr_srcs; i++) {
@@ -1196,7 +1306,8 @@ profile_set_memory(const struct profile_set *ps)
 	n += (size_t)ps->alloc_frames * sizeof(*ps->frames);
 	n += ((size_t)ps->frame_mask + 1) * sizeof(uint64_t);
 	n += (size_t)ps->alloc_stacks * sizeof(*ps->stacks);
-	n += ((size_t)ps->stack_mask + 1) * sizeof(uint64_t);
+	n += (size_t)ps->alloc_stacks * (2 * sizeof(stack_id) + sizeof(uint8_t));
+	n += ((size_t)ps->kids.hub_mask + 1) * sizeof(uint64_t);
 	n += (size_t)ps->alloc_threads * sizeof(*ps->threads);
 	n += ((size_t)ps->thread_mask + 1) * sizeof(uint64_t);
 	n += (size_t)ps->alloc_srcs * sizeof(*ps->srcs);
