@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct strbuf;
 struct tf_error;
 
 enum input_compression {
@@ -36,7 +37,23 @@ struct input {
 	char *peek;          /* decompressed bytes read ahead by input_peek() */
 	size_t peek_len, peek_pos;
 	uint64_t offset;     /* decompressed bytes handed out by input_read() */
+	uint64_t decoded;    /* decompressed bytes produced so far */
 	bool eof;
+
+	/*
+	 * The compressed data stopped inside a gzip member or zstd frame (a
+	 * "perf script | gzip" killed early): what could be decompressed is
+	 * read as if the stream had ended there, and the importer warns.
+	 */
+	bool truncated;
+	uint64_t cut_at;        /* then: the compressed bytes there were */
+	/*
+	 * Set by the line reader when it reaches the cut: how many complete
+	 * lines came before it, and the size of the partial line after them,
+	 * which it drops rather than read as a whole one (0 if none).
+	 */
+	bool cut_lines_known;
+	uint64_t cut_lines, cut_partial;
 
 	void *codec;         /* the decompressor's state, or NULL */
 	unsigned char *raw;  /* compressed bytes waiting for the decompressor */
@@ -61,8 +78,9 @@ int input_peek(struct input *in, size_t want, const char **data, size_t *len,
 
 /*
  * Read up to len decompressed bytes into buf. Returns the count (0 only at
- * the end), or -1 with err set: a read error, corrupt or truncated
- * compressed data ("file.gz: truncated gzip data").
+ * the end), or -1 with err set: a read error or corrupt compressed data
+ * ("file.gz: corrupt gzip data: ..."). Compressed data cut short ends the
+ * stream where it stops and sets in->truncated.
  */
 ssize_t input_read(struct input *in, void *buf, size_t len, struct tf_error *err);
 
@@ -76,6 +94,13 @@ bool input_seekable(const struct input *in);
  */
 ssize_t input_pread(struct input *in, void *buf, size_t len, uint64_t offset,
 		    struct tf_error *err);
+
+/*
+ * For a truncated input: "truncated gzip data: the file ends at byte 3000,
+ * inside the compressed stream; kept the 812 complete lines before the cut
+ * and dropped the partial line 813 (57 bytes)".
+ */
+void input_describe_cut(const struct input *in, struct strbuf *sb);
 
 /* "plain", "gzip" or "zstd". */
 const char *input_compression_name(enum input_compression c);

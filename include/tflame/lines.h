@@ -8,7 +8,9 @@
  * or a memory buffer) into one large buffer and hands out lines without
  * copying them. A line is given without its "\n" and without a "\r" before
  * it (CRLF input). Lines may be of any length: the buffer grows to hold the
- * longest one. The last line of an input counts even with no final newline.
+ * longest one. The last line of an input counts even with no final newline,
+ * except where compressed data was cut short: there it is only part of a
+ * line, and is dropped (see struct input's truncated).
  *
  * A line pointer is valid until the next line_reader_next() call. The data
  * is not NUL-terminated; use the length.

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include <zstd_errors.h>
 
 #include "tflame/error.h"
+#include "tflame/strbuf.h"
 #include "tflame/xalloc.h"
 
 /* Compressed bytes are read from the file in blocks of this size. */
@@ -102,6 +104,21 @@ fill_raw(struct input *in, struct tf_error *err)
 	return n;
 }
 
+/*
+ * The compressed data ended inside a member or frame: end the stream here.
+ * What was decompressed so far stays good (every byte of it came from the
+ * file), so it is read rather than thrown away with an error.
+ */
+static void
+cut_short(struct input *in)
+{
+	struct codec *c = in->codec;
+
+	in->truncated = true;
+	in->cut_at = in->raw_read;
+	c->in_frame = false;
+}
+
 static ssize_t
 plain_read(struct input *in, unsigned char *buf, size_t len, struct tf_error *err)
 {
@@ -146,8 +163,7 @@ gzip_read(struct input *in, unsigned char *buf, size_t len, struct tf_error *err
 				return -1;
 			if (n == 0) {
 				if (c->in_frame)
-					return tf_error_set_at(err, in->name, 0,
-							       "truncated gzip data");
+					cut_short(in);
 				break;
 			}
 		}
@@ -200,8 +216,7 @@ zstd_read(struct input *in, unsigned char *buf, size_t len, struct tf_error *err
 				return -1;
 			if (n == 0) {
 				if (c->in_frame)
-					return tf_error_set_at(err, in->name, 0,
-							       "truncated zstd data");
+					cut_short(in);
 				break;
 			}
 		}
@@ -244,6 +259,8 @@ decode_read(struct input *in, unsigned char *buf, size_t len, struct tf_error *e
 	}
 	if (n == 0)
 		in->eof = true;
+	if (n > 0)
+		in->decoded += (uint64_t)n;
 	return n;
 }
 
@@ -355,6 +372,13 @@ input_open(struct input *in, const char *path, struct tf_error *err)
 	/* Empty means no decompressed bytes, so a gzipped empty file is too. */
 	if (input_peek(in, 1, &data, &len, err))
 		goto fail;
+	if (!len && in->truncated) {
+		tf_error_set_at(err, in->name, 0,
+				"truncated %s data: the file ends at byte %" PRIu64
+				", before anything could be decompressed",
+				input_compression_name(in->compression), in->cut_at);
+		goto fail;
+	}
 	if (!len) {
 		tf_error_set_at(err, in->name, 0, "%s is empty",
 				in->regular || strcmp(path, "-") ? "file" : "input");
@@ -437,6 +461,25 @@ input_read(struct input *in, void *buf, size_t len, struct tf_error *err)
 	}
 	in->offset += (uint64_t)n;
 	return n;
+}
+
+void
+input_describe_cut(const struct input *in, struct strbuf *sb)
+{
+	strbuf_addf(sb, "truncated %s data: the file ends at byte %" PRIu64
+		    ", inside the compressed stream; ",
+		    input_compression_name(in->compression), in->cut_at);
+	if (!in->cut_lines_known) {
+		strbuf_addf(sb, "kept the %" PRIu64 " byte%s decompressed before the cut",
+			    in->decoded, in->decoded == 1 ? "" : "s");
+		return;
+	}
+	strbuf_addf(sb, "kept the %" PRIu64 " complete line%s before the cut",
+		    in->cut_lines, in->cut_lines == 1 ? "" : "s");
+	if (in->cut_partial)
+		strbuf_addf(sb, " and dropped the partial line %" PRIu64 " (%" PRIu64
+			    " byte%s)", in->cut_lines + 1, in->cut_partial,
+			    in->cut_partial == 1 ? "" : "s");
 }
 
 bool

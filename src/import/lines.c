@@ -147,6 +147,19 @@ line_reader_next(struct line_reader *lr, const char **line, size_t *len,
 				return -1;
 			if (r > 0)
 				continue;
+			if (lr->read == read_input && lr->in->truncated &&
+			    !lr->in->cut_lines_known) {
+				/*
+				 * The compressed data was cut short: a last line
+				 * with no newline is only part of one, which read
+				 * as a whole would count a sample it does not hold.
+				 */
+				lr->in->cut_lines_known = true;
+				lr->in->cut_lines = lr->lineno;
+				lr->in->cut_partial = lr->end - lr->pos;
+				lr->bytes += lr->end - lr->pos;
+				lr->pos = lr->end;
+			}
 			if (lr->pos == lr->end)
 				return 0;
 			/* The last line, with no newline. */

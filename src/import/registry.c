@@ -3,6 +3,7 @@
 #include "tflame/import.h"
 
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tflame/demangle.h"
@@ -105,6 +106,23 @@ has_samples(const struct profile_set *ps)
 	return false;
 }
 
+/*
+ * A load that failed on a truncated input: the cut is likely the reason
+ * (a binary format missing its end), so the message says so too.
+ */
+static void
+add_cut_to_error(const struct input *in, struct tf_error *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s (", err->msg);
+	input_describe_cut(in, &sb);
+	strbuf_addch(&sb, ')');
+	/* Only the message changes: the file and line stay as they are. */
+	free(err->msg);
+	err->msg = strbuf_detach(&sb, NULL);
+}
+
 int
 import_file(const char *path, const char *format, const struct import_options *opts,
 	    struct profile_set **out, struct tf_error *err)
@@ -134,18 +152,32 @@ import_file(const char *path, const char *format, const struct import_options *o
 		if (input_peek(&in, IMPORT_PROBE_BYTES, &data, &len, err))
 			goto fail;
 		imp = pick_importer(&in, data, len, err);
-		if (!imp)
+		if (!imp) {
+			if (in.truncated)
+				add_cut_to_error(&in, err);
 			goto fail;
+		}
 	}
 
 	ps = profile_set_new();
 	if (imp->load(&in, opts, ps, err)) {
 		tf_error_set_file(err, in.name);
+		if (in.truncated)
+			add_cut_to_error(&in, err);
 		goto fail;
 	}
 	if (!has_samples(ps)) {
 		tf_error_set_at(err, in.name, 0, "no samples found");
+		if (in.truncated)
+			add_cut_to_error(&in, err);
 		goto fail;
+	}
+	if (in.truncated) {
+		struct strbuf sb = STRBUF_INIT;
+
+		input_describe_cut(&in, &sb);
+		profile_set_warn(ps, 0, "%s", sb.buf);
+		strbuf_release(&sb);
 	}
 	if (!ps->format)
 		ps->format = imp->description;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <stdatomic.h>
@@ -305,28 +306,139 @@ test_gzip_members(void **state)
 	free(data);
 }
 
+/*
+ * Open a compressed file of file_len bytes, cut short, read it all, and
+ * expect a prefix of data (all of it when at_least is len) with no error
+ * and the cut recorded. Returns how much was read.
+ */
+static size_t
+expect_cut(const char *path, const char *data, size_t len, size_t file_len,
+	   size_t at_least)
+{
+	struct tf_error err = TF_ERROR_INIT;
+	struct strbuf sb = STRBUF_INIT, note = STRBUF_INIT, want = STRBUF_INIT;
+	struct input in;
+	size_t got;
+
+	if (input_open(&in, path, &err))
+		fail_msg("%s", tf_error_text(&err));
+	if (read_all(&in, &sb, &err))
+		fail_msg("%s", tf_error_text(&err));
+	got = sb.len;
+	assert_true(got >= at_least && got <= len);
+	assert_memory_equal(sb.buf, data, got);
+	assert_true(in.truncated);
+	assert_int_equal(in.cut_at, file_len);
+	assert_int_equal(in.decoded, got);
+	assert_int_equal(input_read(&in, sb.buf, 1, &err), 0);
+
+	/* No line reader ran: the note counts bytes. */
+	input_describe_cut(&in, &note);
+	strbuf_addf(&want, "truncated %s data: the file ends at byte %zu, inside the "
+		    "compressed stream; kept the %zu bytes decompressed before the cut",
+		    input_compression_name(in.compression), file_len, got);
+	assert_string_equal(note.buf, want.buf);
+	input_close(&in);
+	strbuf_release(&sb);
+	strbuf_release(&note);
+	strbuf_release(&want);
+	tf_error_release(&err);
+	return got;
+}
+
 static void
 test_gzip_truncated(void **state)
 {
-	static const size_t cuts[] = { 3, 10, 1000, 0 /* half */, 4, 1 };
 	struct strbuf want = STRBUF_INIT;
-	size_t len, zlen;
+	size_t len, zlen, half;
 	char *data = make_text(&len), *z;
-	const char *path;
+	const char *path = tmpdir_path(state, "cut.gz");
 
 	write_gzip(tmpdir_path(state, "full.gz"), data, len);
 	z = slurp(tmpdir_path(state, "full.gz"), &zlen);
-	for (size_t i = 0; i < ARRAY_SIZE(cuts); i++) {
-		/* Keep a prefix: the header alone, half, or all but the trailer. */
-		size_t keep = cuts[i] == 0 ? zlen / 2 : i < 3 ? cuts[i] : zlen - cuts[i];
 
-		path = tmpdir_path(state, "cut.gz");
-		write_file(path, z, keep);
-		strbuf_reset(&want);
-		strbuf_addf(&want, "%s: truncated gzip data", path);
-		expect_read_error(path, want.buf, false);
-	}
+	/* The header alone, or a little more: nothing to read is still an error. */
+	write_file(path, z, 3);
+	strbuf_addf(&want, "%s: truncated gzip data: the file ends at byte 3, "
+		    "before anything could be decompressed", path);
+	expect_read_error(path, want.buf, false);
+	write_file(path, z, 10);
+	strbuf_reset(&want);
+	strbuf_addf(&want, "%s: truncated gzip data: the file ends at byte 10, "
+		    "before anything could be decompressed", path);
+	expect_read_error(path, want.buf, false);
+
+	/* Cut in the data: what came before reads; more of the file, more data. */
+	write_file(path, z, 1000);
+	half = expect_cut(path, data, len, 1000, 1);
+	write_file(path, z, zlen / 2);
+	assert_true(expect_cut(path, data, len, zlen / 2, half + 1) < len);
+
+	/* Cut in the trailer: all the data, but its checksum is missing. */
+	write_file(path, z, zlen - 4);
+	expect_cut(path, data, len, zlen - 4, len);
+	write_file(path, z, zlen - 1);
+	expect_cut(path, data, len, zlen - 1, len);
 	strbuf_release(&want);
+	free(z);
+	free(data);
+}
+
+/*
+ * A gzip file cut in the middle of a line, read by lines: the complete
+ * lines are all there, and the partial one is dropped and counted.
+ */
+static void
+test_gzip_truncated_lines(void **state)
+{
+	struct tf_error err = TF_ERROR_INIT;
+	struct strbuf note = STRBUF_INIT, want = STRBUF_INIT;
+	struct line_reader lr;
+	struct input in;
+	const char *line, *prev_end = NULL;
+	size_t len, zlen, n, complete;
+	uint64_t count = 0;
+	char *data = make_text(&len), *z;
+	const char *path = tmpdir_path(state, "lines.gz");
+
+	write_gzip(tmpdir_path(state, "full.gz"), data, len);
+	z = slurp(tmpdir_path(state, "full.gz"), &zlen);
+	write_file(path, z, zlen / 3);
+	assert_int_equal(input_open(&in, path, &err), 0);
+	line_reader_init(&lr, &in);
+	while (line_reader_next(&lr, &line, &n, &err) > 0) {
+		count++;
+		/* Every line handed out is whole: it ends where the data has "\n". */
+		assert_true(lr.bytes <= len);
+		assert_int_equal(data[lr.bytes - 1], '\n');
+		prev_end = data + lr.bytes;
+	}
+	assert_non_null(prev_end);
+	complete = (size_t)(prev_end - data);
+	assert_true(in.truncated);
+	assert_true(in.cut_lines_known);
+	assert_int_equal(in.cut_lines, count);
+	/* The stream went on past the last newline: those bytes were the partial line. */
+	assert_int_equal(in.cut_partial, in.decoded - complete);
+	assert_memory_equal(data + complete - 1, "\n", 1);
+	assert_int_equal(lr.bytes, in.decoded);
+
+	input_describe_cut(&in, &note);
+	if (in.cut_partial)
+		strbuf_addf(&want, "truncated gzip data: the file ends at byte %zu, inside the "
+			    "compressed stream; kept the %" PRIu64 " complete lines before "
+			    "the cut and dropped the partial line %" PRIu64 " (%" PRIu64
+			    " bytes)", zlen / 3, count, count + 1, in.cut_partial);
+	else
+		strbuf_addf(&want, "truncated gzip data: the file ends at byte %zu, inside the "
+			    "compressed stream; kept the %" PRIu64 " complete lines before "
+			    "the cut", zlen / 3, count);
+	assert_string_equal(note.buf, want.buf);
+	line_reader_release(&lr);
+	input_close(&in);
+	strbuf_release(&note);
+	strbuf_release(&want);
+	tf_error_release(&err);
 	free(z);
 	free(data);
 }
@@ -414,15 +526,19 @@ test_zstd(void **state)
 	strbuf_add(&two, data, len);
 	expect_contents(path, two.buf, two.len, INPUT_ZSTD);
 
-	/* Cut short: in the header, in the middle, before the last byte. */
+	/*
+	 * Cut short: in the header (nothing to read), in the middle, before
+	 * the last byte. zstd hands out whole blocks, so the last one is lost.
+	 */
 	path = tmpdir_path(state, "cut.zst");
-	strbuf_addf(&want, "%s: truncated zstd data", path);
+	strbuf_addf(&want, "%s: truncated zstd data: the file ends at byte 6, "
+		    "before anything could be decompressed", path);
 	write_file(path, z, 6);
 	expect_read_error(path, want.buf, false);
 	write_file(path, z, zlen / 2);
-	expect_read_error(path, want.buf, false);
+	expect_cut(path, data, len, zlen / 2, 1);
 	write_file(path, z, zlen - 1);
-	expect_read_error(path, want.buf, false);
+	assert_true(expect_cut(path, data, len, zlen - 1, len / 2) < len);
 
 	/* A reserved bit set in the frame header. */
 	path = tmpdir_path(state, "bad.zst");
@@ -1028,6 +1144,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_gzip, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_gzip_members, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_gzip_truncated, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_gzip_truncated_lines, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_gzip_corrupt, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_gzip_empty_content, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_zstd, tmpdir_setup, tmpdir_teardown),

@@ -320,13 +320,25 @@ test_file_errors(void **state)
 
 	import_fails(fx->dir, NULL, named(fx->dir, "is a directory"));
 
-	/* A corrupt compressed file names itself through the importer. */
+	/*
+	 * A gzip file cut after its first byte of data, "a": too little to
+	 * probe, and no whole line to read. Either error says where it ends.
+	 */
 	{
 		static const unsigned char gz[] = { 0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0, 3,
 						    0x4b, 0x54 };
 
 		p = tmpdir_put(state, "cut.gz", gz, sizeof(gz));
-		import_fails(p, NULL, named(p, "truncated gzip data"));
+		strbuf_reset(&want);
+		strbuf_addf(&want, "unknown format (tried %s); use --format to force one "
+			    "(truncated gzip data: the file ends at byte 12, inside the "
+			    "compressed stream; kept the 1 byte decompressed before the cut)",
+			    tried());
+		import_fails(p, NULL, named(p, want.buf));
+		import_fails(p, "folded",
+			     named(p, "no samples found (truncated gzip data: the file ends at "
+				      "byte 12, inside the compressed stream; kept the 0 complete "
+				      "lines before the cut and dropped the partial line 1 (1 byte))"));
 	}
 	strbuf_release(&want);
 	strbuf_release(&path);
