@@ -212,7 +212,7 @@ gen() {
 small_f=$(gen "$small")
 big_f=$(gen "$big")
 for f in "$small_f" "$big_f"; do
-	echo "input: $f, $(($(stat -c %s "$f") / 1000000)) MB, $(grep -c '^[^ 	]' "$f") samples, $("$tflame" report --no-symbols "$f" | sed -n 's/^threads (\([0-9]*\)).*/\1/p') threads"
+	echo "input: $f, $(($(stat -c %s "$f") / 1000000)) MB, $(grep -c '^[^ 	]' "$f") samples, $("$tflame" report --no-symbols "$f" | sed -n 's/^threads (\([0-9]*\)[ )].*/\1/p') threads"
 done
 
 # --- 3. the measurements ---

@@ -32,7 +32,8 @@ static const char report_usage[] =
 	"their call path, once per sample); with --search, only the lines of\n"
 	"matching functions.\n"
 	"\n"
-	"  --limit=N               top N functions or lines (default 20, 0 for all)\n"
+	"  --limit=N               top N threads, functions or lines (default 20, 0 for\n"
+	"                          all)\n"
 	"  --lines                 the top source lines instead of the top functions\n"
 	CLI_LENS_USAGE
 	CLI_SYMBOL_USAGE
@@ -58,8 +59,11 @@ struct report {
 	const struct profile *p;
 	uint64_t total;          /* selected weight */
 	size_t nr_samples;       /* selected samples */
-	struct thread_row *threads;
+	struct thread_row *threads; /* of the selected samples, heaviest first */
 	size_t nr_threads;
+	struct proc_row *procs;  /* the processes of those threads, heaviest first */
+	uint32_t nr_procs;
+	bool *shown;             /* per thread: among the --limit heaviest */
 	const struct func_table *ft;
 	const struct func_stats *stats;
 	func_id *by_self, *by_total; /* functions with weight, in order */
@@ -78,6 +82,23 @@ struct thread_row {
 	uint64_t samples;
 	uint64_t weight;
 };
+
+/* A process of the thread table: a slice of the model's thread table. */
+struct proc_row {
+	const struct process_weight *pw;
+	uint64_t samples, weight;  /* of the selected samples */
+	uint32_t nr, shown;        /* its threads with samples, and those shown */
+};
+
+static int
+cmp_proc_row(const void *pa, const void *pb)
+{
+	const struct proc_row *a = pa, *b = pb;
+
+	if (a->weight != b->weight)
+		return a->weight < b->weight ? 1 : -1;
+	return (a->pw->pid > b->pw->pid) - (a->pw->pid < b->pw->pid);
+}
 
 static int
 cmp_thread_row(const void *pa, const void *pb)
@@ -121,6 +142,41 @@ lines_compute(struct report *r)
 	r->line_rows = order;
 }
 
+/*
+ * Group the threads by process, as the thread picker does, with the weights
+ * of the selected samples, and mark the --limit heaviest threads to show.
+ */
+static void
+procs_compute(struct report *r)
+{
+	const struct thread_table *tt = model_thread_weights(r->m);
+	const bool *keep = r->m->threads;
+
+	r->shown = xcalloc((size_t)r->ps->nr_threads + 1, sizeof(*r->shown));
+	for (size_t i = 0; i < r->nr_threads && (!r->limit || i < r->limit); i++)
+		r->shown[r->threads[i].id] = true;
+	r->procs = xcalloc((size_t)tt->nr_procs + 1, sizeof(*r->procs));
+	for (uint32_t i = 0; i < tt->nr_procs; i++) {
+		const struct process_weight *pw = &tt->procs[i];
+		struct proc_row pr = { pw, 0, 0, 0, 0 };
+
+		/* A thread's weight is all or none of it, whatever the filter. */
+		for (uint32_t j = pw->first; j < pw->first + pw->nr; j++) {
+			const struct thread_weight *tw = &tt->threads[j];
+
+			if (keep && !keep[tw->thread])
+				continue;
+			pr.samples += tw->samples;
+			pr.weight += tw->weight;
+			pr.nr++;
+			pr.shown += r->shown[tw->thread];
+		}
+		if (pr.nr)
+			r->procs[r->nr_procs++] = pr;
+	}
+	qsort(r->procs, r->nr_procs, sizeof(*r->procs), cmp_proc_row);
+}
+
 static void
 report_compute(struct report *r)
 {
@@ -147,6 +203,7 @@ report_compute(struct report *r)
 			rows[r->nr_threads++] = rows[t];
 	qsort(rows, r->nr_threads, sizeof(*rows), cmp_thread_row);
 	r->threads = rows;
+	procs_compute(r);
 
 	r->ft = model_funcs(r->m);
 	r->stats = model_func_stats(r->m);
@@ -164,6 +221,8 @@ static void
 report_release(struct report *r)
 {
 	free(r->threads);
+	free(r->procs);
+	free(r->shown);
 	free(r->by_self);
 	free(r->by_total);
 	free(r->line_rows);
@@ -375,6 +434,102 @@ has_thread_info(const struct report *r)
 	return false;
 }
 
+/* One line of the thread table; a process's has no tid and its thread count. */
+static void
+add_thread_line(struct strbuf *out, const struct report *r, const int *width,
+		uint64_t weight, uint64_t samples, int64_t pid, int64_t tid, str_id comm,
+		const char *indent, const struct proc_row *proc)
+{
+	struct strbuf num = STRBUF_INIT;
+	char ids[2][24];
+
+	add_amount(&num, r->p, weight);
+	snprintf(ids[0], sizeof(ids[0]), pid >= 0 ? "%lld" : "-", (long long)pid);
+	snprintf(ids[1], sizeof(ids[1]), tid >= 0 ? "%lld" : "-", (long long)tid);
+	strbuf_addf(out, "  %*s  %5.1f%%  %*llu  %8s  %8s  %s", width[0], num.buf,
+		    pct(weight, r->total), width[1], (unsigned long long)samples, ids[0],
+		    ids[1], indent);
+	add_escaped(out, *ps_get(r->ps, comm) ? ps_get(r->ps, comm) : "-");
+	if (proc && proc->shown < proc->nr)
+		strbuf_addf(out, " (%u threads, %u shown)", proc->nr, proc->shown);
+	else if (proc)
+		strbuf_addf(out, " (%u threads)", proc->nr);
+	strbuf_addch(out, '\n');
+	strbuf_release(&num);
+}
+
+/*
+ * The threads, heaviest first under their processes, heaviest first: a
+ * process of several threads has a line of its own with their sum. Only
+ * the --limit heaviest threads are listed; the rest are counted.
+ */
+static void
+print_threads(const struct report *r, struct strbuf *out)
+{
+	const struct thread_table *tt = model_thread_weights(r->m);
+	const struct profile_set *ps = r->ps;
+	struct strbuf num = STRBUF_INIT;
+	int width[2] = { 6, 7 };  /* weight, samples */
+	size_t hidden = 0;
+	uint32_t hidden_procs = 0, known_procs = 0;
+	bool unknown_pid = false;
+
+	for (uint32_t i = 0; i < r->nr_procs; i++) {
+		const struct proc_row *pr = &r->procs[i];
+
+		if (pr->pw->pid < 0)
+			unknown_pid = true;
+		else
+			known_procs++;
+		hidden += pr->nr - pr->shown;
+		hidden_procs += pr->shown < pr->nr && pr->pw->pid >= 0;
+		strbuf_reset(&num);
+		add_amount(&num, r->p, pr->weight);
+		if ((int)num.len > width[0])
+			width[0] = (int)num.len;
+		strbuf_reset(&num);
+		strbuf_addf(&num, "%llu", (unsigned long long)pr->samples);
+		if ((int)num.len > width[1])
+			width[1] = (int)num.len;
+	}
+	strbuf_release(&num);
+
+	strbuf_addf(out, "\nthreads (%zu", r->nr_threads);
+	if (!unknown_pid)
+		strbuf_addf(out, " in %u process%s", known_procs, known_procs == 1 ? "" : "es");
+	strbuf_addstr(out, ") by weight\n");
+	strbuf_addf(out, "  %*s  %6s  %*s  %8s  %8s  %s\n", width[0], "weight", "%", width[1],
+		    "samples", "pid", "tid", "comm");
+	for (uint32_t i = 0; i < r->nr_procs; i++) {
+		const struct proc_row *pr = &r->procs[i];
+		const struct process_weight *pw = pr->pw;
+		/* Threads of no known process are no process: each stands alone. */
+		bool group = pw->pid >= 0 && pr->nr > 1;
+
+		if (!pr->shown)
+			continue;
+		if (group)
+			add_thread_line(out, r, width, pr->weight, pr->samples, pw->pid, -1,
+					pw->comm, "", pr);
+		for (uint32_t j = pw->first; j < pw->first + pw->nr; j++) {
+			const struct thread_weight *tw = &tt->threads[j];
+			const struct thread *t = &ps->threads[tw->thread];
+
+			if (!r->shown[tw->thread])
+				continue;
+			add_thread_line(out, r, width, tw->weight, tw->samples, t->pid, t->tid,
+					t->comm, group ? "  " : "", NULL);
+		}
+	}
+	if (hidden && hidden_procs && !unknown_pid)
+		strbuf_addf(out, "  ... %zu more thread%s in %u process%s; --limit 0 for all\n",
+			    hidden, hidden == 1 ? "" : "s", hidden_procs,
+			    hidden_procs == 1 ? "" : "es");
+	else if (hidden)
+		strbuf_addf(out, "  ... %zu more thread%s; --limit 0 for all\n", hidden,
+			    hidden == 1 ? "" : "s");
+}
+
 static void
 print_text(const struct report *r)
 {
@@ -440,26 +595,7 @@ print_text(const struct report *r)
 		strbuf_addstr(&out, "threads   not recorded\n");
 		goto functions;
 	}
-	strbuf_addf(&out, "\nthreads (%zu)\n", r->nr_threads);
-	strbuf_addf(&out, "  %8s  %6s  %8s  %8s  %s\n", "samples", "%", "pid", "tid", "comm");
-	for (size_t i = 0; i < r->nr_threads; i++) {
-		const struct thread *t = &ps->threads[r->threads[i].id];
-		char pid[24], tid[24];
-
-		if (t->pid >= 0)
-			snprintf(pid, sizeof(pid), "%lld", (long long)t->pid);
-		else
-			strcpy(pid, "-");
-		if (t->tid >= 0)
-			snprintf(tid, sizeof(tid), "%lld", (long long)t->tid);
-		else
-			strcpy(tid, "-");
-		strbuf_addf(&out, "  %8llu  %5.1f%%  %8s  %8s  ",
-			    (unsigned long long)r->threads[i].samples,
-			    pct(r->threads[i].weight, r->total), pid, tid);
-		add_escaped(&out, *ps_get(ps, t->comm) ? ps_get(ps, t->comm) : "-");
-		strbuf_addch(&out, '\n');
-	}
+	print_threads(r, &out);
 
 functions:
 	if (r->lines) {

@@ -1,0 +1,1 @@
+report --limit=4 tests/data/recorded/multi-process.txt
