@@ -245,17 +245,26 @@ cli_lens_apply(const struct cli_lens *l, struct model *m, const char *path)
 
 	text_escape_str(&name, path);
 	if (l->event) {
-		struct profile *p = profile_set_find_profile(ps, l->event);
+		struct profile *p;
+		size_t nr = profile_set_find_event(ps, l->event, &p);
 
 		if (!p) {
 			struct strbuf names = STRBUF_INIT, ev = STRBUF_INIT;
 
-			for (size_t i = 0; i < ps->nr_profiles; i++) {
-				strbuf_addstr(&names, i ? ", " : "");
+			/* Ambiguous: the events it could mean; else all of them. */
+			for (size_t i = 0, n = 0; i < ps->nr_profiles; i++) {
+				if (nr && !profile_event_named(ps, ps->profiles[i], l->event))
+					continue;
+				strbuf_addstr(&names, n++ ? ", " : "");
 				text_escape_str(&names, ps_get(ps, ps->profiles[i]->name));
 			}
 			text_escape_str(&ev, l->event);
-			cli_error("%s: no event named %s (events: %s)", name.buf, ev.buf, names.buf);
+			if (nr)
+				cli_error("%s: event %s is ambiguous: it could be %s", name.buf,
+					  ev.buf, names.buf);
+			else
+				cli_error("%s: no event named %s (events: %s)", name.buf, ev.buf,
+					  names.buf);
 			strbuf_release(&names);
 			strbuf_release(&ev);
 			strbuf_release(&name);

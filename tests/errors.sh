@@ -58,6 +58,15 @@ for sub in report collapse; do
 	expect 2 "weight" "$sub: bad --weight" -- $sub --weight=bytes "$d/ok.folded"
 done
 expect 2 "no event named nope" "report: unknown event" -- report --event=nope "$d/ok.folded"
+# --event takes a part of a name when one event alone has it; otherwise the
+# message lists the events it could mean, or all of them.
+events=$top_srcdir/tests/data/recorded/event-names.txt
+for sub in report dump; do
+	expect 2 "event-names.txt: event cpu-clock is ambiguous: it could be cpu-clock:k, cpu-clock:u$" \
+		"$sub: ambiguous short event name" -- $sub --event=cpu-clock "$events"
+	expect 2 "event-names.txt: no event named sched_wakeup (events: sched:sched_process_exec, sched:sched_switch, cpu-clock:k, cpu-clock:u)$" \
+		"$sub: absent event lists the events" -- $sub --event=sched_wakeup "$events"
+done
 expect 2 "no thread with tid 999" "report: unknown thread" -- report --thread=999 "$d/ok.folded"
 expect 2 "limit" "report: bad --limit" -- report --limit=x "$d/ok.folded"
 expect 2 "no profile given" "no arguments" --

@@ -130,7 +130,8 @@ enum {
 
 /* The usage lines of CLI_LENS_OPTIONS, for the commands' --help. */
 #define CLI_LENS_USAGE \
-	"  --event=EVENT           the profile of EVENT (default: the first)\n" \
+	"  --event=EVENT           the profile of EVENT (default: the first); a part\n" \
+	"                          between colons will do: sched_switch, cycles\n" \
 	"  --thread=TID            only samples of thread TID (repeatable)\n" \
 	"  --pid=PID               only samples of process PID (repeatable)\n" \
 	"  --comm=REGEX            only threads whose name matches REGEX\n" \

@@ -242,6 +242,20 @@ struct profile *profile_set_profile(struct profile_set *ps, str_id name,
 /* The profile called name, or NULL. */
 struct profile *profile_set_find_profile(const struct profile_set *ps,
 					 const char *name);
+/*
+ * Whether name names profile p as --event takes it: its whole name, or a
+ * part of it between colons, such as "sched_switch" of "sched:sched_switch"
+ * (the tracepoint less its subsystem) or "cycles" of "cycles:u" (the
+ * event less its modifiers).
+ */
+bool profile_event_named(const struct profile_set *ps, const struct profile *p, const char *name);
+/*
+ * The profile --event=name means: the one called name, else the only one
+ * profile_event_named() matches. Returns how many it matches (1 when the whole
+ * name does): with any count but 1, *out is NULL.
+ */
+size_t profile_set_find_event(const struct profile_set *ps, const char *name,
+			      struct profile **out);
 /* Index of p in ps->profiles, or -1. */
 int profile_set_profile_index(const struct profile_set *ps,
 				  const struct profile *p);

@@ -502,6 +502,38 @@ profile_set_find_profile(const struct profile_set *ps, const char *name)
 	return NULL;
 }
 
+bool
+profile_event_named(const struct profile_set *ps, const struct profile *p, const char *name)
+{
+	const char *full = ps_get(ps, p->name);
+	size_t len = strlen(name), full_len = intern_len(&ps->strings, p->name);
+
+	if (!len)
+		return !full_len;
+	/* Each place where a part of full starts: its start, or after a colon. */
+	for (size_t at = 0; at + len <= full_len; at++) {
+		if (at && full[at - 1] != ':')
+			continue;
+		if (!memcmp(full + at, name, len) && (at + len == full_len || full[at + len] == ':'))
+			return true;
+	}
+	return false;
+}
+
+size_t
+profile_set_find_event(const struct profile_set *ps, const char *name, struct profile **out)
+{
+	size_t nr = 0;
+
+	*out = profile_set_find_profile(ps, name);
+	if (*out)
+		return 1;
+	for (size_t i = 0; i < ps->nr_profiles; i++)
+		if (profile_event_named(ps, ps->profiles[i], name))
+			*out = nr++ ? NULL : ps->profiles[i];
+	return nr;
+}
+
 int
 profile_set_profile_index(const struct profile_set *ps, const struct profile *p)
 {

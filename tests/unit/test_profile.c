@@ -149,6 +149,66 @@ test_samples_totals_and_time(void **state)
 	profile_set_free(ps);
 }
 
+static struct profile *
+add_profile(struct profile_set *ps, const char *name)
+{
+	return profile_set_profile(ps, ps_str(ps, name, strlen(name)), UNIT_SAMPLES);
+}
+
+/* --event: a whole name, or a part of one between colons if only one has it. */
+static void
+test_find_event(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *sw = add_profile(ps, "sched:sched_switch");
+	struct profile *ex = add_profile(ps, "sched:sched_process_exec");
+	struct profile *cu = add_profile(ps, "cpu-clock:u");
+	struct profile *ck = add_profile(ps, "cpu-clock:k");
+	struct profile *cy = add_profile(ps, "cycles");
+	struct profile *cyu = add_profile(ps, "cycles:u");
+	struct profile *p = NULL;
+
+	(void)state;
+	/* Whole names, and the parts that --event takes. */
+	assert_true(profile_event_named(ps, sw, "sched:sched_switch"));
+	assert_true(profile_event_named(ps, sw, "sched_switch"));
+	assert_true(profile_event_named(ps, sw, "sched"));
+	assert_true(profile_event_named(ps, cu, "cpu-clock"));
+	/* Not a part: cut inside one, or a colon left over. */
+	assert_false(profile_event_named(ps, sw, "switch"));
+	assert_false(profile_event_named(ps, sw, "sched:"));
+	assert_false(profile_event_named(ps, sw, ":sched_switch"));
+	assert_false(profile_event_named(ps, sw, "sched_switc"));
+	assert_false(profile_event_named(ps, cu, "cpu"));
+	assert_false(profile_event_named(ps, cu, ""));
+
+	assert_int_equal(profile_set_find_event(ps, "sched_switch", &p), 1);
+	assert_ptr_equal(p, sw);
+	assert_int_equal(profile_set_find_event(ps, "sched_process_exec", &p), 1);
+	assert_ptr_equal(p, ex);
+	assert_int_equal(profile_set_find_event(ps, "cpu-clock:k", &p), 1);
+	assert_ptr_equal(p, ck);
+	/* The whole name wins over the parts of others. */
+	assert_int_equal(profile_set_find_event(ps, "cycles", &p), 1);
+	assert_ptr_equal(p, cy);
+	assert_int_equal(profile_set_find_event(ps, "cycles:u", &p), 1);
+	assert_ptr_equal(p, cyu);
+	/* Ambiguous: how many, and none chosen. */
+	assert_int_equal(profile_set_find_event(ps, "cpu-clock", &p), 2);
+	assert_null(p);
+	assert_int_equal(profile_set_find_event(ps, "sched", &p), 2);
+	assert_null(p);
+	/* u is a part of two names. */
+	assert_int_equal(profile_set_find_event(ps, "u", &p), 2);
+	assert_null(p);
+	/* Absent. */
+	assert_int_equal(profile_set_find_event(ps, "instructions", &p), 0);
+	assert_null(p);
+	assert_int_equal(profile_set_find_event(ps, "", &p), 0);
+	assert_null(p);
+	profile_set_free(ps);
+}
+
 static void
 test_decimals_exact(void **state)
 {
@@ -717,6 +777,7 @@ main(void)
 		cmocka_unit_test(test_many_stacks_grow_tables),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_samples_totals_and_time),
+		cmocka_unit_test(test_find_event),
 		cmocka_unit_test(test_decimals_exact),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_merge_decimals),
