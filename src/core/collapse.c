@@ -423,14 +423,23 @@ root_name(const struct profile_set *ps, const struct thread *t,
 {
 	size_t start = out->len;
 	char pid[32];
+	long long tid = (long long)t->tid;
 
 	strbuf_addstr(out, ps_get(ps, t->comm));
-	if (t->pid >= 0)
+	/*
+	 * The reference takes a tid of 0 ("swapper 0/0", the idle task) for
+	 * none shown, as Perl's truth has it: the pid then reads "?" and
+	 * stands as the tid.
+	 */
+	if (t->pid >= 0 && t->tid != 0) {
 		snprintf(pid, sizeof(pid), "%lld", (long long)t->pid);
-	else
+	} else {
+		if (t->pid >= 0)
+			tid = (long long)t->pid;
 		strcpy(pid, "?");
+	}
 	if (opts->tid)
-		strbuf_addf(out, "-%s/%lld", pid, (long long)t->tid);
+		strbuf_addf(out, "-%s/%lld", pid, tid);
 	else if (opts->pid)
 		strbuf_addf(out, "-%s", pid);
 	for (size_t i = start; i < out->len; i++)

@@ -165,6 +165,13 @@ struct raw_frame {
 	size_t sym_len;
 	const char *mod;  /* inside the last parenthesised group, NULL if none */
 	size_t mod_len;
+	/*
+	 * No symbol, as perf 3.x printed one it could not name: "addr
+	 * (module)" with two blanks. Then sym is the blanks but the last,
+	 * which stackcollapse-perf.pl takes for the symbol, and gap_len its
+	 * length; 0 otherwise.
+	 */
+	size_t gap_len;
 };
 
 /*
@@ -178,6 +185,7 @@ split_module(const char *p, const char *end, struct raw_frame *rf)
 {
 	rf->mod = NULL;
 	rf->mod_len = 0;
+	rf->gap_len = 0;
 	if (end > p && end[-1] == ')') {
 		const char *q = memrchr(p, '(', (size_t)(end - 1 - p));
 		size_t depth = 0;
@@ -240,6 +248,16 @@ parse_frame(const char *p, const char *end, bool need_symbol, struct raw_frame *
 	if (need_symbol && (!rf->mod || sym_end == p))
 		return false;
 	set_symbol(rf, p, sym_end);
+	/*
+	 * No symbol, and two blanks or more: the symbol is the blanks but
+	 * the last, which keeps such frames apart from "addr (module)" in
+	 * the frame cache; fcache_add() names them.
+	 */
+	if (rf->mod && sym_end == p && p - 1 - (start + rf->addr_len) >= 1 && p[-1] == ' ') {
+		rf->gap_len = (size_t)(p - 1 - (start + rf->addr_len));
+		rf->sym = start + rf->addr_len;
+		rf->sym_len = rf->gap_len;
+	}
 	return true;
 }
 
@@ -558,6 +576,21 @@ parse_header(const char *line, const char *end, struct perf_header *out)
 	if (have_first)
 		*out = first;
 	return have_first;
+}
+
+/*
+ * A line that starts at its first column yet is a frame, not a header:
+ * old perf (3.x, and FlameGraph's own test inputs) printed callchains
+ * without indent. It must read as "addr symbol (module)" and not as a
+ * header, which stackcollapse-perf.pl tries first. Such a line continues
+ * the open sample; outside one it is not understood.
+ */
+static bool
+unindented_frame(const char *line, const char *end, struct raw_frame *rf)
+{
+	struct perf_header h;
+
+	return parse_frame(line, end, true, rf) && !parse_header(line, end, &h);
 }
 
 /* A header with more than a comm and a number: a cpu, a time or an event. */
@@ -992,7 +1025,10 @@ fcache_add(struct perf_parser *pp, const struct raw_frame *rf, uint32_t h32, uin
 		e->f.flags = module_flags(mod, rf->mod_len);
 	}
 	/* perf prints [unknown] for a symbol it cannot name: name it by its module. */
-	if (!rf->sym_len || mem_is(rf->sym, rf->sym_len, "[unknown]")) {
+	if (rf->gap_len && pp->opts->collapse_compat) {
+		/* Old perf printed no name: the reference's frame is the blanks. */
+		e->f.name = ps_str(ps, rf->sym, rf->sym_len);
+	} else if (!rf->sym_len || rf->gap_len || mem_is(rf->sym, rf->sym_len, "[unknown]")) {
 		bool known;
 
 		if (e->f.flags & FRAME_INLINED)
@@ -1153,7 +1189,8 @@ lcache_find(struct perf_parser *pp, const char *p, const char *end, const char *
 		return NULL;
 	t = skip_ws(a, end);
 	e = trim_end(t, end);
-	if (t == e || is_digit(*t) || (size_t)(e - t) > LCACHE_KEY)
+	/* No symbol ("addr  (module)"): the blanks matter, see parse_frame(). */
+	if (t == e || is_digit(*t) || *t == '(' || (size_t)(e - t) > LCACHE_KEY)
 		return NULL;
 	h = key_hash(t, (size_t)(e - t), 0);
 	le = &pp->lcache[h % LCACHE_SIZE];
@@ -1479,6 +1516,10 @@ parse_line(struct perf_parser *pp, const char *line, size_t len, uint64_t lineno
 	if (len && !is_ws(*line)) {
 		if (*line == '#')
 			return 0;
+		if (builder_in_sample(&pp->b) && unindented_frame(line, end, &rf)) {
+			frame_seen(pp, &rf);
+			return 0;
+		}
 		if (end_sample(pp, err))
 			return -1;
 		if (parse_header(line, end, &h))
@@ -1672,8 +1713,14 @@ find_boundary(struct input *in, uint64_t from, uint64_t limit, uint64_t *out,
 
 				if (pos + i >= limit)
 					goto done;
-				/* A non-indented line is a header even if cut off. */
-				if ((p == s && p < e && *p != '#') || (whole && p == e) ||
+				/*
+				 * A non-indented line is a header even if cut
+				 * off, unless it reads as a frame, which goes on
+				 * the sample before it.
+				 */
+				if ((p == s && p < e && *p != '#' &&
+				     !(whole && unindented_frame(p, e, &rf))) ||
+				    (whole && p == e) ||
 				    (whole && classify_indented(p, e, &rf, &h) == IND_HEADER)) {
 					*out = pos + i;
 					goto done;
@@ -1947,6 +1994,13 @@ perf_probe(const char *data, size_t len)
 				perf_comment = true;
 		} else if (s == p) {
 			header = parse_strong_header(p, e, &h);
+			/* Old perf's callchains without indent. */
+			if (!header && (after_header || after_frame) &&
+			    unindented_frame(p, e, &rf)) {
+				if (after_header)
+					header_frame++;
+				frame = true;
+			}
 		} else {
 			switch (classify_indented(s, e, &rf, &h)) {
 			case IND_HEADER:
@@ -1966,7 +2020,7 @@ perf_probe(const char *data, size_t len)
 		}
 		if (header)
 			headers++;
-		else if (s != e && s == p && *p != '#' && nl)
+		else if (s != e && s == p && *p != '#' && nl && !frame)
 			other++; /* a cut-off last line proves nothing */
 		after_header = header;
 		after_frame = frame || (header && h.has_frame);

@@ -93,6 +93,46 @@ thread_of(const struct profile_set *ps, const struct profile *p, size_t i)
 
 /* --------------------------------------------------------------- headers */
 
+/*
+ * Old perf (3.x) printed callchains without indent, and a header without
+ * cpu or time: a line at the first column that reads as a frame and not
+ * as a header goes on the open sample.
+ */
+static void
+test_unindented_frames(void **state)
+{
+	struct profile_set *ps = parse(
+		"\n"
+		"java 4711 cycles:\n"
+		"ffffffff816647de call_function_single_interrupt ([kernel.kallsyms])\n"
+		"7f3a2d119786 Ljava/util/HashMap;::getNode (/tmp/perf-4710.map)\n"
+		"7f3a432b4e9a start_thread (/lib/libpthread-2.15.so)\n"
+		"\n"
+		"sshd 912 cycles:\n"
+		"4005d0 main (/usr/sbin/sshd)\n"
+		"sshd 913 cycles:\n"
+		"4005d0 main (/usr/sbin/sshd)\n"
+		"this is no frame\n"
+		"4005d0 main (/usr/sbin/sshd)\n");
+	struct profile *p = prof(ps, "cycles");
+	char buf[256];
+
+	(void)state;
+	/* A header ends the sample before it even with no blank line. */
+	assert_int_equal(p->nr_samples, 3);
+	assert_string_equal(stack_of(ps, p, 0, buf, sizeof(buf)),
+			    "java;start_thread;Ljava/util/HashMap;::getNode;"
+			    "call_function_single_interrupt");
+	assert_int_equal(thread_of(ps, p, 0)->tid, 4711);
+	assert_string_equal(stack_of(ps, p, 1, buf, sizeof(buf)), "sshd;main");
+	assert_string_equal(stack_of(ps, p, 2, buf, sizeof(buf)), "sshd;main");
+	/* What is neither ends the sample; a frame after it has none to join. */
+	assert_int_equal(ps->nr_diags, 1);
+	assert_int_equal(ps->diags[0].line, 11);
+	assert_non_null(strstr(ps->diags[0].msg, "2 lines not understood, first: this is no"));
+	profile_set_free(ps);
+}
+
 static void
 test_pid_tid(void **state)
 {
@@ -1100,6 +1140,12 @@ test_probe(void **state)
 	static const char json[] =
 		"{\"$schema\": \"https://www.speedscope.app/file-format-schema.json\"}\n";
 	static const char binary[] = "a 1 1.0: 1 cycles:\n\t 10 f (/bin/a)\n\0\0";
+	/* perf 3.x: no time in the header, no indent before the frames */
+	static const char old_perf[] =
+		"\njava 19983 cycles:\n"
+		"ffffffff8103d0ca native_write_msr_safe ([kernel.kallsyms])\n"
+		"7f7241fbe6d8 arrayOopDesc::base(BasicType) const (/opt/jdk/libjvm.so)\n"
+		"7f72432b4e9a start_thread (/lib/x86_64-linux-gnu/libpthread-2.15.so)\n\n";
 
 	(void)state;
 	assert_true(importer_perf.probe(callchain, strlen(callchain)) >= 95);
@@ -1113,6 +1159,7 @@ test_probe(void **state)
 	assert_int_equal(importer_perf.probe(json, strlen(json)), 0);
 	assert_int_equal(importer_perf.probe(binary, sizeof(binary) - 1), 0);
 	assert_int_equal(importer_perf.probe("", 0), 0);
+	assert_true(importer_perf.probe(old_perf, strlen(old_perf)) >= 95);
 	assert_string_equal(importer_perf.name, "perf");
 	assert_string_equal(importer_perf.description, "perf script");
 }
@@ -1465,6 +1512,48 @@ check_parallel(bool flat)
 	strbuf_release(&sb);
 }
 
+/*
+ * Frames without indent: a range must not start at one, though it is a
+ * line at the first column, or its sample would lose its frames.
+ */
+static void
+test_parallel_unindented(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct profile_set *one, *two, *three;
+	uint64_t frames = 0, samples = 0;
+	struct profile *p;
+	char *path;
+
+	(void)state;
+	for (int i = 0; sb.len < ((size_t)17 << 20); i++, samples++) {
+		strbuf_addf(&sb, "java %d cycles:\n", 100 + i % 7);
+		for (int d = 0; d <= i % 9; d++, frames++)
+			strbuf_addf(&sb, "%x f%d (/bin/java)\n", 0x400 + d, (i + d) % 11);
+		strbuf_addch(&sb, '\n');
+	}
+	path = temp_file(&sb);
+	one = load_file(path, 1, false);
+	two = load_file(path, 2, false);
+	three = load_file(path, 3, false);
+	assert_int_equal(one->nr_diags, 0);
+	assert_int_equal(two->nr_diags, 0);
+	assert_int_equal(three->nr_diags, 0);
+	p = prof(three, "cycles");
+	assert_int_equal(p->nr_samples, samples);
+	for (size_t i = 0; i < p->nr_samples; i++)
+		frames -= ps_stack(three, p->stack[i])->depth;
+	assert_int_equal(frames, 0);
+	assert_same_sets(one, two);
+	assert_same_sets(one, three);
+	profile_set_free(one);
+	profile_set_free(two);
+	profile_set_free(three);
+	unlink(path);
+	free(path);
+	strbuf_release(&sb);
+}
+
 static void
 test_parallel(void **state)
 {
@@ -1610,6 +1699,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pid_tid),
+		cmocka_unit_test(test_unindented_frames),
 		cmocka_unit_test(test_cpu_and_time),
 		cmocka_unit_test(test_period_and_units),
 		cmocka_unit_test(test_event_modifiers_and_padding),
@@ -1643,6 +1733,7 @@ main(void)
 		cmocka_unit_test(test_progress_and_cancel),
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_parallel),
+		cmocka_unit_test(test_parallel_unindented),
 		cmocka_unit_test(test_parallel_flat),
 		cmocka_unit_test(test_parallel_error_line),
 		cmocka_unit_test(test_parallel_processes),

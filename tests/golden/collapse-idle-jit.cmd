@@ -1,0 +1,1 @@
+collapse --jit tests/data/perf/idle.txt

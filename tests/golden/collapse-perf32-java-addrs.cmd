@@ -1,0 +1,1 @@
+collapse --addrs tests/data/perf/perf32-java.txt

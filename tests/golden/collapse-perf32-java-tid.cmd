@@ -1,0 +1,1 @@
+collapse --tid tests/data/perf/perf32-java.txt

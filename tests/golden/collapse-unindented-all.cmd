@@ -1,0 +1,1 @@
+collapse --all tests/data/perf/unindented.txt

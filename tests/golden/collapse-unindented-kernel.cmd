@@ -1,0 +1,1 @@
+collapse --kernel tests/data/perf/unindented.txt

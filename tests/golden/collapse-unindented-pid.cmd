@@ -1,0 +1,1 @@
+collapse --pid tests/data/perf/unindented.txt

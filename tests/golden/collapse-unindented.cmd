@@ -1,0 +1,1 @@
+collapse tests/data/perf/unindented.txt
