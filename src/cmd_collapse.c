@@ -2,7 +2,9 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tflame/cli.h"
 #include "tflame/collapse.h"
@@ -50,6 +52,46 @@ static const struct option collapse_options_table[] = {
 	CLI_COMMON_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
+
+/*
+ * Folded stacks go into a pipe or a file byte for byte, as the reference
+ * writes them; to a terminal, a frame name is profile data that must not
+ * drive it, so there each line is escaped as every other output is
+ * (text_escape()). Returns as collapse_write().
+ */
+static int
+write_folded(const struct profile_set *ps, const struct collapse_options *co,
+	     struct collapse_result *res, struct tf_error *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int ret;
+
+	if (!isatty(STDOUT_FILENO))
+		return collapse_write(ps, co, stdout, res, err);
+	mem = open_memstream(&buf, &len);
+	if (!mem)
+		return tf_error_set(err, "cannot write output");
+	ret = collapse_write(ps, co, mem, res, err);
+	if (fclose(mem) && !ret)
+		ret = tf_error_set(err, "cannot write output");
+	for (size_t i = 0; !ret && i < len;) {
+		const char *nl = memchr(buf + i, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - (buf + i)) : len - i;
+
+		strbuf_reset(&sb);
+		text_escape(&sb, buf + i, n);
+		strbuf_addch(&sb, '\n');
+		if (fwrite(sb.buf, 1, sb.len, stdout) != sb.len)
+			ret = tf_error_set(err, "cannot write output");
+		i += n + 1;
+	}
+	strbuf_release(&sb);
+	free(buf);
+	return ret;
+}
 
 int
 cmd_collapse(int argc, char **argv)
@@ -109,7 +151,7 @@ cmd_collapse(int argc, char **argv)
 
 	if ((r = cli_load(cc.path, cc.format, &cc.io, &ps)) != CLI_NEXT)
 		return r;
-	if (collapse_write(ps, &co, stdout, &res, &err) || fflush(stdout)) {
+	if (write_folded(ps, &co, &res, &err) || fflush(stdout)) {
 		struct strbuf sb = STRBUF_INIT;
 
 		text_escape_str(&sb, err.msg ? tf_error_text(&err) : "cannot write output");

@@ -177,6 +177,29 @@ try_collapse "names with escapes (perf)" "$d/escapes.perf"
 run report --thread=1 "$d/escapes.perf"
 judge "report --thread on an escaped comm" "$d/escapes.perf" any
 
+# collapse into a file keeps the names byte for byte; to a terminal (a pty
+# from script(1)) it escapes them. The pty turns each newline into CR LF:
+# those CRs are its own, not the profile's.
+for f in escapes.folded escapes.perf; do
+	run collapse "$d/$f"
+	if [ "$status" -eq 0 ] && unsafe "$d/out"; then
+		ok "collapse $f into a file: names byte for byte"
+	else
+		not_ok "collapse $f into a file: names byte for byte" "exit $status"
+	fi
+	if command -v script >/dev/null 2>&1; then
+		TFLAME="$TFLAME" F="$d/$f" script -qec '"$TFLAME" collapse "$F"' /dev/null \
+			</dev/null 2>&1 | tr -d '\r' >"$d/tty"
+		if [ -s "$d/tty" ] && ! unsafe "$d/tty" &&
+		   [ "$(wc -l <"$d/tty")" -eq "$(wc -l <"$d/out")" ] &&
+		   grep -q '\\e\[' "$d/tty"; then
+			ok "collapse $f to a terminal: names escaped"
+		else
+			not_ok "collapse $f to a terminal: names escaped" "$(head -c 300 "$d/tty")"
+		fi
+	fi
+done
+
 # A file name is profile data too: messages must escape it.
 evil="$d/$(printf 'x\033]0;t\007\033[2J\342\200\256')"
 run report "$evil.missing"
