@@ -100,7 +100,8 @@ tidy_piece(const struct profile_set *ps, const struct frame *f, const char *piec
 	size_t cut;
 
 	if (len == 9 && !memcmp(piece, "[unknown]", 9)) {
-		const char *base = mod;
+		const char *base = mod, *paren;
+		int blen;
 
 		if (strcmp(mod, "[unknown]")) {
 			const char *slash = strrchr(mod, '/');
@@ -111,10 +112,16 @@ tidy_piece(const struct profile_set *ps, const struct frame *f, const char *piec
 			base = "unknown";
 			is_unknown = true;
 		}
+		/*
+		 * A module of parentheses of its own ("x.so (deleted)") is named
+		 * without them: the cut at "(" below would take the "]" too.
+		 */
+		paren = strstr(base, " (");
+		blen = (int)(paren ? (size_t)(paren - base) : strlen(base));
 		if (opts->addrs)
-			strbuf_addf(&func, "[%s <%llx>]", base, (unsigned long long)f->addr);
+			strbuf_addf(&func, "[%.*s <%llx>]", blen, base, (unsigned long long)f->addr);
 		else
-			strbuf_addf(&func, "[%s]", base);
+			strbuf_addf(&func, "[%.*s]", blen, base);
 	} else {
 		strbuf_add(&func, piece, len);
 	}

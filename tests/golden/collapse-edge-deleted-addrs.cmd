@@ -1,0 +1,1 @@
+collapse --all --addrs tests/data/perf/deleted.txt
