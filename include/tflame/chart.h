@@ -19,11 +19,11 @@
  *
  * Boxes are stored by depth, and within a depth by x, so the boxes of one
  * row in an x-range are found by binary search. Every box records times for
- * the details bar: t0 is the time of its first sample; samples have no
- * duration, so t1 is the time of the thread's next selected sample after
- * the box, or its last sample's own time for a box that lasts to the end
- * of the thread's timeline. Both are
- * 0 when the profile has no times.
+ * the details bar: t0 is the time of its first sample. t1 is where its
+ * last sample ended in a profile with spans (profile.h); otherwise samples
+ * have no duration, so t1 is the time of the thread's next selected sample
+ * after the box, or its last sample's own time for a box that lasts to the
+ * end of the thread's timeline. Both are 0 when the profile has no times.
  *
  * Building is O(samples + the frames that change from one sample to the
  * next), plus a sort when the samples are out of time order; nothing

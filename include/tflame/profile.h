@@ -156,7 +156,17 @@ struct profile {
 
 	uint64_t total_weight; /* sum of weight[], checked for overflow */
 	bool has_time;         /* some sample carried a time */
-	int64_t time_min, time_max; /* over samples with a time */
+	/*
+	 * Each timed sample lasts its weight (ns) from its time: the input
+	 * said when intervals began and ended (trace events, speedscope's
+	 * evented profiles), so time_max is where the last one ended and a
+	 * chart box ends where its last sample does. Otherwise a sample is
+	 * an instant (perf's), and time_max is the last sample's time. Set
+	 * by the importer before adding samples, only for unit
+	 * UNIT_NANOSECONDS with weight_decimals 0.
+	 */
+	bool spans;
+	int64_t time_min, time_max; /* over samples with a time (and their ends) */
 };
 
 struct diag {
@@ -283,6 +293,15 @@ ps_stack(const struct profile_set *ps, stack_id id)
 int profile_add_sample(struct profile *p, stack_id stack, uint64_t weight,
 		       int64_t time, bool has_time, thread_id thread,
 		       struct tf_error *err);
+
+/* Where a sample of a profile with spans ends: time + weight, saturated. */
+static inline int64_t
+profile_span_end(int64_t time, uint64_t weight)
+{
+	if (weight > (uint64_t)INT64_MAX || time > INT64_MAX - (int64_t)weight)
+		return INT64_MAX;
+	return time + (int64_t)weight;
+}
 
 /*
  * Multiply every weight of p by 10^(decimals - p->weight_decimals), so that

@@ -25,7 +25,9 @@
  *
  * Times: perf samples have no duration, so a box ends at the time of the
  * first selected sample after it, or, for boxes still open at the end, at
- * the time of the last sample. Zero-weight samples cover no x and are
+ * the time of the last sample. A profile with spans (trace events) says
+ * how long each sample lasted: a box ends where its last sample ended,
+ * even when a gap follows. Zero-weight samples cover no x and are
  * skipped altogether: they neither open nor split boxes.
  */
 
@@ -38,6 +40,8 @@ struct walk {
 	uint32_t *count;      /* per depth: boxes opened so far */
 	uint32_t alloc_count;
 	uint64_t x;
+	bool spans;           /* samples last their weight: see profile.h */
+	int64_t end;          /* with spans, where the last sample ended */
 };
 
 static void
@@ -67,11 +71,18 @@ grow_depth(struct walk *w, uint32_t depth)
 	}
 }
 
-/* Close the open boxes at depths [from, nr_open), ending at x and time t. */
+/*
+ * Close the open boxes at depths [from, nr_open), ending at x and at time
+ * t, the time of what comes next, or, with spans, where the last sample
+ * ended.
+ */
 static void
 close_boxes(struct walk *w, uint32_t from, int64_t t)
 {
 	struct chart_box *boxes = w->c->boxes;
+
+	if (w->spans)
+		t = w->end;
 
 	if (boxes) {
 		for (uint32_t d = from; d < w->nr_open; d++) {
@@ -120,6 +131,8 @@ walk_sample(struct walk *w, stack_id s, uint64_t weight, int64_t t, thread_id th
 			boxes[w->open_box[d]].parent = d ? w->open_box[d - 1] : CHART_NONE;
 	w->nr_open = depth;
 	w->x += weight;
+	if (w->spans)
+		w->end = profile_span_end(t, weight);
 }
 
 /* Sort key of a sample: its thread's rank, then its time. */
@@ -249,6 +262,7 @@ chart_build(struct chart *c, const struct profile_set *ps, const struct profile 
 	memset(&w, 0, sizeof(w));
 	w.ps = ps;
 	w.c = c;
+	w.spans = p->spans && p->has_time;
 	for (int pass = 0; pass < 2; pass++) {
 		w.nr_open = 0;
 		w.x = 0;

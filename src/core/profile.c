@@ -624,8 +624,11 @@ profile_add_sample(struct profile *p, stack_id stack, uint64_t weight, int64_t t
 	if (p->src)
 		p->src[i] = SRC_ROOT;
 	p->total_weight += weight;
-	if (has_time)
+	if (has_time) {
 		note_time(p, time);
+		if (p->spans)
+			note_time(p, profile_span_end(time, weight));
+	}
 	return 0;
 }
 
@@ -754,6 +757,8 @@ profile_set_merge(struct profile_set *dst, struct profile_set *src, uint64_t lin
 		uint64_t mul = 1;
 		size_t base, moved;
 
+		/* Samples are spans only if all of them are. */
+		dp->spans = dp->nr_samples ? dp->spans && sp->spans : sp->spans;
 		if (sp->weight_decimals > dp->weight_decimals &&
 		    profile_set_decimals(dp, sp->weight_decimals, err)) {
 			ret = -1;
@@ -1318,6 +1323,8 @@ profile_set_check(const struct profile_set *ps, struct tf_error *err)
 				tmin = p->time[i];
 			if (p->time[i] && p->time[i] > tmax)
 				tmax = p->time[i];
+			if (p->time[i] && p->spans && profile_span_end(p->time[i], p->weight[i]) > tmax)
+				tmax = profile_span_end(p->time[i], p->weight[i]);
 		}
 		if (total != p->total_weight)
 			return tf_error_set(err, "profile %zu: total %llu, weights sum to %llu",

@@ -72,8 +72,12 @@ struct ch_node {
 struct ch_cpu {
 	char *id;               /* trace id, or NULL */
 	int64_t pid, tid;
-	int64_t start, end;     /* ns */
-	bool has_start, has_end;
+	/*
+	 * ns; endTime is not read: the last sample ends the profile, as
+	 * speedscope weighs it.
+	 */
+	int64_t start;
+	bool has_start;
 	struct ch_node *nodes;
 	size_t nr_nodes, alloc_nodes;
 	int64_t *samples;       /* node ids */
@@ -400,7 +404,7 @@ read_int_array(struct chrome *c, int64_t **v, size_t *nr, size_t *alloc, bool ti
 
 /*
  * The members of a CPU profile object (begun): nodes, samples,
- * timeDeltas, startTime, endTime. Children lists are resolved into
+ * timeDeltas, startTime. Children lists are resolved into
  * parents at the end.
  */
 static int
@@ -414,8 +418,7 @@ read_cpu_profile(struct chrome *c, struct ch_cpu *cpu)
 	while ((tok = next(c)) == JSON_KEY) {
 		const char *key = json_reader_text(c->jr);
 		int which = !strcmp(key, "nodes") ? 1 : !strcmp(key, "samples") ? 2
-			  : !strcmp(key, "timeDeltas") ? 3 : !strcmp(key, "startTime") ? 4
-			  : !strcmp(key, "endTime") ? 5 : 0;
+			  : !strcmp(key, "timeDeltas") ? 3 : !strcmp(key, "startTime") ? 4 : 0;
 
 		tok = next(c);
 		if (which == 1 && tok == JSON_ARRAY_BEGIN) {
@@ -430,8 +433,6 @@ read_cpu_profile(struct chrome *c, struct ch_cpu *cpu)
 				goto out;
 		} else if (which == 4 && tok_time(c, tok, &cpu->start)) {
 			cpu->has_start = true;
-		} else if (which == 5 && tok_time(c, tok, &cpu->end)) {
-			cpu->has_end = true;
 		} else if (skip(c, tok)) {
 			goto out;
 		}
@@ -451,8 +452,31 @@ out:
  * The old .cpuprofile form: {head: {callFrame, hitCount, children: [...]}},
  * nested as deep as the stacks. The JSON nesting is the tree, so the
  * reader's depth gives each node its parent: a stack of open node indexes,
- * never recursion. Nodes get ids of their own if they have none.
+ * never recursion. Its samples name nodes by their "id", which V8 wrote
+ * after the children: nodes are numbered in reading order first, and take
+ * the file's ids at the end if every node has one. (Its startTime and
+ * endTime are in seconds, unlike its timestamps, but the timestamps alone
+ * date the samples.)
  */
+/*
+ * Give the nodes from first on (numbered 1.. in reading order, from first
+ * + 1) the ids the file gave them, parents included, if it gave every one.
+ */
+static void
+apply_head_ids(struct ch_cpu *cpu, size_t first, const int64_t *ids)
+{
+	for (size_t k = first; k < cpu->nr_nodes; k++)
+		if (ids[k - first] < 0)
+			return;
+	for (size_t k = first; k < cpu->nr_nodes; k++) {
+		struct ch_node *n = &cpu->nodes[k];
+
+		if (n->parent > (int64_t)first)
+			n->parent = ids[n->parent - 1 - (int64_t)first];
+		n->id = ids[k - first];
+	}
+}
+
 static int
 read_head(struct chrome *c, struct ch_cpu *cpu, int64_t **hits, size_t *nr_hits,
 	  size_t *alloc_hits, bool *heap)
@@ -464,7 +488,9 @@ read_head(struct chrome *c, struct ch_cpu *cpu, int64_t **hits, size_t *nr_hits,
 		int64_t line;
 	} *old = NULL;
 	size_t alloc_old = 0;
-	size_t base = json_reader_depth(c->jr);
+	size_t base = json_reader_depth(c->jr), first = cpu->nr_nodes;
+	int64_t *ids = NULL;    /* per node from first: its id in the file, or -1 */
+	size_t alloc_ids = 0;
 	enum json_token tok = JSON_OBJECT_BEGIN;
 	int ret = -1;
 
@@ -486,6 +512,8 @@ read_head(struct chrome *c, struct ch_cpu *cpu, int64_t **hits, size_t *nr_hits,
 			strbuf_setlen(&old[nr_open].url, 0);
 			old[nr_open].line = -1;
 			open[nr_open++] = cpu->nr_nodes;
+			ALLOC_GROW(ids, cpu->nr_nodes - first, alloc_ids);
+			ids[cpu->nr_nodes - first] = -1;
 			add_node(cpu, (int64_t)cpu->nr_nodes + 1, parent, FRAME_NONE);
 			ALLOC_GROW(*hits, *nr_hits, *alloc_hits);
 			(*hits)[(*nr_hits)++] = 0;
@@ -519,8 +547,8 @@ read_head(struct chrome *c, struct ch_cpu *cpu, int64_t **hits, size_t *nr_hits,
 				continue; /* a child node begins */
 			} else if (which == 3 && tok_int(c, tok, &v)) {
 				(*hits)[open[nr_open - 1]] = v;
-			} else if (which == 4 && tok_int(c, tok, &v)) {
-				/* Ids of the old form are only kept unique by us. */
+			} else if (which == 4 && tok_int(c, tok, &v) && v >= 0) {
+				ids[open[nr_open - 1] - first] = v;
 			} else if (which == 5) {
 				*heap = true;
 				if (skip(c, tok))
@@ -556,8 +584,10 @@ unexpected:
 			bad(c, "unexpected value in a profile node");
 		goto out;
 	}
+	apply_head_ids(cpu, first, ids);
 	ret = 0;
 out:
+	free(ids);
 	for (size_t k = 0; k < alloc_old; k++) {
 		strbuf_release(&old[k].name);
 		strbuf_release(&old[k].url);
@@ -644,10 +674,6 @@ cpu_append(struct ch_cpu *cpu, struct ch_cpu *chunk)
 	if (chunk->has_start && !cpu->has_start) {
 		cpu->start = chunk->start;
 		cpu->has_start = true;
-	}
-	if (chunk->has_end) {
-		cpu->end = chunk->end;
-		cpu->has_end = true;
 	}
 	cpu_release(chunk);
 }
@@ -947,7 +973,7 @@ read_object(struct chrome *c, bool *heap)
 		const char *key = json_reader_text(c->jr);
 		int which = !strcmp(key, "traceEvents") ? 1 : !strcmp(key, "nodes") ? 2
 			  : !strcmp(key, "samples") ? 3 : !strcmp(key, "timeDeltas") ? 4
-			  : !strcmp(key, "startTime") ? 5 : !strcmp(key, "endTime") ? 6
+			  : !strcmp(key, "startTime") ? 5
 			  : !strcmp(key, "head") ? 7 : !strcmp(key, "stackFrames") ? 8
 			  : !strcmp(key, "timestamps") ? 9 : 0;
 
@@ -991,8 +1017,6 @@ read_object(struct chrome *c, bool *heap)
 				goto out;
 		} else if (which == 5 && tok_time(c, tok, &cpu.start)) {
 			cpu.has_start = true;
-		} else if (which == 6 && tok_time(c, tok, &cpu.end)) {
-			cpu.has_end = true;
 		} else if (which == 7 && tok == JSON_OBJECT_BEGIN) {
 			is_cpu = true;
 			if (read_head(c, &cpu, &hits, &nr_hits, &alloc_hits, heap))
@@ -1098,10 +1122,13 @@ emit(struct chrome *c, struct profile **pp, thread_id th, const struct ch_interv
 {
 	if (to <= from || !nr_open)
 		return 0;
-	if (!*pp)
+	if (!*pp) {
 		*pp = profile_set_profile(c->ps, ps_str(c->ps, "trace events", 12),
 					  c->opts->weight == WEIGHT_SAMPLES ? UNIT_SAMPLES
 									   : UNIT_NANOSECONDS);
+		/* An event lasts from its start to its end, not an instant. */
+		(*pp)->spans = (*pp)->unit == UNIT_NANOSECONDS;
+	}
 	builder_begin_sample(&c->b, *pp, th, c->opts->weight == WEIGHT_SAMPLES ? 1
 					 : (uint64_t)(to - from), from, true);
 	for (size_t k = 0; k < nr_open; k++)
@@ -1303,13 +1330,23 @@ build_cpu(struct chrome *c, struct ch_cpu *cpu, struct profile *p, uint64_t *mis
 	thread_id th = cpu->id ? thread_id_of(c, thread_index(c, cpu->pid, cpu->tid))
 			       : profile_set_thread(c->ps, -1, -1, STR_EMPTY);
 	bool timed = cpu->nr_times == cpu->nr_samples && cpu->nr_samples;
-	int64_t t = cpu->has_start ? cpu->start : 0;
+	int64_t raw = cpu->has_start ? cpu->start : 0, t = INT64_MIN;
 
 	if (cpu->nr_nodes)
 		qsort(cpu->nodes, cpu->nr_nodes, sizeof(*cpu->nodes), cmp_node_id);
-	/* Deltas to times; they may be negative, so times are sorted after. */
+	/*
+	 * Deltas (or the old form's timestamps) to times. A delta may be
+	 * negative; as speedscope does, the time then stays where it was
+	 * until the sum of the deltas passes it again, so that no interval
+	 * is counted twice and the weights add up to last - first.
+	 */
 	for (size_t i = 0; timed && i < cpu->nr_times; i++) {
-		t = cpu->absolute_times ? cpu->times[i] : t + cpu->times[i];
+		if (cpu->absolute_times)
+			raw = cpu->times[i];
+		else if (__builtin_add_overflow(raw, cpu->times[i], &raw))
+			raw = cpu->times[i] < 0 ? INT64_MIN : INT64_MAX;
+		if (raw > t)
+			t = raw;
 		cpu->times[i] = t;
 	}
 	for (size_t i = 0; i < cpu->nr_samples; i++) {
@@ -1323,13 +1360,15 @@ build_cpu(struct chrome *c, struct ch_cpu *cpu, struct profile *p, uint64_t *mis
 			continue;
 		}
 		if (timed) {
-			int64_t end;
-
-			/* A sample lasts until the next one (the last, until endTime). */
+			/*
+			 * A sample lasts until the next one, and the last one
+			 * not at all: speedscope's weights, which add up to
+			 * the time from the first sample to the last. (Chrome's
+			 * DevTools give the last one the mean interval.)
+			 */
 			when = cpu->times[i];
-			end = i + 1 < cpu->nr_samples ? cpu->times[i + 1]
-			    : cpu->has_end ? cpu->end : when;
-			w = end > when ? (uint64_t)(end - when) : 0;
+			w = i + 1 < cpu->nr_samples ? (uint64_t)cpu->times[i + 1] - (uint64_t)when
+						    : 0;
 			if (c->opts->weight == WEIGHT_SAMPLES)
 				w = 1;
 		}
@@ -1381,10 +1420,13 @@ build(struct chrome *c)
 	for (size_t i = 0; i < c->nr_cpus; i++) {
 		if (!c->cpus[i].nr_samples)
 			continue;
-		if (!cpu_profile)
+		if (!cpu_profile) {
 			cpu_profile = profile_set_profile(c->ps, ps_str(c->ps, "cpu", 3),
 				c->opts->weight == WEIGHT_SAMPLES || c->cpus[i].nr_times !=
 				c->cpus[i].nr_samples ? UNIT_SAMPLES : UNIT_NANOSECONDS);
+			/* A timed sample lasts until the next one. */
+			cpu_profile->spans = cpu_profile->unit == UNIT_NANOSECONDS;
+		}
 		if (build_cpu(c, &c->cpus[i], cpu_profile, &missing))
 			return -1;
 	}

@@ -669,11 +669,14 @@ build_sampled(struct speedscope *s, struct sp_profile *sp, struct conv *c, threa
 		t = 0;
 	for (size_t i = 0; i < nr; i++) {
 		uint32_t depth = sp->len[2 * i], shared = sp->len[2 * i + 1];
-		uint64_t w = 1;
+		uint64_t w = 1, span = 0;
 
-		if (sp->nr_weights && s->opts->weight != WEIGHT_SAMPLES &&
-		    convert_weight(s, c, sp->weights[i], &w, sp->line))
+		/* Counted samples still follow each other in time. */
+		if (sp->nr_weights && (s->opts->weight != WEIGHT_SAMPLES || timed) &&
+		    convert_weight(s, c, sp->weights[i], &span, sp->line))
 			goto out;
+		if (sp->nr_weights && s->opts->weight != WEIGHT_SAMPLES)
+			w = span;
 		if (depth > alloc_cur) {
 			alloc_cur = depth * 2;
 			cur = xreallocarray(cur, alloc_cur, sizeof(*cur));
@@ -687,8 +690,8 @@ build_sampled(struct speedscope *s, struct sp_profile *sp, struct conv *c, threa
 			builder_push_frame(&s->b, cur[k]);
 		if (builder_end_sample(&s->b, BUILDER_ROOT_FIRST, s->err))
 			goto out;
-		if (timed && sp->nr_weights)
-			t += (int64_t)w;
+		if (timed)
+			t = profile_span_end(t, span);
 	}
 	ret = 0;
 out:
@@ -700,6 +703,12 @@ out:
  * Evented: a stack of open frames; the time between two events is a sample
  * of the stack open over it, dated at its start, so Time Order shows the
  * real times. Events must nest: a close names the innermost open frame.
+ *
+ * The times are rounded (to ns, or to the decimals kept for other units),
+ * not the intervals: rounding each interval on its own would let the
+ * errors add up over thousands of them. So the weights add up to the
+ * rounded last time minus the rounded first (less the gaps with nothing
+ * open), and a frame's total is the sum of its rounded close minus open.
  */
 static int
 build_evented(struct speedscope *s, struct sp_profile *sp, struct conv *c, thread_id th)
@@ -708,38 +717,48 @@ build_evented(struct speedscope *s, struct sp_profile *sp, struct conv *c, threa
 	uint32_t *open_idx = NULL;
 	size_t nr_open = 0, alloc_open = 0, alloc_idx = 0;
 	struct decimal last = { 0, 0 };
-	int ret = -1;
+	int64_t last_at = 0;
+	int scale = c->shift, ret = -1;
 	const char *pname = sp->name ? sp->name : "";
 
+	if (scale < 0) {
+		unsigned need = 0;
+
+		for (size_t i = 0; i < sp->nr_events; i++)
+			if (sp->events[i].at.e < 0 && (unsigned)-sp->events[i].at.e > need)
+				need = (unsigned)-sp->events[i].at.e;
+		if (need > MAX_DECIMALS)
+			need = MAX_DECIMALS;
+		if (s->opts->weight != WEIGHT_SAMPLES && profile_set_decimals(c->p, need, s->err))
+			goto out;
+		scale = (int)c->p->weight_decimals;
+	}
 	for (size_t i = 0; i < sp->nr_events; i++) {
 		const struct sp_event *ev = &sp->events[i];
 		struct decimal d = { 0, 0 };
+		int64_t at;
 
-		if (i && !decimal_sub(ev->at, last, &d)) {
+		if ((i && !decimal_sub(ev->at, last, &d)) || !decimal_scale(ev->at, scale, &at)) {
 			tf_error_set_at(s->err, NULL, sp->line, "profile '%s': time too large", pname);
 			goto out;
 		}
+		/* Exactly, before rounding: two times may round together. */
 		if (d.m < 0) {
 			tf_error_set_at(s->err, NULL, sp->line,
 					"profile '%s': event %zu goes back in time", pname, i + 1);
 			goto out;
 		}
 		if (nr_open && d.m > 0) {
-			uint64_t w;
-			int64_t t0 = 0;
+			uint64_t w = s->opts->weight == WEIGHT_SAMPLES ? 1
+				   : (uint64_t)at - (uint64_t)last_at;
 
-			if (convert_weight(s, c, d, &w, sp->line))
-				goto out;
-			if (s->opts->weight == WEIGHT_SAMPLES)
-				w = 1;
-			if (c->shift >= 0 && !decimal_scale(last, c->shift, &t0))
-				t0 = 0;
-			builder_begin_sample(&s->b, c->p, th, w, t0, c->shift >= 0);
+			builder_begin_sample(&s->b, c->p, th, w, last_at, c->shift >= 0);
 			for (size_t k = 0; k < nr_open; k++)
 				builder_push_frame(&s->b, open[k]);
 			if (builder_end_sample(&s->b, BUILDER_ROOT_FIRST, s->err))
 				goto out;
 		}
+		last_at = at;
 		last = ev->at;
 		if (ev->open) {
 			ALLOC_GROW(open, nr_open, alloc_open);
@@ -799,6 +818,8 @@ build_profile(struct speedscope *s, struct sp_profile *sp)
 		strbuf_addf(&name, "%s (%u)", sp->name ? sp->name : "", n);
 	}
 	c.p = profile_set_profile(s->ps, ps_str(s->ps, name.buf, name.len), wu);
+	/* Evented intervals and timed samples last their weight. */
+	c.p->spans = wu == UNIT_NANOSECONDS;
 	th = profile_set_thread(s->ps, -1, (int64_t)s->nr_profiles,
 				ps_str(s->ps, name.buf, name.len));
 	if (sp->type == SP_EVENTED)

@@ -169,6 +169,33 @@ test_no_time_keeps_input_order(void **state)
 }
 
 static void
+test_spans(void **state)
+{
+	struct fixture fx;
+
+	(void)state;
+	setup(&fx);
+	/* Trace events: a 100 ns event, a gap, then b with a 20 ns child. */
+	fx.p->unit = UNIT_NANOSECONDS;
+	fx.p->spans = true;
+	test_sample(fx.ps, fx.p, "a", 100, 1000, 1);
+	test_sample(fx.ps, fx.p, "b", 10, 1500, 1);
+	test_sample(fx.ps, fx.p, "b;c", 20, 1510, 1);
+	build(&fx, NULL);
+	assert_string_equal(boxes_text(&fx), "0:a[0,100) 0:b[100,130) 1:b;c[110,130)");
+	/* Each box ends where its last sample ended, not where the next began. */
+	assert_int_equal(fx.c.boxes[0].t0, 1000);
+	assert_int_equal(fx.c.boxes[0].t1, 1100);
+	assert_int_equal(fx.c.boxes[1].t1, 1530);
+	assert_int_equal(fx.c.boxes[2].t0, 1510);
+	assert_int_equal(fx.c.boxes[2].t1, 1530);
+	/* And so does the profile's time range. */
+	assert_int_equal(fx.p->time_min, 1000);
+	assert_int_equal(fx.p->time_max, 1530);
+	release(&fx);
+}
+
+static void
 test_filter(void **state)
 {
 	struct fixture fx;
@@ -458,6 +485,7 @@ main(void)
 		cmocka_unit_test(test_consecutive_prefixes_merge),
 		cmocka_unit_test(test_weights_are_x),
 		cmocka_unit_test(test_time_sort_is_stable),
+		cmocka_unit_test(test_spans),
 		cmocka_unit_test(test_no_time_keeps_input_order),
 		cmocka_unit_test(test_filter),
 		cmocka_unit_test(test_zero_weights),

@@ -25,10 +25,16 @@ test_cpuprofile(void **state)
 	assert_int_equal(ps->nr_profiles, 1);
 	assert_string_equal(ps_get(ps, ps->profiles[0]->name), "cpu");
 	assert_int_equal(ps->profiles[0]->unit, UNIT_NANOSECONDS);
-	/* (root) is left out; a sample lasts until the next or endTime. */
+	/*
+	 * (root) is left out; a sample lasts until the next, the last not at
+	 * all (speedscope's weights). The time that went back stays at 1060
+	 * until the deltas pass it again, so nothing is counted twice.
+	 */
 	ASSERT_SAMPLES(ps, 0, "(anonymous);f 50000@1010000|-1\n"
 			      "(anonymous) 0@1060000|-1\n"
-			      "(anonymous);f 60000@1040000|-1\n");
+			      "(anonymous);f 0@1060000|-1\n");
+	assert_true(ps->profiles[0]->spans);
+	assert_int_equal(ps->profiles[0]->time_max, 1060000);
 	f = ps_frame(ps, ps->stacks[ps->profiles[0]->stack[0]].frame);
 	assert_string_equal(ps_get(ps, f->name), "f");
 	assert_string_equal(ps_get(ps, f->file), "file:///a.js");
@@ -50,6 +56,22 @@ test_old_cpuprofile(void **state)
 	assert_int_equal(ps->profiles[0]->unit, UNIT_SAMPLES);
 	ASSERT_SAMPLES(ps, 0, "m 1@-|-1\nm 1@-|-1\nm;g 1@-|-1\nh 1@-|-1\n");
 	profile_set_free(ps);
+
+	/*
+	 * With samples and timestamps (absolute µs; startTime in seconds):
+	 * timed as the new form is. Samples name nodes by the file's ids,
+	 * written after the children as V8 wrote them, in no tree order.
+	 */
+	ps = parse("{\"head\": {\"functionName\": \"(root)\", \"children\": ["
+		   "{\"functionName\": \"m\", \"children\": ["
+		   "{\"functionName\": \"g\", \"children\": [], \"id\": 3}], \"id\": 7},"
+		   "{\"functionName\": \"h\", \"children\": [], \"id\": 2}], \"id\": 5},"
+		   " \"startTime\": 12.5, \"endTime\": 12.6, \"samples\": [3, 7, 2, 2],"
+		   " \"timestamps\": [12500010, 12500030, 12500030.5, 12500100]}");
+	assert_int_equal(ps->profiles[0]->unit, UNIT_NANOSECONDS);
+	ASSERT_SAMPLES(ps, 0, "m;g 20000@12500010000|-1\nm 500@12500030000|-1\n"
+			      "h 69500@12500030500|-1\nh 0@12500100000|-1\n");
+	profile_set_free(ps);
 }
 
 static void
@@ -69,6 +91,9 @@ test_trace_nesting(void **state)
 		   "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 1, \"args\": {\"name\": \"app\"}}"
 		   "]}");
 	ASSERT_SAMPLES(ps, 0, "p 1000@1000|1\np;c 1000@2000|1\np 2500@3000|1\nq 3000@0|2\n");
+	/* Events last: the time range ends where p ends, not where it began. */
+	assert_true(ps->profiles[0]->spans);
+	assert_int_equal(ps->profiles[0]->time_max, 5500);
 	assert_string_equal(ps_get(ps, ps->threads[ps->profiles[0]->thread[3]].comm), "w");
 	assert_string_equal(ps_get(ps, ps->threads[ps->profiles[0]->thread[0]].comm), "app");
 	profile_set_free(ps);

@@ -610,6 +610,47 @@ test_merge_decimals(void **state)
 	profile_set_free(b);
 }
 
+static void
+test_spans(void **state)
+{
+	struct profile_set *a = profile_set_new(), *b = profile_set_new(), *c = profile_set_new();
+	struct profile *pa = profile_set_profile(a, STR_EMPTY, UNIT_NANOSECONDS);
+	struct profile *pb = profile_set_profile(b, STR_EMPTY, UNIT_NANOSECONDS);
+	struct profile *pc = profile_set_profile(c, STR_EMPTY, UNIT_NANOSECONDS);
+	struct tf_error err = TF_ERROR_INIT;
+
+	(void)state;
+	profile_set_thread(a, -1, -1, STR_EMPTY);
+	profile_set_thread(b, -1, -1, STR_EMPTY);
+	profile_set_thread(c, -1, -1, STR_EMPTY);
+	/* A sample of a profile with spans ends its weight after its time. */
+	pa->spans = true;
+	profile_add_sample(pa, STACK_ROOT, 50, 100, true, 0, &err);
+	profile_add_sample(pa, STACK_ROOT, 10, 120, true, 0, &err);
+	assert_int_equal(pa->time_min, 100);
+	assert_int_equal(pa->time_max, 150);
+	/* An end past INT64_MAX saturates. */
+	profile_add_sample(pa, STACK_ROOT, UINT64_MAX / 2, 200, true, 0, &err);
+	assert_int_equal(pa->time_max, INT64_MAX);
+	/* Into an empty profile, spans come along; with instants, they go. */
+	pb->spans = true;
+	profile_add_sample(pb, STACK_ROOT, 5, 10, true, 0, &err);
+	assert_int_equal(profile_set_merge(c, b, 0, &err), 0);
+	assert_true(pc->spans);
+	assert_int_equal(pc->time_max, 15);
+	assert_int_equal(profile_set_merge(a, c, 0, &err), 0);
+	assert_true(pa->spans);
+	profile_add_sample(pb, STACK_ROOT, 5, 10, true, 0, &err);
+	pb->spans = false;
+	assert_int_equal(profile_set_merge(a, b, 0, &err), 0);
+	assert_false(pa->spans);
+	check_profile_set(a);
+	tf_error_release(&err);
+	profile_set_free(a);
+	profile_set_free(b);
+	profile_set_free(c);
+}
+
 /*
  * Clearing the stacks leaves the root alone, and the set takes the same
  * stacks again with the ids they get in the order they come.
@@ -781,6 +822,7 @@ main(void)
 		cmocka_unit_test(test_decimals_exact),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_merge_decimals),
+		cmocka_unit_test(test_spans),
 		cmocka_unit_test(test_rewrite),
 		cmocka_unit_test(test_rewrite_build_swap),
 		cmocka_unit_test(test_check_catches_bad_position),

@@ -71,6 +71,61 @@ test_evented(void **state)
 	profile_set_free(ps);
 }
 
+/*
+ * An evented profile of events 0.4 * 10^-digits units apart, a over the
+ * whole and b open every other interval: times with one more decimal
+ * than is kept when digits is what the unit keeps.
+ */
+static struct profile_set *
+parse_fine_events(const char *unit, int digits)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct profile_set *ps;
+
+	strbuf_addf(&sb, "{" FRAMES ", \"profiles\": [{\"type\": \"evented\", \"name\": \"e\","
+		    " \"unit\": \"%s\", \"events\": [{\"type\": \"O\", \"frame\": 0, \"at\": 0}",
+		    unit);
+	for (int k = 1; k <= 10; k++)
+		strbuf_addf(&sb, ", {\"type\": \"%s\", \"frame\": 1, \"at\": %de-%d}",
+			    k % 2 ? "O" : "C", 4 * k, digits + 1);
+	strbuf_addf(&sb, ", {\"type\": \"C\", \"frame\": 0, \"at\": 4e-%d}]}]}", digits);
+	ps = parse(sb.buf);
+	strbuf_release(&sb);
+	return ps;
+}
+
+static void
+test_evented_rounding(void **state)
+{
+	/*
+	 * The times round (halves up) to 0 0 1 1 2 2 2 3 3 4 4 4: the
+	 * intervals add up to 4, the rounded end less the rounded start,
+	 * where rounding each 0.4 on its own would give 0. b's share is
+	 * the sum of its rounded closes less its rounded opens, 2.
+	 */
+	const char *want = "a 0@0|0\na;b 1@0|0\na 0@1|0\na;b 1@1|0\na 0@2|0\n"
+			   "a;b 0@2|0\na 1@2|0\na;b 0@3|0\na 1@3|0\na;b 0@4|0\n";
+	struct profile_set *ps;
+
+	(void)state;
+	ps = parse_fine_events("microseconds", 3);
+	assert_int_equal(ps->profiles[0]->total_weight, 4);
+	ASSERT_SAMPLES(ps, 0, want);
+	/* Each interval lasts its weight: the time range ends at 4 ns. */
+	assert_true(ps->profiles[0]->spans);
+	assert_int_equal(ps->profiles[0]->time_max, 4);
+	profile_set_free(ps);
+
+	/* A unit that is no time keeps 6 decimals: the same rounding. */
+	ps = parse_fine_events("none", 6);
+	assert_int_equal(ps->profiles[0]->weight_decimals, 6);
+	assert_int_equal(ps->profiles[0]->total_weight, 4);
+	assert_false(ps->profiles[0]->spans);
+	ASSERT_SAMPLES(ps, 0, "a 0@-|0\na;b 1@-|0\na 0@-|0\na;b 1@-|0\na 0@-|0\n"
+			      "a;b 0@-|0\na 1@-|0\na;b 0@-|0\na 1@-|0\na;b 0@-|0\n");
+	profile_set_free(ps);
+}
+
 static void
 test_errors(void **state)
 {
@@ -164,6 +219,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sampled_units),
 		cmocka_unit_test(test_evented),
+		cmocka_unit_test(test_evented_rounding),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_weight_samples),
 		cmocka_unit_test(test_deep),
