@@ -730,6 +730,18 @@ check "--search: the status line says what it matches, at once" \
 keys q
 check "and quits" wait_for "EXIT=0"
 
+# Trace events last: a box's time runs to the end of its last event.
+run "$TFLAME" tests/data/chrome/span.json
+check "a trace opens on its outermost event" wait_details "request"
+keys 2
+check "Time Order: the 100 ms event lasts 100 ms" \
+	wait_for "time       0.000000 – 0.100000 s from the start (100.000 ms)"
+keys j l l
+check "a nested event: its own end" wait_details "tail"
+check "and its own 10 ms" wait_for "0.090000 – 0.100000 s from the start (10.000 ms)"
+keys q
+check "and quits" wait_for "EXIT=0"
+
 # Warnings: counted on the status line, listed once the terminal is back.
 run "$TFLAME" tests/data/folded/invalid.txt
 check "warnings are counted on the status line" \

@@ -1,0 +1,1 @@
+report tests/data/speedscope/fractional.speedscope.json

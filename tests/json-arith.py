@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""Check tflame's numbers for a JSON profile against the file's own arithmetic.
+
+    json-arith.py speedscope|trace|cpuprofile PROFILE REPORT.json
+
+REPORT.json is `tflame report --json --limit=0 PROFILE`. The expected
+numbers are computed here from the profile alone, with exact decimals:
+
+  speedscope  an evented profile in a time unit: each "at" rounded to the
+              ns (halves away from zero), then a frame's self is the sum of
+              the intervals it is innermost over, its total the sum of the
+              intervals it is open over (once, when it recurses); the
+              weight is the time anything is open, the time span runs from
+              the first event to the last.
+  trace       Trace Event B/E pairs and X events (ts, dur in us), nested per
+              thread: self is an event's time less its children's, total
+              the union of a name's events; the weight is the union of
+              each thread's events, the span from the first start to the
+              last end.
+  cpuprofile  a .cpuprofile, new (timeDeltas) or old (head, timestamps)
+              form: sample i lasts from its time to the next sample's, the
+              last not at all; a time that goes back holds until the
+              samples pass it. (root) is above every stack and not shown.
+
+Prints one line per mismatch and exits 1 if there is any.
+"""
+
+import json
+import sys
+from decimal import Decimal, ROUND_HALF_UP
+
+
+def ns(value, scale):
+    """A decimal in a unit of 10^-scale s (9 for ns...) as whole ns."""
+    return int((Decimal(value) * Decimal(10) ** (9 - scale)).to_integral_value(ROUND_HALF_UP))
+
+
+def add(d, k, v):
+    d[k] = d.get(k, 0) + v
+
+
+def speedscope(doc):
+    scales = {"nanoseconds": 9, "microseconds": 6, "milliseconds": 3, "seconds": 0}
+    frames = doc["shared"]["frames"]
+    prof = doc["profiles"][0]
+    assert prof["type"] == "evented", "the first profile must be evented"
+    scale = scales[prof["unit"]]
+    self_, total, weight = {}, {}, 0
+    stack, last = [], None
+    times = []
+    for ev in prof["events"]:
+        at = ns(ev["at"], scale)
+        times.append(at)
+        if stack and at > last:
+            d = at - last
+            weight += d
+            add(self_, stack[-1], d)
+            for name in set(stack):
+                add(total, name, d)
+        last = at
+        name = frames[ev["frame"]]["name"] or "(anonymous)"
+        if ev["type"] == "O":
+            stack.append(name)
+        else:
+            assert stack and stack[-1] == name, "events do not nest"
+            stack.pop()
+    return self_, total, weight, times[0], times[-1]
+
+
+def trace(doc):
+    events = doc["traceEvents"] if isinstance(doc, dict) else doc
+    threads = {}
+    for seq, ev in enumerate(events):
+        ph = ev.get("ph")
+        if ph not in ("B", "E", "X"):
+            continue
+        t = threads.setdefault((ev.get("pid"), ev.get("tid")), {"iv": [], "open": []})
+        ts = ns(ev["ts"], 6)
+        if ph == "X":
+            t["iv"].append((ts, ts + ns(ev["dur"], 6), ev["name"] or "(anonymous)"))
+        elif ph == "B":
+            t["open"].append((ts, ev["name"]))
+        else:
+            b = t["open"].pop()
+            assert b[1] == ev.get("name", b[1]), "E does not close the innermost B"
+            t["iv"].append((b[0], ts, b[1] or "(anonymous)"))
+    self_, total, weight = {}, {}, 0
+    first, end = None, None
+    for t in threads.values():
+        assert not t["open"], "a B never ends"
+        iv = sorted(t["iv"], key=lambda x: (x[0], -x[1]))
+        stack = []  # [end, name, self]
+        by_name = {}
+        covered = []
+        for s, e, name in iv:
+            first = s if first is None else min(first, s)
+            end = e if end is None else max(end, e)
+            while stack and stack[-1][0] <= s:
+                _, n, sf = stack.pop()
+                add(self_, n, sf)
+            if stack:
+                assert e <= stack[-1][0], "a child outlives its parent"
+                stack[-1][2] -= e - s
+            else:
+                covered.append((s, e))
+            stack.append([e, name, e - s])
+            by_name.setdefault(name, []).append((s, e))
+        while stack:
+            _, n, sf = stack.pop()
+            add(self_, n, sf)
+        weight += sum(e - s for s, e in covered)
+        for name, spans in by_name.items():
+            spans.sort()
+            cur_s, cur_e = spans[0]
+            for s, e in spans[1:]:
+                if s >= cur_e:
+                    add(total, name, cur_e - cur_s)
+                    cur_s, cur_e = s, e
+                else:
+                    cur_e = max(cur_e, e)
+            add(total, name, cur_e - cur_s)
+    return self_, total, weight, first, end
+
+
+def cpuprofile(doc):
+    nodes, parent = {}, {}
+    if "head" in doc:
+        todo = [(doc["head"], None)]
+        while todo:
+            n, p = todo.pop()
+            nodes[n["id"]] = n.get("functionName") or "(anonymous)"
+            parent[n["id"]] = p
+            todo.extend((c, n["id"]) for c in n.get("children", []))
+        times = [ns(t, 6) for t in doc["timestamps"]]
+    else:
+        for n in doc["nodes"]:
+            nodes[n["id"]] = n["callFrame"].get("functionName") or "(anonymous)"
+            for c in n.get("children", []):
+                parent[c] = n["id"]
+        t = ns(doc["startTime"], 6)
+        times = []
+        for d in doc["timeDeltas"]:
+            t += ns(d, 6)
+            times.append(t)
+    held, hi = [], None
+    for t in times:
+        hi = t if hi is None or t > hi else hi
+        held.append(hi)
+    self_, total, weight = {}, {}, 0
+    for i, node in enumerate(doc["samples"]):
+        w = held[i + 1] - held[i] if i + 1 < len(held) else 0
+        weight += w
+        stack, n = [], node
+        while n is not None:
+            if nodes[n] != "(root)":
+                stack.append(nodes[n])
+            n = parent.get(n)
+        if not stack:
+            continue
+        add(self_, stack[0], w)
+        for name in set(stack):
+            add(total, name, w)
+    return self_, total, weight, held[0], held[-1]
+
+
+def main():
+    kind, path, report = sys.argv[1:4]
+    with open(path) as f:
+        doc = json.load(f, parse_float=Decimal)
+    self_, total, weight, start, end = {"speedscope": speedscope, "trace": trace,
+                                        "cpuprofile": cpuprofile}[kind](doc)
+    with open(report) as f:
+        got = json.load(f)
+    bad = []
+    if got["weight"] != weight:
+        bad.append("weight: tflame %s, file %s" % (got["weight"], weight))
+    if got["time"]["start_ns"] != start or got["time"]["end_ns"] != end:
+        bad.append("time: tflame %s .. %s, file %s .. %s"
+                   % (got["time"]["start_ns"], got["time"]["end_ns"], start, end))
+    # Functions with no self weight are listed by total only.
+    rows = {r["function"]: r for r in got["top_self"] + got["top_total"]}
+    for name in sorted(set(self_) | set(total) | set(rows)):
+        r = rows.get(name, {"self": 0, "total": 0})
+        if r["self"] != self_.get(name, 0) or r["total"] != total.get(name, 0):
+            bad.append("%s: tflame self %s total %s, file self %s total %s"
+                       % (name, r["self"], r["total"], self_.get(name, 0), total.get(name, 0)))
+    for line in bad:
+        print(line)
+    print("%s: %d functions, weight %d ns, %d mismatches" % (path, len(rows), weight, len(bad)))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
