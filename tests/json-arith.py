@@ -19,8 +19,9 @@ numbers are computed here from the profile alone, with exact decimals:
               last end.
   cpuprofile  a .cpuprofile, new (timeDeltas) or old (head, timestamps)
               form: sample i lasts from its time to the next sample's, the
-              last not at all; a time that goes back holds until the
-              samples pass it. (root) is above every stack and not shown.
+              last not at all, as speedscope weighs them; a time that goes
+              back holds until the samples pass it. (root) is above every
+              stack and not shown.
 
 Prints one line per mismatch and exits 1 if there is any.
 """
@@ -131,7 +132,9 @@ def cpuprofile(doc):
             nodes[n["id"]] = n.get("functionName") or "(anonymous)"
             parent[n["id"]] = p
             todo.extend((c, n["id"]) for c in n.get("children", []))
-        times = [ns(t, 6) for t in doc["timestamps"]]
+        # One timestamp a sample; node 10 wrote one more, which speedscope
+        # does not read.
+        times = [ns(t, 6) for t in doc["timestamps"][:len(doc["samples"])]]
     else:
         for n in doc["nodes"]:
             nodes[n["id"]] = n["callFrame"].get("functionName") or "(anonymous)"

@@ -1324,12 +1324,24 @@ is_root_frame(struct chrome *c, frame_id f)
 	return !strcmp(ps_get(c->ps, ps_frame(c->ps, f)->name), "(root)");
 }
 
+/*
+ * Whether the samples have times: a delta or a timestamp each, or for the
+ * old form one timestamp more, which node 10 wrote. Like speedscope, only
+ * a timestamp a sample is read: the last sample weighs nothing either way.
+ */
+static bool
+cpu_timed(const struct ch_cpu *cpu)
+{
+	return cpu->nr_samples && (cpu->nr_times == cpu->nr_samples ||
+				   (cpu->absolute_times && cpu->nr_times == cpu->nr_samples + 1));
+}
+
 static int
 build_cpu(struct chrome *c, struct ch_cpu *cpu, struct profile *p, uint64_t *missing)
 {
 	thread_id th = cpu->id ? thread_id_of(c, thread_index(c, cpu->pid, cpu->tid))
 			       : profile_set_thread(c->ps, -1, -1, STR_EMPTY);
-	bool timed = cpu->nr_times == cpu->nr_samples && cpu->nr_samples;
+	bool timed = cpu_timed(cpu);
 	int64_t raw = cpu->has_start ? cpu->start : 0, t = INT64_MIN;
 
 	if (cpu->nr_nodes)
@@ -1340,7 +1352,7 @@ build_cpu(struct chrome *c, struct ch_cpu *cpu, struct profile *p, uint64_t *mis
 	 * until the sum of the deltas passes it again, so that no interval
 	 * is counted twice and the weights add up to last - first.
 	 */
-	for (size_t i = 0; timed && i < cpu->nr_times; i++) {
+	for (size_t i = 0; timed && i < cpu->nr_samples; i++) {
 		if (cpu->absolute_times)
 			raw = cpu->times[i];
 		else if (__builtin_add_overflow(raw, cpu->times[i], &raw))
@@ -1422,8 +1434,8 @@ build(struct chrome *c)
 			continue;
 		if (!cpu_profile) {
 			cpu_profile = profile_set_profile(c->ps, ps_str(c->ps, "cpu", 3),
-				c->opts->weight == WEIGHT_SAMPLES || c->cpus[i].nr_times !=
-				c->cpus[i].nr_samples ? UNIT_SAMPLES : UNIT_NANOSECONDS);
+				c->opts->weight == WEIGHT_SAMPLES || !cpu_timed(&c->cpus[i])
+				? UNIT_SAMPLES : UNIT_NANOSECONDS);
 			/* A timed sample lasts until the next one. */
 			cpu_profile->spans = cpu_profile->unit == UNIT_NANOSECONDS;
 		}

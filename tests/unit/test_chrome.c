@@ -61,16 +61,31 @@ test_old_cpuprofile(void **state)
 	 * With samples and timestamps (absolute µs; startTime in seconds):
 	 * timed as the new form is. Samples name nodes by the file's ids,
 	 * written after the children as V8 wrote them, in no tree order.
+	 * Node 10 wrote a timestamp more, which speedscope does not read.
 	 */
+	for (int extra = 0; extra < 2; extra++) {
+		char text[1024];
+
+		snprintf(text, sizeof(text),
+			 "{\"head\": {\"functionName\": \"(root)\", \"children\": ["
+			 "{\"functionName\": \"m\", \"children\": ["
+			 "{\"functionName\": \"g\", \"children\": [], \"id\": 3}], \"id\": 7},"
+			 "{\"functionName\": \"h\", \"children\": [], \"id\": 2}], \"id\": 5},"
+			 " \"startTime\": 12.5, \"endTime\": 12.6, \"samples\": [3, 7, 2, 2],"
+			 " \"timestamps\": [12500010, 12500030, 12500030.5, 12500100%s]}",
+			 extra ? ", 12500200" : "");
+		ps = parse(text);
+		assert_int_equal(ps->profiles[0]->unit, UNIT_NANOSECONDS);
+		ASSERT_SAMPLES(ps, 0, "m;g 20000@12500010000|-1\nm 500@12500030000|-1\n"
+				      "h 69500@12500030500|-1\nh 0@12500100000|-1\n");
+		profile_set_free(ps);
+	}
+	/* Two timestamps more: not one a sample, so counted. */
 	ps = parse("{\"head\": {\"functionName\": \"(root)\", \"children\": ["
-		   "{\"functionName\": \"m\", \"children\": ["
-		   "{\"functionName\": \"g\", \"children\": [], \"id\": 3}], \"id\": 7},"
-		   "{\"functionName\": \"h\", \"children\": [], \"id\": 2}], \"id\": 5},"
-		   " \"startTime\": 12.5, \"endTime\": 12.6, \"samples\": [3, 7, 2, 2],"
-		   " \"timestamps\": [12500010, 12500030, 12500030.5, 12500100]}");
-	assert_int_equal(ps->profiles[0]->unit, UNIT_NANOSECONDS);
-	ASSERT_SAMPLES(ps, 0, "m;g 20000@12500010000|-1\nm 500@12500030000|-1\n"
-			      "h 69500@12500030500|-1\nh 0@12500100000|-1\n");
+		   "{\"functionName\": \"m\", \"children\": [], \"id\": 2}], \"id\": 1},"
+		   " \"samples\": [2], \"timestamps\": [10, 20, 30]}");
+	assert_int_equal(ps->profiles[0]->unit, UNIT_SAMPLES);
+	ASSERT_SAMPLES(ps, 0, "m 1@-|-1\n");
 	profile_set_free(ps);
 }
 

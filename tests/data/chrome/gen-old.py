@@ -4,7 +4,9 @@ DevTools saved it before the nodes array (about 2016) and as speedscope's
 importer reads it: {head: {functionName, scriptId, url, lineNumber,
 columnNumber, hitCount, callUID, children, deoptReason, id, positionTicks},
 startTime, endTime (seconds), samples (node ids), timestamps (us)}, with
-V8's key order (id after the children) and ids in no tree order.
+V8's key order (id after the children) and ids in no tree order. As in
+the profiles node 10 wrote in this form, there is one timestamp more than
+samples: where the last sample ends.
 
     python3 gen-old.py >old-timestamps.cpuprofile
 """
@@ -42,6 +44,7 @@ for _ in range(40):
     samples.append(random.choice(leaves))
     stamps.append(t)
     t += random.choice([998, 1001, 1003, 1240, 2001, 997])
+stamps.append(t)
 
 hits = {}
 for s in samples:
