@@ -377,7 +377,7 @@ cmd_dump(int argc, char **argv)
 	if (model_search_re(&m)) {
 		const struct search_index *ix = view == VIEW_TIME_ORDER ? model_search_chart(&m)
 									 : model_search_tree(&m);
-		uint64_t matched = search_index_matched(ix, 0, total);
+		uint64_t matched = model_search_matched(&m);
 		uint64_t in_view = search_index_matched(ix, v.x0, v.x1);
 
 		strbuf_addstr(&out, "  matched ");

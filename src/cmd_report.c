@@ -211,7 +211,7 @@ report_compute(struct report *r)
 	r->by_total = copy_rows(r->m, SANDWICH_BY_TOTAL, &r->nr_by_total);
 	if (model_search_re(r->m)) {
 		r->searching = true;
-		r->matched = search_index_matched(model_search_tree(r->m), 0, r->total);
+		r->matched = model_search_matched(r->m);
 	}
 	if (r->lines)
 		lines_compute(r);

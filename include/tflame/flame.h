@@ -42,6 +42,13 @@ struct flame_source {
 	const struct search_index *matches;  /* the search over it, or NULL */
 	uint64_t all;                        /* the weight "% of all" is of */
 	/*
+	 * What the search matches of all (model_search_matched(): exact
+	 * where the profile records figures), when has_matched_all; else
+	 * the matches' own sum over the whole tree or chart.
+	 */
+	uint64_t matched_all;
+	bool has_matched_all;
+	/*
 	 * Another key is another tree or chart: the view starts over. The
 	 * same key with another key2 is the same tree (of a set whose stack
 	 * ids keep their meaning) with other weights: a tree view keeps its

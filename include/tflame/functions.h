@@ -18,6 +18,15 @@
  * Everything here works from per-stack weights (stack_weights()), so a
  * thread filter is applied once, when those are summed, and the rest is
  * O(stacks): nothing re-reads samples and nothing recurses on stack depth.
+ *
+ * A profile whose format records per-function figures (cProfile,
+ * callgrind: struct func_figure in profile.h) has a second source, the
+ * file's own numbers, read by func_stats_figures(). Its samples are then
+ * a tree rebuilt from a call graph, so the figures are what the tables
+ * show whenever they apply: when the lens keeps every sample. A lens that
+ * drops or moves samples (a thread filter that drops a thread with
+ * samples; later, transforms and time ranges) is a question the file has
+ * no figures for, and the tables fall back to the tree's own.
  */
 
 #include <stdbool.h>
@@ -105,6 +114,16 @@ void func_stats_compute(const struct func_table *ft, const struct profile_set *p
  */
 void func_stats_compute_sums(const struct func_table *ft, const struct profile_set *ps,
 			     const uint64_t *w, const uint64_t *sub, struct func_stats *out);
+
+/*
+ * The recorded figures of p (profile_add_figure()) as self and total per
+ * function of ft: out[ft->nr_funcs], overwritten; a function with no
+ * figure gets zeros, and the figures of several frames of one function
+ * add up. Returns false, with out untouched, when p has no figures.
+ * O(figures + functions).
+ */
+bool func_stats_figures(const struct func_table *ft, const struct profile *p,
+			struct func_stats *out);
 
 /*
  * The stack tree as first-child / next-sibling links, for walking it in

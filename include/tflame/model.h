@@ -89,6 +89,7 @@ struct model {
 	bool funcs_built;
 	struct func_stats *fstats;
 	uint64_t fstats_gen;
+	bool fstats_exact;        /* fstats are the profile's recorded figures */
 
 	/*
 	 * The search is not part of the lens: changing it bumps search_gen
@@ -159,8 +160,25 @@ const struct func_table *model_funcs(struct model *m);
  * a function again after model_set_changed().
  */
 func_id model_func_find(struct model *m, str_id name, str_id module);
-/* Self and total of every function under the lens (model_funcs() order). */
+/*
+ * Self and total of every function under the lens (model_funcs() order):
+ * the profile's recorded figures when it has them and the lens keeps
+ * every sample (model_func_stats_exact()), else counted from the samples.
+ */
 const struct func_stats *model_func_stats(struct model *m);
+/*
+ * Whether model_func_stats() are the figures the file recorded (exact)
+ * rather than counted from the samples: false for formats that record
+ * none, and under a lens that drops samples.
+ */
+bool model_func_stats_exact(struct model *m);
+/*
+ * Whether the current profile's samples are a tree rebuilt from a call
+ * graph (its format records figures, see struct func_figure), so that
+ * trees and charts are an approximation and model_func_stats_exact()
+ * tells where the exact numbers are.
+ */
+bool model_tree_rebuilt(const struct model *m);
 
 /*
  * Search: show the frames re matches in every pane (the model takes
@@ -196,6 +214,14 @@ const struct search *model_search(struct model *m);
  */
 const struct search_index *model_search_tree(struct model *m);
 const struct search_index *model_search_chart(struct model *m);
+/*
+ * The weight the search matches under the lens, counted once per sample:
+ * search_index_matched() over the whole Left Heavy tree, except that a
+ * search matching one function of a profile with exact figures
+ * (model_func_stats_exact()) answers with that function's recorded
+ * total, which the rebuilt tree only approximates. 0 with no search.
+ */
+uint64_t model_search_matched(struct model *m);
 
 /*
  * The Sandwich of func (< model_funcs()->nr_funcs) under the lens: its

@@ -141,6 +141,23 @@ enum weight_unit {
 /* "samples", "events", "ns", ...; never NULL. */
 const char *weight_unit_name(enum weight_unit unit);
 
+/*
+ * One function's figures as the tool that wrote the file recorded them,
+ * in the profile's weight unit: cProfile's tottime and cumtime,
+ * callgrind's self and inclusive cost. Formats that record a call graph
+ * rather than stacks (see the importers) give these beside the samples,
+ * because the samples are a tree rebuilt from the graph, an
+ * approximation, while these numbers are the file's own. The function
+ * tables read them (functions.h: func_stats_figures()) whenever the lens
+ * keeps every sample; figures of several frames of one function add up.
+ */
+struct func_figure {
+	frame_id frame;  /* a frame of the function */
+	uint64_t self;   /* exclusive weight */
+	uint64_t total;  /* inclusive weight, recursion counted once as the
+			  * tool counts it */
+};
+
 struct profile {
 	str_id name;           /* event or profile name, e.g. "cycles" */
 	enum weight_unit unit;
@@ -167,6 +184,15 @@ struct profile {
 	 */
 	bool spans;
 	int64_t time_min, time_max; /* over samples with a time (and their ends) */
+
+	/*
+	 * The recorded per-function figures (struct func_figure), or NULL
+	 * when the format records none; owned. They describe all of the
+	 * profile's samples: anything that adds samples they do not
+	 * describe (profile_set_merge()) drops them.
+	 */
+	struct func_figure *figures;
+	uint32_t nr_figures, alloc_figures;
 };
 
 struct diag {
@@ -304,6 +330,14 @@ profile_span_end(int64_t time, uint64_t weight)
 }
 
 /*
+ * Record the figures of one function of p (see struct func_figure).
+ * Importers call it once per function; frame is any frame of it.
+ */
+void profile_add_figure(struct profile *p, frame_id frame, uint64_t self, uint64_t total);
+/* Forget p's figures: the function tables then count p's samples. */
+void profile_drop_figures(struct profile *p);
+
+/*
  * Multiply every weight of p by 10^(decimals - p->weight_decimals), so that
  * weights with up to that many decimals can be added exactly. Returns 0, or
  * -1 with err set on overflow (p is then unchanged).
@@ -323,7 +357,9 @@ void profile_format_amount(const struct profile *p, uint64_t w, struct strbuf *o
  * Move everything in src into dst: strings, frames, stacks and threads are
  * interned again in dst, profiles are matched by name (new ones appended in
  * src's order), src's samples are appended after dst's, and src's warnings
- * are appended with line_offset added to their line numbers. src is left
+ * are appended with line_offset added to their line numbers. Recorded
+ * figures survive when both sides of a profile have them (they add up)
+ * or only one side has samples; else they are dropped. src is left
  * empty but valid (free it with profile_set_free()). Returns 0, or -1 with
  * err set if a total weight would overflow.
  */

@@ -274,3 +274,20 @@ func_stats_compute(const struct func_table *ft, const struct profile_set *ps,
 	func_stats_compute_sums(ft, ps, w, sub, out);
 	free(sub);
 }
+
+bool
+func_stats_figures(const struct func_table *ft, const struct profile *p,
+		   struct func_stats *out)
+{
+	if (!p->figures)
+		return false;
+	memset(out, 0, sizeof(*out) * ft->nr_funcs);
+	for (uint32_t i = 0; i < p->nr_figures; i++) {
+		const struct func_figure *f = &p->figures[i];
+		struct func_stats *st = &out[ft->frame_func[f->frame]];
+
+		st->self += f->self;
+		st->total += f->total;
+	}
+	return true;
+}

@@ -184,6 +184,31 @@ model_func_find(struct model *m, str_id name, str_id module)
 	return SEARCH_NO_FUNC;
 }
 
+bool
+model_tree_rebuilt(const struct model *m)
+{
+	return model_profile(m)->figures != NULL;
+}
+
+/*
+ * Whether the lens keeps every sample of the profile: no thread filter,
+ * or one that keeps every thread with samples. (The formats with figures
+ * have one thread, so a filter there keeps all or nothing.)
+ */
+static bool
+lens_keeps_all(struct model *m)
+{
+	const struct thread_table *tt;
+
+	if (!m->threads)
+		return true;
+	tt = model_thread_weights(m);
+	for (uint32_t i = 0; i < tt->nr_threads; i++)
+		if (!m->threads[tt->threads[i].thread])
+			return false;
+	return true;
+}
+
 const struct func_stats *
 model_func_stats(struct model *m)
 {
@@ -196,13 +221,24 @@ model_func_stats(struct model *m)
 	w = model_stack_weights(m);
 	if (!m->fstats)
 		m->fstats = xmalloc(sizeof(*m->fstats) * ((size_t)ft->nr_funcs + 1));
+	m->fstats_gen = m->generation;
+	m->fstats_exact = lens_keeps_all(m) &&
+			  func_stats_figures(ft, model_profile(m), m->fstats);
+	if (m->fstats_exact)
+		return m->fstats;
 	/* A current tree has the subtree sums already. */
 	if (m->tree_gen == m->generation)
 		func_stats_compute_sums(ft, m->ps, w, m->tree.total, m->fstats);
 	else
 		func_stats_compute(ft, m->ps, w, m->fstats);
-	m->fstats_gen = m->generation;
 	return m->fstats;
+}
+
+bool
+model_func_stats_exact(struct model *m)
+{
+	model_func_stats(m);
+	return m->fstats_exact;
 }
 
 /* ---------------------------------------------------------------- search */
@@ -296,6 +332,23 @@ model_search_chart(struct model *m)
 	m->schart_gen = m->generation;
 	m->schart_sgen = m->search_gen;
 	return &m->search_chart;
+}
+
+uint64_t
+model_search_matched(struct model *m)
+{
+	const struct search *s = model_search(m);
+
+	if (!s)
+		return 0;
+	if (s->funcs_matched == 1 && model_func_stats_exact(m)) {
+		const struct func_stats *st = model_func_stats(m);
+
+		for (func_id f = 0; f < s->nr_funcs; f++)
+			if (search_func(s, f))
+				return st[f].total;
+	}
+	return search_index_matched(model_search_tree(m), 0, model_total(m));
 }
 
 /* -------------------------------------------------------------- sandwich */
@@ -590,8 +643,9 @@ check_more(const struct model *m, struct tf_error *err)
 	if (m->sandwich_gen == g) {
 		if (sandwich_check(&m->sandwich, err))
 			return -1;
-		if (m->fstats_gen == g && (m->fstats[m->sandwich.func].total != m->sandwich.total ||
-					   m->fstats[m->sandwich.func].self != m->sandwich.self))
+		if (m->fstats_gen == g && !m->fstats_exact &&
+		    (m->fstats[m->sandwich.func].total != m->sandwich.total ||
+		     m->fstats[m->sandwich.func].self != m->sandwich.self))
 			return tf_error_set(err, "sandwich weighs %llu, its function %llu",
 					    (unsigned long long)m->sandwich.total,
 					    (unsigned long long)m->fstats[m->sandwich.func].total);

@@ -154,6 +154,7 @@ profile_free(struct profile *p)
 	free(p->weight);
 	free(p->time);
 	free(p->thread);
+	free(p->figures);
 	free(p);
 }
 
@@ -648,8 +649,41 @@ profile_set_decimals(struct profile *p, unsigned decimals, struct tf_error *err)
 	for (size_t i = 0; i < p->nr_samples; i++)
 		p->weight[i] *= mul;
 	p->total_weight *= mul;
+	/* A figure is at most the total, whose scaling did not overflow. */
+	for (uint32_t i = 0; i < p->nr_figures; i++) {
+		p->figures[i].self *= mul;
+		p->figures[i].total *= mul;
+	}
 	p->weight_decimals = decimals;
 	return 0;
+}
+
+void
+profile_add_figure(struct profile *p, frame_id frame, uint64_t self, uint64_t total)
+{
+	ALLOC_GROW(p->figures, p->nr_figures, p->alloc_figures);
+	p->figures[p->nr_figures++] = (struct func_figure){ frame, self, total };
+}
+
+void
+profile_drop_figures(struct profile *p)
+{
+	free(p->figures);
+	p->figures = NULL;
+	p->nr_figures = p->alloc_figures = 0;
+}
+
+/* Append src's figures to dst's, their frames mapped by fmap, scaled by mul. */
+static void
+append_figures(struct profile *dst, const struct profile *src, const frame_id *fmap,
+	       uint64_t mul)
+{
+	for (uint32_t i = 0; i < src->nr_figures; i++) {
+		const struct func_figure *f = &src->figures[i];
+
+		profile_add_figure(dst, fmap ? fmap[f->frame] : f->frame, f->self * mul,
+				   f->total * mul);
+	}
 }
 
 void
@@ -774,6 +808,20 @@ profile_set_merge(struct profile_set *dst, struct profile_set *src, uint64_t lin
 		if (sp->src && !dp->src)
 			dp->src = xcalloc(dp->alloc_samples ? dp->alloc_samples : 1,
 					  sizeof(*dp->src));
+		/*
+		 * Figures describe all of a profile's samples: they add up
+		 * when both sides have them, or carry over when only one side
+		 * has samples; samples without figures make them wrong.
+		 */
+		if (!sp->nr_samples && !sp->figures) {
+			/* nothing of src's changes dst's figures */
+		} else if (!dp->nr_samples && !dp->figures) {
+			append_figures(dp, sp, fmap, mul);
+		} else if (dp->figures && sp->figures) {
+			append_figures(dp, sp, fmap, mul);
+		} else {
+			profile_drop_figures(dp);
+		}
 		grow_samples(dp, dp->nr_samples + sp->nr_samples);
 		base = dp->nr_samples;
 		moved = sp->nr_samples;
@@ -959,6 +1007,8 @@ rewrite_shadow(const struct profile_set *ps, bool stacks)
 		q->weight = NULL;
 		q->time = NULL;
 		q->thread = NULL;
+		q->figures = NULL; /* remade on the new frames by rewrite_build() */
+		q->nr_figures = q->alloc_figures = 0;
 		ALLOC_GROW(out->profiles, out->nr_profiles, out->alloc_profiles);
 		out->profiles[out->nr_profiles++] = q;
 	}
@@ -1061,6 +1111,12 @@ rewrite_build(const struct profile_set *ps, struct profile_set *consumed, frame_
 		struct profile *q = out->profiles[pi];
 		size_t room = p->alloc_samples ? p->alloc_samples : 1;
 
+		/* A function's figures go to what its frame became, outermost first. */
+		for (uint32_t i = 0; i < p->nr_figures; i++) {
+			const struct func_figure *f = &p->figures[i];
+
+			profile_add_figure(q, m.ids[m.first[f->frame]], f->self, f->total);
+		}
 		if (pmap && p->src) {
 			q->src = consume ? consumed->profiles[pi]->src
 					 : xreallocarray(NULL, room, sizeof(*q->src));
@@ -1117,6 +1173,20 @@ profile_set_rewrite_consume(struct profile_set *shadow, frame_rewrite_fn *fn, vo
 	return rewrite_build(shadow, shadow, fn, ctx, o, map_out);
 }
 
+static void
+swap_figures(struct profile *p, struct profile *q)
+{
+	struct func_figure *f = p->figures;
+	uint32_t nr = p->nr_figures, alloc = p->alloc_figures;
+
+	p->figures = q->figures;
+	p->nr_figures = q->nr_figures;
+	p->alloc_figures = q->alloc_figures;
+	q->figures = f;
+	q->nr_figures = nr;
+	q->alloc_figures = alloc;
+}
+
 void
 profile_set_swap_tables(struct profile_set *a, struct profile_set *b)
 {
@@ -1151,6 +1221,7 @@ profile_set_swap_tables(struct profile_set *a, struct profile_set *b)
 		q->stack = stk;
 		p->src = q->src;
 		q->src = src;
+		swap_figures(p, q); /* they name frames, which were swapped too */
 	}
 }
 
@@ -1326,6 +1397,14 @@ profile_set_check(const struct profile_set *ps, struct tf_error *err)
 			if (p->time[i] && p->spans && profile_span_end(p->time[i], p->weight[i]) > tmax)
 				tmax = profile_span_end(p->time[i], p->weight[i]);
 		}
+		for (uint32_t i = 0; i < p->nr_figures; i++)
+			if (p->figures[i].frame >= ps->nr_frames ||
+			    p->figures[i].self > p->figures[i].total)
+				return tf_error_set(err, "profile %zu figure %u: frame out of range "
+						    "or self above total", pi, i);
+		if (p->nr_figures > p->alloc_figures)
+			return tf_error_set(err, "profile %zu: %u figures in %u slots", pi,
+					    p->nr_figures, p->alloc_figures);
 		if (total != p->total_weight)
 			return tf_error_set(err, "profile %zu: total %llu, weights sum to %llu",
 					    pi, (unsigned long long)p->total_weight,

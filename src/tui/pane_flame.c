@@ -68,6 +68,8 @@ struct flame {
 	const struct search_index *matches; /* or NULL */
 	uint64_t total;            /* x runs over [0, total) */
 	uint64_t all;              /* what "% of all" is of */
+	uint64_t matched_all;      /* the search's "of all", if has_matched_all */
+	bool has_matched_all;
 	uint32_t depth;            /* rows in all: the deepest stack */
 
 	/* the view */
@@ -558,6 +560,8 @@ flame_set_source(struct flame *f, const struct flame_source *src)
 	}
 	f->matches = src->matches;
 	f->all = src->all ? src->all : f->total;
+	f->matched_all = src->matched_all;
+	f->has_matched_all = src->has_matched_all;
 	if (f->remapped) {
 		f->key = src->key;
 		f->key2 = src->key2;
@@ -1804,7 +1808,7 @@ flame_search_status(const struct flame *f, struct pane_ctx *ctx, struct strbuf *
 
 	if (!f->matches)
 		return;
-	all = search_index_matched(f->matches, 0, f->total);
+	all = f->has_matched_all ? f->matched_all : search_index_matched(f->matches, 0, f->total);
 	view = search_index_matched(f->matches, f->x0, f->x1);
 	strbuf_addstr(out, "matched: ");
 	profile_format_amount(p, all, out);
@@ -1873,6 +1877,10 @@ flame_pane_sync(struct pane *pane, struct pane_ctx *ctx)
 	} else {
 		src.chart = model_chart(m);
 		src.matches = model_search_chart(m);
+	}
+	if (src.matches) {
+		src.matched_all = model_search_matched(m);
+		src.has_matched_all = true;
 	}
 	flame_set_source(fp->view, &src);
 	return fp->view;
