@@ -128,4 +128,16 @@ typedef frame_id builder_root_fn(void *ctx, thread_id thread);
  */
 void builder_add_roots(struct builder *b, builder_root_fn *root, void *ctx);
 
+/*
+ * Split w into n parts in the proportions of share[0..n): out[i] is
+ * w * share[i] / sum(share) rounded down, and the units that rounding
+ * leaves over go one each to the parts with the largest remainders
+ * (ties to the lower index), so the parts add up to w exactly and no
+ * part is biased up or down by more than one unit. An importer that
+ * rebuilds a tree from a call graph splits a node's weight this way
+ * among its own time and its callees. All zeros when every share is 0.
+ * O(n log n); exact integer arithmetic.
+ */
+void builder_apportion(uint64_t w, const uint64_t *share, size_t n, uint64_t *out);
+
 #endif /* TFLAME_BUILDER_H */

@@ -247,3 +247,57 @@ builder_add_roots(struct builder *b, builder_root_fn *root, void *ctx)
 	free(memo.keys);
 	free(memo.vals);
 }
+
+/* A part's remainder while apportioning, and its index for ties. */
+struct rest {
+	uint64_t r;
+	size_t i;
+};
+
+static int
+cmp_rest(const void *a, const void *b)
+{
+	const struct rest *x = a, *y = b;
+
+	if (x->r != y->r)
+		return x->r > y->r ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+void
+builder_apportion(uint64_t w, const uint64_t *share, size_t n, uint64_t *out)
+{
+	hash_u128 sum = 0;
+	uint64_t given = 0, left;
+	struct rest *rest;
+	size_t nr = 0;
+	unsigned shift = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += share[i];
+	/* Remainders are below sum: shifted by this much they fit 64 bits. */
+	while (sum >> shift > UINT64_MAX)
+		shift++;
+	if (!sum) {
+		memset(out, 0, sizeof(*out) * n);
+		return;
+	}
+	rest = xmalloc(sizeof(*rest) * (n + 1));
+	for (size_t i = 0; i < n; i++) {
+		hash_u128 x = (hash_u128)w * share[i];
+
+		out[i] = (uint64_t)(x / sum);
+		given += out[i];
+		/* All over the same sum: comparing remainders compares fractions. */
+		if (share[i])
+			rest[nr++] = (struct rest){ (uint64_t)((x % sum) >> shift), i };
+	}
+	/* Fewer than n units are left: each part rounded down by less than one. */
+	left = w - given;
+	if (left) {
+		qsort(rest, nr, sizeof(*rest), cmp_rest);
+		for (size_t k = 0; k < nr && left; k++, left--)
+			out[rest[k].i]++;
+	}
+	free(rest);
+}

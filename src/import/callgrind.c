@@ -40,15 +40,27 @@
  *  - a function's total is its self cost plus the inclusive cost of the
  *    calls it makes; its weight as a root is its total less the cost of
  *    the calls made to it (roots are the functions left with a positive
- *    weight);
- *  - a node of weight w for function f gets, for each callee g, a child
- *    of weight w * cost(f->g) / total(f), rounded down, and keeps the
- *    rest as its self weight, so weights add up exactly;
- *  - where a callee is already on the path (recursion), its share stays
- *    with the caller as self weight instead of expanding forever;
- *  - shares that round to 0 are dropped, and past MAX_NODES nodes per
- *    event no node is expanded further (a warning says so), since a
- *    graph with many shared callees can unfold into a huge tree.
+ *    weight), so the roots add up to the cost of every function's self,
+ *    the file's summary;
+ *  - a node of weight w for function f splits w between f's self cost
+ *    and one child per callee g in the proportions of f's self cost and
+ *    of cost(f->g), by largest remainder (builder_apportion()), so
+ *    weights add up exactly and no share is biased;
+ *  - a call to a function already on the path (recursion, such as
+ *    fib'2 -> fib'2 under valgrind's default --separate-recs) is left
+ *    out of the split: its cost is inside the cost of the outer call
+ *    already, and the other shares absorb it;
+ *  - shares of 0 are dropped, and past MAX_NODES nodes per event no node
+ *    is expanded further (a warning says so), since a graph with many
+ *    shared callees can unfold into a huge tree.
+ *
+ * The tree is an approximation; the file's own numbers per function go
+ * beside it as figures (struct func_figure), which the function tables
+ * show: the self cost, and the inclusive cost as callgrind_annotate
+ * --inclusive=yes gives it, with recursion counted once (add_figures()).
+ * callgrind_annotate adds the cost of every call made to a function,
+ * also from inside its own recursion, and shows fib'2 at six times the
+ * program's cost.
  *
  * The expansion uses an explicit stack, never recursion.
  */
@@ -101,8 +113,10 @@ struct cg {
 	uint32_t nr_nodes, alloc_nodes;
 	uint64_t *node_slots;   /* (hash32 << 32) | (index + 1) */
 	uint32_t node_mask;
-	uint64_t *totals;       /* nr_nodes * nr_events */
+	uint64_t *totals;       /* nr_nodes * nr_events: self + calls made */
 	size_t alloc_totals;
+	uint64_t *selfs;        /* nr_nodes * nr_events: self costs */
+	size_t alloc_selfs;
 	struct cg_edge *edges;
 	uint32_t nr_edges, alloc_edges;
 	uint64_t *edge_slots;
@@ -122,6 +136,7 @@ cg_release(struct cg *cg)
 	free(cg->nodes);
 	free(cg->node_slots);
 	free(cg->totals);
+	free(cg->selfs);
 	free(cg->edges);
 	free(cg->edge_slots);
 	free(cg->edge_costs);
@@ -185,6 +200,10 @@ node_get(struct cg *cg, str_id ob, str_id file, str_id name)
 	ALLOC_GROW_BY(cg->totals, (size_t)cg->nr_nodes * cg->nr_events, cg->nr_events,
 		      cg->alloc_totals);
 	memset(cg->totals + (size_t)cg->nr_nodes * cg->nr_events, 0,
+	       cg->nr_events * sizeof(uint64_t));
+	ALLOC_GROW_BY(cg->selfs, (size_t)cg->nr_nodes * cg->nr_events, cg->nr_events,
+		      cg->alloc_selfs);
+	memset(cg->selfs + (size_t)cg->nr_nodes * cg->nr_events, 0,
 	       cg->nr_events * sizeof(uint64_t));
 	cg->node_slots[j] = (uint64_t)h << 32 | (cg->nr_nodes + 1);
 	return cg->nr_nodes++;
@@ -380,6 +399,10 @@ cost_line(struct cg *cg, const char *p, const char *end, uint64_t lineno, struct
 		/* cob/cfi/cfl name the callee of one call only. */
 		cg->call_pending = false;
 		cg->have_cfi = cg->have_cob = false;
+	} else {
+		dst = cg->selfs + (size_t)from * cg->nr_events;
+		for (size_t i = 0; i < cg->nr_events; i++)
+			add_sat(&dst[i], costs[i]);
 	}
 	dst = cg->totals + (size_t)from * cg->nr_events;
 	for (size_t i = 0; i < cg->nr_events; i++)
@@ -556,16 +579,8 @@ parse_line(struct cg *cg, const char *line, size_t len, uint64_t lineno, struct 
 struct visit {
 	uint32_t node;
 	uint32_t next;     /* the next of its edges to look at */
-	uint64_t weight;
-	bool expand;       /* false past MAX_NODES: its callees' shares stay here */
+	size_t shares;     /* its children's weights, per edge, at shares[] */
 };
-
-/* a * b / c without overflow (b <= c), 0 when c is 0. */
-static uint64_t
-share(uint64_t a, uint64_t b, uint64_t c)
-{
-	return c ? (uint64_t)((hash_u128)a * b / c) : 0;
-}
 
 /* Sort the edges by caller, keeping their order of appearance per caller. */
 static uint32_t *
@@ -598,55 +613,84 @@ struct unfold {
 	struct builder b;
 	struct visit *stack;
 	size_t depth, alloc;
+	/*
+	 * The weights of the children of the nodes on the path, one run per
+	 * node, as the split gave them: part 0 of a run is the node's self
+	 * weight, then one per edge. Popped with the node.
+	 */
+	uint64_t *shares, *parts;
+	size_t nr_shares, alloc_shares, alloc_parts;
 	bool *on_path;
 	uint64_t nodes;
 	bool capped;
 };
 
-/* The share of edge e (a call from the node of v) that a child of v gets. */
 static uint64_t
-edge_share(const struct unfold *u, const struct visit *v, uint32_t e)
+cost(const struct cg *cg, const uint64_t *table, size_t i, size_t ev)
 {
-	const struct cg *cg = u->cg;
+	return table[i * cg->nr_events + ev];
+}
 
-	return share(v->weight, cg->edge_costs[(size_t)e * cg->nr_events + u->ev],
-		     cg->totals[(size_t)v->node * cg->nr_events + u->ev]);
+/* Whether the split of w into k parts at out gave w out (every share was 0: no). */
+static bool
+w_split(const uint64_t *out, size_t k, uint64_t w)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < k; i++)
+		sum += out[i];
+	return sum == w;
 }
 
 /*
- * Enter node with weight w: push it, and add its sample, the weight that
- * its callees' shares leave (all of it when it is not expanded).
+ * Enter node with weight w: push it, split w between its self cost and
+ * its calls to functions not on the path, and add its sample, the self
+ * part (all of w when it is not expanded).
  */
 static int
 enter(struct unfold *u, uint32_t node, uint64_t w, struct tf_error *err)
 {
-	const struct cg_node *n = &u->cg->nodes[node];
+	const struct cg *cg = u->cg;
+	const struct cg_node *n = &cg->nodes[node];
+	size_t k = (size_t)n->nr_edges + 1;
+	bool expand = u->nodes < MAX_NODES;
 	struct visit *v;
-	uint64_t self = w;
+	uint64_t *out;
 
 	ALLOC_GROW(u->stack, u->depth, u->alloc);
 	v = &u->stack[u->depth++];
-	*v = (struct visit){ node, 0, w, u->nodes < MAX_NODES };
+	*v = (struct visit){ node, 0, u->nr_shares };
 	u->on_path[node] = true;
 	u->nodes++;
+	ALLOC_GROW_BY(u->shares, u->nr_shares, k, u->alloc_shares);
+	ALLOC_GROW_BY(u->parts, 0, k, u->alloc_parts);
+	out = u->shares + u->nr_shares;
+	u->nr_shares += k;
+	u->parts[0] = cost(cg, cg->selfs, node, u->ev);
 	for (uint32_t i = 0; i < n->nr_edges; i++) {
 		uint32_t e = u->order[n->first_edge + i];
-		uint64_t s;
 
-		if (u->on_path[u->cg->edges[e].to])
-			continue; /* recursion: its share stays here */
-		s = edge_share(u, v, e);
-		if (!v->expand) {
-			u->capped |= s > 0;
-			continue;
-		}
-		self -= s < self ? s : self;
+		/* Recursion: its cost is inside the outer call's already. */
+		u->parts[i + 1] = u->on_path[cg->edges[e].to] ? 0 : cost(cg, cg->edge_costs, e, u->ev);
 	}
-	if (!self)
+	builder_apportion(w, u->parts, k, out);
+	/*
+	 * No share at all (no self cost, every call recursive): the node
+	 * keeps its weight. Past the budget, it keeps its callees' too.
+	 */
+	if (!expand) {
+		for (size_t i = 1; i < k; i++)
+			u->capped |= out[i] > 0;
+	}
+	if (!expand || !w_split(out, k, w)) {
+		memset(out + 1, 0, (k - 1) * sizeof(*out));
+		out[0] = w;
+	}
+	if (!out[0])
 		return 0;
-	builder_begin_sample(&u->b, u->p, u->thread, self, 0, false);
-	for (size_t k = 0; k < u->depth; k++)
-		builder_push_frame(&u->b, u->frames[u->stack[k].node]);
+	builder_begin_sample(&u->b, u->p, u->thread, out[0], 0, false);
+	for (size_t d = 0; d < u->depth; d++)
+		builder_push_frame(&u->b, u->frames[u->stack[d].node]);
 	return builder_end_sample(&u->b, BUILDER_ROOT_FIRST, err);
 }
 
@@ -676,22 +720,20 @@ unfold(struct unfold *u, struct tf_error *err)
 			const struct cg_node *n = &cg->nodes[v->node];
 			bool pushed = false;
 
-			while (v->expand && v->next < n->nr_edges) {
-				uint32_t e = u->order[n->first_edge + v->next++];
-				uint32_t to = cg->edges[e].to;
-				uint64_t w;
+			while (v->next < n->nr_edges) {
+				uint32_t i = v->next++;
+				uint32_t e = u->order[n->first_edge + i];
+				uint64_t w = u->shares[v->shares + 1 + i];
 
-				if (u->on_path[to])
-					continue;
-				w = edge_share(u, v, e);
 				if (!w)
 					continue;
-				ret = enter(u, to, w, err);
+				ret = enter(u, cg->edges[e].to, w, err);
 				pushed = true;
 				break;
 			}
 			if (!pushed) {
 				u->on_path[v->node] = false;
+				u->nr_shares = v->shares;
 				u->depth--;
 			}
 		}
@@ -699,8 +741,146 @@ unfold(struct unfold *u, struct tf_error *err)
 	for (size_t k = 0; k < u->depth; k++)
 		u->on_path[u->stack[k].node] = false;
 	u->depth = 0;
+	u->nr_shares = 0;
 	free(incoming);
 	return ret;
+}
+
+/*
+ * The strongly connected components of the call graph (the cycles of
+ * mutual recursion), as comp[node]: Tarjan's algorithm with an explicit
+ * stack, never recursion. Edges must be sorted (u->order).
+ */
+static uint32_t *
+components(const struct unfold *u)
+{
+	const struct cg *cg = u->cg;
+	size_t n = cg->nr_nodes ? cg->nr_nodes : 1;
+	uint32_t *comp = xmalloc(sizeof(*comp) * n), *index = xmalloc(sizeof(*index) * n);
+	uint32_t *low = xmalloc(sizeof(*low) * n), *next = xcalloc(n, sizeof(*next));
+	uint32_t *stk = xmalloc(sizeof(*stk) * n), *call = xmalloc(sizeof(*call) * n);
+	bool *on = xcalloc(n, sizeof(*on));
+	uint32_t nr_stk = 0, nr_comp = 0, counter = 0;
+
+	for (uint32_t i = 0; i < cg->nr_nodes; i++)
+		index[i] = UINT32_MAX;
+	for (uint32_t r = 0; r < cg->nr_nodes; r++) {
+		size_t depth = 0;
+
+		if (index[r] != UINT32_MAX)
+			continue;
+		call[depth++] = r;
+		index[r] = low[r] = counter++;
+		stk[nr_stk++] = r;
+		on[r] = true;
+		while (depth) {
+			uint32_t v = call[depth - 1];
+			const struct cg_node *nd = &cg->nodes[v];
+
+			if (next[v] < nd->nr_edges) {
+				uint32_t w = cg->edges[u->order[nd->first_edge + next[v]++]].to;
+
+				if (index[w] == UINT32_MAX) {
+					index[w] = low[w] = counter++;
+					stk[nr_stk++] = w;
+					on[w] = true;
+					call[depth++] = w;
+				} else if (on[w] && index[w] < low[v]) {
+					low[v] = index[w];
+				}
+				continue;
+			}
+			if (low[v] == index[v]) {
+				uint32_t w;
+
+				do {
+					w = stk[--nr_stk];
+					on[w] = false;
+					comp[w] = nr_comp;
+				} while (w != v);
+				nr_comp++;
+			}
+			depth--;
+			if (depth && low[v] < low[call[depth - 1]])
+				low[call[depth - 1]] = low[v];
+		}
+	}
+	free(index);
+	free(low);
+	free(next);
+	free(stk);
+	free(call);
+	free(on);
+	return comp;
+}
+
+/*
+ * The file's own figures for event ev (see the top): the self cost, and
+ * as the inclusive cost, what callgrind_annotate --inclusive=yes shows
+ * (the cost of the calls made to the function; for a function nobody
+ * calls, its self cost and its calls) with recursion counted once:
+ *
+ *  - a call from outside the function's cycle of mutual recursion (its
+ *    strongly connected component) is never inside another activation
+ *    of the function, else the caller would be on the cycle, so when
+ *    there are such calls, they are the inclusive cost, exactly;
+ *  - a function called from its own cycle only (is_odd'2 called by
+ *    is_even'2) gets the calls made to it, whose nested calls count more
+ *    than once, capped at the cost of the calls into its cycle, inside
+ *    which all its activations run;
+ *  - calls of a function to itself are inside its outer call: never
+ *    counted, also for a function that nobody else calls.
+ */
+static void
+add_figures(struct unfold *u)
+{
+	struct cg *cg = u->cg;
+	size_t n = cg->nr_nodes ? cg->nr_nodes : 1;
+	uint32_t *comp = components(u);
+	uint64_t *outside = xcalloc(n, sizeof(*outside)), *inside = xcalloc(n, sizeof(*inside));
+	uint64_t *out = xcalloc(n, sizeof(*out)), *into_comp = xcalloc(n, sizeof(*into_comp));
+	bool *called = xcalloc(n, sizeof(*called)), *called_out = xcalloc(n, sizeof(*called_out));
+
+	for (uint32_t e = 0; e < cg->nr_edges; e++) {
+		const struct cg_edge *ed = &cg->edges[e];
+		uint64_t c = cost(cg, cg->edge_costs, e, u->ev);
+
+		if (ed->from == ed->to)
+			continue;
+		called[ed->to] = true;
+		add_sat(&out[ed->from], c);
+		if (comp[ed->from] == comp[ed->to]) {
+			add_sat(&inside[ed->to], c);
+		} else {
+			called_out[ed->to] = true;
+			add_sat(&outside[ed->to], c);
+			add_sat(&into_comp[comp[ed->to]], c);
+		}
+	}
+	for (uint32_t i = 0; i < cg->nr_nodes; i++) {
+		uint64_t self = cost(cg, cg->selfs, i, u->ev), total;
+
+		if (called_out[i]) {
+			total = outside[i];
+		} else if (called[i]) {
+			total = inside[i];
+			if (into_comp[comp[i]] && total > into_comp[comp[i]])
+				total = into_comp[comp[i]];
+		} else {
+			total = self;
+			add_sat(&total, out[i]);
+		}
+		if (!self && !total)
+			continue;
+		profile_add_figure(u->p, u->frames[i], self, total > self ? total : self);
+	}
+	free(comp);
+	free(outside);
+	free(inside);
+	free(out);
+	free(into_comp);
+	free(called);
+	free(called_out);
 }
 
 static enum weight_unit
@@ -743,12 +923,16 @@ build_profiles(struct cg *cg, struct tf_error *err)
 		u.nodes = 0;
 		u.p = profile_set_profile(cg->ps, cg->events[ev], event_unit(name));
 		ret = unfold(&u, err);
+		if (!ret)
+			add_figures(&u);
 	}
 	if (u.capped)
 		profile_set_warn(cg->ps, 0, "call tree cut off at %u nodes per event; "
 				 "the rest stays with the callers", MAX_NODES);
 	builder_release(&u.b);
 	free(u.stack);
+	free(u.shares);
+	free(u.parts);
 	free(u.on_path);
 	free(u.order);
 	free(frames);

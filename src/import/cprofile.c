@@ -30,17 +30,28 @@
  * count there instead. Built-in functions have the key ('~', 0, '<...>').
  *
  * The file holds a call graph, not stacks, so the tree tflame shows is an
- * approximation, built from the functions that nobody calls:
+ * approximation. Beside it go the file's own tottime and cumtime of every
+ * function, as figures (struct func_figure) that the function tables show
+ * exactly as pstats does. The tree, in nanoseconds:
  *
- *  - a root node gets its function's ct;
- *  - a node for function F given time W splits W between F's own time and
- *    one child per callee G, in the proportions of tt(F) and of the ct of
- *    each edge F -> G: a function's time is shared among its callers in
- *    proportion to the time each caller's calls took, and every node
- *    conserves its time exactly;
- *  - an edge back to a function already on the path (recursion) is left
- *    out: cProfile counts a recursive call's time in its outermost call
- *    already, so the remaining shares absorb it.
+ *  - its roots carry the time that callers do not explain: a function's
+ *    cumtime beyond the cumtime of the calls other functions made to it.
+ *    A function called both from outside the profile and from inside it
+ *    (builtins.exec runs the script, and importlib runs exec for every
+ *    module imported) is explained only in part by its callers; and
+ *    cumtime counts a recursive function's outermost calls only, while
+ *    its callers' calls may be nested in one another. So when the roots
+ *    fall short of the total, the rest goes to the recursive functions
+ *    (fewer primitive than all calls), the costliest first, up to their
+ *    unexplained cumtime: the tree then weighs the file's total time,
+ *    the sum of tottime that pstats prints;
+ *  - a node for function F given time W splits W between F's own time
+ *    and one child per callee G, in the proportions of tottime(F) and of
+ *    the cumtime of each call F -> G, by largest remainder
+ *    (builder_apportion()), so every node conserves its time exactly;
+ *  - a call to a function already on the path (recursion) is left out of
+ *    the split: cProfile counts a recursive call's time in its outermost
+ *    call already, so the remaining shares absorb it.
  *
  * Without recursion this is exact for functions with one caller, and for
  * the others it is exact on average: what it cannot know is how a callee's
@@ -544,7 +555,8 @@ struct func {
 	str_id file, name;     /* as in the key */
 	int64_t line;
 	frame_id frame;
-	double tt, ct, nc;     /* seconds, seconds, calls */
+	double tt, ct, nc, cc; /* seconds, seconds, calls, primitive calls */
+	uint64_t tt_ns, ct_ns;
 	uint32_t callers;      /* the callers dict's value index */
 	uint32_t first_edge, nr_edges; /* its callees, in edges[] */
 };
@@ -553,6 +565,7 @@ struct edge {
 	uint32_t caller, callee;
 	double ct;             /* seconds; NAN until known (old count format) */
 	double calls;
+	uint64_t ct_ns;
 };
 
 struct pstats {
@@ -590,6 +603,13 @@ static bool
 is_time(double s)
 {
 	return isfinite(s) && s >= 0 && s <= MAX_SECONDS;
+}
+
+static uint64_t
+to_ns(double s)
+{
+	/* s is checked by is_time(): at most 1e18 ns, which fits. */
+	return s > 0 ? (uint64_t)(s * 1e9 + 0.5) : 0;
 }
 
 static void
@@ -727,6 +747,7 @@ read_funcs(struct pstats *st, const struct mval *top, struct tf_error *err)
 		fn->tt = tt;
 		fn->ct = ct;
 		fn->nc = nc;
+		fn->cc = cc;
 		fn->callers = st->m.kids[v->u.kids + 4];
 		fn->frame = func_frame(st, fn, &sb);
 		st->slots[slot] = ++st->nr_funcs;
@@ -803,6 +824,11 @@ read_edges(struct pstats *st)
 			e->ct = count_sum[e->callee] > 0 && e->caller != e->callee
 					? st->funcs[e->callee].ct * e->calls / count_sum[e->callee]
 					: 0;
+		e->ct_ns = to_ns(e->ct);
+	}
+	for (uint32_t f = 0; f < st->nr_funcs; f++) {
+		st->funcs[f].tt_ns = to_ns(st->funcs[f].tt);
+		st->funcs[f].ct_ns = to_ns(st->funcs[f].ct);
 	}
 	for (uint32_t i = 0; i < st->nr_edges; i++)
 		start[st->edges[i].caller + 1]++;
@@ -839,19 +865,13 @@ struct walk {
 	uint32_t *path;    /* funcs, root first */
 	uint32_t path_len;
 	bool *on_path;     /* per func */
-	double *share;     /* per callee of the node being expanded */
+	uint64_t *share;   /* the node being expanded: its own time, then per callee */
+	uint64_t *part;    /* what the split gives each */
 	size_t alloc_share;
 	uint64_t min_expand;
 	uint64_t expanded;
 	bool budget_hit;
 };
-
-static uint64_t
-to_ns(double s)
-{
-	/* s is checked by is_time(): at most 1e18 ns, which fits. */
-	return s > 0 ? (uint64_t)(s * 1e9 + 0.5) : 0;
-}
 
 static int
 emit(struct walk *wk, uint64_t w, struct tf_error *err)
@@ -881,63 +901,122 @@ expand(struct walk *wk, const struct node *n, struct tf_error *err)
 {
 	const struct func *fn = &wk->st->funcs[n->func];
 	const struct edge *edges = wk->st->edges + fn->first_edge;
-	double total = fn->tt;
-	uint64_t left = n->w;
+	size_t k = (size_t)fn->nr_edges + 1;
+	uint64_t sum = 0;
 
-	if (fn->nr_edges > wk->alloc_share) {
-		wk->alloc_share = fn->nr_edges;
-		wk->share = xreallocarray(wk->share, wk->alloc_share, sizeof(*wk->share));
+	if (k > wk->alloc_share) {
+		wk->alloc_share = k;
+		wk->share = xreallocarray(wk->share, k, sizeof(*wk->share));
+		wk->part = xreallocarray(wk->part, k, sizeof(*wk->part));
 	}
-	for (uint32_t i = 0; i < fn->nr_edges; i++) {
-		wk->share[i] = wk->on_path[edges[i].callee] ? 0 : edges[i].ct;
-		total += wk->share[i];
-	}
-	if (!(total > 0))
+	wk->share[0] = fn->tt_ns;
+	for (uint32_t i = 0; i < fn->nr_edges; i++)
+		wk->share[i + 1] = wk->on_path[edges[i].callee] ? 0 : edges[i].ct_ns;
+	for (size_t i = 0; i < k; i++)
+		sum += wk->share[i];
+	if (!sum)
 		return emit(wk, n->w, err);
+	builder_apportion(n->w, wk->share, k, wk->part);
 	/* Pushed in reverse, so that callees are visited in the input's order. */
 	for (uint32_t i = fn->nr_edges; i-- > 0;) {
-		/* share / total first: at most 1, even when total is tiny. */
-		double x = wk->share[i] / total * (double)n->w + 0.5;
-		uint64_t w = x >= 1 ? (uint64_t)x : 0;
+		uint64_t w = wk->part[i + 1];
 
-		if (w > left)
-			w = left;
-		if (!w)
-			continue;
-		left -= w;
-		push_node(wk, edges[i].callee, n->depth + 1, w,
-			  w < wk->min_expand || wk->expanded >= MAX_NODES);
+		if (w)
+			push_node(wk, edges[i].callee, n->depth + 1, w,
+				  w < wk->min_expand || wk->expanded >= MAX_NODES);
 	}
-	return emit(wk, left, err);
+	return emit(wk, wk->part[0], err);
+}
+
+/* A root candidate: a recursive function and its cumtime. */
+struct cand {
+	uint64_t ct_ns;
+	uint32_t func;
+};
+
+/* Costliest first, then in the input's order. */
+static int
+cmp_cand(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->ct_ns != y->ct_ns)
+		return x->ct_ns > y->ct_ns ? -1 : 1;
+	return x->func < y->func ? -1 : x->func > y->func;
+}
+
+/*
+ * The roots' weights (see the top): root[f] for every function, summing
+ * to the total of tottime, which is returned.
+ */
+static uint64_t
+root_weights(const struct pstats *st, uint64_t *root)
+{
+	uint64_t *in = xcalloc((size_t)st->nr_funcs + 1, sizeof(*in));
+	struct cand *cand = xmalloc(sizeof(*cand) * ((size_t)st->nr_funcs + 1));
+	uint64_t total = 0, sum = 0;
+	uint32_t nr = 0;
+
+	for (uint32_t i = 0; i < st->nr_edges; i++)
+		if (st->edges[i].caller != st->edges[i].callee)
+			in[st->edges[i].callee] += st->edges[i].ct_ns;
+	for (uint32_t f = 0; f < st->nr_funcs; f++) {
+		const struct func *fn = &st->funcs[f];
+
+		total += fn->tt_ns;
+		root[f] = fn->ct_ns > in[f] ? fn->ct_ns - in[f] : 0;
+		sum += root[f];
+		if (fn->cc < fn->nc && root[f] < fn->ct_ns)
+			cand[nr++] = (struct cand){ fn->ct_ns, f };
+	}
+	/* What callers overstate, recursive functions' outermost calls explain. */
+	qsort(cand, nr, sizeof(*cand), cmp_cand);
+	for (uint32_t i = 0; i < nr && sum < total; i++) {
+		uint32_t f = cand[i].func;
+		uint64_t more = st->funcs[f].ct_ns - root[f];
+
+		if (more > total - sum)
+			more = total - sum;
+		root[f] += more;
+		sum += more;
+	}
+	/*
+	 * Left over: a few ns of rounding, or times that do not add up (a
+	 * file edited by hand). The heaviest root takes the difference, or
+	 * the costliest function when there is none.
+	 */
+	if (sum != total && st->nr_funcs) {
+		uint32_t best = 0;
+
+		for (uint32_t f = 1; f < st->nr_funcs; f++)
+			if (root[f] > root[best] || (!root[best] && st->funcs[f].ct_ns >
+								 st->funcs[best].ct_ns))
+				best = f;
+		if (sum < total)
+			root[best] += total - sum;
+		else
+			root[best] -= sum - total < root[best] ? sum - total : root[best];
+	}
+	free(in);
+	free(cand);
+	return total;
 }
 
 static int
 walk_tree(struct walk *wk, struct tf_error *err)
 {
 	struct pstats *st = wk->st;
-	uint64_t total = 0;
-	bool any_root = false;
+	uint64_t *root = xcalloc((size_t)st->nr_funcs + 1, sizeof(*root));
+	uint64_t total = root_weights(st, root);
+	int ret = 0;
 
-	/* The roots: functions nobody calls; failing that, the costliest. */
-	for (uint32_t f = st->nr_funcs; f-- > 0;) {
-		if (st->m.vals[st->funcs[f].callers].len)
-			continue;
-		any_root = true;
-		push_node(wk, f, 0, to_ns(st->funcs[f].ct), false);
-		total += to_ns(st->funcs[f].ct);
-	}
-	if (!any_root && st->nr_funcs) {
-		uint32_t best = 0;
-
-		for (uint32_t f = 1; f < st->nr_funcs; f++)
-			if (st->funcs[f].ct > st->funcs[best].ct)
-				best = f;
-		push_node(wk, best, 0, to_ns(st->funcs[best].ct), false);
-		total = to_ns(st->funcs[best].ct);
-	}
+	for (uint32_t f = st->nr_funcs; f-- > 0;)
+		if (root[f])
+			push_node(wk, f, 0, root[f], false);
+	free(root);
 	wk->min_expand = total / EXPAND_DIVISOR;
 
-	while (wk->nr_stack) {
+	while (wk->nr_stack && !ret) {
 		struct node n = wk->stack[--wk->nr_stack];
 
 		while (wk->path_len > n.depth)
@@ -947,15 +1026,27 @@ walk_tree(struct walk *wk, struct tf_error *err)
 		if (n.leaf) {
 			if (wk->expanded >= MAX_NODES)
 				wk->budget_hit = true;
-			if (emit(wk, n.w, err))
-				return -1;
+			ret = emit(wk, n.w, err);
 			continue;
 		}
 		wk->expanded++;
-		if (expand(wk, &n, err))
-			return -1;
+		ret = expand(wk, &n, err);
 	}
-	return 0;
+	return ret;
+}
+
+/* The file's own numbers: tottime and cumtime of every function. */
+static void
+add_figures(struct walk *wk)
+{
+	const struct pstats *st = wk->st;
+
+	for (uint32_t f = 0; f < st->nr_funcs; f++) {
+		const struct func *fn = &st->funcs[f];
+
+		profile_add_figure(wk->prof, fn->frame, fn->tt_ns,
+				   fn->ct_ns > fn->tt_ns ? fn->ct_ns : fn->tt_ns);
+	}
 }
 
 int
@@ -992,6 +1083,8 @@ cprofile_parse(const char *data, size_t len, const struct import_options *opts,
 	wk.path = xreallocarray(NULL, st.nr_funcs + 1u, sizeof(*wk.path));
 	wk.on_path = xcalloc(st.nr_funcs + 1u, sizeof(*wk.on_path));
 	ret = walk_tree(&wk, err);
+	if (!ret)
+		add_figures(&wk);
 	builder_release(&wk.b);
 	if (!ret && st.bad)
 		profile_set_warn(ps, 0, "%llu bad pstats entr%s skipped, first at byte %llu: %s",
@@ -1006,6 +1099,7 @@ out:
 	free(wk.path);
 	free(wk.on_path);
 	free(wk.share);
+	free(wk.part);
 	free(st.funcs);
 	free(st.slots);
 	free(st.edges);

@@ -330,6 +330,41 @@ test_add_roots(void **state)
 	profile_set_free(ps);
 }
 
+/* Largest remainder: the parts add up, each within one unit of its share. */
+static void
+test_apportion(void **state)
+{
+	uint64_t out[4];
+	const uint64_t thirds[3] = { 1, 1, 1 }, zeros[2] = { 0, 0 };
+	const uint64_t big[3] = { UINT64_MAX, UINT64_MAX, 1 };
+	const uint64_t skew[4] = { 0, 7, 3, 0 };
+
+	(void)state;
+	/* 10 in thirds: 3 each, and the one left over to the first (ties). */
+	builder_apportion(10, thirds, 3, out);
+	assert_int_equal(out[0], 4);
+	assert_int_equal(out[1], 3);
+	assert_int_equal(out[2], 3);
+	/* 7/10 and 3/10 of 5: 3.5 and 1.5 round to 4 and 1, never 3 and 2 ... */
+	builder_apportion(5, skew, 4, out);
+	assert_int_equal(out[0] + out[1] + out[2] + out[3], 5);
+	assert_int_equal(out[0], 0);
+	assert_int_equal(out[3], 0);
+	assert_true(out[1] == 4 && out[2] == 1);
+	/* ... and rounding down with the rest to one part would bias it. */
+	builder_apportion(1000003, skew, 4, out);
+	assert_int_equal(out[1], 700002);
+	assert_int_equal(out[2], 300001);
+	/* Shares whose sum passes 64 bits. */
+	builder_apportion(UINT64_MAX, big, 3, out);
+	assert_true(out[0] + out[1] + out[2] == UINT64_MAX);
+	assert_true(out[0] >= out[1] && out[0] - out[1] <= 1 && out[2] <= 1);
+	/* Nothing to split on. */
+	builder_apportion(9, zeros, 2, out);
+	assert_int_equal(out[0], 0);
+	assert_int_equal(out[1], 0);
+}
+
 int
 main(void)
 {
@@ -342,6 +377,7 @@ main(void)
 		cmocka_unit_test(test_max_samples),
 		cmocka_unit_test(test_interleaved_roots),
 		cmocka_unit_test(test_add_roots),
+		cmocka_unit_test(test_apportion),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

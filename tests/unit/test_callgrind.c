@@ -147,14 +147,75 @@ test_shared_callee(void **state)
 		   "end;backup;write 2\n");
 }
 
-/* Recursion: a callee already on the path keeps its share with the caller. */
+/* The recorded figures of the function called name: "self/total". */
+static const char *
+figure(const struct profile_set *ps, const struct profile *p, const char *name, char *buf,
+       size_t size)
+{
+	uint64_t self = 0, total = 0;
+	bool found = false;
+
+	for (uint32_t i = 0; i < p->nr_figures; i++) {
+		if (strcmp(ps_get(ps, ps_frame(ps, p->figures[i].frame)->name), name))
+			continue;
+		self += p->figures[i].self;
+		total += p->figures[i].total;
+		found = true;
+	}
+	snprintf(buf, size, found ? "%llu/%llu" : "none", (unsigned long long)self,
+		 (unsigned long long)total);
+	return buf;
+}
+
+/*
+ * Recursion: a call to a function on the path takes no share, its cost
+ * being inside the outer call's; f's weight splits between its own 6
+ * and g's 4, as the file says, rather than keeping the recursive call's
+ * cost as its self (which gave f 8 and g 2).
+ */
 static void
 test_recursion(void **state)
 {
+	const char *text = "events: Ir\nfn=main\n1 1\ncfn=f\ncalls=1 1\n1 10\nfn=f\n1 6\n"
+			   "cfn=f\ncalls=3 1\n1 8\ncfn=g\ncalls=1 1\n1 4\nfn=g\n1 4\n";
+	struct profile_set *ps;
+	char buf[64];
+
 	(void)state;
-	check_tree("events: Ir\nfn=main\n1 1\ncfn=f\ncalls=1 1\n1 10\nfn=f\n1 6\ncfn=f\n"
-		   "calls=3 1\n1 8\ncfn=g\ncalls=1 1\n1 4\nfn=g\n1 4\n",
-		   "main 1\nmain;f 8\nmain;f;g 2\n");
+	check_tree(text, "main 1\nmain;f 6\nmain;f;g 4\n");
+	/* The figures: f's calls to itself are inside its outer call. */
+	ps = parse(text);
+	assert_string_equal(figure(ps, ps->profiles[0], "main", buf, sizeof(buf)), "1/11");
+	assert_string_equal(figure(ps, ps->profiles[0], "f", buf, sizeof(buf)), "6/10");
+	assert_string_equal(figure(ps, ps->profiles[0], "g", buf, sizeof(buf)), "4/4");
+	profile_set_free(ps);
+}
+
+/*
+ * Mutual recursion under --separate-recs: a -> b -> a'2 -> b'2 -> a'2.
+ * Calls from outside a function's cycle are its inclusive cost, exactly;
+ * b'2, called from inside its cycle only, is capped at the cost of the
+ * calls into the cycle. callgrind_annotate would give a'2 30 + 22 and
+ * b'2 26.
+ */
+static void
+test_mutual_recursion(void **state)
+{
+	struct profile_set *ps;
+	char buf[64];
+
+	(void)state;
+	ps = parse("events: Ir\nfn=a\n1 1\ncfn=b\ncalls=1 1\n1 31\n"
+		   "fn=b\n1 1\ncfn=a'2\ncalls=1 1\n1 30\n"
+		   "fn=a'2\n1 4\ncfn=b'2\ncalls=2 1\n1 26\n"
+		   "fn=b'2\n1 4\ncfn=a'2\ncalls=1 1\n1 22\n");
+	assert_string_equal(figure(ps, ps->profiles[0], "a", buf, sizeof(buf)), "1/32");
+	assert_string_equal(figure(ps, ps->profiles[0], "b", buf, sizeof(buf)), "1/31");
+	assert_string_equal(figure(ps, ps->profiles[0], "a'2", buf, sizeof(buf)), "4/30");
+	assert_string_equal(figure(ps, ps->profiles[0], "b'2", buf, sizeof(buf)), "4/26");
+	/* The tree weighs what its one root, a, does. */
+	assert_int_equal(ps->profiles[0]->total_weight, 32);
+	profile_set_free(ps);
 }
 
 static void
@@ -225,6 +286,7 @@ main(void)
 		cmocka_unit_test(test_cfn_reset),
 		cmocka_unit_test(test_shared_callee),
 		cmocka_unit_test(test_recursion),
+		cmocka_unit_test(test_mutual_recursion),
 		cmocka_unit_test(test_several_events),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_probe),
