@@ -1,0 +1,1 @@
+dump --width=70 --height=8 tests/data/callgrind/rec.callgrind
