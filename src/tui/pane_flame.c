@@ -1053,6 +1053,19 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 	flow_wordz(fl, label, "self");
 	flow_space(fl, 1);
 	flow_amount(fl, ctx, p, fs[fn].self, model_total(ctx->model), 0, NULL);
+	if (model_tree_rebuilt(ctx->model)) {
+		/* The boxes are a guess from a call graph; the function line may not be. */
+		const char *why = model_func_stats_exact(ctx->model)
+					  ? "boxes rebuilt from it, an approximation; "
+					    "function figures as the file records them"
+					  : "boxes rebuilt from it, an approximation; "
+					    "function figures counted from the boxes";
+
+		flow_newline(fl);
+		flow_wordz(fl, label, "call graph");
+		flow_space(fl, 1);
+		flow_words(fl, A_NORMAL, why, strlen(why));
+	}
 
 	if (f->kind == FLAME_CHART) {
 		const struct chart_box *b = &f->chart->boxes[n];
