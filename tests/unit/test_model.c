@@ -650,6 +650,83 @@ test_sandwich_cached(void **state)
 	model_release(&m);
 }
 
+/* The frame called name (the first one), for recording its figures. */
+static frame_id
+frame_of(const struct profile_set *ps, const char *name)
+{
+	for (frame_id f = 0; f < ps->nr_frames; f++)
+		if (!strcmp(ps_get(ps, ps->frames[f].name), name))
+			return f;
+	fail_msg("no frame %s", name);
+	return 0;
+}
+
+/*
+ * Recorded figures (cProfile's, callgrind's) are what the tables show
+ * while the lens keeps every sample, whatever the tree says; a search
+ * for one function matches its recorded total. A thread filter that
+ * drops samples, or a rewrite of the frames, does not lose track of them:
+ * the first falls back to the tree, the second keeps them on the new
+ * frames.
+ */
+static void
+test_figures(void **state)
+{
+	struct model m;
+	struct profile *cyc;
+	struct frame out[2];
+	bool mask[2] = { false, false };
+	struct search_re *re;
+	struct tf_error err = TF_ERROR_INIT;
+	size_t at;
+
+	(void)state;
+	setup(&m);
+	assert_false(model_tree_rebuilt(&m));
+	assert_false(model_func_stats_exact(&m));
+	assert_int_equal(model_func_stats(&m)[fn(&m, "g")].total, 5);
+	cyc = m.ps->profiles[0];
+	/* Not the tree's 5 and 5: the file says g ran 3 of its own in 7. */
+	profile_add_figure(cyc, frame_of(m.ps, "g"), 3, 7);
+	profile_add_figure(cyc, frame_of(m.ps, "main"), 0, 10);
+	model_set_changed(&m);
+	assert_true(model_tree_rebuilt(&m));
+	assert_true(model_func_stats_exact(&m));
+	assert_int_equal(model_func_stats(&m)[fn(&m, "g")].self, 3);
+	assert_int_equal(model_func_stats(&m)[fn(&m, "g")].total, 7);
+	/* A function the file has no figure of has none. */
+	assert_int_equal(model_func_stats(&m)[fn(&m, "f")].total, 0);
+	assert_int_equal(model_sandwich_rows(&m, SANDWICH_BY_TOTAL, false, false)->rows[1],
+			 fn(&m, "g"));
+	/* The sandwich's trees are the tree's: checked apart from the figures. */
+	model_sandwich(&m, fn(&m, "g"));
+	re = search_re_new("^g$", 3, &at, &err);
+	assert_non_null(re);
+	model_set_search(&m, re);
+	assert_int_equal(model_search_matched(&m), 7);
+	check_model(&m);
+
+	/* A filter that keeps a thread with samples out: the tree counts. */
+	mask[profile_set_thread(m.ps, 1, 1, STR_EMPTY)] = true;
+	model_set_threads(&m, mask);
+	assert_false(model_func_stats_exact(&m));
+	assert_int_equal(model_func_stats(&m)[fn(&m, "g")].total, 1);
+	assert_int_equal(model_search_matched(&m), 1);
+	check_model(&m);
+	model_set_threads(&m, NULL);
+	assert_true(model_func_stats_exact(&m));
+
+	/* A rewrite keeps the figures, on what the frames became. */
+	profile_set_rewrite(m.ps, inline_g, out);
+	model_set_changed(&m);
+	assert_true(model_func_stats_exact(&m));
+	assert_int_equal(model_func_stats(&m)[fn(&m, "g")].total, 7);
+	assert_int_equal(model_func_stats(&m)[fn(&m, "g.inl")].total, 0);
+	check_model(&m);
+	tf_error_release(&err);
+	model_release(&m);
+}
+
 int
 main(void)
 {
@@ -667,6 +744,7 @@ main(void)
 		cmocka_unit_test(test_sandwich_cached),
 		cmocka_unit_test(test_search_sandwich_in_model),
 		cmocka_unit_test(test_set_changed),
+		cmocka_unit_test(test_figures),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -808,6 +808,60 @@ test_view(void **state)
 	profile_set_free(ps);
 }
 
+/* One set with one sample of stack text and, if total, a figure of its leaf. */
+static struct profile_set *
+figured_set(const char *stack, uint64_t w, uint64_t self, uint64_t total)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "time", 4), UNIT_NANOSECONDS);
+	stack_id s;
+
+	test_sample(ps, p, stack, w, 0, 1);
+	s = test_stack(ps, stack);
+	if (total)
+		profile_add_figure(p, ps->stacks[s].frame, self, total);
+	return ps;
+}
+
+/*
+ * Figures describe all of a profile's samples: a merge of two sets with
+ * figures adds them up, on the merged frames; samples without figures
+ * make them wrong, so they go.
+ */
+static void
+test_merge_figures(void **state)
+{
+	struct tf_error err = TF_ERROR_INIT;
+	struct profile_set *a = figured_set("main;f", 5, 2, 5), *b = figured_set("g;f", 3, 1, 3);
+	struct profile *p;
+
+	(void)state;
+	assert_int_equal(profile_set_merge(a, b, 0, &err), 0);
+	p = a->profiles[0];
+	assert_int_equal(p->nr_figures, 2);
+	assert_string_equal(ps_get(a, ps_frame(a, p->figures[1].frame)->name), "f");
+	assert_int_equal(p->figures[1].self, 1);
+	check_profile_set(a);
+	profile_set_free(b);
+	b = figured_set("h", 4, 0, 0);
+	assert_int_equal(profile_set_merge(a, b, 0, &err), 0);
+	assert_null(a->profiles[0]->figures);
+	assert_int_equal(a->profiles[0]->nr_figures, 0);
+	check_profile_set(a);
+	profile_set_free(a);
+	profile_set_free(b);
+	/* Into a set with no samples yet, figures come along. */
+	a = profile_set_new();
+	b = figured_set("main;f", 5, 2, 5);
+	assert_int_equal(profile_set_merge(a, b, 0, &err), 0);
+	assert_int_equal(a->profiles[0]->nr_figures, 1);
+	assert_int_equal(a->profiles[0]->figures[0].total, 5);
+	check_profile_set(a);
+	profile_set_free(a);
+	profile_set_free(b);
+	tf_error_release(&err);
+}
+
 int
 main(void)
 {
@@ -832,6 +886,7 @@ main(void)
 		cmocka_unit_test(test_view),
 		cmocka_unit_test(test_clear_stacks),
 		cmocka_unit_test(test_busy_parent),
+		cmocka_unit_test(test_merge_figures),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
