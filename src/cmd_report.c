@@ -495,7 +495,7 @@ print_threads(const struct report *r, struct strbuf *out)
 	strbuf_release(&num);
 
 	strbuf_addf(out, "\nthreads (%zu", r->nr_threads);
-	if (!unknown_pid)
+	if (!unknown_pid && known_procs < r->nr_threads)
 		strbuf_addf(out, " in %u process%s", known_procs, known_procs == 1 ? "" : "es");
 	strbuf_addstr(out, ") by weight\n");
 	strbuf_addf(out, "  %*s  %6s  %*s  %8s  %8s  %s\n", width[0], "weight", "%", width[1],
