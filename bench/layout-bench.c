@@ -8,7 +8,7 @@
  * the locality of a real recording (consecutive samples share most of
  * their stack) over a call tree of more than a million nodes. With FILE it
  * loads that profile instead and uses its largest profile. It then times
- * calltree_build(), chart_build() and layout_tree() / layout_chart() for
+ * calltree_build(), timeline_build() and layout_tree() / layout_chart() for
  * 200x60 and 80x24 views at several zooms, and prints medians.
  *
  * Built by `make bench`, never by `make` or `make check`.
@@ -167,6 +167,7 @@ main(int argc, char **argv)
 	struct profile *p;
 	uint64_t *w;
 	struct calltree t;
+	struct timeline tl;
 	struct chart c;
 	double ms[7], t0;
 	struct zoom z[12];
@@ -203,14 +204,16 @@ main(int argc, char **argv)
 	printf("calltree_build: %u nodes with weight, median %.1f ms\n", nodes, median(ms, 5));
 	for (int i = 0; i < 3; i++) {
 		t0 = now_ms();
-		chart_build(&c, ps, p, NULL);
+		timeline_build(&tl, ps, p, NULL);
+		c = *timeline_merged(&tl);
 		ms[i] = now_ms() - t0;
 		if (i < 2)
-			chart_release(&c);
+			timeline_release(&tl);
 	}
-	printf("chart_build: %u boxes in %u rows (%.2f per sample, %.0f MiB), median %.1f ms\n",
+	printf("timeline_build + merged: %u boxes in %u rows (%.2f per sample, %.0f MiB), "
+	       "median %.1f ms\n",
 	       c.nr_boxes, c.nr_rows, (double)c.nr_boxes / (double)(p->nr_samples + !p->nr_samples),
-	       (double)c.nr_boxes * sizeof(*c.boxes) / 1048576.0, median(ms, 3));
+	       (double)timeline_memory(&tl) / 1048576.0, median(ms, 3));
 
 	total = t.total[STACK_ROOT];
 	z[nz++] = (struct zoom){ "all", 0, total, 0 };
@@ -238,13 +241,13 @@ main(int argc, char **argv)
 	z[nz++] = (struct zoom){ "x range 1/1024", total / 2, total / 2 + total / 1024, 0 };
 	mid = chart_find(&c, 3, total / 2);
 	if (mid != CHART_NONE)
-		z[nz++] = (struct zoom){ "zoomed on a depth-3 box", c.boxes[mid].x0,
-					 c.boxes[mid].x1, 0 };
+		z[nz++] = (struct zoom){ "zoomed on a depth-3 box", chart_x0(&c, mid),
+					 chart_x1(&c, mid), 0 };
 	printf("Time Order (layout_chart, median of 301):\n");
 	time_layouts("time-order", NULL, &c, z, nz, 200, 60);
 	time_layouts("time-order", NULL, &c, z, nz, 80, 24);
 
-	chart_release(&c);
+	timeline_release(&tl);
 	calltree_release(&t);
 	free(w);
 	profile_set_free(ps);

@@ -90,13 +90,17 @@ find_zoom(struct model *m, bool chart, const char *path, uint64_t *x0, uint64_t 
 	const struct profile_set *ps = m->ps;
 
 	if (chart) {
-		const struct chart *c = model_chart(m);
+		const struct timeline *tl = model_timeline(m);
 
-		for (uint32_t i = 0; i < c->nr_boxes; i++) {
-			if (stack_matches(ps, c->boxes[i].stack, path)) {
-				*x0 = c->boxes[i].x0;
-				*x1 = c->boxes[i].x1;
-				return true;
+		for (uint32_t l = 0; l < tl->nr_lanes; l++) {
+			const struct chart *c = &tl->lanes[l];
+
+			for (uint32_t i = 0; i < c->nr_boxes; i++) {
+				if (stack_matches(ps, c->stack[i], path)) {
+					*x0 = chart_x0(c, i);
+					*x1 = chart_x1(c, i);
+					return true;
+				}
 			}
 		}
 		return false;
@@ -111,7 +115,7 @@ find_zoom(struct model *m, bool chart, const char *path, uint64_t *x0, uint64_t 
 static frame_id
 box_frame(const struct profile_set *ps, const struct chart *chart, const struct box *b)
 {
-	stack_id s = chart ? chart->boxes[b->node].stack : b->node;
+	stack_id s = chart ? chart->stack[b->node] : b->node;
 
 	return ps_stack(ps, s)->frame;
 }
@@ -260,6 +264,77 @@ print_sandwich(struct model *m, const char *path, const char *function,
 	return CLI_NEXT;
 }
 
+/* x as the ruler labels it: a time, or a weight when the axis has no times. */
+static void
+add_x(const struct timeline *tl, uint64_t x, bool utf8, struct strbuf *out)
+{
+	if (tl->axis.kind == CHART_X_WEIGHT)
+		profile_format_weight(tl->p, x, out);
+	else
+		chart_format_x(x, true, !utf8, out);
+}
+
+/* The ruler over v: each tick's label where the tick is. */
+static void
+print_ruler(const struct timeline *tl, const struct view *v, bool utf8, struct strbuf *out)
+{
+	size_t max = v->width / 2 + 1, n, start = out->len;
+	struct ruler_tick *ticks = xmalloc(sizeof(*ticks) * max);
+	uint32_t col = 0;
+
+	n = chart_ruler(v->x0, v->x1, v->width, tl->axis.kind != CHART_X_WEIGHT, !utf8, ticks,
+			max);
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addchars(out, ' ', ticks[i].col - col);
+		strbuf_addstr(out, ticks[i].label);
+		col = ticks[i].col + ticks[i].width;
+	}
+	if (out->len == start)
+		strbuf_addch(out, ' ');
+	strbuf_addch(out, '\n');
+	free(ticks);
+}
+
+/*
+ * Time Order: the ruler, then every lane: a line naming its thread, then
+ * its rows of boxes (as many as it has, at most v->nr_rows).
+ */
+static void
+print_lanes(struct model *m, struct layout *l, const struct view *frame, bool utf8,
+	    struct strbuf *out)
+{
+	const struct timeline *tl = model_timeline(m);
+	const struct profile_set *ps = m->ps;
+
+	print_ruler(tl, frame, utf8, out);
+	for (uint32_t i = 0; i < tl->nr_lanes; i++) {
+		const struct chart *c = &tl->lanes[i];
+		const struct thread *t = &ps->threads[c->thread];
+		struct view v = *frame;
+		uint64_t busy;
+
+		strbuf_addstr(out, utf8 ? "\xe2\x94\x80\xe2\x94\x80 " : "-- ");
+		text_escape_str(out, t->comm != STR_EMPTY ? ps_get(ps, t->comm) : "?");
+		if (t->pid >= 0)
+			strbuf_addf(out, "  pid %lld", (long long)t->pid);
+		if (t->tid >= 0)
+			strbuf_addf(out, "  tid %lld", (long long)t->tid);
+		strbuf_addstr(out, "  weight ");
+		profile_format_weight(tl->p, c->weight, out);
+		if (tl->axis.kind != CHART_X_WEIGHT) {
+			busy = chart_covered(c, frame->x1) - chart_covered(c, frame->x0);
+			strbuf_addstr(out, "  busy ");
+			add_x(tl, busy, utf8, out);
+			strbuf_addf(out, " (%.1f%% of view)",
+				    100.0 * (double)busy / (double)(frame->x1 - frame->x0));
+		}
+		strbuf_addch(out, '\n');
+		v.nr_rows = c->nr_rows < v.nr_rows ? c->nr_rows : v.nr_rows;
+		layout_chart(l, c, &v);
+		print_rows(ps, c, l, &v, model_search(m), utf8, out);
+	}
+}
+
 enum dump_view { VIEW_LEFT_HEAVY, VIEW_TIME_ORDER, VIEW_SANDWICH };
 
 int
@@ -341,7 +416,7 @@ cmd_dump(int argc, char **argv)
 		goto out;
 	ret = EXIT_OK;
 
-	total = view == VIEW_TIME_ORDER ? model_chart(&m)->total : model_total(&m);
+	total = view == VIEW_TIME_ORDER ? model_timeline(&m)->axis.total : model_total(&m);
 	v.x0 = 0;
 	v.x1 = total ? total : 1;
 	v.width = (uint32_t)width;
@@ -366,10 +441,21 @@ cmd_dump(int argc, char **argv)
 		strbuf_addstr(&out, "  ");
 		text_escape_str(&out, ps_get(ps, model_profile(&m)->name));
 	}
-	strbuf_addstr(&out, "  weight ");
-	profile_format_weight(model_profile(&m), v.x1 - v.x0, &out);
-	strbuf_addf(&out, " of ");
-	profile_format_weight(model_profile(&m), total, &out);
+	if (view == VIEW_TIME_ORDER && model_timeline(&m)->axis.kind != CHART_X_WEIGHT) {
+		strbuf_addstr(&out, "  time ");
+		add_x(model_timeline(&m), v.x0, utf8, &out);
+		strbuf_addstr(&out, utf8 ? " \xe2\x80\x93 " : " - ");
+		add_x(model_timeline(&m), v.x1, utf8, &out);
+		strbuf_addstr(&out, " of ");
+		add_x(model_timeline(&m), total, utf8, &out);
+	} else {
+		strbuf_addstr(&out, "  weight ");
+		profile_format_weight(model_profile(&m), v.x1 - v.x0, &out);
+		strbuf_addf(&out, " of ");
+		profile_format_weight(model_profile(&m), total, &out);
+		if (view == VIEW_TIME_ORDER)
+			strbuf_addstr(&out, "  untimed: x is cumulative weight");
+	}
 	if (zoom) {
 		strbuf_addstr(&out, "  zoom ");
 		text_escape_str(&out, zoom);
@@ -381,7 +467,10 @@ cmd_dump(int argc, char **argv)
 		uint64_t in_view = search_index_matched(ix, v.x0, v.x1);
 
 		strbuf_addstr(&out, "  matched ");
-		profile_format_weight(model_profile(&m), matched, &out);
+		if (view == VIEW_TIME_ORDER)
+			add_x(model_timeline(&m), matched, utf8, &out);
+		else
+			profile_format_weight(model_profile(&m), matched, &out);
 		strbuf_addf(&out, " (%.1f%% of all, %.1f%% of view)",
 			    total ? 100.0 * (double)matched / (double)total : 0.0,
 			    100.0 * (double)in_view / (double)(v.x1 - v.x0));
@@ -394,8 +483,7 @@ cmd_dump(int argc, char **argv)
 			goto out;
 		ret = EXIT_OK;
 	} else if (view == VIEW_TIME_ORDER) {
-		layout_chart(&l, model_chart(&m), &v);
-		print_rows(ps, model_chart(&m), &l, &v, model_search(&m), utf8, &out);
+		print_lanes(&m, &l, &v, utf8, &out);
 	} else {
 		layout_tree(&l, model_tree(&m), &v);
 		print_rows(ps, NULL, &l, &v, model_search(&m), utf8, &out);

@@ -2,34 +2,57 @@
 #define TFLAME_CHART_H
 
 /*
- * The flame chart of the Time Order pane, with speedscope's semantics.
+ * The flame charts of the Time Order pane: x is time, and every thread has
+ * a chart of its own, its lane.
  *
- * The selected samples are taken thread by thread, in the order the threads
- * first appear, and in time order within a thread (input order when the
- * profile has no times). Interleaved threads would otherwise split every
- * box at every sample; this way each thread's timeline reads as speedscope
- * shows a single thread, and the timelines follow one another. x is cumulative
- * weight: sample i covers [x_i, x_i + weight_i). At each depth, consecutive
- * samples whose stacks share the same prefix down to that depth merge into
- * one box, so a box is one uninterrupted stretch of a call path.
+ * A timeline is the selected samples of one profile on one x axis (struct
+ * chart_axis), laid out as lanes, one chart per selected thread, heaviest
+ * thread first, and a merged chart of the whole selection. x runs over
+ * [0, total), x 0 being the first selected sample's time, so every lane of
+ * the selection starts and ends on the same scale. How long a sample lasts
+ * depends on what the input said:
  *
- * Zero-weight samples cover no x and are skipped: they neither make nor
- * split boxes. A sample with the empty stack covers its x with no box, so
- * it splits every box around it.
+ *  - CHART_X_TIME, instant samples (perf): a sample lasts until its
+ *    thread's next sample, unless that one came more than axis.cap later;
+ *    then it lasts axis.period, the typical gap between a thread's
+ *    samples, and the rest of the gap is a gap: the thread was idle or off
+ *    the CPU. See chart_axis for how period and cap are chosen.
+ *  - CHART_X_SPANS, timed intervals (trace events, speedscope's evented
+ *    profiles; profile.h's spans): a sample lasts its weight from its time.
+ *  - CHART_X_WEIGHT, no times (folded stacks, pprof): x is cumulative
+ *    weight in file order, lanes one after the other; the chart says so,
+ *    so the ruler does not pretend it is time.
+ *
+ * A chart holds its samples in time order ("positions"), each the index of
+ * a sample of the profile. At each depth, consecutive positions whose
+ * stacks share the prefix down to that depth merge into one box, unless
+ * time separates them: a gap longer than the cap (CHART_X_TIME), any gap
+ * (CHART_X_SPANS), another thread (the merged chart of CHART_X_WEIGHT). A
+ * box is the positions [first, end): its x range is from the start of its
+ * first sample to the end of its last, worked out from the profile's times
+ * when asked for, so boxes cost 12 bytes and the chart 4 per sample more,
+ * not x and times of their own. A box's parent is found, not stored.
+ *
+ * The merged chart is the selection as one timeline, for a view of
+ * several threads at once: one lane at a time owns it while its samples
+ * last, a heavier lane taking over whenever one of its samples starts, a
+ * lighter one only when the owner has nothing running. So the heaviest
+ * thread shows whole wherever it ran, and the others fill its gaps with
+ * what they did then, instead of interleaving sample by sample into
+ * slivers. Without times the lanes follow one another, as in the lanes.
+ *
+ * Zero-weight samples are skipped: they neither make nor split boxes. A
+ * sample with the empty stack covers its x with no box.
  *
  * Boxes are stored by depth, and within a depth by x, so the boxes of one
- * row in an x-range are found by binary search. Every box records times for
- * the details bar: t0 is the time of its first sample. t1 is where its
- * last sample ended in a profile with spans (profile.h); otherwise samples
- * have no duration, so t1 is the time of the thread's next selected sample
- * after the box, or its last sample's own time for a box that lasts to the
- * end of the thread's timeline. Both are 0 when the profile has no times.
- *
- * Building is O(samples + the frames that change from one sample to the
- * next), plus a sort when the samples are out of time order; nothing
- * recurses. The chart borrows ps, which must outlive it.
+ * row in an x-range are found by binary search. Building is O(samples +
+ * the frames that change from one sample to the next), plus a merge of
+ * sorted runs when samples are out of time order; nothing recurses. A
+ * timeline borrows ps and p, which must outlive it.
  */
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "tflame/functions.h"
@@ -39,42 +62,182 @@ struct tf_error;
 
 #define CHART_NONE UINT32_MAX
 
-struct chart_box {
-	uint64_t x0, x1;   /* [x0, x1) in cumulative weight */
-	int64_t t0, t1;    /* time of the first sample, and of the end of the last (above) */
-	stack_id stack;    /* the call path down to this box's frame */
-	uint32_t depth;    /* 0 for the outermost frames */
-	uint32_t parent;   /* index of the box one row up, CHART_NONE at depth 0 */
-	thread_id thread;  /* whose timeline the box is on */
+enum chart_x {
+	CHART_X_WEIGHT, /* no times: x is cumulative weight */
+	CHART_X_TIME,   /* instant samples: each lasts until its thread's next */
+	CHART_X_SPANS,  /* timed intervals: each lasts its weight (ns) */
+};
+
+struct chart_axis {
+	enum chart_x kind;
+	int64_t origin;  /* the time at x 0 (not CHART_X_WEIGHT) */
+	uint64_t total;  /* x runs over [0, total) */
+	/*
+	 * CHART_X_TIME: the sampling period, as the data shows it (the lower
+	 * quartile of the gaps between a thread's consecutive samples), and
+	 * the longest gap a sample lasts across (3 periods): see
+	 * chart_axis_period().
+	 */
+	uint64_t period, cap;
 };
 
 struct chart {
 	const struct profile_set *ps;
-	struct chart_box *boxes; /* by depth, then by x0 */
+	const struct profile *p;
+	struct chart_axis axis;  /* the timeline's, copied */
+	uint64_t total;          /* axis.total: x runs over [0, total) */
+	bool has_time;           /* axis.kind != CHART_X_WEIGHT */
+	thread_id thread;        /* a lane's thread; THREAD_NONE for a merged chart */
+	uint64_t weight;         /* of its samples */
+	uint64_t x_begin, x_end; /* where its first sample starts, its last ends */
+
+	uint32_t nr_samples;
+	uint32_t *sample;        /* per position: the sample's index in p */
+	uint64_t *cum;           /* CHART_X_WEIGHT: x of each position, nr_samples + 1 */
+	uint64_t *busy;          /* x covered by positions [0, 64 k), per k */
+
 	uint32_t nr_boxes;
+	uint32_t *first, *end;   /* per box: its positions [first, end) */
+	stack_id *stack;         /* per box: the call path down to its frame */
 	uint32_t *row_start;     /* boxes of depth d: [row_start[d], row_start[d + 1]) */
 	uint32_t nr_rows;        /* max depth + 1 */
-	uint64_t total;          /* total weight: x runs over [0, total) */
-	bool has_time;
+	bool borrowed;           /* the arrays are another chart's (a lone lane's) */
+};
+
+struct timeline {
+	const struct profile_set *ps;
+	const struct profile *p;
+	struct chart_axis axis;
+	struct chart *lanes;     /* heaviest thread first */
+	uint32_t nr_lanes;
+	struct chart merged;     /* see timeline_merged() */
+	bool merged_built;
 };
 
 /*
- * Build the chart of p's samples that pass filter (NULL: all). p must
- * belong to ps. Release with chart_release().
+ * The typical gap between a thread's consecutive samples in p (all of
+ * its threads, whatever the selection, so that the lanes keep their shape
+ * when it changes), in ns: the lower quartile of the positive gaps, from
+ * at most 65536 of them. 0 when p has no times or no thread has two
+ * samples at different times.
  */
-void chart_build(struct chart *c, const struct profile_set *ps, const struct profile *p,
-		 const struct sample_filter *filter);
-void chart_release(struct chart *c);
+uint64_t chart_axis_period(const struct profile *p);
+
+/*
+ * Build the lanes of p's samples that pass filter (NULL: all) on their
+ * shared axis. p must belong to ps. Release with timeline_release().
+ */
+void timeline_build(struct timeline *tl, const struct profile_set *ps, const struct profile *p,
+		    const struct sample_filter *filter);
+void timeline_release(struct timeline *tl);
+/*
+ * The merged chart of the selection, built on the first call (the lone
+ * lane itself when one thread is selected). Valid until timeline_release().
+ */
+const struct chart *timeline_merged(struct timeline *tl);
+/* Bytes held by the lanes, and by the merged chart if built. */
+size_t timeline_memory(const struct timeline *tl);
+
+/* ------------------------------------------------------------ one chart */
+
+/* Where position k starts and ends on the x axis. */
+uint64_t chart_pos_x0(const struct chart *c, uint32_t k);
+uint64_t chart_pos_x1(const struct chart *c, uint32_t k);
+
+/* Box i's x range [x0, x1), row (stack depth - 1), parent (or CHART_NONE). */
+static inline uint64_t
+chart_x0(const struct chart *c, uint32_t i)
+{
+	return chart_pos_x0(c, c->first[i]);
+}
+
+static inline uint64_t
+chart_x1(const struct chart *c, uint32_t i)
+{
+	return chart_pos_x1(c, c->end[i] - 1);
+}
+
+static inline uint32_t
+chart_depth(const struct chart *c, uint32_t i)
+{
+	return c->ps->stacks[c->stack[i]].depth - 1;
+}
+
+/* O(log boxes of the row above). */
+uint32_t chart_parent(const struct chart *c, uint32_t i);
+/* Every box's parent into parent[nr_boxes], in O(boxes). */
+void chart_parents(const struct chart *c, uint32_t *parent);
+/* The thread of box i's first sample (a lane's boxes are all its thread's). */
+thread_id chart_box_thread(const struct chart *c, uint32_t i);
 
 /* Index of the box of row depth that covers x, or CHART_NONE. */
 uint32_t chart_find(const struct chart *c, uint32_t depth, uint64_t x);
+/* The first box of row depth that ends after x (row_start[depth + 1] if none). */
+uint32_t chart_first_after(const struct chart *c, uint32_t depth, uint64_t x);
 
 /*
- * Check the invariants: boxes of a row sorted and disjoint, each inside its
- * parent, parent one row up and on the same thread, adjacent boxes of a
- * row never the same stack of the same thread unless a gap separates them. Returns 0, or -1 with err describing the
- * first violation.
+ * The box before (dir < 0) or after (dir > 0) box i in time on its row,
+ * across any gap, or CHART_NONE at the row's end.
+ */
+uint32_t chart_step(const struct chart *c, uint32_t i, int dir);
+
+/* What the details of a box say about its time. */
+struct chart_span {
+	uint64_t x0, x1;      /* its x range: ns from the start when timed */
+	int64_t t0, t1;       /* the same as times in the profile (timed only) */
+	double pct0, pct1;    /* x0 and x1 as percentages of the axis */
+	double pct;           /* x1 - x0 as a percentage of the axis */
+};
+
+void chart_box_span(const struct chart *c, uint32_t i, struct chart_span *out);
+
+/*
+ * x covered by c's samples in [0, x): the time its thread had samples,
+ * gaps left out. O(log samples + 64).
+ */
+uint64_t chart_covered(const struct chart *c, uint64_t x);
+
+/*
+ * Activity for a sparkline: split [x0, x1) into cols equal columns and
+ * write into out[cols] the share of each column that c's samples cover,
+ * from 0 to 1. O(cols x (log samples + 64)).
+ */
+void chart_activity(const struct chart *c, uint64_t x0, uint64_t x1, uint32_t cols,
+		    float *out);
+
+/*
+ * Check the invariants: boxes of a row sorted and disjoint, in positions
+ * and in x, each inside its parent, whose stack is its caller's, adjacent
+ * boxes of a row never the same stack unless time separates them,
+ * positions in time order. Returns 0, or -1 with err describing the first
+ * violation.
  */
 int chart_check(const struct chart *c, struct tf_error *err);
+
+/* ------------------------------------------------------------ the ruler */
+
+struct ruler_tick {
+	uint32_t col;    /* where the tick is: the label starts there */
+	uint32_t width;  /* the label's width in cells */
+	uint64_t x;
+	char label[32];
+};
+
+/*
+ * The ticks of a ruler over [x0, x1) across width cells: at the multiples
+ * of the smallest step of 1, 2, 2.5 or 5 times a power of ten whose labels
+ * leave two blanks at least between them, none past the width.
+ * Labels say x in the largest unit it reaches, trailing zeros dropped:
+ * with time, "0", "250 ms", "1.5 s" (ns, us or µs unless ascii, ms, s);
+ * without, "0", "2.5k", "10M". col is round((x - x0) * width / (x1 - x0))
+ * as the layout places boxes. Writes at most max ticks into out and
+ * returns how many; 0 when x1 <= x0 or nothing fits.
+ */
+size_t chart_ruler(uint64_t x0, uint64_t x1, uint32_t width, bool time, bool ascii,
+		   struct ruler_tick *out, size_t max);
+
+/* Append x as a ruler labels it (see chart_ruler()). */
+struct strbuf;
+void chart_format_x(uint64_t x, bool time, bool ascii, struct strbuf *out);
 
 #endif /* TFLAME_CHART_H */

@@ -83,7 +83,7 @@ struct model {
 	uint64_t w_gen;
 	struct calltree tree;
 	uint64_t tree_gen;
-	struct chart chart;
+	struct timeline timeline; /* Time Order's lanes and merged chart */
 	uint64_t chart_gen;
 	struct func_table funcs;  /* depends on ps only: built once */
 	bool funcs_built;
@@ -152,6 +152,9 @@ uint64_t model_total(struct model *m);
 /* Per-stack weights of the selected samples (ps->nr_stacks entries). */
 const uint64_t *model_stack_weights(struct model *m);
 const struct calltree *model_tree(struct model *m);
+/* Time Order: the lanes of the selected threads on their time axis. */
+const struct timeline *model_timeline(struct model *m);
+/* Time Order: the merged chart of the selection (timeline_merged()). */
 const struct chart *model_chart(struct model *m);
 const struct func_table *model_funcs(struct model *m);
 /*

@@ -339,17 +339,13 @@ calltree_node_range(const struct calltree *t, stack_id node, uint64_t *x0, uint6
 static uint64_t
 chart_start(const void *src, uint32_t i)
 {
-	const struct chart *c = src;
-
-	return c->boxes[i].x0;
+	return chart_x0(src, i);
 }
 
 static uint64_t
 chart_end(const void *src, uint32_t i)
 {
-	const struct chart *c = src;
-
-	return c->boxes[i].x1;
+	return chart_x1(src, i);
 }
 
 static uint32_t
@@ -387,11 +383,11 @@ layout_chart(struct layout *l, const struct chart *c, const struct view *v)
 			top = false;
 		}
 		for (size_t k = 0; k < nr_cur; k++) {
-			const struct chart_box *b = &c->boxes[cur[k]];
+			uint64_t x0 = chart_x0(c, cur[k]), x1 = chart_x1(c, cur[k]);
 
-			/* The family starts at the first box of the row past b's start. */
-			lo = first_ending_after(&chart_ops, c, lo, hi, b->x0);
-			walk_kids(&w, &chart_ops, c, lo, hi, b->x0, b->x1);
+			/* The family starts at the first box of the row past its parent's start. */
+			lo = first_ending_after(&chart_ops, c, lo, hi, x0);
+			walk_kids(&w, &chart_ops, c, lo, hi, x0, x1);
 		}
 		tmp = cur;
 		cur = w.next;

@@ -43,7 +43,7 @@ model_release(struct model *m)
 	free(m->threads);
 	free(m->stack_w);
 	calltree_release(&m->tree);
-	chart_release(&m->chart);
+	timeline_release(&m->timeline);
 	func_table_release(&m->funcs);
 	free(m->fstats);
 	search_re_free(m->search_re);
@@ -148,17 +148,24 @@ model_tree(struct model *m)
 	return &m->tree;
 }
 
-const struct chart *
-model_chart(struct model *m)
+const struct timeline *
+model_timeline(struct model *m)
 {
 	struct sample_filter filter = { m->threads };
 
 	if (m->chart_gen == m->generation)
-		return &m->chart;
-	chart_release(&m->chart);
-	chart_build(&m->chart, m->ps, model_profile(m), m->threads ? &filter : NULL);
+		return &m->timeline;
+	timeline_release(&m->timeline);
+	timeline_build(&m->timeline, m->ps, model_profile(m), m->threads ? &filter : NULL);
 	m->chart_gen = m->generation;
-	return &m->chart;
+	return &m->timeline;
+}
+
+const struct chart *
+model_chart(struct model *m)
+{
+	model_timeline(m);
+	return timeline_merged(&m->timeline);
 }
 
 const struct func_table *
@@ -622,7 +629,7 @@ check_more(const struct model *m, struct tf_error *err)
 			return -1;
 	}
 	if (searched && m->schart_gen == g && m->schart_sgen == sg) {
-		if (m->chart_gen != g || m->search_chart.chart != &m->chart)
+		if (m->chart_gen != g || m->search_chart.chart != &m->timeline.merged)
 			return tf_error_set(err, "a search index of another chart");
 		if (search_index_check(&m->search_chart, &m->search, err))
 			return -1;
@@ -701,12 +708,22 @@ model_check(const struct model *m, struct tf_error *err)
 					    (unsigned long long)m->total);
 	}
 	if (m->chart_gen == g) {
-		if (chart_check(&m->chart, err))
-			return -1;
-		if (m->w_gen == g && m->chart.total != m->total)
-			return tf_error_set(err, "chart total %llu, selected weight %llu",
-					    (unsigned long long)m->chart.total,
-					    (unsigned long long)m->total);
+		const struct timeline *tl = &m->timeline;
+		uint64_t weight = 0;
+
+		for (uint32_t l = 0; l <= tl->nr_lanes; l++) {
+			const struct chart *c = l < tl->nr_lanes ? &tl->lanes[l] : &tl->merged;
+
+			if (l == tl->nr_lanes && !tl->merged_built)
+				break;
+			if (chart_check(c, err))
+				return -1;
+			if (l < tl->nr_lanes)
+				weight += c->weight;
+		}
+		if (m->w_gen == g && weight != m->total)
+			return tf_error_set(err, "lanes weigh %llu, selected weight %llu",
+					    (unsigned long long)weight, (unsigned long long)m->total);
 	}
 	if (m->funcs_built && func_table_check(&m->funcs, ps, err))
 		return -1;

@@ -586,7 +586,7 @@ tree_node_matches(const struct search *s, const struct calltree *t, stack_id n)
 static bool
 box_matches(const struct search *s, const struct chart *c, uint32_t b)
 {
-	return search_frame(s, c->ps->stacks[c->boxes[b].stack].frame);
+	return search_frame(s, c->ps->stacks[c->stack[b]].frame);
 }
 
 /*
@@ -630,8 +630,8 @@ tree_range(const struct search_index *ix, uint32_t n, uint64_t *x0, uint64_t *x1
 static void
 chart_range(const struct search_index *ix, uint32_t b, uint64_t *x0, uint64_t *x1)
 {
-	*x0 = ix->chart->boxes[b].x0;
-	*x1 = ix->chart->boxes[b].x1;
+	*x0 = chart_x0(ix->chart, b);
+	*x1 = chart_x1(ix->chart, b);
 }
 
 /*
@@ -690,6 +690,7 @@ search_index_chart(struct search_index *ix, const struct search *s, const struct
 	size_t nr_spans = 0, alloc_spans = 0, nr_hits = 0, alloc_hits = 0;
 	uint32_t max_row = 0;
 	uint8_t *under = xcalloc((size_t)c->nr_boxes + 1, 1);
+	uint32_t *parent = xmalloc(sizeof(*parent) * ((size_t)c->nr_boxes + 1));
 	uint64_t *stack_bits = xcalloc((size_t)ps->nr_stacks / 64 + 1, sizeof(uint64_t));
 
 	for (stack_id n = 1; n < ps->nr_stacks; n++)
@@ -699,21 +700,24 @@ search_index_chart(struct search_index *ix, const struct search *s, const struct
 	memset(ix, 0, sizeof(*ix));
 	ix->chart = c;
 	ix->total = c->total;
+	chart_parents(c, parent);
 	for (uint32_t b = 0; b < c->nr_boxes; b++) {
-		const struct chart_box *bx = &c->boxes[b];
-		bool above = bx->parent != CHART_NONE && under[bx->parent];
+		stack_id st = c->stack[b];
+		uint32_t depth = chart_depth(c, b);
+		bool above = parent[b] != CHART_NONE && under[parent[b]];
 
-		if (!(stack_bits[bx->stack >> 6] >> (bx->stack & 63) & 1)) {
+		if (!(stack_bits[st >> 6] >> (st & 63) & 1)) {
 			under[b] = above;
 			continue;
 		}
 		under[b] = 1;
 		if (!above)
-			add_item(&spans, &nr_spans, &alloc_spans, bx->x0, b, 0);
-		add_item(&hits, &nr_hits, &alloc_hits, bx->x0, b, bx->depth);
-		if (bx->depth > max_row)
-			max_row = bx->depth;
+			add_item(&spans, &nr_spans, &alloc_spans, chart_x0(c, b), b, 0);
+		add_item(&hits, &nr_hits, &alloc_hits, chart_x0(c, b), b, depth);
+		if (depth > max_row)
+			max_row = depth;
 	}
+	free(parent);
 	free(under);
 	free(stack_bits);
 	index_finish(ix, spans, nr_spans, hits, nr_hits, max_row, true, chart_range);
@@ -797,8 +801,8 @@ node_key(const struct search_index *ix, uint32_t node, uint32_t *row, uint64_t *
 	}
 	if (!ix->chart || node >= ix->chart->nr_boxes)
 		return false;
-	*row = ix->chart->boxes[node].depth;
-	*x0 = ix->chart->boxes[node].x0;
+	*row = chart_depth(ix->chart, node);
+	*x0 = chart_x0(ix->chart, node);
 	return true;
 }
 
@@ -1033,14 +1037,15 @@ check_chart(const struct search_index *ix, const struct search *s, struct tf_err
 	uint32_t hits = 0, outer = 0, h = 0;
 	uint64_t covered = 0;
 	uint8_t *under = xcalloc((size_t)c->nr_boxes + 1, 1);
+	uint32_t *parent = xmalloc(sizeof(*parent) * ((size_t)c->nr_boxes + 1));
 	int ret = 0;
 
+	chart_parents(c, parent);
 	if (ix->total != c->total)
 		ret = tf_error_set(err, "index total %llu, chart total %llu",
 				   (unsigned long long)ix->total, (unsigned long long)c->total);
 	for (uint32_t b = 0; b < c->nr_boxes && !ret; b++) {
-		const struct chart_box *bx = &c->boxes[b];
-		bool above = bx->parent != CHART_NONE && under[bx->parent];
+		bool above = parent[b] != CHART_NONE && under[parent[b]];
 
 		if (!box_matches(s, c, b)) {
 			under[b] = above;
@@ -1053,7 +1058,7 @@ check_chart(const struct search_index *ix, const struct search *s, struct tf_err
 		hits++;
 		if (!above) {
 			outer++;
-			covered += bx->x1 - bx->x0;
+			covered += chart_x1(c, b) - chart_x0(c, b);
 		}
 	}
 	if (!ret && (hits != ix->nr_hits || outer != ix->nr_spans))
@@ -1063,6 +1068,7 @@ check_chart(const struct search_index *ix, const struct search *s, struct tf_err
 		ret = tf_error_set(err, "spans cover %llu, matching boxes %llu",
 				   (unsigned long long)ix->prefix[ix->nr_spans],
 				   (unsigned long long)covered);
+	free(parent);
 	free(under);
 	return ret;
 }

@@ -127,8 +127,8 @@ node_range(const struct flame *f, uint32_t n, uint64_t *x0, uint64_t *x1)
 		*x0 = f->tree->x0[n];
 		*x1 = *x0 + f->tree->total[n];
 	} else {
-		*x0 = f->chart->boxes[n].x0;
-		*x1 = f->chart->boxes[n].x1;
+		*x0 = chart_x0(f->chart, n);
+		*x1 = chart_x1(f->chart, n);
 	}
 }
 
@@ -147,7 +147,7 @@ node_row(const struct flame *f, uint32_t n)
 {
 	if (f->kind == FLAME_TREE)
 		return f->ps->stacks[n].depth - 1;
-	return f->chart->boxes[n].depth;
+	return chart_depth(f->chart, n);
 }
 
 static uint32_t
@@ -158,13 +158,13 @@ node_parent(const struct flame *f, uint32_t n)
 
 		return p == STACK_ROOT ? NODE_NONE : p;
 	}
-	return f->chart->boxes[n].parent;
+	return chart_parent(f->chart, n);
 }
 
 static stack_id
 node_stack(const struct flame *f, uint32_t n)
 {
-	return f->kind == FLAME_TREE ? n : f->chart->boxes[n].stack;
+	return f->kind == FLAME_TREE ? n : f->chart->stack[n];
 }
 
 static const struct frame *
@@ -177,21 +177,7 @@ node_frame(const struct flame *f, uint32_t n)
 static uint32_t
 chart_lower(const struct chart *c, uint32_t row, uint64_t x)
 {
-	uint32_t lo, hi;
-
-	if (row >= c->nr_rows)
-		return CHART_NONE;
-	lo = c->row_start[row];
-	hi = c->row_start[row + 1];
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (c->boxes[mid].x1 <= x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return row >= c->nr_rows ? CHART_NONE : chart_first_after(c, row, x);
 }
 
 /*
@@ -201,15 +187,15 @@ chart_lower(const struct chart *c, uint32_t row, uint64_t x)
 static void
 chart_kids(const struct chart *c, uint32_t n, uint32_t *first, uint32_t *end)
 {
-	const struct chart_box *b = &c->boxes[n];
-	uint32_t row = b->depth + 1, i;
+	uint32_t row = chart_depth(c, n) + 1, i;
+	uint64_t x1 = chart_x1(c, n);
 
 	*first = *end = 0;
 	if (row >= c->nr_rows)
 		return;
-	i = chart_lower(c, row, b->x0);
+	i = chart_lower(c, row, chart_x0(c, n));
 	*first = i;
-	while (i < c->row_start[row + 1] && c->boxes[i].x0 < b->x1)
+	while (i < c->row_start[row + 1] && chart_x0(c, i) < x1)
 		i++;
 	*end = i;
 }
@@ -225,7 +211,7 @@ node_self(const struct flame *f, uint32_t n)
 	self = node_total(f, n);
 	chart_kids(f->chart, n, &i, &end);
 	for (; i < end; i++)
-		self -= f->chart->boxes[i].x1 - f->chart->boxes[i].x0;
+		self -= chart_x1(f->chart, i) - chart_x0(f->chart, i);
 	return self;
 }
 
@@ -311,7 +297,7 @@ node_next_at(const struct flame *f, uint32_t row, uint64_t x, int dir)
 		if (dir > 0)
 			return i < c->row_start[row + 1] ? i : NODE_NONE;
 		/* i is the first box that ends after x - 1: it or the one before. */
-		if (i < c->row_start[row + 1] && c->boxes[i].x0 < x)
+		if (i < c->row_start[row + 1] && chart_x0(c, i) < x)
 			return i;
 		return x && i > c->row_start[row] ? i - 1 : NODE_NONE;
 	}
@@ -369,14 +355,13 @@ node_child(const struct flame *f, uint32_t n)
 
 		chart_kids(c, n, &i, &end);
 		for (; i < end; i++) {
-			const struct chart_box *b = &c->boxes[i];
-			uint64_t w = b->x1 - b->x0;
+			uint64_t x0 = chart_x0(c, i), x1 = chart_x1(c, i), w = x1 - x0;
 
 			if (w > best_w) {
 				best_w = w;
 				best = i;
 			}
-			if (b->x1 > f->x0 && b->x0 < f->x1 && w > best_seen_w) {
+			if (x1 > f->x0 && x0 < f->x1 && w > best_seen_w) {
 				best_seen_w = w;
 				best_seen = i;
 			}
@@ -402,8 +387,8 @@ node_first(const struct flame *f)
 	}
 	/* The chart's first box may be a sliver: start on the widest instead. */
 	for (uint32_t i = 0; c->nr_rows && i < c->row_start[1]; i++) {
-		if (c->boxes[i].x1 - c->boxes[i].x0 > best_w) {
-			best_w = c->boxes[i].x1 - c->boxes[i].x0;
+		if (chart_x1(c, i) - chart_x0(c, i) > best_w) {
+			best_w = chart_x1(c, i) - chart_x0(c, i);
 			best = i;
 		}
 	}
@@ -951,14 +936,12 @@ add_thread_line(struct flow *fl, attr_t label, const struct profile_set *ps,
 	flow_word(fl, label, sb->buf, sb->len);
 }
 
-/* "0.123456 s" from the start of the profile. */
+/* "0.123456 s": x, ns from the start of Time Order's range. */
 static void
-add_time(struct strbuf *sb, int64_t t, int64_t origin)
+add_time(struct strbuf *sb, uint64_t x)
 {
-	uint64_t v = (uint64_t)(t - origin);
-
-	strbuf_addf(sb, "%llu.%06llu s", (unsigned long long)(v / 1000000000),
-		    (unsigned long long)(v % 1000000000 / 1000));
+	strbuf_addf(sb, "%llu.%06llu s", (unsigned long long)(x / 1000000000),
+		    (unsigned long long)(x % 1000000000 / 1000));
 }
 
 /*
@@ -1068,8 +1051,9 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 	}
 
 	if (f->kind == FLAME_CHART) {
-		const struct chart_box *b = &f->chart->boxes[n];
+		struct chart_span sp;
 
+		chart_box_span(f->chart, n, &sp);
 		flow_newline(fl);
 		flow_wordz(fl, label, "time");
 		flow_space(fl, 7);
@@ -1080,21 +1064,21 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 			struct profile ns = { .unit = UNIT_NANOSECONDS };
 
 			strbuf_reset(&sb);
-			add_time(&sb, b->t0, p->time_min);
+			add_time(&sb, sp.x0);
 			strbuf_setlen(&sb, sb.len - 2); /* the unit once, after the second */
 			strbuf_addstr(&sb, d->utf8 ? " \xe2\x80\x93 " : " - ");
-			add_time(&sb, b->t1, p->time_min);
+			add_time(&sb, sp.x1);
 			flow_word(fl, A_NORMAL, sb.buf, sb.len);
 			flow_space(fl, 1);
 			flow_wordz(fl, label, "from the start");
 			flow_space(fl, 1);
 			strbuf_reset(&sb);
 			strbuf_addstr(&sb, "(");
-			profile_format_amount(&ns, (uint64_t)(b->t1 - b->t0), &sb);
-			strbuf_addstr(&sb, ")");
+			profile_format_amount(&ns, sp.x1 - sp.x0, &sb);
+			strbuf_addf(&sb, ", %.1f%% of the range)", sp.pct);
 			flow_word(fl, label, sb.buf, sb.len);
 		}
-		add_thread_line(fl, label, f->ps, &f->ps->threads[b->thread], &sb);
+		add_thread_line(fl, label, f->ps, &f->ps->threads[chart_box_thread(f->chart, n)], &sb);
 	}
 
 	if (full) {

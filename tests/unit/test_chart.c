@@ -4,12 +4,14 @@
 
 #include <stdlib.h>
 
+#include "tflame/strbuf.h"
 #include "test_util.h"
 
 struct fixture {
 	struct profile_set *ps;
 	struct profile *p;
-	struct chart c;
+	struct timeline tl;
+	const struct chart *c; /* the first lane */
 	bool built;
 };
 
@@ -32,51 +34,73 @@ check_chart(const struct chart *c)
 }
 
 static void
+check_timeline(struct timeline *tl)
+{
+	for (uint32_t l = 0; l < tl->nr_lanes; l++) {
+		check_chart(&tl->lanes[l]);
+		assert_int_equal(tl->lanes[l].total, tl->axis.total);
+		if (l)
+			assert_true(tl->lanes[l - 1].weight >= tl->lanes[l].weight);
+	}
+	check_chart(timeline_merged(tl));
+}
+
+static void
 build(struct fixture *fx, const bool *keep)
 {
 	struct sample_filter filter = { keep };
 
-	chart_build(&fx->c, fx->ps, fx->p, keep ? &filter : NULL);
+	timeline_build(&fx->tl, fx->ps, fx->p, keep ? &filter : NULL);
 	fx->built = true;
-	check_chart(&fx->c);
+	fx->c = fx->tl.nr_lanes ? &fx->tl.lanes[0] : NULL;
+	check_timeline(&fx->tl);
+}
+
+static void
+unbuild(struct fixture *fx)
+{
+	if (fx->built)
+		timeline_release(&fx->tl);
+	fx->built = false;
 }
 
 static void
 release(struct fixture *fx)
 {
-	if (fx->built) {
-		check_chart(&fx->c);
-		chart_release(&fx->c);
-	}
+	unbuild(fx);
 	check_profile_set(fx->ps);
 	profile_set_free(fx->ps);
 }
 
-/* All boxes as "depth:path[x0,x1)" lines, in storage order. */
+/* All boxes of c as "depth:path[x0,x1)" lines, in storage order. */
 static const char *
-boxes_text(const struct fixture *fx)
+chart_text(const struct chart *c)
 {
 	static char out[4096];
 	char path[512];
 	size_t pos = 0;
 
 	out[0] = '\0';
-	for (uint32_t i = 0; i < fx->c.nr_boxes; i++) {
-		const struct chart_box *b = &fx->c.boxes[i];
-
+	for (uint32_t i = 0; c && i < c->nr_boxes; i++)
 		pos += (size_t)snprintf(out + pos, sizeof(out) - pos, "%s%u:%s[%llu,%llu)",
-					i ? " " : "", b->depth,
-					stack_text(fx->ps, b->stack, path, sizeof(path)),
-					(unsigned long long)b->x0, (unsigned long long)b->x1);
-	}
+					i ? " " : "", chart_depth(c, i),
+					stack_text(c->ps, c->stack[i], path, sizeof(path)),
+					(unsigned long long)chart_x0(c, i),
+					(unsigned long long)chart_x1(c, i));
 	return out;
+}
+
+static const char *
+boxes_text(const struct fixture *fx)
+{
+	return chart_text(fx->c);
 }
 
 static void
 test_consecutive_prefixes_merge(void **state)
 {
 	struct fixture fx;
-	const struct chart_box *b;
+	struct chart_span sp;
 
 	(void)state;
 	setup(&fx);
@@ -85,27 +109,144 @@ test_consecutive_prefixes_merge(void **state)
 	test_sample(fx.ps, fx.p, "a;c", 1, 30, 1);
 	test_sample(fx.ps, fx.p, "a;b", 1, 40, 1);
 	build(&fx, NULL);
+	/* Every 10 ns: x is time from the first sample; the last lasts a period. */
+	assert_int_equal(fx.tl.axis.kind, CHART_X_TIME);
+	assert_int_equal(fx.tl.axis.period, 10);
+	assert_int_equal(fx.tl.axis.cap, 30);
+	assert_int_equal(fx.tl.axis.origin, 10);
 	assert_string_equal(boxes_text(&fx),
-			    "0:a[0,4) 1:a;b[0,2) 1:a;c[2,3) 1:a;b[3,4)");
-	assert_int_equal(fx.c.nr_rows, 2);
-	assert_int_equal(fx.c.row_start[0], 0);
-	assert_int_equal(fx.c.row_start[1], 1);
-	assert_int_equal(fx.c.row_start[2], 4);
-	assert_int_equal(fx.c.total, 4);
-	assert_true(fx.c.has_time);
-	b = fx.c.boxes;
-	assert_int_equal(b[0].parent, CHART_NONE);
-	for (int i = 1; i < 4; i++)
-		assert_int_equal(b[i].parent, 0);
-	/* A box ends when the next sample starts; the last at its own time. */
-	assert_int_equal(b[0].t0, 10);
-	assert_int_equal(b[0].t1, 40);
-	assert_int_equal(b[1].t0, 10);
-	assert_int_equal(b[1].t1, 30);
-	assert_int_equal(b[2].t0, 30);
-	assert_int_equal(b[2].t1, 40);
-	assert_int_equal(b[3].t0, 40);
-	assert_int_equal(b[3].t1, 40);
+			    "0:a[0,40) 1:a;b[0,20) 1:a;c[20,30) 1:a;b[30,40)");
+	assert_int_equal(fx.c->nr_rows, 2);
+	assert_int_equal(fx.c->row_start[1], 1);
+	assert_int_equal(fx.c->row_start[2], 4);
+	assert_int_equal(fx.c->total, 40);
+	assert_true(fx.c->has_time);
+	assert_int_equal(chart_parent(fx.c, 0), CHART_NONE);
+	for (uint32_t i = 1; i < 4; i++)
+		assert_int_equal(chart_parent(fx.c, i), 0);
+	chart_box_span(fx.c, 2, &sp);
+	assert_int_equal(sp.x0, 20);
+	assert_int_equal(sp.x1, 30);
+	assert_int_equal(sp.t0, 30);
+	assert_int_equal(sp.t1, 40);
+	assert_true(sp.pct > 24.99 && sp.pct < 25.01);
+	assert_true(sp.pct0 > 49.99 && sp.pct0 < 50.01);
+	/* One lane: the merged chart is that lane. */
+	assert_string_equal(chart_text(timeline_merged(&fx.tl)), boxes_text(&fx));
+	release(&fx);
+}
+
+static void
+test_gap_is_idle(void **state)
+{
+	struct fixture fx;
+	float act[4];
+
+	(void)state;
+	setup(&fx);
+	test_sample(fx.ps, fx.p, "a;b", 1, 0, 1);
+	test_sample(fx.ps, fx.p, "a;b", 1, 10, 1);
+	test_sample(fx.ps, fx.p, "a;c", 1, 20, 1);
+	/* 80 ns without a sample: more than 3 periods, so a gap */
+	test_sample(fx.ps, fx.p, "a;c", 1, 100, 1);
+	test_sample(fx.ps, fx.p, "a;c", 1, 110, 1);
+	/* 25 ns: within 3 periods, so c goes on */
+	test_sample(fx.ps, fx.p, "a;c", 1, 135, 1);
+	build(&fx, NULL);
+	assert_int_equal(fx.tl.axis.period, 10);
+	assert_int_equal(fx.tl.axis.total, 145);
+	assert_string_equal(boxes_text(&fx),
+			    "0:a[0,30) 0:a[100,145) 1:a;b[0,20) 1:a;c[20,30) 1:a;c[100,145)");
+	/* Across the gap, at the same depth. */
+	assert_int_equal(chart_step(fx.c, 0, 1), 1);
+	assert_int_equal(chart_step(fx.c, 1, 1), CHART_NONE);
+	assert_int_equal(chart_step(fx.c, 1, -1), 0);
+	assert_int_equal(chart_step(fx.c, 0, -1), CHART_NONE);
+	assert_int_equal(chart_step(fx.c, 3, 1), 4);
+	assert_int_equal(chart_find(fx.c, 0, 29), 0);
+	assert_int_equal(chart_find(fx.c, 0, 30), CHART_NONE);
+	assert_int_equal(chart_find(fx.c, 0, 99), CHART_NONE);
+	assert_int_equal(chart_find(fx.c, 0, 100), 1);
+	assert_int_equal(chart_parent(fx.c, 4), 1);
+	/* Busy 30 + 45 of 145. */
+	assert_int_equal(chart_covered(fx.c, 0), 0);
+	assert_int_equal(chart_covered(fx.c, 15), 15);
+	assert_int_equal(chart_covered(fx.c, 60), 30);
+	assert_int_equal(chart_covered(fx.c, 105), 35);
+	assert_int_equal(chart_covered(fx.c, 145), 75);
+	assert_int_equal(chart_covered(fx.c, 1000), 75);
+	chart_activity(fx.c, 0, 120, 4, act);
+	assert_true(act[0] == 1.0f);  /* [0, 30) */
+	assert_true(act[1] == 0.0f);  /* [30, 60) */
+	assert_true(act[2] == 0.0f);  /* [60, 90) */
+	assert_true(act[3] > 0.66f && act[3] < 0.67f); /* [90, 120): 20 of 30 */
+	release(&fx);
+}
+
+static void
+test_covered_matches_sum(void **state)
+{
+	struct fixture fx;
+	uint64_t seed = 7, t = 0;
+
+	(void)state;
+	setup(&fx);
+	/* Enough samples for several checkpoints, with gaps now and then. */
+	for (int i = 0; i < 1000; i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		t += (seed >> 60) < 2 ? 100 : 10;
+		test_sample(fx.ps, fx.p, (seed >> 40) & 1 ? "a;b" : "a;c", 1, (int64_t)t, 1);
+	}
+	build(&fx, NULL);
+	for (uint64_t x = 0; x <= fx.c->total + 5; x += 7) {
+		uint64_t sum = 0;
+
+		for (uint32_t k = 0; k < fx.c->nr_samples; k++) {
+			uint64_t a = chart_pos_x0(fx.c, k), b = chart_pos_x1(fx.c, k);
+
+			if (a < x)
+				sum += (b < x ? b : x) - a;
+		}
+		assert_int_equal(chart_covered(fx.c, x), sum);
+	}
+	release(&fx);
+}
+
+static void
+test_period(void **state)
+{
+	struct fixture fx;
+
+	(void)state;
+	setup(&fx);
+	assert_int_equal(chart_axis_period(fx.p), 0);
+	/* Two threads at 4 ns, one sleeping often: the quartile is still 4. */
+	for (int i = 0; i < 40; i++)
+		test_sample(fx.ps, fx.p, "a", 1, 4 * i, 1);
+	for (int i = 0; i < 20; i++)
+		test_sample(fx.ps, fx.p, "b", 1, 1000 + 4 * i + (i % 2) * 500, 2);
+	assert_int_equal(chart_axis_period(fx.p), 4);
+	release(&fx);
+
+	setup(&fx);
+	/* Every thread sampled once: no period from the data. */
+	test_sample(fx.ps, fx.p, "a", 1, 0, 1);
+	test_sample(fx.ps, fx.p, "b", 1, 100, 2);
+	assert_int_equal(chart_axis_period(fx.p), 0);
+	build(&fx, NULL);
+	assert_int_equal(fx.tl.axis.kind, CHART_X_TIME);
+	assert_int_equal(fx.tl.axis.period, 50);
+	assert_int_equal(fx.tl.axis.total, 150);
+	release(&fx);
+
+	setup(&fx);
+	/* All at one time: no time axis at all. */
+	test_sample(fx.ps, fx.p, "a", 2, 5, 1);
+	test_sample(fx.ps, fx.p, "b", 1, 5, 1);
+	build(&fx, NULL);
+	assert_int_equal(fx.tl.axis.kind, CHART_X_WEIGHT);
+	assert_false(fx.c->has_time);
+	assert_string_equal(boxes_text(&fx), "0:a[0,2) 0:b[2,3)");
 	release(&fx);
 }
 
@@ -116,14 +257,16 @@ test_weights_are_x(void **state)
 
 	(void)state;
 	setup(&fx);
-	test_sample(fx.ps, fx.p, "m;f", 5, 1, 1);
-	test_sample(fx.ps, fx.p, "m;g;h", 3, 2, 1);
-	test_sample(fx.ps, fx.p, "m;g", 7, 3, 1);
+	test_sample(fx.ps, fx.p, "m;f", 5, -1, 1);
+	test_sample(fx.ps, fx.p, "m;g;h", 3, -1, 1);
+	test_sample(fx.ps, fx.p, "m;g", 7, -1, 1);
 	build(&fx, NULL);
+	assert_int_equal(fx.tl.axis.kind, CHART_X_WEIGHT);
 	assert_string_equal(boxes_text(&fx),
 			    "0:m[0,15) 1:m;f[0,5) 1:m;g[5,15) 2:m;g;h[5,8)");
-	assert_int_equal(fx.c.boxes[3].parent, 2);
-	assert_int_equal(fx.c.total, 15);
+	assert_int_equal(chart_parent(fx.c, 3), 2);
+	assert_int_equal(fx.c->total, 15);
+	assert_int_equal(chart_covered(fx.c, 15), 15);
 	release(&fx);
 }
 
@@ -141,30 +284,10 @@ test_time_sort_is_stable(void **state)
 	test_sample(fx.ps, fx.p, "y", 1, 50, 1);
 	test_sample(fx.ps, fx.p, "a;b", 1, 20, 1);
 	build(&fx, NULL);
-	/* x and y share a time: they stay in input order. */
+	/* x and y share a time: x, first in the input, shows; y would last no time. */
 	assert_string_equal(boxes_text(&fx),
-			    "0:a[0,4) 0:x[4,5) 0:y[5,6) 1:a;b[0,2) 1:a;c[2,3) 1:a;b[3,4)");
-	assert_int_equal(fx.c.boxes[0].t0, 10);
-	assert_int_equal(fx.c.boxes[0].t1, 50);
-	assert_int_equal(fx.c.boxes[2].t1, 50);
-	release(&fx);
-}
-
-static void
-test_no_time_keeps_input_order(void **state)
-{
-	struct fixture fx;
-
-	(void)state;
-	setup(&fx);
-	test_sample(fx.ps, fx.p, "a;c", 2, -1, 1);
-	test_sample(fx.ps, fx.p, "a;b", 1, -1, 1);
-	test_sample(fx.ps, fx.p, "a;b", 1, -1, 1);
-	build(&fx, NULL);
-	assert_false(fx.c.has_time);
-	assert_string_equal(boxes_text(&fx), "0:a[0,4) 1:a;c[0,2) 1:a;b[2,4)");
-	assert_int_equal(fx.c.boxes[1].t0, 0);
-	assert_int_equal(fx.c.boxes[1].t1, 0);
+			    "0:a[0,40) 0:x[40,50) 1:a;b[0,20) 1:a;c[20,30) 1:a;b[30,40)");
+	assert_int_equal(fx.c->nr_samples, 5);
 	release(&fx);
 }
 
@@ -182,16 +305,63 @@ test_spans(void **state)
 	test_sample(fx.ps, fx.p, "b", 10, 1500, 1);
 	test_sample(fx.ps, fx.p, "b;c", 20, 1510, 1);
 	build(&fx, NULL);
-	assert_string_equal(boxes_text(&fx), "0:a[0,100) 0:b[100,130) 1:b;c[110,130)");
-	/* Each box ends where its last sample ended, not where the next began. */
-	assert_int_equal(fx.c.boxes[0].t0, 1000);
-	assert_int_equal(fx.c.boxes[0].t1, 1100);
-	assert_int_equal(fx.c.boxes[1].t1, 1530);
-	assert_int_equal(fx.c.boxes[2].t0, 1510);
-	assert_int_equal(fx.c.boxes[2].t1, 1530);
-	/* And so does the profile's time range. */
-	assert_int_equal(fx.p->time_min, 1000);
-	assert_int_equal(fx.p->time_max, 1530);
+	assert_int_equal(fx.tl.axis.kind, CHART_X_SPANS);
+	/* Each box ends where its last sample ended, then a gap. */
+	assert_string_equal(boxes_text(&fx), "0:a[0,100) 0:b[500,530) 1:b;c[510,530)");
+	assert_int_equal(fx.c->total, 530);
+	assert_int_equal(chart_covered(fx.c, 530), 130);
+	release(&fx);
+}
+
+/*
+ * Thread 1 runs A at 0-10 ms and B at 90-100 ms, thread 2 runs C at
+ * 0-100 ms: lanes on one axis, the heavier thread 2 first.
+ */
+static void
+test_lanes(void **state)
+{
+	struct fixture fx;
+	struct chart_span sp;
+	const struct chart *t1, *t2, *m;
+	float act[10];
+
+	(void)state;
+	setup(&fx);
+	fx.p->unit = UNIT_NANOSECONDS;
+	fx.p->spans = true;
+	test_sample(fx.ps, fx.p, "A", 10000000, 0, 1);
+	test_sample(fx.ps, fx.p, "C", 100000000, 0, 2);
+	test_sample(fx.ps, fx.p, "B", 10000000, 90000000, 1);
+	build(&fx, NULL);
+	assert_int_equal(fx.tl.nr_lanes, 2);
+	t2 = &fx.tl.lanes[0];
+	t1 = &fx.tl.lanes[1];
+	assert_int_equal(fx.ps->threads[t2->thread].tid, 2);
+	assert_int_equal(fx.ps->threads[t1->thread].tid, 1);
+	assert_int_equal(fx.tl.axis.total, 100000000);
+	assert_string_equal(chart_text(t2), "0:C[0,100000000)");
+	chart_box_span(t2, 0, &sp);
+	assert_int_equal(sp.t0, 0);
+	assert_int_equal(sp.t1, 100000000);
+	assert_true(sp.pct > 99.99 && sp.pct0 == 0.0);
+	assert_string_equal(chart_text(t1), "0:A[0,10000000) 0:B[90000000,100000000)");
+	assert_int_equal(chart_step(t1, 0, 1), 1);
+	assert_int_equal(chart_box_thread(t1, 1), t1->thread);
+	assert_int_equal(t1->x_begin, 0);
+	assert_int_equal(t1->x_end, 100000000);
+	chart_activity(t1, 0, 100000000, 10, act);
+	assert_true(act[0] == 1.0f && act[9] == 1.0f);
+	for (int i = 1; i < 9; i++)
+		assert_true(act[i] == 0.0f);
+	chart_activity(t2, 0, 100000000, 10, act);
+	for (int i = 0; i < 10; i++)
+		assert_true(act[i] == 1.0f);
+	/* Merged: the heavier thread 2 owns all of it while C runs. */
+	m = timeline_merged(&fx.tl);
+	assert_int_equal(m->thread, THREAD_NONE);
+	assert_string_equal(chart_text(m), "0:C[0,100000000)");
+	assert_int_equal(chart_box_thread(m, 0), t2->thread);
+	assert_true(timeline_memory(&fx.tl) > 0);
 	release(&fx);
 }
 
@@ -207,22 +377,71 @@ test_filter(void **state)
 	test_sample(fx.ps, fx.p, "a;c", 4, 20, 2);
 	test_sample(fx.ps, fx.p, "a;b", 1, 30, 1);
 	keep[profile_set_thread(fx.ps, 1, 1, STR_EMPTY)] = true;
-	/* Another thread's sample in between does not split b. */
+	/* The selection's range: from thread 1's first sample. */
 	build(&fx, keep);
-	assert_string_equal(boxes_text(&fx), "0:a[0,2) 1:a;b[0,2)");
-	assert_int_equal(fx.c.total, 2);
-	assert_int_equal(fx.c.boxes[1].t1, 30);
-	chart_release(&fx.c);
+	assert_int_equal(fx.tl.nr_lanes, 1);
+	assert_int_equal(fx.tl.axis.origin, 10);
+	/* The period is the profile's, whatever the selection: 20 ns. */
+	assert_int_equal(fx.tl.axis.period, 20);
+	assert_string_equal(boxes_text(&fx), "0:a[0,40) 1:a;b[0,40)");
+	unbuild(&fx);
 	/*
-	 * All threads: each thread's timeline in turn (thread 1 first seen
-	 * first), so the two b samples of thread 1 merge, and the threads'
-	 * a boxes stay apart.
+	 * Each thread its lane. Merged: thread 1's b until thread 2, the
+	 * heavier, starts c, which then lasts its period, hiding thread 1's
+	 * second b.
 	 */
 	build(&fx, NULL);
-	assert_string_equal(boxes_text(&fx), "0:a[0,2) 0:a[2,6) 1:a;b[0,2) 1:a;c[2,6)");
-	assert_int_equal(fx.c.boxes[0].t1, 30);
-	assert_int_equal(fx.c.boxes[1].t0, 20);
-	assert_int_not_equal(fx.c.boxes[0].thread, fx.c.boxes[1].thread);
+	assert_int_equal(fx.tl.nr_lanes, 2);
+	assert_string_equal(chart_text(&fx.tl.lanes[0]), "0:a[10,30) 1:a;c[10,30)");
+	assert_string_equal(chart_text(&fx.tl.lanes[1]), "0:a[0,40) 1:a;b[0,40)");
+	assert_string_equal(chart_text(timeline_merged(&fx.tl)),
+			    "0:a[0,30) 1:a;b[0,10) 1:a;c[10,30)");
+	release(&fx);
+}
+
+/* A lighter thread shows in the merged chart where the heavier one slept. */
+static void
+test_merged_fills_gaps(void **state)
+{
+	struct fixture fx;
+
+	(void)state;
+	setup(&fx);
+	for (int i = 0; i < 10; i++)
+		test_sample(fx.ps, fx.p, "h", 3, 10 * i, 1);
+	for (int i = 0; i < 10; i++)
+		test_sample(fx.ps, fx.p, "h", 3, 200 + 10 * i, 1);
+	for (int i = 0; i < 30; i++)
+		test_sample(fx.ps, fx.p, "l", 1, 5 + 10 * i, 2);
+	build(&fx, NULL);
+	assert_int_equal(fx.tl.axis.period, 10);
+	assert_string_equal(chart_text(&fx.tl.lanes[0]), "0:h[0,100) 0:h[200,300)");
+	/*
+	 * h until its gap; l's samples from then (a merged sample lasts until
+	 * the next one shown, so h's last reaches l's first at 105); h again
+	 * from 200, when it takes over from the lighter l.
+	 */
+	assert_string_equal(chart_text(timeline_merged(&fx.tl)),
+			    "0:h[0,105) 0:l[105,200) 0:h[200,300)");
+	release(&fx);
+}
+
+static void
+test_untimed_lanes(void **state)
+{
+	struct fixture fx;
+
+	(void)state;
+	setup(&fx);
+	test_sample(fx.ps, fx.p, "a;b", 1, -1, 1);
+	test_sample(fx.ps, fx.p, "a;c", 4, -1, 2);
+	test_sample(fx.ps, fx.p, "a;b", 1, -1, 1);
+	build(&fx, NULL);
+	/* Lanes one after the other, heaviest first; the merged chart is all. */
+	assert_string_equal(chart_text(&fx.tl.lanes[0]), "0:a[0,4) 1:a;c[0,4)");
+	assert_string_equal(chart_text(&fx.tl.lanes[1]), "0:a[4,6) 1:a;b[4,6)");
+	assert_string_equal(chart_text(timeline_merged(&fx.tl)),
+			    "0:a[0,4) 0:a[4,6) 1:a;c[0,4) 1:a;b[4,6)");
 	release(&fx);
 }
 
@@ -236,20 +455,20 @@ test_zero_weights(void **state)
 	test_sample(fx.ps, fx.p, "a;b", 1, 10, 1);
 	test_sample(fx.ps, fx.p, "a;c;d", 0, 20, 1);
 	test_sample(fx.ps, fx.p, "a;b", 1, 30, 1);
+	test_sample(fx.ps, fx.p, "a;b", 1, 50, 1);
 	build(&fx, NULL);
 	/* The zero-weight sample makes no box and does not split b. */
-	assert_string_equal(boxes_text(&fx), "0:a[0,2) 1:a;b[0,2)");
-	assert_int_equal(fx.c.nr_rows, 2);
-	assert_int_equal(fx.c.boxes[1].t1, 30);
+	assert_string_equal(boxes_text(&fx), "0:a[0,60) 1:a;b[0,60)");
+	assert_int_equal(fx.c->nr_rows, 2);
 	release(&fx);
 
 	setup(&fx);
 	test_sample(fx.ps, fx.p, "a;b", 0, 10, 1);
 	build(&fx, NULL);
-	assert_int_equal(fx.c.nr_boxes, 0);
-	assert_int_equal(fx.c.nr_rows, 0);
-	assert_int_equal(fx.c.total, 0);
-	assert_int_equal(chart_find(&fx.c, 0, 0), CHART_NONE);
+	assert_int_equal(fx.tl.nr_lanes, 0);
+	assert_int_equal(fx.tl.axis.total, 0);
+	assert_int_equal(timeline_merged(&fx.tl)->nr_boxes, 0);
+	assert_int_equal(chart_find(timeline_merged(&fx.tl), 0, 0), CHART_NONE);
 	release(&fx);
 }
 
@@ -260,14 +479,13 @@ test_empty_stack_splits(void **state)
 
 	(void)state;
 	setup(&fx);
-	test_sample(fx.ps, fx.p, "a;b", 1, 10, 1);
-	test_sample(fx.ps, fx.p, "", 2, 20, 1);
-	test_sample(fx.ps, fx.p, "a;b", 1, 30, 1);
-	test_sample(fx.ps, fx.p, "a", 1, 40, 1);
+	test_sample(fx.ps, fx.p, "a;b", 1, -1, 1);
+	test_sample(fx.ps, fx.p, "", 2, -1, 1);
+	test_sample(fx.ps, fx.p, "a;b", 1, -1, 1);
+	test_sample(fx.ps, fx.p, "a", 1, -1, 1);
 	build(&fx, NULL);
 	assert_string_equal(boxes_text(&fx), "0:a[0,1) 0:a[3,5) 1:a;b[0,1) 1:a;b[3,4)");
-	assert_int_equal(fx.c.boxes[0].t1, 20);
-	assert_int_equal(fx.c.boxes[3].parent, 1);
+	assert_int_equal(chart_parent(fx.c, 3), 1);
 	release(&fx);
 }
 
@@ -294,23 +512,25 @@ test_find(void **state)
 
 	(void)state;
 	setup(&fx);
-	test_sample(fx.ps, fx.p, "a;b", 2, 10, 1);
-	test_sample(fx.ps, fx.p, "a", 1, 20, 1);
-	test_sample(fx.ps, fx.p, "a;c", 1, 30, 1);
-	test_sample(fx.ps, fx.p, "", 1, 40, 1);
-	test_sample(fx.ps, fx.p, "d", 1, 50, 1);
+	test_sample(fx.ps, fx.p, "a;b", 2, -1, 1);
+	test_sample(fx.ps, fx.p, "a", 1, -1, 1);
+	test_sample(fx.ps, fx.p, "a;c", 1, -1, 1);
+	test_sample(fx.ps, fx.p, "", 1, -1, 1);
+	test_sample(fx.ps, fx.p, "d", 1, -1, 1);
 	build(&fx, NULL);
 	assert_string_equal(boxes_text(&fx), "0:a[0,4) 0:d[5,6) 1:a;b[0,2) 1:a;c[3,4)");
-	assert_int_equal(chart_find(&fx.c, 0, 0), 0);
-	assert_int_equal(chart_find(&fx.c, 0, 3), 0);
-	assert_int_equal(chart_find(&fx.c, 0, 4), CHART_NONE);
-	assert_int_equal(chart_find(&fx.c, 0, 5), 1);
-	assert_int_equal(chart_find(&fx.c, 0, 6), CHART_NONE);
-	assert_int_equal(chart_find(&fx.c, 1, 1), 2);
-	assert_int_equal(chart_find(&fx.c, 1, 2), CHART_NONE);
-	assert_int_equal(chart_find(&fx.c, 1, 3), 3);
-	assert_int_equal(chart_find(&fx.c, 1, 5), CHART_NONE);
-	assert_int_equal(chart_find(&fx.c, 2, 0), CHART_NONE);
+	assert_int_equal(chart_find(fx.c, 0, 0), 0);
+	assert_int_equal(chart_find(fx.c, 0, 3), 0);
+	assert_int_equal(chart_find(fx.c, 0, 4), CHART_NONE);
+	assert_int_equal(chart_find(fx.c, 0, 5), 1);
+	assert_int_equal(chart_find(fx.c, 0, 6), CHART_NONE);
+	assert_int_equal(chart_find(fx.c, 1, 1), 2);
+	assert_int_equal(chart_find(fx.c, 1, 2), CHART_NONE);
+	assert_int_equal(chart_find(fx.c, 1, 3), 3);
+	assert_int_equal(chart_find(fx.c, 1, 5), CHART_NONE);
+	assert_int_equal(chart_find(fx.c, 2, 0), CHART_NONE);
+	assert_int_equal(chart_first_after(fx.c, 1, 2), 3);
+	assert_int_equal(chart_first_after(fx.c, 1, 4), 4);
 	release(&fx);
 }
 
@@ -339,12 +559,13 @@ test_deep_stack(void **state)
 	profile_add_sample(fx.p, s, 1, 4, true, th, NULL);
 	build(&fx, NULL);
 	/* 50 000 rows span all four samples; the 50 000 below split in two. */
-	assert_int_equal(fx.c.nr_rows, 100000);
-	assert_int_equal(fx.c.nr_boxes, 50000 + 2 * 50000);
-	assert_int_equal(fx.c.boxes[fx.c.row_start[49999]].x1, 4);
-	assert_int_equal(fx.c.boxes[fx.c.row_start[50000]].x1, 2);
-	assert_int_equal(fx.c.boxes[fx.c.row_start[50000] + 1].x0, 3);
-	assert_int_equal(fx.c.boxes[fx.c.nr_boxes - 1].stack, s);
+	assert_int_equal(fx.c->nr_rows, 100000);
+	assert_int_equal(fx.c->nr_boxes, 50000 + 2 * 50000);
+	assert_int_equal(chart_x1(fx.c, fx.c->row_start[49999]), 4);
+	assert_int_equal(chart_x1(fx.c, fx.c->row_start[50000]), 2);
+	assert_int_equal(chart_x0(fx.c, fx.c->row_start[50000] + 1), 3);
+	assert_int_equal(fx.c->stack[fx.c->nr_boxes - 1], s);
+	assert_int_equal(chart_parent(fx.c, fx.c->nr_boxes - 1), fx.c->nr_boxes - 3);
 	release(&fx);
 }
 
@@ -357,10 +578,11 @@ lcg(uint64_t *state)
 }
 
 /*
- * Against the definition, on random samples: at every depth, a box starts
- * exactly where the prefix down to that depth differs from the previous
- * (weighted) sample's, and chart_find() at each sample's x finds its
- * ancestor of that depth.
+ * Against the definition, on random untimed samples: lane by lane (each
+ * thread's samples in input order, the lanes one after the other), at
+ * every depth a box starts exactly where the prefix down to that depth
+ * differs from the previous (weighted) sample's, and chart_find() at each
+ * sample's x finds its ancestor of that depth.
  */
 static void
 test_matches_definition(void **state)
@@ -371,9 +593,7 @@ test_matches_definition(void **state)
 	for (int round = 0; round < 10; round++) {
 		struct fixture fx;
 		char path[64];
-		uint32_t *expect = calloc(16, sizeof(*expect));
 		uint64_t x = 0;
-		size_t prev = SIZE_MAX;
 
 		setup(&fx);
 		for (int i = 0; i < 2000; i++) {
@@ -384,67 +604,50 @@ test_matches_definition(void **state)
 			for (int d = 0; d < depth; d++)
 				pos += (size_t)snprintf(path + pos, sizeof(path) - pos, "%s%c",
 							d ? ";" : "", 'a' + (int)(lcg(&seed) % 2));
-			test_sample(fx.ps, fx.p, path, lcg(&seed) % 4, (int64_t)(lcg(&seed) % 500),
-				    1 + (int)(lcg(&seed) % 3));
+			test_sample(fx.ps, fx.p, path, lcg(&seed) % 4, -1, 1 + (int)(lcg(&seed) % 3));
 		}
 		build(&fx, NULL);
-		/*
-		 * The samples thread by thread (in order of first weighted
-		 * sample), in time order within one, the slow way. A thread's
-		 * first sample starts every row afresh.
-		 */
-		for (uint32_t r = 0; r < fx.ps->nr_threads; r++) {
-			thread_id th = THREAD_NONE;
+		for (uint32_t l = 0; l < fx.tl.nr_lanes; l++) {
+			const struct chart *c = &fx.tl.lanes[l];
+			uint32_t expect[16] = { 0 };
+			size_t prev = SIZE_MAX;
 
-			for (size_t i = 0, seen = 0; i < fx.p->nr_samples && th == THREAD_NONE; i++) {
-				bool first = fx.p->weight[i] != 0;
+			for (size_t i = 0; i < fx.p->nr_samples; i++) {
+				stack_id s = fx.p->stack[i];
+				stack_id q = prev == SIZE_MAX ? STACK_ROOT : fx.p->stack[prev];
+				uint32_t depth = fx.ps->stacks[s].depth;
 
-				for (size_t j = 0; j < i && first; j++)
-					if (fx.p->weight[j] && fx.p->thread[j] == fx.p->thread[i])
-						first = false;
-				if (first && seen++ == r)
-					th = fx.p->thread[i];
-			}
-			prev = SIZE_MAX;
-			for (int64_t t = 0; t < 500 && th != THREAD_NONE; t++) {
-				for (size_t i = 0; i < fx.p->nr_samples; i++) {
-					stack_id s = fx.p->stack[i];
-					stack_id q = prev == SIZE_MAX ? STACK_ROOT : fx.p->stack[prev];
-					uint32_t depth = fx.ps->stacks[s].depth;
+				if (!fx.p->weight[i] || fx.p->thread[i] != c->thread)
+					continue;
+				for (uint32_t d = depth; d > 0; d--) {
+					stack_id anc = s, qa = q;
+					uint32_t box;
 
-					if (fx.p->time[i] != t || !fx.p->weight[i] || fx.p->thread[i] != th)
-						continue;
-					for (uint32_t d = depth; d > 0; d--) {
-						stack_id anc = s, qa = q;
-						uint32_t box;
-
-						while (fx.ps->stacks[anc].depth > d)
-							anc = fx.ps->stacks[anc].parent;
-						while (fx.ps->stacks[qa].depth > d)
-							qa = fx.ps->stacks[qa].parent;
-						if (qa != anc || fx.ps->stacks[q].depth < d)
-							expect[d - 1]++;
-						box = chart_find(&fx.c, d - 1, x);
-						assert_int_not_equal(box, CHART_NONE);
-						assert_int_equal(fx.c.boxes[box].stack, anc);
-						assert_true(fx.c.boxes[box].x0 <= x);
-						assert_true(fx.c.boxes[box].x1 >= x + fx.p->weight[i]);
-					}
-					assert_int_equal(chart_find(&fx.c, depth, x), CHART_NONE);
-					x += fx.p->weight[i];
-					prev = i;
+					while (fx.ps->stacks[anc].depth > d)
+						anc = fx.ps->stacks[anc].parent;
+					while (fx.ps->stacks[qa].depth > d)
+						qa = fx.ps->stacks[qa].parent;
+					if (qa != anc || fx.ps->stacks[q].depth < d)
+						expect[d - 1]++;
+					box = chart_find(c, d - 1, x);
+					assert_int_not_equal(box, CHART_NONE);
+					assert_int_equal(c->stack[box], anc);
+					assert_true(chart_x0(c, box) <= x);
+					assert_true(chart_x1(c, box) >= x + fx.p->weight[i]);
 				}
+				assert_int_equal(chart_find(c, depth, x), CHART_NONE);
+				x += fx.p->weight[i];
+				prev = i;
+			}
+			for (uint32_t d = 0; d < 16; d++) {
+				uint32_t got = 0;
+
+				if (d < c->nr_rows)
+					got = c->row_start[d + 1] - c->row_start[d];
+				assert_int_equal(got, expect[d]);
 			}
 		}
-		assert_int_equal(fx.c.total, x);
-		for (uint32_t d = 0; d < 16; d++) {
-			uint32_t got = 0;
-
-			if (d < fx.c.nr_rows)
-				got = fx.c.row_start[d + 1] - fx.c.row_start[d];
-			assert_int_equal(got, expect[d]);
-		}
-		free(expect);
+		assert_int_equal(fx.tl.axis.total, x);
 		release(&fx);
 	}
 }
@@ -454,7 +657,8 @@ test_check_catches_damage(void **state)
 {
 	struct fixture fx;
 	struct tf_error err = TF_ERROR_INIT;
-	struct chart_box saved;
+	struct chart *c;
+	stack_id saved, saved3;
 
 	(void)state;
 	setup(&fx);
@@ -462,20 +666,93 @@ test_check_catches_damage(void **state)
 	test_sample(fx.ps, fx.p, "a;c", 1, 20, 1);
 	test_sample(fx.ps, fx.p, "a;b", 1, 30, 1);
 	build(&fx, NULL);
-	saved = fx.c.boxes[2];
-	fx.c.boxes[2].stack = fx.c.boxes[1].stack;
-	assert_int_equal(chart_check(&fx.c, &err), -1);
+	c = &fx.tl.lanes[0];
+	saved = c->stack[2];
+	saved3 = c->stack[3];
+	c->stack[2] = c->stack[1];
+	assert_int_equal(chart_check(c, &err), -1);
 	assert_non_null(strstr(tf_error_text(&err), "not merged"));
-	fx.c.boxes[2] = saved;
-	fx.c.boxes[2].x1 = 5;
-	assert_int_equal(chart_check(&fx.c, &err), -1);
-	fx.c.boxes[2] = saved;
-	fx.c.boxes[3].parent = 3;
-	assert_int_equal(chart_check(&fx.c, &err), -1);
-	assert_non_null(strstr(tf_error_text(&err), "parent"));
-	fx.c.boxes[3].parent = 0;
+	c->stack[2] = saved;
+	c->end[2] = 3;
+	assert_int_equal(chart_check(c, &err), -1);
+	c->end[2] = 2;
+	c->stack[3] = c->stack[0];
+	assert_int_equal(chart_check(c, &err), -1);
+	assert_non_null(strstr(tf_error_text(&err), "depth"));
+	c->stack[3] = saved3;
+	assert_int_equal(chart_check(c, &err), 0);
 	tf_error_release(&err);
 	release(&fx);
+}
+
+static const char *
+ruler_text(uint64_t x0, uint64_t x1, uint32_t width, bool time)
+{
+	static char out[512];
+	struct ruler_tick ticks[64];
+	size_t n = chart_ruler(x0, x1, width, time, true, ticks, 64), pos = 0;
+	uint32_t col = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		/* Sorted, apart, inside the width. */
+		assert_true(!i || ticks[i].col >= col + 2);
+		assert_true(ticks[i].col + ticks[i].width <= width);
+		pos += (size_t)snprintf(out + pos, sizeof(out) - pos, "%s%u:%s", i ? " " : "",
+					ticks[i].col, ticks[i].label);
+		col = ticks[i].col + ticks[i].width;
+	}
+	return out;
+}
+
+static void
+test_ruler(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct ruler_tick ticks[8];
+
+	(void)state;
+	assert_string_equal(ruler_text(0, 1000000000, 40, true),
+			    "0:0 8:200 ms 16:400 ms 24:600 ms 32:800 ms");
+	assert_string_equal(ruler_text(0, 2000000000, 40, true),
+			    "0:0 10:500 ms 20:1 s 30:1.5 s");
+	assert_string_equal(ruler_text(0, 1000000000, 80, true),
+			    "0:0 8:100 ms 16:200 ms 24:300 ms 32:400 ms 40:500 ms 48:600 ms "
+			    "56:700 ms 64:800 ms 72:900 ms");
+	/* Rounded to the nearest cell, as boxes are. */
+	assert_string_equal(ruler_text(0, 1600000000, 100, true),
+			    "0:0 13:200 ms 25:400 ms 38:600 ms 50:800 ms 63:1 s 75:1.2 s 88:1.4 s");
+	/* Zoomed in: ticks at round times, labelled from the range's start. */
+	assert_string_equal(ruler_text(1234000, 1334000, 40, true),
+			    "6:1.25 ms 16:1.275 ms 26:1.3 ms");
+	assert_string_equal(ruler_text(0, 3000, 30, true), "0:0 10:1 us 20:2 us");
+	assert_string_equal(ruler_text(0, 23, 40, false),
+			    "0:0 9:5 17:10 26:15 35:20");
+	assert_string_equal(ruler_text(0, 5000000, 20, false), "0:0 4:1M 8:2M 12:3M 16:4M");
+	/* No room, no range. */
+	assert_string_equal(ruler_text(0, 1000000000, 1, true), "0:0");
+	assert_int_equal(chart_ruler(5, 5, 40, true, true, ticks, 8), 0);
+	assert_int_equal(chart_ruler(0, 10, 0, true, true, ticks, 8), 0);
+	/* The micro sign is one cell. */
+	assert_int_equal(chart_ruler(0, 3000, 30, true, false, ticks, 8), 3);
+	assert_string_equal(ticks[1].label, "1 \xc2\xb5s");
+	assert_int_equal(ticks[1].width, 4);
+	/* Out of room for ticks: a wider step, not a cut ruler. */
+	assert_int_equal(chart_ruler(0, 100, 100, false, true, ticks, 8), 5);
+	assert_int_equal(ticks[4].x, 80);
+
+	chart_format_x(1500000000, true, false, &sb);
+	assert_string_equal(sb.buf, "1.5 s");
+	strbuf_reset(&sb);
+	chart_format_x(1234567, true, true, &sb);
+	assert_string_equal(sb.buf, "1.234567 ms");
+	strbuf_reset(&sb);
+	chart_format_x(999, true, true, &sb);
+	assert_string_equal(sb.buf, "999 ns");
+	strbuf_reset(&sb);
+	chart_format_x(2500, false, true, &sb);
+	assert_string_equal(sb.buf, "2.5k");
+	strbuf_release(&sb);
 }
 
 int
@@ -483,11 +760,16 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_consecutive_prefixes_merge),
+		cmocka_unit_test(test_gap_is_idle),
+		cmocka_unit_test(test_covered_matches_sum),
+		cmocka_unit_test(test_period),
 		cmocka_unit_test(test_weights_are_x),
 		cmocka_unit_test(test_time_sort_is_stable),
 		cmocka_unit_test(test_spans),
-		cmocka_unit_test(test_no_time_keeps_input_order),
+		cmocka_unit_test(test_lanes),
 		cmocka_unit_test(test_filter),
+		cmocka_unit_test(test_merged_fills_gaps),
+		cmocka_unit_test(test_untimed_lanes),
 		cmocka_unit_test(test_zero_weights),
 		cmocka_unit_test(test_empty_stack_splits),
 		cmocka_unit_test(test_recursion),
@@ -495,6 +777,7 @@ main(void)
 		cmocka_unit_test(test_deep_stack),
 		cmocka_unit_test(test_matches_definition),
 		cmocka_unit_test(test_check_catches_damage),
+		cmocka_unit_test(test_ruler),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

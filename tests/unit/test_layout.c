@@ -13,7 +13,8 @@ struct fixture {
 	struct profile *p;
 	uint64_t *w;
 	struct calltree t;
-	struct chart c;
+	struct timeline tl;
+	struct chart c; /* tl's merged chart, copied */
 	bool have_tree, have_chart;
 	struct layout l;
 	char text[8192];
@@ -47,7 +48,10 @@ build_chart(struct fixture *fx)
 {
 	struct tf_error err = TF_ERROR_INIT;
 
-	chart_build(&fx->c, fx->ps, fx->p, NULL);
+	/* These tests are about the layout: x is weight, as without times. */
+	fx->p->has_time = false;
+	timeline_build(&fx->tl, fx->ps, fx->p, NULL);
+	fx->c = *timeline_merged(&fx->tl);
 	fx->have_chart = true;
 	if (chart_check(&fx->c, &err))
 		fail_msg("chart_check: %s", tf_error_text(&err));
@@ -71,7 +75,7 @@ release(struct fixture *fx)
 	if (fx->have_tree)
 		calltree_release(&fx->t);
 	if (fx->have_chart)
-		chart_release(&fx->c);
+		timeline_release(&fx->tl);
 	layout_release(&fx->l);
 	free(fx->w);
 	profile_set_free(fx->ps);
@@ -88,7 +92,7 @@ view(uint64_t x0, uint64_t x1, uint32_t width, uint32_t first_row, uint32_t nr_r
 static stack_id
 box_stack(const struct fixture *fx, const struct box *b, bool chart)
 {
-	return chart ? fx->c.boxes[b->node].stack : b->node;
+	return chart ? fx->c.stack[b->node] : b->node;
 }
 
 /*

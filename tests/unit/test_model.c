@@ -100,7 +100,8 @@ test_set_changed(void **state)
 	assert_int_equal(model_search_func(&m), SEARCH_NO_FUNC);
 	/* The thread filter stayed: thread 1 only. */
 	assert_int_equal(model_total(&m), 6);
-	assert_int_equal(model_chart(&m)->total, 6);
+	/* Thread 1's samples at 10 and 30 ns, 20 apart: 40 ns of time. */
+	assert_int_equal(model_chart(&m)->total, 40);
 	assert_int_equal(model_func_find(&m, name, module), fn(&m, "g"));
 	assert_int_equal(model_func_stats(&m)[fn(&m, "g.inl")].total, 1);
 	assert_int_equal(model_func_find(&m, ps_str(m.ps, "nowhere", 7), module),
@@ -141,12 +142,16 @@ test_totals(void **state)
 	assert_int_equal(t->total[STACK_ROOT], 10);
 	assert_int_equal(t->total[test_stack(m.ps, "main;g")], 5);
 	c = model_chart(&m);
-	assert_int_equal(c->total, 10);
 	/*
-	 * Thread 1's timeline, then thread 2's: main [0,6) over f [0,5) and
-	 * g [5,6), then main [6,10) over g [6,10).
+	 * Times 10 (thread 1's f), 20 (thread 2's g), 30 (thread 1's g):
+	 * thread 1 samples every 20 ns, so 20 after its last sample ends the
+	 * axis. Merged, main [0,40) over f [0,10) and g [10,40), the two
+	 * threads' g one after the other.
 	 */
-	assert_int_equal(c->nr_boxes, 5);
+	assert_int_equal(c->total, 40);
+	assert_int_equal(c->nr_boxes, 3);
+	assert_int_equal(model_timeline(&m)->nr_lanes, 2);
+	assert_int_equal(model_timeline(&m)->lanes[0].weight, 6);
 	st = model_func_stats(&m);
 	assert_int_equal(st[fn(&m, "main")].total, 10);
 	assert_int_equal(st[fn(&m, "g")].self, 5);
@@ -162,7 +167,7 @@ test_caches_reused(void **state)
 	struct model m;
 	const struct calltree *t;
 	const uint64_t *total, *w;
-	const struct chart_box *boxes;
+	const stack_id *boxes;
 	const struct func_stats *st;
 	uint64_t gen;
 	bool all[2] = { true, true };
@@ -171,7 +176,7 @@ test_caches_reused(void **state)
 	setup(&m);
 	t = model_tree(&m);
 	total = t->total;
-	boxes = model_chart(&m)->boxes;
+	boxes = model_chart(&m)->stack;
 	st = model_func_stats(&m);
 	w = model_stack_weights(&m);
 	gen = m.generation;
@@ -184,7 +189,7 @@ test_caches_reused(void **state)
 	assert_null(m.threads);
 	assert_int_equal(m.generation, gen);
 	assert_ptr_equal(model_tree(&m)->total, total);
-	assert_ptr_equal(model_chart(&m)->boxes, boxes);
+	assert_ptr_equal(model_chart(&m)->stack, boxes);
 	assert_ptr_equal(model_func_stats(&m), st);
 	assert_ptr_equal(model_stack_weights(&m), w);
 	assert_int_equal(m.tree_gen, gen);
@@ -234,7 +239,7 @@ test_set_threads_rebuilds(void **state)
 	(void)state;
 	setup(&m);
 	assert_int_equal(model_total(&m), 10);
-	assert_int_equal(model_chart(&m)->total, 10);
+	assert_int_equal(model_chart(&m)->total, 40);
 	gen = m.generation;
 	mask[profile_set_thread(m.ps, 1, 1, STR_EMPTY)] = true;
 	model_set_threads(&m, mask);
@@ -246,9 +251,10 @@ test_set_threads_rebuilds(void **state)
 	assert_int_equal(model_total(&m), 6);
 	assert_int_equal(model_tree(&m)->total[test_stack(m.ps, "main;g")], 1);
 	c = model_chart(&m);
-	/* Thread 2's g in between does not split thread 1's samples... */
-	assert_int_equal(c->total, 6);
+	/* Thread 1's range, on which thread 2's g in between splits nothing... */
+	assert_int_equal(c->total, 40);
 	assert_int_equal(c->nr_boxes, 3);
+	assert_int_equal(model_timeline(&m)->nr_lanes, 1);
 	assert_int_equal(model_func_stats(&m)[fn(&m, "g")].self, 1);
 	check_model(&m);
 	/* ...and the same mask again is no change. */
@@ -472,7 +478,8 @@ test_search_in_model(void **state)
 	assert_int_equal(ix->total, 10);
 	assert_int_equal(search_index_matched(ix, 0, ix->total), 10);
 	cx = model_search_chart(&m);
-	assert_int_equal(search_index_matched(cx, 0, cx->total), 10);
+	/* Time Order matches time: every box but main, all 40 ns. */
+	assert_int_equal(search_index_matched(cx, 0, cx->total), 40);
 	assert_int_equal(m.tree_gen, gen);
 	check_model(&m);
 

@@ -469,11 +469,15 @@ test_chart_matched_and_next(void **state)
 	struct func_table ft;
 	struct search s;
 	struct search_index ix;
+	struct timeline tl;
 	struct chart c;
 	uint32_t foo0, foo1, foo2, bar;
 
 	(void)state;
-	chart_build(&c, ps, ps->profiles[0], NULL);
+	/* x as weight: the searches count weight. */
+	ps->profiles[0]->has_time = false;
+	timeline_build(&tl, ps, ps->profiles[0], NULL);
+	c = *timeline_merged(&tl);
 	search_for(&s, &ft, ps, "foo");
 	search_index_chart(&ix, &s, &c);
 	check_index(&ix, &s);
@@ -482,10 +486,10 @@ test_chart_matched_and_next(void **state)
 	bar = box_at(&c, 1, 5);
 	foo1 = box_at(&c, 1, 10);
 	foo2 = box_at(&c, 2, 5);
-	assert_int_equal(c.boxes[foo2].x1, 8);
+	assert_int_equal(chart_x1(&c, foo2), 8);
 	assert_int_equal(ix.total, 11);
 	assert_int_equal(search_index_matched(&ix, 0, 11), 9);
-	assert_int_equal(search_index_matched(&ix, c.boxes[bar].x0, c.boxes[bar].x1), 3);
+	assert_int_equal(search_index_matched(&ix, chart_x0(&c, bar), chart_x1(&c, bar)), 3);
 	assert_int_equal(search_index_matched(&ix, 4, 11), 5);
 
 	assert_int_equal(search_index_next(&ix, SEARCH_NONE, 0, UINT64_MAX), foo0);
@@ -500,7 +504,7 @@ test_chart_matched_and_next(void **state)
 	check_index(&ix, &s);
 	search_index_release(&ix);
 	release_search(&s, &ft);
-	chart_release(&c);
+	timeline_release(&tl);
 	check_profile_set(ps);
 	profile_set_free(ps);
 }
@@ -518,6 +522,7 @@ test_matched_once_per_sample(void **state)
 	struct search s;
 	struct search_index ix, cx;
 	struct calltree t;
+	struct timeline tl;
 	struct chart c;
 	uint64_t *w;
 
@@ -529,7 +534,9 @@ test_matched_once_per_sample(void **state)
 	test_sample(ps, p, "main;bar;foo;baz", 3, 5, 1);
 	test_sample(ps, p, "main", 6, 6, 1);
 	build_tree(&t, ps, &w);
-	chart_build(&c, ps, p, NULL);
+	p->has_time = false;
+	timeline_build(&tl, ps, p, NULL);
+	c = *timeline_merged(&tl);
 
 	search_for(&s, &ft, ps, "foo|bar");
 	search_index_tree(&ix, &s, &t);
@@ -557,7 +564,7 @@ test_matched_once_per_sample(void **state)
 	search_index_release(&cx);
 	release_search(&s, &ft);
 
-	chart_release(&c);
+	timeline_release(&tl);
 	calltree_release(&t);
 	free(w);
 	check_profile_set(ps);
