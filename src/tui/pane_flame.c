@@ -23,8 +23,9 @@
 
 /*
  * The flame view (flame.h), and the Left Heavy and Time Order panes made
- * of one each, over the model's call tree and its chart. Trees and charts
- * place nodes on one x axis of cumulative weight, so the view (an x
+ * of one each, over the model's call tree and its chart. Trees place
+ * nodes on an x axis of cumulative weight, charts on one of time (or of
+ * weight without times): either way x is a uint64_t, so the view (an x
  * range, a first row, the selection, the zoom history) and everything
  * done with it are the same code; only the handful of node_*() functions
  * below look at which source it is.
@@ -936,6 +937,15 @@ add_thread_line(struct flow *fl, attr_t label, const struct profile_set *ps,
 	flow_word(fl, label, sb->buf, sb->len);
 }
 
+/* What x is counted in: a chart with times counts time, whatever the weight. */
+static const struct profile *
+x_profile(const struct flame *f, const struct profile *p)
+{
+	static const struct profile ns = { .unit = UNIT_NANOSECONDS };
+
+	return f->kind == FLAME_CHART && f->chart->has_time ? &ns : p;
+}
+
 /* "0.123456 s": x, ns from the start of Time Order's range. */
 static void
 add_time(struct strbuf *sb, uint64_t x)
@@ -1017,12 +1027,14 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 	fl->indent = 11;
 	flow_wordz(fl, label, "this box   total");
 	flow_space(fl, 1);
-	flow_amount(fl, ctx, p, node_total(f, n), all, zoom, has_zoom ? of.buf : NULL);
+	flow_amount(fl, ctx, x_profile(f, p), node_total(f, n), all, zoom,
+		    has_zoom ? of.buf : NULL);
 	if (!f->look.inverted) {
 		flow_space(fl, 3);
 		flow_wordz(fl, label, "self");
 		flow_space(fl, 1);
-		flow_amount(fl, ctx, p, node_self(f, n), all, zoom, has_zoom ? of.buf : NULL);
+		flow_amount(fl, ctx, x_profile(f, p), node_self(f, n), all, zoom,
+			    has_zoom ? of.buf : NULL);
 	}
 	flow_newline(fl);
 
@@ -1800,7 +1812,7 @@ flame_select_first_match(struct flame *f)
 void
 flame_search_status(const struct flame *f, struct pane_ctx *ctx, struct strbuf *out)
 {
-	const struct profile *p = model_profile(ctx->model);
+	const struct profile *p = x_profile(f, model_profile(ctx->model));
 	uint64_t all, view;
 
 	if (!f->matches)
