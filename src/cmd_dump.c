@@ -350,7 +350,7 @@ cmd_dump(int argc, char **argv)
 	const char *zoom = NULL, *function = NULL, *path;
 	unsigned long long width = 100, height = 30;
 	enum dump_view view = VIEW_LEFT_HEAVY;
-	bool utf8 = true, have_model = false;
+	bool utf8 = true, have_model = false, timed;
 	struct profile_set *ps;
 	struct model m;
 	struct layout l;
@@ -444,7 +444,8 @@ cmd_dump(int argc, char **argv)
 		strbuf_addstr(&out, "  ");
 		text_escape_str(&out, ps_get(ps, model_profile(&m)->name));
 	}
-	if (view == VIEW_TIME_ORDER && model_timeline(&m)->axis.kind != CHART_X_WEIGHT) {
+	timed = view == VIEW_TIME_ORDER && model_timeline(&m)->axis.kind != CHART_X_WEIGHT;
+	if (timed) {
 		strbuf_addstr(&out, "  time ");
 		add_x(model_timeline(&m), v.x0, utf8, &out);
 		strbuf_addstr(&out, utf8 ? " \xe2\x80\x93 " : " - ");
@@ -466,11 +467,13 @@ cmd_dump(int argc, char **argv)
 	if (model_search_re(&m)) {
 		const struct search_index *ix = view == VIEW_TIME_ORDER ? model_search_chart(&m)
 									 : model_search_tree(&m);
-		uint64_t matched = model_search_matched(&m);
+		/* Time Order with times matches time: its index counts it. */
+		uint64_t matched = timed ? search_index_matched(ix, 0, total)
+					 : model_search_matched(&m);
 		uint64_t in_view = search_index_matched(ix, v.x0, v.x1);
 
 		strbuf_addstr(&out, "  matched ");
-		if (view == VIEW_TIME_ORDER)
+		if (timed)
 			add_x(model_timeline(&m), matched, utf8, &out);
 		else
 			profile_format_weight(model_profile(&m), matched, &out);

@@ -1887,7 +1887,8 @@ flame_pane_sync(struct pane *pane, struct pane_ctx *ctx)
 		src.chart = model_chart(m);
 		src.matches = model_search_chart(m);
 	}
-	if (src.matches) {
+	/* A chart with times matches time, which only its index counts. */
+	if (src.matches && (fp->kind == FLAME_TREE || !src.chart->has_time)) {
 		src.matched_all = model_search_matched(m);
 		src.has_matched_all = true;
 	}
