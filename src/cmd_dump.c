@@ -21,8 +21,10 @@ static const char dump_usage[] =
 	"\n"
 	"Print a pane as text, laid out by the same code as the interactive view:\n"
 	"one line per stack depth, each box its frame's name cut to its width,\n"
-	"'|' closing each box ('*' when --search matches it), '.' for runs of\n"
-	"boxes narrower than a cell.\n"
+	"'|' closing each box ('*' when --search matches it). A cell that boxes\n"
+	"narrower than a cell share goes to the one covering most of it, shown\n"
+	"by the first letter of its name. In UTF-8, box edges fall on eighths\n"
+	"of a cell: a cell two boxes share is the block of its left part.\n"
 	"\n"
 	"With --view=time-order: a ruler, then each thread's rows, heaviest\n"
 	"thread first; x is time (cumulative weight when the profile has none).\n"
@@ -38,7 +40,7 @@ static const char dump_usage[] =
 	"  --zoom=FRAME;FRAME;...  zoom on the box of this call path, root first\n"
 	CLI_LENS_USAGE
 	CLI_SYMBOL_USAGE
-	"  --ascii                 ASCII only ('~' for the ellipsis)\n"
+	"  --ascii                 ASCII only ('~' for the ellipsis), whole cells\n"
 	CLI_COMMON_USAGE;
 
 enum {
@@ -114,6 +116,15 @@ find_zoom(struct model *m, bool chart, const char *path, uint64_t *x0, uint64_t 
 	return false;
 }
 
+/* The glyph of a cell split after eighths of it (1 to 7): U+258F is one eighth. */
+static void
+add_eighths(struct strbuf *out, uint32_t eighths)
+{
+	strbuf_addch(out, '\xe2');
+	strbuf_addch(out, '\x96');
+	strbuf_addch(out, (char)(0x90 - eighths));
+}
+
 /* The frame of a box of a tree over ps, or of chart (when not NULL). */
 static frame_id
 box_frame(const struct profile_set *ps, const struct chart *chart, const struct box *b)
@@ -123,11 +134,22 @@ box_frame(const struct profile_set *ps, const struct chart *chart, const struct 
 	return ps_stack(ps, s)->frame;
 }
 
+/* The first character of name as a one-column mark: '?' if it is not plain ASCII. */
+static char
+name_mark(const char *name)
+{
+	return *name > ' ' && *name <= '~' && *name != '|' && *name != '*' ? *name : '?';
+}
+
 /*
- * One line per row: each box is its label, padded, and a '|' in its last
- * cell, or a '*' when the search (if not NULL) matches its frame; merged
- * runs are dots. Trailing blanks are trimmed so the output diffs well. The
- * boxes are of a tree over ps, or of chart.
+ * One line per row, one column per cell. A box is its label, padded, and
+ * a '|' in its last cell, or a '*' when the search (if not NULL) matches
+ * its frame; a box whose node is narrower than a cell (it won its cells
+ * from its neighbours) shows the first letter of its name in each, or '*'.
+ * With eighths, a cell that a wider box shares with another is the glyph
+ * of the edge between them ("\u258c": half way), and the box's label and
+ * mark go in the cells it fills. Trailing blanks are trimmed so the output diffs
+ * well. The boxes are of a tree over ps, or of chart.
  */
 static void
 print_rows(const struct profile_set *ps, const struct chart *chart, const struct layout *l,
@@ -141,21 +163,34 @@ print_rows(const struct profile_set *ps, const struct chart *chart, const struct
 
 		for (; i < l->nr && l->boxes[i].row == row; i++) {
 			const struct box *b = &l->boxes[i];
-			unsigned w = b->col1 - b->col0, used = 0;
+			frame_id f = box_frame(ps, chart, b);
+			const char *name = ps_get(ps, ps_frame(ps, f)->name);
+			bool hit = match && search_frame(match, f);
+			uint32_t c0 = b->col0, c1 = b->col1;
 
 			strbuf_addchars(out, ' ', b->col0 - col);
-			if (b->flags & BOX_MERGED) {
-				strbuf_addchars(out, '.', w);
-			} else {
-				frame_id f = box_frame(ps, chart, b);
-				const char *name = ps_get(ps, ps_frame(ps, f)->name);
+			col = b->col1;
+			if (b->flags & BOX_NARROW) {
+				strbuf_addchars(out, hit ? '*' : name_mark(name), c1 - c0);
+				continue;
+			}
+			/* Shared cells at either end are edges; the rest is the box's own. */
+			while (c0 < c1 && layout_cell(l, row, c0)->split < LAYOUT_EIGHTHS)
+				c0++;
+			while (c1 > c0 && layout_cell(l, row, c1 - 1)->split < LAYOUT_EIGHTHS)
+				c1--;
+			for (uint32_t c = b->col0; c < c0; c++)
+				add_eighths(out, layout_cell(l, row, c)->split);
+			if (c1 > c0) {
+				unsigned w = c1 - c0, used = 0;
 
 				if (w > 1)
 					used = render_label(out, name, strlen(name), w - 1, utf8);
 				strbuf_addchars(out, ' ', w - 1 - used);
-				strbuf_addch(out, match && search_frame(match, f) ? '*' : '|');
+				strbuf_addch(out, hit ? '*' : '|');
 			}
-			col = b->col1;
+			for (uint32_t c = c1 > c0 ? c1 : c0; c < b->col1; c++)
+				add_eighths(out, layout_cell(l, row, c)->split);
 		}
 		while (out->len > start && out->buf[out->len - 1] == ' ')
 			strbuf_setlen(out, out->len - 1);
@@ -425,6 +460,7 @@ cmd_dump(int argc, char **argv)
 	v.width = (uint32_t)width;
 	v.first_row = 0;
 	v.nr_rows = (uint32_t)height;
+	v.eighths = utf8;
 	if (zoom && (view == VIEW_SANDWICH ||
 		     !find_zoom(&m, view == VIEW_TIME_ORDER, zoom, &v.x0, &v.x1))) {
 		struct strbuf sb = STRBUF_INIT;

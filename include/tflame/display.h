@@ -126,6 +126,41 @@ attr_t display_attr(const struct display *d, enum display_color c);
 attr_t display_flame_attr(const struct display *d, enum flame_family family, uint32_t hash);
 
 /*
+ * The colours of a box: text fg on background bg, terminal colour numbers
+ * (-1: the terminal's default). Boxes are painted by ink rather than by
+ * attributes so that a cell two boxes share can take one's colour as its
+ * foreground and the other's as its background.
+ */
+struct ink {
+	short fg, bg;
+};
+
+/*
+ * The ink of a flame box of family whose name hashes to hash: the same
+ * hash always gets the same ink. Only meaningful with colours.
+ */
+struct ink display_flame_ink(const struct display *d, enum flame_family family, uint32_t hash);
+/* The ink of a UI element (for boxes a search dims). */
+struct ink display_ui_ink(const struct display *d, enum display_color c);
+/*
+ * Another shade of ink's background, never the same one: the second of
+ * two neighbouring boxes of one colour takes it, so that they are told
+ * apart.
+ */
+struct ink display_ink_shade(const struct display *d, struct ink ink);
+/* Draw from now on with ink, plus attributes extra (A_BOLD...). */
+void display_set_ink(const struct display *d, struct ink ink, attr_t extra);
+/*
+ * Draw one cell at the cursor whose eighths [0, split) are left's
+ * background and the rest right's (1 <= split <= 7), with a block glyph;
+ * NULL for either side leaves it the terminal's background. Needs UTF-8
+ * and colours; if the terminal runs out of colour pairs, the cell is
+ * drawn whole in the colour of its bigger side.
+ */
+void display_eighths(const struct display *d, const struct ink *left, const struct ink *right,
+		     unsigned split);
+
+/*
  * Write len bytes of s (escaped text: no control characters) at the
  * cursor. Without UTF-8, every non-ASCII character becomes '?' ("??" for
  * a wide one), so the columns are those render_width() counted.

@@ -2,6 +2,7 @@
 
 #include "tflame/layout.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,45 +10,26 @@
 #include "tflame/xalloc.h"
 
 /*
- * Both panes are laid out by one walk, a row at a time. The visible nodes
- * of a row (those that got a box) are kept in x order; the next row is
- * their children, found by binary search on x, in the same order, so boxes
- * come out sorted by row and column with no sorting.
+ * Both panes are laid out a row at a time, and every row the same way: the
+ * nodes of the row that overlap the view, in x order, are handed to
+ * dominant(), which gives each slot to the node covering most of it; the
+ * slots of a cell then make its owner and its two-colour drawing, and runs
+ * of cells with one owner make the boxes.
  *
- * A node gets its own box when it is at least one cell wide. Its box is
- * [col(start), col(end)), where col() rounds to the nearest cell edge:
- * since col() is monotone, siblings that touch on x touch on screen, and
- * the boxes of a family never overlap and fill their parent's cells. The
- * nodes narrower than a cell, and the gaps narrower than a cell between
- * them, form runs; a run is drawn as one BOX_MERGED box over [col(run
- * start), col(run end)), or not at all when that is empty.
- *
- * The cost stays bounded by the screen: a row holds at most width visible
- * nodes, and a run of narrow nodes is crossed by jumping about a cell at a
- * time (binary search for the last node starting within `step` of the run's
- * end) instead of visiting the thousands of slivers a cell can hold.
+ * The chart keeps each row sorted by x, so dominant() reads it in place
+ * and jumps over crowds of slivers by binary search. The tree's rows are
+ * families side by side: the nodes of a row are the children of the
+ * nodes above that overlap the view, found by binary search on x, in x
+ * order with no sorting. No node is dropped for being narrow, so the
+ * deepest stack under a sliver is followed down; leaves drop out of the
+ * walk as soon as their row is done.
  */
 
-/* The children of one visible node: a range of a sorted sequence. */
+/* A row's nodes: a range of a sequence sorted by x. */
 struct seq_ops {
 	uint64_t (*start)(const void *src, uint32_t i);
 	uint64_t (*end)(const void *src, uint32_t i);
 	uint32_t (*node)(const void *src, uint32_t i);
-};
-
-struct walk {
-	const struct view *v;
-	struct layout *l;
-	/*
-	 * The widest weight narrower than one cell, (span - 1) / width: a
-	 * node of weight w is narrow when w <= step, and `step` is also the
-	 * longest jump that cannot pass over a node one cell wide.
-	 */
-	uint64_t step;
-	uint32_t row;
-	bool emit;     /* row is one of the rows asked for */
-	uint32_t *next; /* visible nodes of this row, in x order */
-	size_t nr_next, alloc_next;
 };
 
 void
@@ -60,6 +42,11 @@ void
 layout_release(struct layout *l)
 {
 	free(l->boxes);
+	free(l->cells);
+	free(l->slot);
+	free(l->slot_narrow);
+	free(l->nodes);
+	free(l->next);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -95,45 +82,6 @@ mul_div(uint64_t a, uint32_t b, uint64_t c, uint64_t *rem)
 #endif
 }
 
-/* The cell edge nearest x (halves round up), clamped to [0, width]. */
-static uint32_t
-col_of(const struct view *v, uint64_t x)
-{
-	uint64_t span = v->x1 - v->x0, q, rem;
-
-	if (x <= v->x0)
-		return 0;
-	if (x >= v->x1)
-		return v->width;
-	q = mul_div(x - v->x0, v->width, span, &rem);
-	if (rem >= span - rem)
-		q++;
-	return (uint32_t)q;
-}
-
-static void
-add_box(struct walk *w, uint32_t col0, uint32_t col1, uint32_t node, uint32_t flags)
-{
-	struct layout *l = w->l;
-
-	ALLOC_GROW(l->boxes, l->nr, l->alloc);
-	l->boxes[l->nr].row = w->row;
-	l->boxes[l->nr].col0 = col0;
-	l->boxes[l->nr].col1 = col1;
-	l->boxes[l->nr].node = node;
-	l->boxes[l->nr].flags = flags;
-	l->nr++;
-}
-
-static void
-close_run(struct walk *w, uint64_t rs, uint64_t re)
-{
-	uint32_t c0 = col_of(w->v, rs), c1 = col_of(w->v, re);
-
-	if (w->emit && c1 > c0)
-		add_box(w, c0, c1, 0, BOX_MERGED);
-}
-
 /* The first i in [lo, hi) with end(i) > x, or hi. */
 static uint32_t
 first_ending_after(const struct seq_ops *ops, const void *src, uint32_t lo, uint32_t hi,
@@ -167,81 +115,171 @@ last_starting_by(const struct seq_ops *ops, const void *src, uint32_t lo, uint32
 }
 
 /*
- * Lay out the children [lo, hi) of one visible node that covers [px0, px1):
- * a range of a sequence sorted by x, whose members outside [px0, px1) are
- * someone else's. Boxes go to row w->row; children with a box go to
- * w->next for the row below.
+ * layout_dominant() over the range [lo, hi) of any sorted sequence. The
+ * pointer i only moves right, by binary search when a slot's spans are
+ * left behind, so a slot costs O(LAYOUT_SLOT_SCAN + log(hi - lo)).
  */
 static void
-walk_kids(struct walk *w, const struct seq_ops *ops, const void *src, uint32_t lo,
-	  uint32_t hi, uint64_t px0, uint64_t px1)
+dominant(const struct seq_ops *ops, const void *src, uint32_t lo, uint32_t hi, uint64_t x0,
+	 uint64_t x1, uint32_t nr_slots, uint64_t narrow_width, uint32_t *owner,
+	 uint8_t *narrow)
 {
-	const struct view *v = w->v;
-	uint64_t stop = px1 < v->x1 ? px1 : v->x1;
-	uint64_t rs = 0, re = 0;
-	bool in_run = false;
-	uint32_t i = first_ending_after(ops, src, lo, hi, px0 > v->x0 ? px0 : v->x0);
+	uint64_t span = x1 - x0, q = span / nr_slots, r = span % nr_slots, rem;
+	uint32_t i = first_ending_after(ops, src, lo, hi, x0);
 
-	while (i < hi) {
-		uint64_t s = ops->start(src, i), e = ops->end(src, i), p;
-		uint32_t j;
+	for (uint32_t s = 0; s < nr_slots; s++) {
+		uint64_t a = x0 + q * s + mul_div(r, s, nr_slots, &rem);
+		uint64_t b = x0 + q * (s + 1) + mul_div(r, s + 1, nr_slots, &rem);
+		uint64_t best_w = 0;
+		uint32_t best = LAYOUT_NONE, seen = 0;
+		bool best_narrow = false, jumped = false;
 
-		if (s >= stop)
-			break;
-		if (in_run && s - re > w->step) {
-			close_run(w, rs, re);
-			in_run = false;
-		}
-		if (e - s > w->step) {
-			uint32_t c0 = col_of(v, s), c1 = col_of(v, e);
+		/* The slot ends on the unit its end falls in. */
+		b += rem != 0;
+		if (i < hi && ops->end(src, i) <= a)
+			i = first_ending_after(ops, src, i + 1, hi, a);
+		for (uint32_t j = i; j < hi;) {
+			uint64_t s0 = ops->start(src, j), e0 = ops->end(src, j), w;
 
-			if (in_run) {
-				close_run(w, rs, re);
-				in_run = false;
+			if (s0 >= b)
+				break;
+			/* Every span from i on ends after a: w > 0. */
+			w = (e0 < b ? e0 : b) - (s0 > a ? s0 : a);
+			if (w > best_w) {
+				best_w = w;
+				best = ops->node(src, j);
+				best_narrow = e0 - s0 < narrow_width;
 			}
-			/* Clipped by the view to less than a cell: nothing to show. */
-			if (c1 > c0) {
-				if (w->emit)
-					add_box(w, c0, c1, ops->node(src, i), 0);
-				ALLOC_GROW(w->next, w->nr_next, w->alloc_next);
-				w->next[w->nr_next++] = ops->node(src, i);
+			if (e0 >= b)
+				break;
+			j++;
+			/*
+			 * A crowd of slivers: the rest, up to the one reaching
+			 * past b, are each narrower than the slot; weigh only
+			 * that last one.
+			 */
+			if (++seen == LAYOUT_SLOT_SCAN && !jumped && j < hi) {
+				uint32_t last = last_starting_by(ops, src, j, hi, b - 1);
+
+				jumped = true;
+				if (last != j - 1)
+					j = last;
 			}
-			i++;
-			continue;
 		}
-		if (!in_run)
-			rs = s;
-		in_run = true;
-		re = e;
-		/*
-		 * Everything that starts within step of e, and before the
-		 * parent ends, is narrower than a cell and joins the run: jump
-		 * to the last of them.
-		 */
-		if (e >= px1)
-			break;
-		p = px1 - 1 - e < w->step ? px1 - 1 : e + w->step;
-		j = i + 1 < hi ? last_starting_by(ops, src, i + 1, hi, p) : i;
-		if (j > i + 1)
-			re = ops->end(src, j - 1);
-		i = j > i ? j : i + 1;
+		owner[s] = best;
+		if (narrow)
+			narrow[s] = best_narrow;
 	}
-	if (in_run)
-		close_run(w, rs, re);
 }
 
-/* Set up a walk over v; false if there is nothing to lay out. */
-static bool
-walk_init(struct walk *w, struct layout *l, const struct view *v)
+/* The node owning most of the n slots o (the first on a tie), or LAYOUT_NONE. */
+static uint32_t
+majority(const uint32_t *o, uint32_t n, uint32_t *at)
 {
-	memset(w, 0, sizeof(*w));
-	w->v = v;
-	w->l = l;
+	uint32_t best = LAYOUT_NONE, best_count = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t count = 0;
+
+		if (o[i] == LAYOUT_NONE || (i && o[i] == o[i - 1]))
+			continue;
+		for (uint32_t j = i; j < n; j++)
+			count += o[j] == o[i];
+		if (count > best_count) {
+			best_count = count;
+			best = o[i];
+			*at = i;
+		}
+	}
+	return best;
+}
+
+static uint32_t
+row_slots(const struct layout *l)
+{
+	return l->width * (l->sub ? l->sub : 1);
+}
+
+/* Reset l for a layout of v; false if there is nothing to lay out. */
+static bool
+layout_begin(struct layout *l, const struct view *v)
+{
+	size_t slots;
+
 	l->nr = 0;
+	l->nr_rows = 0;
+	l->width = v->width;
+	l->first_row = v->first_row;
+	/* Eighths take 8 slots a cell; an absurd width keeps whole cells. */
+	l->sub = v->eighths && v->width <= UINT32_MAX / LAYOUT_EIGHTHS ? LAYOUT_EIGHTHS : 1;
 	if (!v->width || !v->nr_rows || v->x1 <= v->x0)
 		return false;
-	w->step = (v->x1 - v->x0 - 1) / v->width;
+	slots = row_slots(l);
+	if (slots > l->alloc_slot) {
+		l->alloc_slot = slots;
+		l->slot = xrealloc(l->slot, slots * sizeof(*l->slot));
+		l->slot_narrow = xrealloc(l->slot_narrow, slots);
+	}
 	return true;
+}
+
+/*
+ * Lay out row (the next one after the rows laid out) from its nodes, the
+ * range [lo, hi) of a sequence sorted by x: slots, then cells, then boxes.
+ */
+static void
+lay_row(struct layout *l, const struct view *v, uint32_t row, const struct seq_ops *ops,
+	const void *src, uint32_t lo, uint32_t hi)
+{
+	uint32_t sub = l->sub, width = l->width;
+	uint64_t span = v->x1 - v->x0;
+	uint64_t narrow_width = span / width + (span % width != 0);
+	struct cell *cells;
+
+	if (row - l->first_row != l->nr_rows)
+		BUG("row %u laid out after %u rows from %u", row, l->nr_rows, l->first_row);
+	ALLOC_GROW(l->cells, (size_t)(l->nr_rows + 1) * width, l->alloc_cells);
+	cells = l->cells + (size_t)l->nr_rows * width;
+	l->nr_rows++;
+	dominant(ops, src, lo, hi, v->x0, v->x1, row_slots(l), narrow_width, l->slot,
+		 l->slot_narrow);
+	for (uint32_t c = 0; c < width; c++) {
+		const uint32_t *o = l->slot + (size_t)c * sub;
+		struct cell *cl = &cells[c];
+		uint32_t at = 0, own = majority(o, sub, &at), k = 1;
+		struct box *last = l->nr ? &l->boxes[l->nr - 1] : NULL;
+
+		while (k < sub && o[k] == o[0])
+			k++;
+		cl->left = o[0];
+		cl->right = LAYOUT_NONE;
+		cl->split = LAYOUT_EIGHTHS;
+		if (k < sub) {
+			uint32_t unused;
+
+			cl->split = k;
+			cl->right = own != o[0] ? own : majority(o + k, sub - k, &unused);
+		}
+		if (own == LAYOUT_NONE)
+			continue;
+		if (last && last->row == row && last->node == own && last->col1 == c) {
+			last->col1++;
+			continue;
+		}
+		ALLOC_GROW(l->boxes, l->nr + 1, l->alloc);
+		l->boxes[l->nr++] = (struct box){
+			.row = row, .col0 = c, .col1 = c + 1, .node = own,
+			.flags = l->slot_narrow[(size_t)c * sub + at] ? BOX_NARROW : 0,
+		};
+	}
+}
+
+const struct cell *
+layout_cell(const struct layout *l, uint32_t row, uint32_t col)
+{
+	if (row < l->first_row || row - l->first_row >= l->nr_rows || col >= l->width)
+		return NULL;
+	return &l->cells[(size_t)(row - l->first_row) * l->width + col];
 }
 
 /* Whether row is in the window, without overflow. */
@@ -257,10 +295,48 @@ row_past(const struct view *v, uint32_t row)
 	return row >= v->first_row && row - v->first_row >= v->nr_rows;
 }
 
-/* ------------------------------------------------------------ Left Heavy */
+/* ----------------------------------------------------------------- spans */
 
 static uint64_t
-tree_start(const void *src, uint32_t i)
+span_start(const void *src, uint32_t i)
+{
+	return ((const struct span *)src)[i].x0;
+}
+
+static uint64_t
+span_end(const void *src, uint32_t i)
+{
+	return ((const struct span *)src)[i].x1;
+}
+
+static uint32_t
+span_node(const void *src, uint32_t i)
+{
+	return ((const struct span *)src)[i].node;
+}
+
+static const struct seq_ops span_ops = {
+	.start = span_start,
+	.end = span_end,
+	.node = span_node,
+};
+
+void
+layout_dominant(const struct span *spans, size_t nr, uint64_t x0, uint64_t x1,
+		uint32_t nr_slots, uint64_t narrow_width, uint32_t *owner, uint8_t *narrow)
+{
+	if (nr > UINT32_MAX || x1 <= x0)
+		BUG("%zu spans over [%" PRIu64 ", %" PRIu64 ")", nr, x0, x1);
+	if (nr_slots)
+		dominant(&span_ops, spans, 0, (uint32_t)nr, x0, x1, nr_slots, narrow_width,
+			 owner, narrow);
+}
+
+/* ------------------------------------------------------------ Left Heavy */
+
+/* Children of one node: an index range of t->kids. */
+static uint64_t
+kid_start(const void *src, uint32_t i)
 {
 	const struct calltree *t = src;
 
@@ -268,7 +344,7 @@ tree_start(const void *src, uint32_t i)
 }
 
 static uint64_t
-tree_end(const void *src, uint32_t i)
+kid_end(const void *src, uint32_t i)
 {
 	const struct calltree *t = src;
 
@@ -276,52 +352,98 @@ tree_end(const void *src, uint32_t i)
 }
 
 static uint32_t
-tree_node(const void *src, uint32_t i)
+kid_node(const void *src, uint32_t i)
 {
 	const struct calltree *t = src;
 
 	return t->kids[i];
 }
 
-static const struct seq_ops tree_ops = {
-	.start = tree_start,
-	.end = tree_end,
-	.node = tree_node,
+static const struct seq_ops kid_ops = {
+	.start = kid_start,
+	.end = kid_end,
+	.node = kid_node,
+};
+
+/* A row of the tree: the list of its nodes in x order. */
+struct tree_row {
+	const struct calltree *t;
+	const uint32_t *nodes;
+};
+
+static uint64_t
+row_start_x(const void *src, uint32_t i)
+{
+	const struct tree_row *r = src;
+
+	return r->t->x0[r->nodes[i]];
+}
+
+static uint64_t
+row_end_x(const void *src, uint32_t i)
+{
+	const struct tree_row *r = src;
+
+	return r->t->x0[r->nodes[i]] + r->t->total[r->nodes[i]];
+}
+
+static uint32_t
+row_node(const void *src, uint32_t i)
+{
+	const struct tree_row *r = src;
+
+	return r->nodes[i];
+}
+
+static const struct seq_ops tree_row_ops = {
+	.start = row_start_x,
+	.end = row_end_x,
+	.node = row_node,
 };
 
 void
 layout_tree(struct layout *l, const struct calltree *t, const struct view *v)
 {
-	struct walk w;
-	uint32_t *cur = NULL;
-	size_t nr_cur = 0, alloc_cur = 0;
+	size_t nr_nodes = 0;
 
-	if (!walk_init(&w, l, v) || !t->nr_nodes || !t->total[STACK_ROOT])
+	if (!layout_begin(l, v) || !t->nr_nodes || !t->total[STACK_ROOT])
 		return;
-	ALLOC_GROW(cur, nr_cur, alloc_cur);
-	cur[nr_cur++] = STACK_ROOT;
-	for (w.row = 0; nr_cur && !row_past(v, w.row); w.row++) {
+	ALLOC_GROW(l->nodes, 1, l->alloc_nodes);
+	l->nodes[nr_nodes++] = STACK_ROOT;
+	for (uint32_t row = 0; nr_nodes && !row_past(v, row); row++) {
+		size_t nr_next = 0;
 		uint32_t *tmp;
 		size_t tmp_alloc;
 
-		w.emit = row_shown(v, w.row);
-		w.nr_next = 0;
-		for (size_t k = 0; k < nr_cur; k++) {
-			stack_id n = cur[k];
+		/* The children of this row's parents that overlap the view, in x order. */
+		for (size_t k = 0; k < nr_nodes; k++) {
+			stack_id n = l->nodes[k];
+			uint32_t lo = t->first[n], hi = lo + t->nr_kids[n];
+			uint64_t from = t->x0[n] > v->x0 ? t->x0[n] : v->x0;
 
-			walk_kids(&w, &tree_ops, t, t->first[n], t->first[n] + t->nr_kids[n],
-				  t->x0[n], t->x0[n] + t->total[n]);
+			for (uint32_t i = first_ending_after(&kid_ops, t, lo, hi, from);
+			     i < hi && kid_start(t, i) < v->x1; i++) {
+				ALLOC_GROW(l->next, nr_next + 1, l->alloc_next);
+				l->next[nr_next++] = t->kids[i];
+			}
 		}
-		tmp = cur;
-		cur = w.next;
-		nr_cur = w.nr_next;
-		tmp_alloc = alloc_cur;
-		alloc_cur = w.alloc_next;
-		w.next = tmp;
-		w.alloc_next = tmp_alloc;
+		if (nr_next > UINT32_MAX)
+			BUG("%zu nodes on one row", nr_next);
+		if (row_shown(v, row) && nr_next)
+			lay_row(l, v, row, &tree_row_ops, &(struct tree_row){ t, l->next }, 0,
+				(uint32_t)nr_next);
+		/* Leaves are done: only nodes with children make the next row. */
+		nr_nodes = 0;
+		for (size_t k = 0; k < nr_next; k++)
+			if (t->nr_kids[l->next[k]])
+				l->next[nr_nodes++] = l->next[k];
+		tmp = l->nodes;
+		l->nodes = l->next;
+		l->next = tmp;
+		tmp_alloc = l->alloc_nodes;
+		l->alloc_nodes = l->alloc_next;
+		l->alloc_next = tmp_alloc;
 	}
-	free(cur);
-	free(w.next);
 }
 
 bool
@@ -364,41 +486,21 @@ static const struct seq_ops chart_ops = {
 void
 layout_chart(struct layout *l, const struct chart *c, const struct view *v)
 {
-	struct walk w;
-	uint32_t *cur = NULL;
-	size_t nr_cur = 0, alloc_cur = 0;
-	bool top = true; /* row 0: the whole row is one family */
-
-	if (!walk_init(&w, l, v) || !c->nr_rows)
+	if (!layout_begin(l, v))
 		return;
-	for (w.row = 0; w.row < c->nr_rows && (top || nr_cur) && !row_past(v, w.row); w.row++) {
-		uint32_t lo = c->row_start[w.row], hi = c->row_start[w.row + 1];
-		uint32_t *tmp;
-		size_t tmp_alloc;
+	/*
+	 * Boxes nest inside their parents, so the rows are independent: a
+	 * row's boxes in [x0, x1) are what it shows. A row with none ends the
+	 * chart, as every row below it lies inside it.
+	 */
+	for (uint32_t row = v->first_row; row < c->nr_rows && row_shown(v, row); row++) {
+		uint32_t lo = c->row_start[row], hi = c->row_start[row + 1];
+		uint32_t i = first_ending_after(&chart_ops, c, lo, hi, v->x0);
 
-		w.emit = row_shown(v, w.row);
-		w.nr_next = 0;
-		if (top) {
-			walk_kids(&w, &chart_ops, c, lo, hi, 0, c->total);
-			top = false;
-		}
-		for (size_t k = 0; k < nr_cur; k++) {
-			uint64_t x0 = chart_x0(c, cur[k]), x1 = chart_x1(c, cur[k]);
-
-			/* The family starts at the first box of the row past its parent's start. */
-			lo = first_ending_after(&chart_ops, c, lo, hi, x0);
-			walk_kids(&w, &chart_ops, c, lo, hi, x0, x1);
-		}
-		tmp = cur;
-		cur = w.next;
-		nr_cur = w.nr_next;
-		tmp_alloc = alloc_cur;
-		alloc_cur = w.alloc_next;
-		w.next = tmp;
-		w.alloc_next = tmp_alloc;
+		if (i == hi || chart_x0(c, i) >= v->x1)
+			break;
+		lay_row(l, v, row, &chart_ops, c, i, hi);
 	}
-	free(cur);
-	free(w.next);
 }
 
 /* ----------------------------------------------------------------- check */
@@ -406,18 +508,39 @@ layout_chart(struct layout *l, const struct chart *c, const struct view *v)
 int
 layout_check(const struct layout *l, const struct view *v, struct tf_error *err)
 {
+	if (l->nr_rows && (l->width != v->width || l->first_row != v->first_row ||
+			   l->nr_rows > v->nr_rows))
+		return tf_error_set(err, "%u rows of %u cells from row %u, for a view of %u "
+				    "rows of %u from row %u", l->nr_rows, l->width,
+				    l->first_row, v->nr_rows, v->width, v->first_row);
+	for (size_t i = 0; i < (size_t)l->nr_rows * l->width; i++) {
+		const struct cell *c = &l->cells[i];
+
+		if (!c->split || c->split > LAYOUT_EIGHTHS ||
+		    (l->sub != LAYOUT_EIGHTHS && c->split != LAYOUT_EIGHTHS))
+			return tf_error_set(err, "cell %zu: split %u", i, c->split);
+		if (c->split == LAYOUT_EIGHTHS && c->right != LAYOUT_NONE)
+			return tf_error_set(err, "cell %zu: whole, with a right part", i);
+	}
 	for (size_t i = 0; i < l->nr; i++) {
 		const struct box *b = &l->boxes[i];
 
-		if (!row_shown(v, b->row))
+		if (!row_shown(v, b->row) || b->row - l->first_row >= l->nr_rows)
 			return tf_error_set(err, "box %zu: row %u outside the window", i, b->row);
 		if (b->col1 <= b->col0 || b->col1 > v->width)
 			return tf_error_set(err, "box %zu: columns [%u, %u) in a width of %u", i,
 					    b->col0, b->col1, v->width);
-		if (b->flags & ~(uint32_t)BOX_MERGED)
+		if (b->flags & ~(uint32_t)BOX_NARROW)
 			return tf_error_set(err, "box %zu: unknown flags %#x", i, b->flags);
-		if ((b->flags & BOX_MERGED) && b->node)
-			return tf_error_set(err, "box %zu: merged, but names node %u", i, b->node);
+		if (b->node == LAYOUT_NONE)
+			return tf_error_set(err, "box %zu: names no node", i);
+		for (uint32_t col = b->col0; col < b->col1; col++) {
+			const struct cell *c = layout_cell(l, b->row, col);
+
+			if (c->left != b->node && c->right != b->node)
+				return tf_error_set(err, "box %zu: cell %u of row %u draws %u, %u",
+						    i, col, b->row, c->left, c->right);
+		}
 		if (!i)
 			continue;
 		if (b->row < b[-1].row)

@@ -3,6 +3,7 @@
 #include "tflame/display.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <langinfo.h>
 #include <poll.h>
 #include <signal.h>
@@ -119,6 +120,50 @@ init_colors(struct display *d)
 	}
 }
 
+/*
+ * Colour pairs for inks, made as they are first needed: a cell two boxes
+ * share needs one for its two colours, and there are too many
+ * combinations to make them all up front. Pair numbers past 255 do not fit
+ * in an attr_t, so they go to attr_set() as its own argument.
+ */
+#define INK_PAIRS 4096
+
+static struct ink_pair {
+	short fg, bg, pair; /* pair 0: a free slot */
+} ink_pairs[INK_PAIRS];
+static int next_ink_pair;
+
+static void
+ink_pairs_reset(void)
+{
+	memset(ink_pairs, 0, sizeof(ink_pairs));
+	next_ink_pair = 0;
+}
+
+/* The pair for fg on bg, or 0 when the terminal has no more. */
+static short
+ink_pair(short fg, short bg)
+{
+	unsigned h = ((unsigned)(fg + 1) * 269u + (unsigned)(bg + 1)) % INK_PAIRS;
+
+	if (!next_ink_pair)
+		next_ink_pair = 1 + DISPLAY_NR_COLORS + family_base(FLAME_NR_FAMILIES, 256);
+	for (unsigned n = 0; n < INK_PAIRS; n++, h = (h + 1) % INK_PAIRS) {
+		struct ink_pair *p = &ink_pairs[h];
+
+		if (p->pair && p->fg == fg && p->bg == bg)
+			return p->pair;
+		if (p->pair)
+			continue;
+		if (next_ink_pair >= COLOR_PAIRS || next_ink_pair > SHRT_MAX ||
+		    init_pair((short)next_ink_pair, fg, bg) == ERR)
+			return 0;
+		*p = (struct ink_pair){ fg, bg, (short)next_ink_pair++ };
+		return p->pair;
+	}
+	return 0;
+}
+
 bool
 display_usable(bool stdin_busy, const char **why)
 {
@@ -195,6 +240,7 @@ display_open(struct display *d, bool stdin_busy, struct tf_error *err)
 	set_escdelay(50);
 	/* The caller has set the locale; anything but UTF-8 draws ASCII. */
 	d->utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	ink_pairs_reset();
 	init_colors(d);
 	d->mouse = mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED |
 				     BUTTON5_PRESSED, NULL) != 0;
@@ -280,6 +326,94 @@ const char *
 display_glyph_ellipsis(const struct display *d)
 {
 	return d->utf8 ? "\xe2\x80\xa6" : "~";
+}
+
+struct ink
+display_flame_ink(const struct display *d, enum flame_family family, uint32_t hash)
+{
+	if (d->colors >= 256)
+		return (struct ink){ 16, families[family].c256[hash % families[family].n256] };
+	if (d->colors)
+		return (struct ink){ families[family].c8[hash % families[family].n8].fg,
+				     families[family].c8[hash % families[family].n8].bg };
+	return (struct ink){ -1, -1 };
+}
+
+struct ink
+display_ui_ink(const struct display *d, enum display_color c)
+{
+	if (d->colors >= 256)
+		return (struct ink){ ui_colors[c].fg256, ui_colors[c].bg256 };
+	return (struct ink){ ui_colors[c].fg8, ui_colors[c].bg8 };
+}
+
+struct ink
+display_ink_shade(const struct display *d, struct ink ink)
+{
+	/* Across the 8 colours: each to a neighbour of its own warmth. */
+	static const short other8[8] = {
+		[COLOR_BLACK] = COLOR_BLUE, [COLOR_RED] = COLOR_MAGENTA,
+		[COLOR_GREEN] = COLOR_CYAN, [COLOR_YELLOW] = COLOR_WHITE,
+		[COLOR_BLUE] = COLOR_BLACK, [COLOR_MAGENTA] = COLOR_RED,
+		[COLOR_CYAN] = COLOR_GREEN, [COLOR_WHITE] = COLOR_YELLOW,
+	};
+	short c = ink.bg;
+
+	if (d->colors < 256) {
+		ink.bg = c >= 0 && c < 8 ? other8[c] : COLOR_BLACK;
+		return ink;
+	}
+	if (c >= 16 && c < 232) {
+		/* The cube 16 + 36r + 6g + b: one step darker, or lighter from black. */
+		int r = (c - 16) / 36, g = (c - 16) / 6 % 6, b = (c - 16) % 6;
+
+		if (r || g || b) {
+			r -= r > 0;
+			g -= g > 0;
+			b -= b > 0;
+		} else {
+			r = g = b = 1;
+		}
+		ink.bg = (short)(16 + 36 * r + 6 * g + b);
+	} else if (c >= 232) {
+		ink.bg = (short)(c < 240 ? c + 2 : c - 2);
+	} else {
+		ink.bg = c == 8 ? 7 : 8;
+	}
+	return ink;
+}
+
+void
+display_set_ink(const struct display *d, struct ink ink, attr_t extra)
+{
+	short pair = d->colors ? ink_pair(ink.fg, ink.bg) : 0;
+
+	attr_set(extra, pair, NULL);
+}
+
+void
+display_eighths(const struct display *d, const struct ink *left, const struct ink *right,
+		unsigned split)
+{
+	/* U+2590 - n: the left n eighths of a cell, in the foreground. */
+	char glyph[4] = { '\xe2', '\x96', (char)(0x90 - split), '\0' };
+	short pair;
+
+	if (left)
+		pair = ink_pair(left->bg, right ? right->bg : -1);
+	else
+		pair = ink_pair(right ? right->bg : -1, -1);
+	if (!pair) {
+		const struct ink *big = split >= 4 ? left : right;
+
+		attr_set(A_NORMAL, big ? ink_pair(big->fg, big->bg) : 0, NULL);
+		addch(' ');
+		return;
+	}
+	/* An empty left side: the glyph, reversed, is the terminal's background. */
+	attr_set(left ? A_NORMAL : A_REVERSE, pair, NULL);
+	(void)d;
+	addstr(glyph);
 }
 
 void

@@ -96,6 +96,8 @@ struct flame {
 	struct flame_look look;
 	bool flip;
 	struct layout lay;
+	struct ink *row_ink;       /* per cell of the row being drawn: its left part's ink */
+	size_t alloc_row_ink;
 	struct flow details;
 	size_t name_lines;         /* the first lines of details: the name */
 };
@@ -733,14 +735,14 @@ node_neighbour(const struct flame *f, uint32_t n, int dir)
 
 /* ---------------------------------------------------------------- colour */
 
-static attr_t
-box_attr(const struct flame *f, const struct pane_ctx *ctx, uint32_t n)
+/* The family and name hash that choose n's colour in the colour mode. */
+static enum flame_family
+node_hue(const struct flame *f, const struct pane_ctx *ctx, uint32_t n, uint32_t *hash)
 {
 	const struct frame *fr = node_frame(f, n);
 	const struct profile_set *ps = f->ps;
 	enum flame_family family = FLAME_HOT;
 	str_id key = fr->name;
-	uint32_t h;
 
 	switch (ctx->color) {
 	case COLOR_BY_MODULE:
@@ -757,33 +759,20 @@ box_attr(const struct flame *f, const struct pane_ctx *ctx, uint32_t n)
 		break;
 	}
 	/* The name's bytes, not its id: ids differ between files and events. */
-	h = (uint32_t)hash_bytes(ps_get(ps, key), intern_len(&ps->strings, key), 0x7f1a);
+	*hash = (uint32_t)hash_bytes(ps_get(ps, key), intern_len(&ps->strings, key), 0x7f1a);
+	return family;
+}
+
+static attr_t
+box_attr(const struct flame *f, const struct pane_ctx *ctx, uint32_t n)
+{
+	uint32_t h;
+	enum flame_family family = node_hue(f, ctx, n, &h);
+
 	return display_flame_attr(ctx->disp, family, h);
 }
 
 /* ---------------------------------------------------------------- drawing */
-
-/*
- * Whether a node of row matches the search somewhere in [x0, x1): the
- * index's hits are sorted by row, then x, and disjoint within a row, so
- * the last hit of row that starts before x1 is the only one to look at.
- */
-static bool
-row_has_match(const struct search_index *ix, uint32_t row, uint64_t x0, uint64_t x1)
-{
-	uint32_t lo = 0, hi = ix->nr_hits;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		const struct search_hit *h = &ix->hits[mid];
-
-		if (h->row < row || (h->row == row && h->x0 < x1))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo && ix->hits[lo - 1].row == row && ix->hits[lo - 1].x1 > x0;
-}
 
 /* The selection shows in a focused view only: one selection on screen at a time. */
 static bool
@@ -792,53 +781,170 @@ shows_selection(const struct flame *f, uint32_t n)
 	return n == f->sel && f->look.focused;
 }
 
+/* Whether the search dims n: it does not match n's frame. */
+static bool
+dims(const struct flame *f, const struct search *s, uint32_t n)
+{
+	return s && !search_frame(s, f->ps->stacks[node_stack(f, n)].frame);
+}
+
+/*
+ * Without colour: each box a bar, then its label; a box narrower than a
+ * cell is a dot per cell, lit when the search matches it.
+ */
 static void
-draw_box(const struct flame *f, const struct pane_ctx *ctx, const struct search *s,
-	 const struct box *b, struct strbuf *label)
+draw_box_mono(const struct flame *f, const struct pane_ctx *ctx, const struct search *s,
+	      const struct box *b, struct strbuf *label)
 {
 	const struct display *d = ctx->disp;
 	int y = row_y(f, b->row), x = f->body.left + (int)b->col0;
 	unsigned w = b->col1 - b->col0, used;
-	attr_t attr;
+	attr_t attr = A_NORMAL;
 	const struct frame *fr;
 
 	if (y < 0)
 		return;
 	move(y, x);
-	if (b->flags & BOX_MERGED) {
-		/* Matches narrower than a cell still show: their dots are lit. */
-		bool lit = s && f->matches &&
-			   row_has_match(f->matches, b->row, col_start(f, b->col0),
-					 col_start(f, b->col1));
-
-		attrset(display_attr(d, lit ? DISPLAY_MATCH_DOTS : DISPLAY_MERGED));
+	if ((b->flags & BOX_NARROW) && !shows_selection(f, b->node)) {
+		attrset(display_attr(d, s && !dims(f, s, b->node) ? DISPLAY_MATCH_DOTS
+								 : DISPLAY_MERGED));
 		for (unsigned i = 0; i < w; i++)
 			addstr(display_glyph_merged(d));
 		return;
 	}
 	fr = node_frame(f, b->node);
-	attr = box_attr(f, ctx, b->node);
-	/* A search dims what it does not match, and leaves the matches as they were. */
-	if (s && !search_frame(s, f->ps->stacks[node_stack(f, b->node)].frame))
+	if (dims(f, s, b->node))
 		attr = display_attr(d, DISPLAY_DIMMED);
-	else if (s && !d->colors)
+	else if (s)
 		attr |= A_BOLD | A_UNDERLINE;
 	if (shows_selection(f, b->node))
 		attr |= A_REVERSE | A_BOLD;
 	attrset(attr);
-	/* Without colour, a bar marks where each box starts. */
-	if (!d->colors && w >= 2 && !shows_selection(f, b->node)) {
+	if (w >= 2 && !shows_selection(f, b->node)) {
 		addstr(display_glyph_bar(d));
 		w--;
 	}
 	strbuf_reset(label);
-	/* A lone ellipsis in a one-cell box is noise: its colour says enough. */
-	used = w < 2 && d->colors ? 0
-				  : render_label(label, ps_get(f->ps, fr->name),
-						 intern_len(&f->ps->strings, fr->name), w, d->utf8);
+	used = render_label(label, ps_get(f->ps, fr->name), intern_len(&f->ps->strings, fr->name),
+			    w, d->utf8);
 	display_addstr(d, label->buf, label->len);
 	for (; used < w; used++)
 		addch(' ');
+}
+
+/* The ink n is drawn in: its colour, dimmed by the search, reversed when selected. */
+static struct ink
+node_ink(const struct flame *f, const struct pane_ctx *ctx, const struct search *s, uint32_t n)
+{
+	struct ink ink;
+	uint32_t h;
+
+	if (dims(f, s, n)) {
+		ink = display_ui_ink(ctx->disp, DISPLAY_DIMMED);
+	} else {
+		enum flame_family family = node_hue(f, ctx, n, &h);
+
+		ink = display_flame_ink(ctx->disp, family, h);
+	}
+	if (shows_selection(f, n)) {
+		short t = ink.fg;
+
+		ink.fg = ink.bg;
+		ink.bg = t;
+	}
+	return ink;
+}
+
+/*
+ * Inks along a row, left to right: a node keeps the ink it started with,
+ * and a node that touches a different node of the same colour takes the
+ * other shade, so neighbours are always told apart, even two functions of
+ * one module in colour-by-module mode.
+ */
+struct inker {
+	uint32_t node; /* the node of the last part drawn, LAYOUT_NONE after a gap */
+	struct ink ink;
+};
+
+static const struct ink *
+inker_next(struct inker *k, const struct flame *f, const struct pane_ctx *ctx,
+	   const struct search *s, uint32_t n)
+{
+	struct ink ink;
+
+	if (n == LAYOUT_NONE) {
+		k->node = LAYOUT_NONE;
+		return NULL;
+	}
+	if (n == k->node)
+		return &k->ink;
+	ink = node_ink(f, ctx, s, n);
+	if (k->node != LAYOUT_NONE && ink.bg == k->ink.bg)
+		ink = display_ink_shade(ctx->disp, ink);
+	k->node = n;
+	k->ink = ink;
+	return &k->ink;
+}
+
+/*
+ * One row in colour: every cell in the ink of its part or parts (with
+ * eighths, a cell two boxes share is a block glyph in one's colour on the
+ * other's), then each box's label over the cells it fills.
+ */
+static void
+draw_row(struct flame *f, const struct pane_ctx *ctx, const struct search *s, uint32_t row,
+	 size_t *bi, struct strbuf *label)
+{
+	const struct display *d = ctx->disp;
+	int y = row_y(f, row);
+	struct inker k = { LAYOUT_NONE, { -1, -1 } };
+	size_t first = *bi;
+
+	while (*bi < f->lay.nr && f->lay.boxes[*bi].row == row)
+		(*bi)++;
+	if (y < 0)
+		return;
+	move(y, f->body.left);
+	for (uint32_t c = 0; c < f->lay.width; c++) {
+		const struct cell *cl = layout_cell(&f->lay, row, c);
+		const struct ink *left = inker_next(&k, f, ctx, s, cl->left), *right;
+		struct ink l;
+
+		if (cl->split == LAYOUT_EIGHTHS) {
+			if (left)
+				f->row_ink[c] = *left;
+			if (left)
+				display_set_ink(d, *left, 0);
+			else
+				attrset(A_NORMAL);
+			addch(' ');
+			continue;
+		}
+		l = left ? *left : (struct ink){ -1, -1 };
+		f->row_ink[c] = l;
+		right = inker_next(&k, f, ctx, s, cl->right);
+		display_eighths(d, left ? &l : NULL, right, cl->split);
+	}
+	/* Labels: over the cells each box fills, in the ink its cells got. */
+	for (size_t i = first; i < *bi; i++) {
+		const struct box *b = &f->lay.boxes[i];
+		const struct frame *fr = node_frame(f, b->node);
+		uint32_t c0 = b->col0, c1 = b->col1;
+
+		while (c0 < c1 && layout_cell(&f->lay, row, c0)->split < LAYOUT_EIGHTHS)
+			c0++;
+		while (c1 > c0 && layout_cell(&f->lay, row, c1 - 1)->split < LAYOUT_EIGHTHS)
+			c1--;
+		/* A lone ellipsis in a one-cell box is noise: its colour says enough. */
+		if (c1 - c0 < 2)
+			continue;
+		strbuf_reset(label);
+		render_label(label, ps_get(f->ps, fr->name), intern_len(&f->ps->strings, fr->name),
+			     c1 - c0, d->utf8);
+		display_set_ink(d, f->row_ink[c0], shows_selection(f, b->node) ? A_BOLD : 0);
+		move(y, f->body.left + (int)c0);
+		display_addstr(d, label->buf, label->len);
+	}
 }
 
 /*
@@ -858,7 +964,7 @@ draw_narrow_selection(const struct flame *f, const struct pane_ctx *ctx)
 	if (y < 0 || x1 <= f->x0 || x0 >= f->x1)
 		return;
 	for (size_t i = 0; i < f->lay.nr; i++)
-		if (f->lay.boxes[i].node == f->sel && !(f->lay.boxes[i].flags & BOX_MERGED))
+		if (f->lay.boxes[i].node == f->sel)
 			return;
 	mid = x0 / 2 + x1 / 2;
 	if (mid < f->x0)
@@ -1286,14 +1392,24 @@ flame_draw(struct flame *f, struct pane_ctx *ctx, const struct pane_area *area,
 		mvaddstr(f->body.top, f->body.left, "no samples here");
 		attrset(A_NORMAL);
 	} else {
+		const struct display *d = ctx->disp;
+		size_t bi = 0;
+
+		/* Eighths need colours to tell the two sides of a cell apart. */
 		v = (struct view){ f->x0, f->x1, (uint32_t)f->body.width, f->first_row,
-				   body_rows(f) };
+				   body_rows(f), d->utf8 && d->colors };
 		if (f->kind == FLAME_TREE)
 			layout_tree(&f->lay, f->tree, &v);
 		else
 			layout_chart(&f->lay, f->chart, &v);
-		for (size_t i = 0; i < f->lay.nr; i++)
-			draw_box(f, ctx, s, &f->lay.boxes[i], &label);
+		if (!d->colors) {
+			for (size_t i = 0; i < f->lay.nr; i++)
+				draw_box_mono(f, ctx, s, &f->lay.boxes[i], &label);
+		} else {
+			ALLOC_GROW(f->row_ink, f->lay.width, f->alloc_row_ink);
+			for (uint32_t r = 0; r < f->lay.nr_rows; r++)
+				draw_row(f, ctx, s, f->lay.first_row + r, &bi, &label);
+		}
 		draw_narrow_selection(f, ctx);
 	}
 	attrset(A_NORMAL);
@@ -1856,6 +1972,7 @@ flame_free(struct flame *f)
 	if (!f)
 		return;
 	layout_release(&f->lay);
+	free(f->row_ink);
 	flow_release(&f->details);
 	free(f->hist);
 	free(f->a_hist);

@@ -84,7 +84,7 @@ release(struct fixture *fx)
 static struct view
 view(uint64_t x0, uint64_t x1, uint32_t width, uint32_t first_row, uint32_t nr_rows)
 {
-	struct view v = { x0, x1, width, first_row, nr_rows };
+	struct view v = { x0, x1, width, first_row, nr_rows, false };
 
 	return v;
 }
@@ -97,7 +97,7 @@ box_stack(const struct fixture *fx, const struct box *b, bool chart)
 
 /*
  * The layout as text, one line per row of the window: each cell holds the
- * first letter of its box's frame, '+' under a merged box, '.' if empty.
+ * first letter of its box's frame, '.' if empty.
  */
 static const char *
 grid(struct fixture *fx, const struct view *v, bool chart)
@@ -115,10 +115,8 @@ grid(struct fixture *fx, const struct view *v, bool chart)
 		s[0] = '\0';
 	for (size_t i = 0; i < fx->l.nr; i++) {
 		const struct box *b = &fx->l.boxes[i];
-		char ch = '+';
+		char ch = frame_name(fx->ps, fx->ps->stacks[box_stack(fx, b, chart)].frame)[0];
 
-		if (!(b->flags & BOX_MERGED))
-			ch = frame_name(fx->ps, fx->ps->stacks[box_stack(fx, b, chart)].frame)[0];
 		memset(s + (b->row - v->first_row) * line + b->col0, ch, b->col1 - b->col0);
 	}
 	return s;
@@ -196,7 +194,7 @@ test_tree_rounds_to_nearest_edge(void **state)
 }
 
 static void
-test_tree_narrow_nodes_merged(void **state)
+test_tree_narrow_nodes_shown(void **state)
 {
 	struct fixture fx;
 	char path[32];
@@ -209,38 +207,173 @@ test_tree_narrow_nodes_merged(void **state)
 		test_sample(fx.ps, fx.p, path, 1, -1, 1);
 	}
 	build_tree(&fx);
-	/* 130 slivers of 0.01 cell: one marker over the last cell, nothing below. */
+	/*
+	 * 130 slivers of 0.01 cell: a still has most of cell 8; the first
+	 * sliver in cell 9 has it, and its child the cell below.
+	 */
 	assert_string_equal(tree_grid(&fx, view(0, 1000, 10, 0, 3)),
 			    "mmmmmmmmmm\n"
-			    "aaaaaaaaa+\n"
-			    "..........");
-	assert_int_equal(fx.l.nr, 3);
-	assert_int_equal(fx.l.boxes[2].flags, BOX_MERGED);
-	assert_int_equal(fx.l.boxes[2].node, 0);
+			    "aaaaaaaaas\n"
+			    "........dd");
+	assert_int_equal(fx.l.nr, 5);
+	assert_int_equal(fx.l.boxes[1].flags, 0);
+	assert_int_equal(fx.l.boxes[2].flags, BOX_NARROW);
+	assert_int_equal(fx.t.x0[fx.l.boxes[2].node], 900);
+	/* Under a's cell 8, the slivers from 870 have the row below to themselves. */
+	assert_int_equal(fx.l.boxes[3].flags, BOX_NARROW);
+	assert_int_equal(fx.t.x0[fx.l.boxes[3].node], 870);
+	assert_int_equal(fx.ps->stacks[fx.l.boxes[4].node].parent, fx.l.boxes[2].node);
 	/* Wide enough to see them: 1000 cells, one each, and their children. */
-	layout_tree(&fx.l, &fx.t, &(struct view){ 0, 1000, 1000, 0, 3 });
-	check_layout(&fx.l, &(struct view){ 0, 1000, 1000, 0, 3 });
+	layout_tree(&fx.l, &fx.t, &(struct view){ 0, 1000, 1000, 0, 3, false });
+	check_layout(&fx.l, &(struct view){ 0, 1000, 1000, 0, 3, false });
 	assert_int_equal(fx.l.nr, 1 + 131 + 130);
 	assert_int_equal(fx.l.boxes[fx.l.nr - 1].col1, 1000);
 	assert_int_equal(fx.l.boxes[fx.l.nr - 1].flags, 0);
 	release(&fx);
 }
 
+/* In eighths, a box's edge falls inside the cell, and a sliver gets its eighth. */
 static void
-test_tree_narrow_run_can_vanish(void **state)
+test_tree_eighths(void **state)
 {
 	struct fixture fx;
+	struct view v = view(0, 100, 10, 0, 1);
+	const struct cell *c;
 
 	(void)state;
 	setup(&fx);
-	test_sample(fx.ps, fx.p, "a", 96, -1, 1);
-	test_sample(fx.ps, fx.p, "b", 2, -1, 1);
-	test_sample(fx.ps, fx.p, "c", 2, -1, 1);
+	test_sample(fx.ps, fx.p, "a", 95, -1, 1);
+	test_sample(fx.ps, fx.p, "b", 4, -1, 1);
+	test_sample(fx.ps, fx.p, "c", 1, -1, 1);
 	build_tree(&fx);
-	/* b and c together are 0.4 of a cell, past a's rounded edge: no marker. */
-	assert_string_equal(tree_grid(&fx, view(0, 100, 10, 0, 1)), "aaaaaaaaaa");
-	assert_int_equal(fx.l.nr, 1);
+	/* Whole cells: a has most of the last cell. */
+	assert_string_equal(tree_grid(&fx, v), "aaaaaaaaaa");
+	assert_int_equal(layout_cell(&fx.l, 0, 9)->split, LAYOUT_EIGHTHS);
+	v.eighths = true;
+	assert_string_equal(tree_grid(&fx, v), "aaaaaaaaaa");
+	assert_int_equal(fx.l.sub, LAYOUT_EIGHTHS);
+	c = layout_cell(&fx.l, 0, 8);
+	assert_int_equal(c->split, LAYOUT_EIGHTHS);
+	assert_int_equal(c->left, test_stack(fx.ps, "a"));
+	assert_int_equal(c->right, LAYOUT_NONE);
+	/* Cell 9 is [90, 100): a to 95 (4 slots of 1.25), b to 99, c. */
+	c = layout_cell(&fx.l, 0, 9);
+	assert_int_equal(c->left, test_stack(fx.ps, "a"));
+	assert_int_equal(c->split, 4);
+	assert_int_equal(c->right, test_stack(fx.ps, "b"));
+	/* Past the rows there are no cells. */
+	assert_null(layout_cell(&fx.l, 1, 0));
+	assert_null(layout_cell(&fx.l, 0, 10));
 	release(&fx);
+}
+
+/*
+ * A stack 150 frames deep and one weight unit wide beside two million:
+ * at 80 cells, each of its rows under the first (where big covers the
+ * rest of its cell) still has a cell, in whole cells and in eighths, in
+ * both panes.
+ */
+static void
+test_deep_sliver_keeps_its_shape(void **state)
+{
+	struct fixture fx;
+	char path[1024];
+	size_t pos = 0;
+
+	(void)state;
+	setup(&fx);
+	test_sample(fx.ps, fx.p, "big", 1000000, 0, 1);
+	for (int d = 0; d < 150; d++)
+		pos += (size_t)snprintf(path + pos, sizeof(path) - pos, "%sd%d", d ? ";" : "", d);
+	test_sample(fx.ps, fx.p, path, 1, 1000000, 1);
+	test_sample(fx.ps, fx.p, "big", 1000000, 1000001, 1);
+	build_tree(&fx);
+	build_chart(&fx);
+	for (int eighths = 0; eighths < 2; eighths++) {
+		struct view v = view(0, 2000001, 80, 0, 200);
+
+		v.eighths = eighths;
+		for (int chart = 0; chart < 2; chart++) {
+			uint32_t rows[150] = { 0 };
+
+			if (chart)
+				layout_chart(&fx.l, &fx.c, &v);
+			else
+				layout_tree(&fx.l, &fx.t, &v);
+			check_layout(&fx.l, &v);
+			assert_int_equal(fx.l.nr_rows, 150);
+			for (size_t i = 0; i < fx.l.nr; i++) {
+				const struct box *b = &fx.l.boxes[i];
+				stack_id st = box_stack(&fx, b, chart);
+				const char *name = frame_name(fx.ps, fx.ps->stacks[st].frame);
+
+				if (name[0] != 'd')
+					continue;
+				assert_int_equal(atoi(name + 1), b->row);
+				assert_int_equal(b->flags, BOX_NARROW);
+				rows[b->row]++;
+			}
+			/* On row 0, big has most of d0's cell; alone below, d1... show. */
+			assert_int_equal(rows[0], 0);
+			for (int r = 1; r < 150; r++)
+				assert_int_equal(rows[r], 1);
+		}
+	}
+	release(&fx);
+}
+
+/* layout_dominant() over plain spans. */
+static void
+test_dominant(void **state)
+{
+	static const struct span spans[] = {
+		{ 0, 14, 1 }, { 14, 16, 2 }, { 16, 20, 3 }, { 25, 26, 4 }, { 38, 40, 5 },
+	};
+	static const struct span tie[] = { { 0, 2, 1 }, { 2, 4, 2 } };
+	uint32_t owner[8];
+	uint8_t narrow[8];
+	struct span crowd[100];
+
+	(void)state;
+	/* Slots of 5: 1 has [0, 5) and [5, 10); [10, 15) is 4 of 1, 1 of 2. */
+	layout_dominant(spans, 5, 0, 40, 8, 5, owner, narrow);
+	assert_int_equal(owner[0], 1);
+	assert_int_equal(owner[1], 1);
+	assert_int_equal(owner[2], 1);
+	/* [15, 20): 3 has 4 of it. */
+	assert_int_equal(owner[3], 3);
+	assert_true(narrow[3]);
+	assert_false(narrow[0]);
+	/* [20, 25) is empty; [25, 30) has a sliver of one unit, which wins. */
+	assert_int_equal(owner[4], LAYOUT_NONE);
+	assert_int_equal(owner[5], 4);
+	assert_true(narrow[5]);
+	assert_int_equal(owner[6], LAYOUT_NONE);
+	assert_int_equal(owner[7], 5);
+	/* Zoomed in past a unit: 8 slots over [14, 17) still each have a unit. */
+	layout_dominant(spans, 5, 14, 17, 8, 1, owner, NULL);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(owner[i], 2);
+	assert_int_equal(owner[6], 3);
+	assert_int_equal(owner[7], 3);
+	/* A tie goes to the first: [0, 2) of 1 and [2, 4) of 2 in one slot. */
+	layout_dominant(tie, 2, 0, 4, 1, 4, owner, NULL);
+	assert_int_equal(owner[0], 1);
+	/*
+	 * 99 slivers of one unit, then a span of 101 reaching past the slot:
+	 * the crowd is jumped over, and the big one, weighed last, wins.
+	 */
+	for (int i = 0; i < 99; i++)
+		crowd[i] = (struct span){ (uint64_t)i, (uint64_t)i + 1, (uint32_t)i };
+	crowd[99] = (struct span){ 99, 200, 99 };
+	layout_dominant(crowd, 100, 0, 300, 2, 150, owner, narrow);
+	assert_int_equal(owner[0], 99);
+	assert_true(narrow[0]);
+	assert_int_equal(owner[1], 99);
+	/* Without the big one, a sliver of the crowd still has the slot. */
+	layout_dominant(crowd, 99, 0, 300, 2, 150, owner, NULL);
+	assert_int_equal(owner[0], 0);
+	assert_int_equal(owner[1], LAYOUT_NONE);
 }
 
 static void
@@ -316,7 +449,7 @@ test_tree_row_window(void **state)
 	assert_string_equal(tree_grid(&fx, view(0, 100, 10, 0, 0)), "");
 	assert_int_equal(fx.l.nr, 0);
 	/* Rows below the first stop without overflow. */
-	layout_tree(&fx.l, &fx.t, &(struct view){ 0, 100, 10, 1, UINT32_MAX });
+	layout_tree(&fx.l, &fx.t, &(struct view){ 0, 100, 10, 1, UINT32_MAX, false });
 	assert_int_equal(fx.l.nr, 6);
 	release(&fx);
 }
@@ -329,11 +462,11 @@ test_tree_width_one_and_wide(void **state)
 
 	(void)state;
 	sample_tree(&fx);
-	/* In one cell only m is a cell wide; its children are one marker. */
-	assert_string_equal(tree_grid(&fx, view(0, 100, 1, 0, 3)), "m\n+\n.");
+	/* In one cell: the heaviest of each row; g and l tie, and the first wins. */
+	assert_string_equal(tree_grid(&fx, view(0, 100, 1, 0, 3)), "m\nf\ng");
 	/* 1000 cells: exact widths, 10 cells per unit. */
-	layout_tree(&fx.l, &fx.t, &(struct view){ 0, 100, 1000, 0, 3 });
-	check_layout(&fx.l, &(struct view){ 0, 100, 1000, 0, 3 });
+	layout_tree(&fx.l, &fx.t, &(struct view){ 0, 100, 1000, 0, 3, false });
+	check_layout(&fx.l, &(struct view){ 0, 100, 1000, 0, 3, false });
 	assert_int_equal(fx.l.nr, 7);
 	for (size_t i = 0; i < fx.l.nr; i++) {
 		const struct box *b = &fx.l.boxes[i];
@@ -345,9 +478,9 @@ test_tree_width_one_and_wide(void **state)
 	}
 	assert_int_equal(sum, 1000);
 	/* Width 0 and an empty range lay out nothing. */
-	layout_tree(&fx.l, &fx.t, &(struct view){ 0, 100, 0, 0, 3 });
+	layout_tree(&fx.l, &fx.t, &(struct view){ 0, 100, 0, 0, 3, false });
 	assert_int_equal(fx.l.nr, 0);
-	layout_tree(&fx.l, &fx.t, &(struct view){ 50, 50, 10, 0, 3 });
+	layout_tree(&fx.l, &fx.t, &(struct view){ 50, 50, 10, 0, 3, false });
 	assert_int_equal(fx.l.nr, 0);
 	release(&fx);
 }
@@ -362,9 +495,9 @@ lcg(uint64_t *state)
 
 /*
  * Check a layout of a tree whose inner nodes have no self weight: every
- * box sits under a normal box, and under every normal box but a leaf's the
- * row below is covered cell for cell (merged boxes included): families
- * fill their parents on screen as they do on x.
+ * box sits under a box, and under every box but a leaf's the row below is
+ * covered cell for cell: families fill their parents on screen as they do
+ * on x, however narrow.
  */
 static void
 check_tiling(struct fixture *fx, const struct view *v, char leaf)
@@ -376,13 +509,12 @@ check_tiling(struct fixture *fx, const struct view *v, char leaf)
 	check_layout(&fx->l, v);
 	for (size_t i = 0; i < fx->l.nr; i++) {
 		const struct box *b = &fx->l.boxes[i];
-		bool merged = b->flags & BOX_MERGED;
 		size_t at = (size_t)(b->row - v->first_row) * width;
-		char first = merged ? '+' : frame_name(fx->ps, fx->ps->stacks[b->node].frame)[0];
+		char first = frame_name(fx->ps, fx->ps->stacks[b->node].frame)[0];
 
 		for (uint32_t c = b->col0; c < b->col1; c++) {
 			assert_int_equal(covered[at + c], 0);
-			covered[at + c] = merged ? 2 : 1;
+			covered[at + c] = 1;
 			is_leaf[at + c] = first == leaf;
 		}
 	}
@@ -433,6 +565,7 @@ test_tree_families_tile_their_parent(void **state)
 		if (round % 4 == 1)
 			x1 = x0 + 1 + lcg(&seed) % (x1 - x0);
 		v = view(x0, x1, 1 + lcg(&seed) % 150, round % 5 == 2 ? 2 : 0, 9);
+		v.eighths = round % 2;
 		layout_tree(&fx.l, &fx.t, &v);
 		check_tiling(&fx, &v, 'z');
 
@@ -493,12 +626,17 @@ test_tree_many_slivers(void **state)
 				   1, 0, false, th, NULL);
 	}
 	build_tree(&fx);
+	/* Each of their cells goes to one of them: the first in it. */
 	assert_string_equal(tree_grid(&fx, view(0, 200000, 200, 0, 1)),
 			    "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
 			    "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
-			    "++++++++++++++++++++++++++++++++++++++++++++++++++"
-			    "++++++++++++++++++++++++++++++++++++++++++++++++++");
-	assert_int_equal(fx.l.nr, 2);
+			    "ssssssssssssssssssssssssssssssssssssssssssssssssss"
+			    "ssssssssssssssssssssssssssssssssssssssssssssssssss");
+	assert_int_equal(fx.l.nr, 101);
+	for (size_t i = 1; i < fx.l.nr; i++) {
+		assert_int_equal(fx.l.boxes[i].flags, BOX_NARROW);
+		assert_int_equal(fx.t.x0[fx.l.boxes[i].node], 100000 + 1000 * (i - 1));
+	}
 	/* Zoomed in on a few of them, they are boxes again. */
 	assert_string_equal(tree_grid(&fx, view(100000, 100004, 4, 0, 1)), "ssss");
 	release(&fx);
@@ -527,13 +665,14 @@ test_chart_layout(void **state)
 			    "........");
 	/* Zoom on the c box: its ancestor a fills the width. */
 	assert_string_equal(chart_grid(&fx, view(2, 3, 3, 0, 2)), "aaa\nccc");
-	/* Half the width: b is one cell, the next two samples half a cell each. */
+	/* Half the width: c and the second b tie for a cell, and c is first. */
 	assert_string_equal(chart_grid(&fx, view(0, 8, 4, 0, 3)),
 			    "aa.d\n"
-			    "b+.e\n"
+			    "bc.e\n"
 			    "...f");
 	assert_string_equal(chart_grid(&fx, view(0, 8, 8, 1, 1)), "bbcb..ee");
-	assert_string_equal(chart_grid(&fx, view(0, 8, 1, 0, 2)), "+\n.");
+	/* One cell: a has 4 of 8; on row 1, b (2) ties e and is first. */
+	assert_string_equal(chart_grid(&fx, view(0, 8, 1, 0, 3)), "a\nb\nf");
 	release(&fx);
 }
 
@@ -550,12 +689,15 @@ test_chart_many_slivers(void **state)
 		test_sample(fx.ps, fx.p, i % 2 ? "m;w;x" : "m;w;y", 1, i, 1);
 	build_chart(&fx);
 	assert_int_equal(fx.c.row_start[3] - fx.c.row_start[2], 300000);
+	/* Every cell of row 2 goes to a box of its own, the first in the cell. */
 	layout_chart(&fx.l, &fx.c, &v);
 	check_layout(&fx.l, &v);
-	assert_int_equal(fx.l.nr, 3);
-	assert_int_equal(fx.l.boxes[2].flags, BOX_MERGED);
-	assert_int_equal(fx.l.boxes[2].col0, 0);
-	assert_int_equal(fx.l.boxes[2].col1, 200);
+	assert_int_equal(fx.l.nr, 2 + 200);
+	for (size_t i = 2; i < fx.l.nr; i++) {
+		assert_int_equal(fx.l.boxes[i].flags, BOX_NARROW);
+		assert_int_equal(fx.l.boxes[i].col0, i - 2);
+		assert_int_equal(fx.c.boxes[fx.l.boxes[i].node].x0, 1500 * (i - 2));
+	}
 	/* Zoomed to 200 samples, one cell each. */
 	v = view(1000, 1200, 200, 2, 1);
 	assert_string_equal(chart_grid(&fx, v),
@@ -567,7 +709,7 @@ test_chart_many_slivers(void **state)
 }
 
 static void
-test_chart_wide_gap_splits_run(void **state)
+test_chart_gap_stays_empty(void **state)
 {
 	struct fixture fx;
 
@@ -582,7 +724,7 @@ test_chart_wide_gap_splits_run(void **state)
 	build_chart(&fx);
 	assert_string_equal(chart_grid(&fx, view(0, 50, 5, 0, 2)),
 			    "aaaaa\n"
-			    "+...+");
+			    "y...y");
 	release(&fx);
 }
 
@@ -592,8 +734,9 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tree_widths_and_order),
 		cmocka_unit_test(test_tree_rounds_to_nearest_edge),
-		cmocka_unit_test(test_tree_narrow_nodes_merged),
-		cmocka_unit_test(test_tree_narrow_run_can_vanish),
+		cmocka_unit_test(test_dominant),
+		cmocka_unit_test(test_tree_narrow_nodes_shown),
+		cmocka_unit_test(test_tree_eighths),
 		cmocka_unit_test(test_tree_zoom_to_node),
 		cmocka_unit_test(test_tree_horizontal_subrange),
 		cmocka_unit_test(test_tree_row_window),
@@ -603,7 +746,8 @@ main(void)
 		cmocka_unit_test(test_tree_many_slivers),
 		cmocka_unit_test(test_chart_layout),
 		cmocka_unit_test(test_chart_many_slivers),
-		cmocka_unit_test(test_chart_wide_gap_splits_run),
+		cmocka_unit_test(test_chart_gap_stays_empty),
+		cmocka_unit_test(test_deep_sliver_keeps_its_shape),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

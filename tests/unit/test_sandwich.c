@@ -295,7 +295,7 @@ test_callers_merge(void **state)
 	/* The trees lay out like any other: row 0 is malloc across the width. */
 	{
 		struct layout l;
-		struct view v = { 0, 18, 18, 0, 8 };
+		struct view v = { 0, 18, 18, 0, 8, true };
 		struct tf_error err = TF_ERROR_INIT;
 
 		layout_init(&l);
