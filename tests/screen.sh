@@ -750,6 +750,54 @@ keys q
 check "and listed after the explorer exits" \
 	wait_for "invalid.txt:1: warning: 5 bad lines skipped"
 
+# Nothing too narrow disappears: at 80x24 the fib recursion under
+# render_frame fills its rows in Left Heavy, and in Time Order, where each
+# of its boxes is a sliver, every row of boxes is still drawn.
+start 80 24
+run "$TFLAME" data/sample.perf.txt
+check "80x24: the sample opens" wait_details "demo"
+# boxes: the lines between the tab bar and the rule (of "─" or "-").
+boxes() {
+	sed -n '2,/──\|-----/p' | sed '$d'
+}
+# box_rows: lines of boxes holding a box colour (a 256-colour background).
+box_rows() {
+	T capture-pane -p -e -t tf | boxes | grep -c '48;5;'
+}
+fib_rows() {
+	[ "$(screen | boxes | grep -c 'fib')" -ge 12 ]
+}
+check "Left Heavy at 80x24: the fib recursion fills its rows" poll fib_rows
+keys 2
+check "Time Order at 80x24" wait_for "time       0.000000"
+all_rows_drawn() {
+	rows=$(screen | sed -n 's/.* rows 1-\([0-9]*\) of .*/\1/p')
+	[ -n "$rows" ] && [ "$rows" -ge 14 ] && [ "$(box_rows)" -eq "$rows" ]
+}
+check "Time Order at 80x24: every row of slivers under main is drawn" poll all_rows_drawn
+# Eighths: a cell that two boxes share is a block glyph in their two colours.
+eighth_edges() {
+	screen | boxes | grep -q '[▏▎▍▌▋▊▉]'
+}
+check "box edges fall on eighths of a cell" poll eighth_edges
+keys q
+check "and quits" wait_for "EXIT=0"
+
+# In ASCII, whole cells: no block glyphs, and the slivers still drawn.
+start 80 24 LANG=C LC_ALL=C
+run "$TFLAME" data/sample.perf.txt
+check "ASCII at 80x24: the sample opens" wait_for "rows 1-"
+check "ASCII Left Heavy: the fib recursion fills its rows" poll fib_rows
+keys 2
+check "ASCII Time Order" wait_for "time       0.000000"
+check "ASCII Time Order: every row of slivers is drawn" poll all_rows_drawn
+no_eighths() {
+	! screen | grep -q '[▏▎▍▌▋▊▉]'
+}
+check "ASCII: whole cells, no eighths" no_eighths
+keys q
+check "and quits" wait_for "EXIT=0"
+
 # A bad file: the error, and the terminal untouched.
 run "$TFLAME" no-such-file.txt
 check "a missing file: the error, exit 1" wait_for "EXIT=1"
