@@ -83,7 +83,8 @@ struct strbuf;
 	REQ(SOURCE, "the source of the selected function, each line with its self and " \
 		    "total weight; n N go to the lines with weight, Esc back", 'o') \
 	REQ(FLIP, "flip the flame panes: root at the top (icicle) or at the bottom", 'f') \
-	REQ(COLORS, "colour boxes by function, by module, or kernel/JIT/user", 'c') \
+	REQ(COLORS, "colour boxes by function, by module, or kernel/JIT/user; neighbours " \
+		    "of one colour take two shades", 'c') \
 	REQ(SEARCH, "search frame names with a regular expression (PCRE2; case matters " \
 		    "only if it has a capital): matches lit, the rest dimmed", '/') \
 	REQ(FIND_NEXT, "select the next match (of the search, or the marked function), " \
