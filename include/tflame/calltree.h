@@ -35,6 +35,7 @@ struct calltree {
 	uint32_t *nr_kids;     /* per node: children with weight */
 	stack_id *kids;        /* children, grouped by parent, heaviest first */
 	uint64_t *x0;          /* per node: left edge in the Left Heavy layout */
+	uint32_t *height;      /* per node: rows of its subtree below it (0: a leaf) */
 };
 
 /*

@@ -134,9 +134,14 @@ void layout_dominant(const struct span *spans, size_t nr, uint64_t x0, uint64_t 
  * Lay out the Left Heavy tree: the root's children side by side from x 0,
  * each node's children heaviest first from its left edge, as speedscope
  * does. x runs over [0, t->total[STACK_ROOT]). Replaces l's contents;
- * box.node is a stack id. The tree is walked row by row over the nodes
- * that overlap the view, down to the last row asked for (rows above
- * first_row are walked, not laid out): O(those nodes + rows x slots).
+ * box.node is a stack id. The tree is walked row by row down to the last
+ * row asked for (rows above first_row are walked, not laid out); of the
+ * nodes narrower than a slot that start in one slot, only the first few
+ * and the one with the deepest subtree are followed to the row below, so
+ * a row costs O(slots x (children of a node + log)) however many
+ * slivers there are, and the deepest stack under every slot still shows.
+ * Where a slot holds more slivers than that, its owner is chosen among
+ * those followed.
  */
 void layout_tree(struct layout *l, const struct calltree *t, const struct view *v);
 

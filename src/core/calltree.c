@@ -102,6 +102,7 @@ calltree_fill(struct calltree *t, const struct profile_set *ps, const uint64_t *
 	memcpy(t->total, w, sizeof(*w) * n);
 	memset(t->nr_kids, 0, sizeof(*t->nr_kids) * n);
 	memset(t->x0, 0, sizeof(*t->x0) * n);
+	memset(t->height, 0, sizeof(*t->height) * n);
 
 	/*
 	 * Parents precede children, so one backward pass sums every subtree:
@@ -110,8 +111,12 @@ calltree_fill(struct calltree *t, const struct profile_set *ps, const uint64_t *
 	 */
 	for (uint32_t i = n; i-- > 1;) {
 		if (t->total[i]) {
-			t->total[ps->stacks[i].parent] += t->total[i];
-			t->nr_kids[ps->stacks[i].parent]++;
+			stack_id p = ps->stacks[i].parent;
+
+			t->total[p] += t->total[i];
+			t->nr_kids[p]++;
+			if (t->height[p] < t->height[i] + 1)
+				t->height[p] = t->height[i] + 1;
 			nr++;
 		}
 	}
@@ -159,6 +164,7 @@ calltree_build(struct calltree *t, const struct profile_set *ps, const uint64_t 
 	t->first = xmalloc(sizeof(*t->first) * n);
 	t->nr_kids = xmalloc(sizeof(*t->nr_kids) * n);
 	t->x0 = xmalloc(sizeof(*t->x0) * n);
+	t->height = xmalloc(sizeof(*t->height) * n);
 	calltree_fill(t, ps, w);
 }
 
@@ -182,6 +188,7 @@ calltree_release(struct calltree *t)
 	free(t->nr_kids);
 	free(t->kids);
 	free(t->x0);
+	free(t->height);
 	memset(t, 0, sizeof(*t));
 }
 

@@ -20,9 +20,9 @@
  * and jumps over crowds of slivers by binary search. The tree's rows are
  * families side by side: the nodes of a row are the children of the
  * nodes above that overlap the view, found by binary search on x, in x
- * order with no sorting. No node is dropped for being narrow, so the
- * deepest stack under a sliver is followed down; leaves drop out of the
- * walk as soon as their row is done.
+ * order with no sorting. Of a crowd of slivers in one slot, only a few
+ * are followed down, always including the one with the deepest subtree
+ * (keep_parents()), so the deepest stack under a sliver still shows.
  */
 
 /* A row's nodes: a range of a sequence sorted by x. */
@@ -401,6 +401,67 @@ static const struct seq_ops tree_row_ops = {
 	.node = row_node,
 };
 
+/*
+ * Which of a row's nodes (l->next[0 .. nr), in x order) have their
+ * children looked at for the next row: every node at least a slot wide
+ * (at most a slot's worth of them), and of the narrower ones that start
+ * in one slot, the first LAYOUT_KEEP_NARROW, the one with the deepest
+ * subtree, and the last (which may reach into the next slot alone). So the walk costs O(slots) parents a row however many slivers
+ * a cell holds, and the deepest stack under a slot is always followed
+ * down: the shape shows at every depth. Returns how many are kept, moved
+ * to the front in x order.
+ */
+#define LAYOUT_KEEP_NARROW 4
+static size_t
+keep_parents(struct layout *l, const struct calltree *t, const struct view *v, size_t nr)
+{
+	uint32_t nr_slots = row_slots(l);
+	uint64_t span = v->x1 - v->x0, slot_w = span / nr_slots + (span % nr_slots != 0);
+	size_t kept = 0, i = 0;
+
+	while (i < nr) {
+		stack_id n = l->next[i];
+		uint64_t x0 = t->x0[n], rem, slot;
+		size_t end, deepest = i, count = 0;
+
+		if (!t->nr_kids[n]) {
+			i++;
+			continue;
+		}
+		if (t->total[n] >= slot_w) {
+			l->next[kept++] = n;
+			i++;
+			continue;
+		}
+		/* The narrow nodes with children that start in this one's slot. */
+		slot = x0 <= v->x0 ? 0 : mul_div(x0 - v->x0, nr_slots, span, &rem);
+		for (end = i; end < nr; end++) {
+			stack_id m = l->next[end];
+			uint64_t s;
+
+			if (t->total[m] >= slot_w)
+				break;
+			s = t->x0[m] <= v->x0 ? 0 : mul_div(t->x0[m] - v->x0, nr_slots, span, &rem);
+			if (s != slot)
+				break;
+			if (t->nr_kids[m] && t->height[m] > t->height[l->next[deepest]])
+				deepest = end;
+		}
+		for (size_t j = i; j < end; j++) {
+			stack_id m = l->next[j];
+
+			/* The last may reach into the next slot, with nothing else there. */
+			if (!t->nr_kids[m] ||
+			    (count >= LAYOUT_KEEP_NARROW && j != deepest && j != end - 1))
+				continue;
+			count++;
+			l->next[kept++] = m;
+		}
+		i = end;
+	}
+	return kept;
+}
+
 void
 layout_tree(struct layout *l, const struct calltree *t, const struct view *v)
 {
@@ -432,11 +493,7 @@ layout_tree(struct layout *l, const struct calltree *t, const struct view *v)
 		if (row_shown(v, row) && nr_next)
 			lay_row(l, v, row, &tree_row_ops, &(struct tree_row){ t, l->next }, 0,
 				(uint32_t)nr_next);
-		/* Leaves are done: only nodes with children make the next row. */
-		nr_nodes = 0;
-		for (size_t k = 0; k < nr_next; k++)
-			if (t->nr_kids[l->next[k]])
-				l->next[nr_nodes++] = l->next[k];
+		nr_nodes = keep_parents(l, t, v, nr_next);
 		tmp = l->nodes;
 		l->nodes = l->next;
 		l->next = tmp;

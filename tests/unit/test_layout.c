@@ -642,6 +642,56 @@ test_tree_many_slivers(void **state)
 	release(&fx);
 }
 
+/*
+ * A thousand slivers in one cell, each with a child, and the 500th (by
+ * name) with a chain 60 deep instead: only a few of them are followed
+ * down, but the deepest always is, so the chain shows on every row.
+ */
+static void
+test_tree_crowd_keeps_deepest(void **state)
+{
+	struct fixture fx;
+	char path[1024];
+	size_t pos;
+
+	(void)state;
+	setup(&fx);
+	test_sample(fx.ps, fx.p, "big", 1000000, -1, 1);
+	for (int i = 0; i < 1000; i++) {
+		pos = (size_t)snprintf(path, sizeof(path), "s%03d", i);
+		if (i != 500) {
+			snprintf(path + pos, sizeof(path) - pos, ";leaf");
+		} else {
+			for (int d = 0; d < 60; d++)
+				pos += (size_t)snprintf(path + pos, sizeof(path) - pos, ";c%d", d);
+		}
+		test_sample(fx.ps, fx.p, path, 2, -1, 1);
+	}
+	build_tree(&fx);
+	for (int eighths = 0; eighths < 2; eighths++) {
+		struct view v = view(0, 1002000, 10, 0, 70);
+		uint32_t rows[70] = { 0 };
+
+		v.eighths = eighths;
+		layout_tree(&fx.l, &fx.t, &v);
+		check_layout(&fx.l, &v);
+		assert_int_equal(fx.l.nr_rows, 61);
+		for (size_t i = 0; i < fx.l.nr; i++) {
+			const struct box *b = &fx.l.boxes[i];
+			const char *name = frame_name(fx.ps, fx.ps->stacks[b->node].frame);
+
+			if (name[0] == 'c') {
+				assert_int_equal(atoi(name + 1) + 1, b->row);
+				rows[b->row]++;
+			}
+		}
+		/* Row 1 is the leaves and c0 side by side: the first leaf has the cell. */
+		for (int r = 2; r < 61; r++)
+			assert_int_equal(rows[r], 1);
+	}
+	release(&fx);
+}
+
 /* --------------------------------------------------------------- chart */
 
 static void
@@ -744,6 +794,7 @@ main(void)
 		cmocka_unit_test(test_tree_families_tile_their_parent),
 		cmocka_unit_test(test_tree_deep_stack),
 		cmocka_unit_test(test_tree_many_slivers),
+		cmocka_unit_test(test_tree_crowd_keeps_deepest),
 		cmocka_unit_test(test_chart_layout),
 		cmocka_unit_test(test_chart_many_slivers),
 		cmocka_unit_test(test_chart_gap_stays_empty),
