@@ -200,6 +200,7 @@ check_kids(const struct calltree *t, stack_id p, uint32_t nr, uint8_t *seen, uin
 	const struct profile_set *ps = t->ps;
 	const stack_id *k = t->kids + t->first[p];
 	uint64_t x = t->x0[p];
+	uint32_t height = 0;
 
 	if (!t->total[p])
 		return tf_error_set(err, "node %u has no weight but %u children", p,
@@ -223,7 +224,12 @@ check_kids(const struct calltree *t, stack_id p, uint32_t nr, uint8_t *seen, uin
 		seen[c] = 1;
 		*sum += t->total[c];
 		x += t->total[c];
+		if (t->height[c] + 1 > height)
+			height = t->height[c] + 1;
 	}
+	if (t->height[p] != height)
+		return tf_error_set(err, "node %u: height %u, its children make %u", p,
+				    t->height[p], height);
 	return 0;
 }
 
@@ -250,6 +256,8 @@ calltree_check(const struct calltree *t, struct tf_error *err)
 
 		if (t->nr_kids[p] && check_kids(t, p, nr, seen, &sum, err))
 			ret = -1;
+		else if (!t->nr_kids[p] && t->height[p])
+			ret = tf_error_set(err, "node %u: no children, height %u", p, t->height[p]);
 		else if (t->self[p] > t->total[p] || t->total[p] - t->self[p] != sum)
 			ret = tf_error_set(err, "node %u: total %llu, self %llu, children %llu", p,
 					   (unsigned long long)t->total[p],
