@@ -36,6 +36,7 @@ struct calltree {
 	stack_id *kids;        /* children, grouped by parent, heaviest first */
 	uint64_t *x0;          /* per node: left edge in the Left Heavy layout */
 	uint32_t *height;      /* per node: rows of its subtree below it (0: a leaf) */
+	stack_id *deepest;     /* per node: its child of the greatest height, 0 if none */
 };
 
 /*

@@ -125,7 +125,7 @@ void layout_release(struct layout *l);
  * (LAYOUT_SLOT_SCAN + log nr)) at most, and O(nr + nr_slots) when spans
  * are not crowded; nothing recurses.
  */
-#define LAYOUT_SLOT_SCAN 32
+#define LAYOUT_SLOT_SCAN 8
 void layout_dominant(const struct span *spans, size_t nr, uint64_t x0, uint64_t x1,
 		     uint32_t nr_slots, uint64_t narrow_width, uint32_t *owner,
 		     uint8_t *narrow);

@@ -103,6 +103,7 @@ calltree_fill(struct calltree *t, const struct profile_set *ps, const uint64_t *
 	memset(t->nr_kids, 0, sizeof(*t->nr_kids) * n);
 	memset(t->x0, 0, sizeof(*t->x0) * n);
 	memset(t->height, 0, sizeof(*t->height) * n);
+	memset(t->deepest, 0, sizeof(*t->deepest) * n);
 
 	/*
 	 * Parents precede children, so one backward pass sums every subtree:
@@ -115,8 +116,10 @@ calltree_fill(struct calltree *t, const struct profile_set *ps, const uint64_t *
 
 			t->total[p] += t->total[i];
 			t->nr_kids[p]++;
-			if (t->height[p] < t->height[i] + 1)
+			if (!t->deepest[p] || t->height[p] < t->height[i] + 1) {
 				t->height[p] = t->height[i] + 1;
+				t->deepest[p] = i;
+			}
 			nr++;
 		}
 	}
@@ -165,6 +168,7 @@ calltree_build(struct calltree *t, const struct profile_set *ps, const uint64_t 
 	t->nr_kids = xmalloc(sizeof(*t->nr_kids) * n);
 	t->x0 = xmalloc(sizeof(*t->x0) * n);
 	t->height = xmalloc(sizeof(*t->height) * n);
+	t->deepest = xmalloc(sizeof(*t->deepest) * n);
 	calltree_fill(t, ps, w);
 }
 
@@ -189,6 +193,7 @@ calltree_release(struct calltree *t)
 	free(t->kids);
 	free(t->x0);
 	free(t->height);
+	free(t->deepest);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -230,6 +235,9 @@ check_kids(const struct calltree *t, stack_id p, uint32_t nr, uint8_t *seen, uin
 	if (t->height[p] != height)
 		return tf_error_set(err, "node %u: height %u, its children make %u", p,
 				    t->height[p], height);
+	if (ps->stacks[t->deepest[p]].parent != p || t->height[t->deepest[p]] + 1 != height)
+		return tf_error_set(err, "node %u: %u is not its deepest child", p,
+				    t->deepest[p]);
 	return 0;
 }
 
@@ -256,7 +264,7 @@ calltree_check(const struct calltree *t, struct tf_error *err)
 
 		if (t->nr_kids[p] && check_kids(t, p, nr, seen, &sum, err))
 			ret = -1;
-		else if (!t->nr_kids[p] && t->height[p])
+		else if (!t->nr_kids[p] && (t->height[p] || t->deepest[p]))
 			ret = tf_error_set(err, "node %u: no children, height %u", p, t->height[p]);
 		else if (t->self[p] > t->total[p] || t->total[p] - t->self[p] != sum)
 			ret = tf_error_set(err, "node %u: total %llu, self %llu, children %llu", p,

@@ -402,55 +402,127 @@ static const struct seq_ops tree_row_ops = {
 };
 
 /*
- * Which of a row's nodes (l->next[0 .. nr), in x order) have their
- * children looked at for the next row: every node at least a slot wide
- * (at most a slot's worth of them), and of the narrower ones that start
- * in one slot, the first LAYOUT_KEEP_NARROW, the one with the deepest
- * subtree, and the last (which may reach into the next slot alone). So the walk costs O(slots) parents a row however many slivers
- * a cell holds, and the deepest stack under a slot is always followed
- * down: the shape shows at every depth. Returns how many are kept, moved
- * to the front in x order.
+ * A tree row could hold millions of slivers; laying out all of them on
+ * every keystroke is what a redraw cannot afford. Kids are heaviest first,
+ * so a family's narrow kids (under a cell each) come last, and the first
+ * of them in a cell are its heaviest there. So of the narrow nodes in one
+ * cell, only a few are taken: the first LAYOUT_KEEP_NARROW, the last
+ * (which may reach into the next cell alone), and the one leading to the
+ * deepest stack; the rest cost a binary search. A row then costs
+ * O(cells x LAYOUT_KEEP_NARROW^2) however many slivers there are, cells
+ * are never left empty where nodes are, and the deepest stack under a
+ * kept node shows on every row.
  */
 #define LAYOUT_KEEP_NARROW 4
-static size_t
-keep_parents(struct layout *l, const struct calltree *t, const struct view *v, size_t nr)
+
+struct tree_walk {
+	const struct calltree *t;
+	const struct view *v;
+	uint64_t cell_w; /* the narrowest weight a cell wide */
+};
+
+/* The cell x falls in. */
+static uint64_t
+cell_of(const struct tree_walk *w, uint64_t x)
 {
-	uint32_t nr_slots = row_slots(l);
-	uint64_t span = v->x1 - v->x0, slot_w = span / nr_slots + (span % nr_slots != 0);
+	const struct view *v = w->v;
+	uint64_t rem;
+
+	return x <= v->x0 ? 0 : mul_div(x - v->x0, v->width, v->x1 - v->x0, &rem);
+}
+
+/* The first x of cell c + 1: ceil(x0 + (c + 1) * span / width). */
+static uint64_t
+cell_end(const struct tree_walk *w, uint64_t c)
+{
+	const struct view *v = w->v;
+	uint64_t span = v->x1 - v->x0, rem, q;
+
+	if (c + 1 >= v->width)
+		return v->x1;
+	q = mul_div(span, (uint32_t)(c + 1), v->width, &rem);
+	return v->x0 + q + (rem != 0);
+}
+
+static void
+push_node(struct layout *l, size_t *nr, stack_id n)
+{
+	ALLOC_GROW(l->next, *nr + 1, l->alloc_next);
+	l->next[(*nr)++] = n;
+}
+
+/* The kids of n in the view onto l->next, narrow ones a few per cell (above). */
+static void
+push_kids(struct layout *l, size_t *nr, const struct tree_walk *w, stack_id n)
+{
+	const struct calltree *t = w->t;
+	const struct view *v = w->v;
+	uint32_t lo = t->first[n], hi = lo + t->nr_kids[n];
+	uint64_t from = t->x0[n] > v->x0 ? t->x0[n] : v->x0;
+	stack_id deep = t->deepest[n];
+	uint32_t i = first_ending_after(&kid_ops, t, lo, hi, from);
+
+	while (i < hi && kid_start(t, i) < v->x1) {
+		stack_id k = t->kids[i];
+		uint32_t j, stop;
+
+		if (t->total[k] >= w->cell_w) {
+			push_node(l, nr, k);
+			i++;
+			continue;
+		}
+		/* Narrow from here on: the kids starting in this cell are [i, j]. */
+		j = last_starting_by(&kid_ops, t, i, hi, cell_end(w, cell_of(w, kid_start(t, i))) - 1);
+		stop = j - i < LAYOUT_KEEP_NARROW ? j : i + LAYOUT_KEEP_NARROW - 1;
+		for (uint32_t m = i; m <= stop; m++)
+			push_node(l, nr, t->kids[m]);
+		if (j > stop) {
+			/* Jump to the deepest, if it is among the rest, and to the last. */
+			uint32_t d = first_ending_after(&kid_ops, t, stop + 1, j, t->x0[deep]);
+
+			if (d < j && t->kids[d] == deep)
+				push_node(l, nr, deep);
+			push_node(l, nr, t->kids[j]);
+		}
+		i = j + 1;
+	}
+}
+
+/*
+ * Which of a row's nodes (l->next[0 .. nr)) have their children looked at
+ * for the next row: every node a cell wide or more, and of the narrower
+ * ones starting in one cell, the first LAYOUT_KEEP_NARROW, the last and
+ * the deepest. Returns how many are kept, moved to the front in x order.
+ */
+static size_t
+keep_parents(struct layout *l, const struct tree_walk *w, size_t nr)
+{
+	const struct calltree *t = w->t;
 	size_t kept = 0, i = 0;
 
 	while (i < nr) {
 		stack_id n = l->next[i];
-		uint64_t x0 = t->x0[n], rem, slot;
+		uint64_t cell;
 		size_t end, deepest = i, count = 0;
 
-		if (!t->nr_kids[n]) {
+		if (t->total[n] >= w->cell_w || !t->nr_kids[n]) {
+			if (t->nr_kids[n])
+				l->next[kept++] = n;
 			i++;
 			continue;
 		}
-		if (t->total[n] >= slot_w) {
-			l->next[kept++] = n;
-			i++;
-			continue;
-		}
-		/* The narrow nodes with children that start in this one's slot. */
-		slot = x0 <= v->x0 ? 0 : mul_div(x0 - v->x0, nr_slots, span, &rem);
+		cell = cell_of(w, t->x0[n]);
 		for (end = i; end < nr; end++) {
 			stack_id m = l->next[end];
-			uint64_t s;
 
-			if (t->total[m] >= slot_w)
+			if (t->total[m] >= w->cell_w || cell_of(w, t->x0[m]) != cell)
 				break;
-			s = t->x0[m] <= v->x0 ? 0 : mul_div(t->x0[m] - v->x0, nr_slots, span, &rem);
-			if (s != slot)
-				break;
-			if (t->nr_kids[m] && t->height[m] > t->height[l->next[deepest]])
+			if (t->height[m] > t->height[l->next[deepest]])
 				deepest = end;
 		}
 		for (size_t j = i; j < end; j++) {
 			stack_id m = l->next[j];
 
-			/* The last may reach into the next slot, with nothing else there. */
 			if (!t->nr_kids[m] ||
 			    (count >= LAYOUT_KEEP_NARROW && j != deepest && j != end - 1))
 				continue;
@@ -466,9 +538,12 @@ void
 layout_tree(struct layout *l, const struct calltree *t, const struct view *v)
 {
 	size_t nr_nodes = 0;
+	uint64_t span = v->x1 - v->x0;
+	struct tree_walk w = { t, v, 0 };
 
 	if (!layout_begin(l, v) || !t->nr_nodes || !t->total[STACK_ROOT])
 		return;
+	w.cell_w = span / v->width + (span % v->width != 0);
 	ALLOC_GROW(l->nodes, 1, l->alloc_nodes);
 	l->nodes[nr_nodes++] = STACK_ROOT;
 	for (uint32_t row = 0; nr_nodes && !row_past(v, row); row++) {
@@ -477,23 +552,14 @@ layout_tree(struct layout *l, const struct calltree *t, const struct view *v)
 		size_t tmp_alloc;
 
 		/* The children of this row's parents that overlap the view, in x order. */
-		for (size_t k = 0; k < nr_nodes; k++) {
-			stack_id n = l->nodes[k];
-			uint32_t lo = t->first[n], hi = lo + t->nr_kids[n];
-			uint64_t from = t->x0[n] > v->x0 ? t->x0[n] : v->x0;
-
-			for (uint32_t i = first_ending_after(&kid_ops, t, lo, hi, from);
-			     i < hi && kid_start(t, i) < v->x1; i++) {
-				ALLOC_GROW(l->next, nr_next + 1, l->alloc_next);
-				l->next[nr_next++] = t->kids[i];
-			}
-		}
+		for (size_t k = 0; k < nr_nodes; k++)
+			push_kids(l, &nr_next, &w, l->nodes[k]);
 		if (nr_next > UINT32_MAX)
 			BUG("%zu nodes on one row", nr_next);
 		if (row_shown(v, row) && nr_next)
 			lay_row(l, v, row, &tree_row_ops, &(struct tree_row){ t, l->next }, 0,
 				(uint32_t)nr_next);
-		nr_nodes = keep_parents(l, t, v, nr_next);
+		nr_nodes = keep_parents(l, &w, nr_next);
 		tmp = l->nodes;
 		l->nodes = l->next;
 		l->next = tmp;
