@@ -135,13 +135,14 @@ void layout_dominant(const struct span *spans, size_t nr, uint64_t x0, uint64_t 
  * each node's children heaviest first from its left edge, as speedscope
  * does. x runs over [0, t->total[STACK_ROOT]). Replaces l's contents;
  * box.node is a stack id. The tree is walked row by row down to the last
- * row asked for (rows above first_row are walked, not laid out); of the
- * nodes narrower than a slot that start in one slot, only the first few
- * and the one with the deepest subtree are followed to the row below, so
- * a row costs O(slots x (children of a node + log)) however many
- * slivers there are, and the deepest stack under every slot still shows.
- * Where a slot holds more slivers than that, its owner is chosen among
- * those followed.
+ * row asked for (rows above first_row are walked, not laid out). Of the
+ * nodes narrower than a cell that start in one cell, only the first few,
+ * the last and the one leading to the deepest stack (t->deepest) are laid
+ * out and followed to the row below; the rest are skipped by binary
+ * search. So a row costs O(cells x log children) however many slivers
+ * there are, every cell that nodes reach is drawn, and the deepest stack
+ * under a kept node shows on every row; in a crowded cell, the owner is
+ * chosen among the nodes taken.
  */
 void layout_tree(struct layout *l, const struct calltree *t, const struct view *v);
 
