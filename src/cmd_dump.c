@@ -166,19 +166,16 @@ print_rows(const struct profile_set *ps, const struct chart *chart, const struct
 			frame_id f = box_frame(ps, chart, b);
 			const char *name = ps_get(ps, ps_frame(ps, f)->name);
 			bool hit = match && search_frame(match, f);
-			uint32_t c0 = b->col0, c1 = b->col1;
+			uint32_t c0, c1;
 
 			strbuf_addchars(out, ' ', b->col0 - col);
 			col = b->col1;
 			if (b->flags & BOX_NARROW) {
-				strbuf_addchars(out, hit ? '*' : name_mark(name), c1 - c0);
+				strbuf_addchars(out, hit ? '*' : name_mark(name), b->col1 - b->col0);
 				continue;
 			}
 			/* Shared cells at either end are edges; the rest is the box's own. */
-			while (c0 < c1 && layout_cell(l, row, c0)->split < LAYOUT_EIGHTHS)
-				c0++;
-			while (c1 > c0 && layout_cell(l, row, c1 - 1)->split < LAYOUT_EIGHTHS)
-				c1--;
+			layout_box_whole(l, b, &c0, &c1);
 			for (uint32_t c = b->col0; c < c0; c++)
 				add_eighths(out, layout_cell(l, row, c)->split);
 			if (c1 > c0) {

@@ -158,6 +158,13 @@ void layout_chart(struct layout *l, const struct chart *c, const struct view *v)
 const struct cell *layout_cell(const struct layout *l, uint32_t row, uint32_t col);
 
 /*
+ * The cells [*c0, *c1) of box b (one of l's) that it fills alone, where
+ * its label goes: its cells but the shared ones at either end (empty when
+ * all of them are shared).
+ */
+void layout_box_whole(const struct layout *l, const struct box *b, uint32_t *c0, uint32_t *c1);
+
+/*
  * The x range [*x0, *x1) of node in the Left Heavy layout (t->x0[node] and
  * its total): O(1). Returns false, leaving *x0 and *x1 alone, if node has
  * no weight in the tree.

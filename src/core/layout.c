@@ -282,6 +282,19 @@ layout_cell(const struct layout *l, uint32_t row, uint32_t col)
 	return &l->cells[(size_t)(row - l->first_row) * l->width + col];
 }
 
+void
+layout_box_whole(const struct layout *l, const struct box *b, uint32_t *c0, uint32_t *c1)
+{
+	uint32_t from = b->col0, to = b->col1;
+
+	while (from < to && layout_cell(l, b->row, from)->split < LAYOUT_EIGHTHS)
+		from++;
+	while (to > from && layout_cell(l, b->row, to - 1)->split < LAYOUT_EIGHTHS)
+		to--;
+	*c0 = from;
+	*c1 = to;
+}
+
 /* Whether row is in the window, without overflow. */
 static bool
 row_shown(const struct view *v, uint32_t row)

@@ -929,12 +929,9 @@ draw_row(struct flame *f, const struct pane_ctx *ctx, const struct search *s, ui
 	for (size_t i = first; i < *bi; i++) {
 		const struct box *b = &f->lay.boxes[i];
 		const struct frame *fr = node_frame(f, b->node);
-		uint32_t c0 = b->col0, c1 = b->col1;
+		uint32_t c0, c1;
 
-		while (c0 < c1 && layout_cell(&f->lay, row, c0)->split < LAYOUT_EIGHTHS)
-			c0++;
-		while (c1 > c0 && layout_cell(&f->lay, row, c1 - 1)->split < LAYOUT_EIGHTHS)
-			c1--;
+		layout_box_whole(&f->lay, b, &c0, &c1);
 		/* A lone ellipsis in a one-cell box is noise: its colour says enough. */
 		if (c1 - c0 < 2)
 			continue;

@@ -261,6 +261,15 @@ test_tree_eighths(void **state)
 	assert_int_equal(c->left, test_stack(fx.ps, "a"));
 	assert_int_equal(c->split, 4);
 	assert_int_equal(c->right, test_stack(fx.ps, "b"));
+	/* a's label goes in the cells it fills alone. */
+	{
+		uint32_t c0 = 99, c1 = 99;
+
+		assert_int_equal(fx.l.nr, 1);
+		layout_box_whole(&fx.l, &fx.l.boxes[0], &c0, &c1);
+		assert_int_equal(c0, 0);
+		assert_int_equal(c1, 9);
+	}
 	/* Past the rows there are no cells. */
 	assert_null(layout_cell(&fx.l, 1, 0));
 	assert_null(layout_cell(&fx.l, 0, 10));
