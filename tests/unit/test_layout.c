@@ -755,7 +755,7 @@ test_chart_many_slivers(void **state)
 	for (size_t i = 2; i < fx.l.nr; i++) {
 		assert_int_equal(fx.l.boxes[i].flags, BOX_NARROW);
 		assert_int_equal(fx.l.boxes[i].col0, i - 2);
-		assert_int_equal(fx.c.boxes[fx.l.boxes[i].node].x0, 1500 * (i - 2));
+		assert_int_equal(chart_x0(&fx.c, fx.l.boxes[i].node), 1500 * (i - 2));
 	}
 	/* Zoomed to 200 samples, one cell each. */
 	v = view(1000, 1200, 200, 2, 1);
