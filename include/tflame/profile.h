@@ -107,22 +107,28 @@ struct src_node {
 /*
  * How a set finds stack (parent, frame): through the parent. Every stack's
  * children are listed, newest first, and walked while it has few; the
- * children of a stack with more are in a hash table as well. Most new
- * stacks lengthen one made a moment before, which has no children yet, so
- * they are found new without probing a table of millions (a cache miss
+ * children of a stack with more ("busy") are in a hash table as well. Most
+ * new stacks lengthen one made a moment before, which has no children yet,
+ * so they are found new without probing a table of millions (a cache miss
  * each, which was most of the time spent building a big profile's trie).
- * The arrays run parallel to stacks (alloc_stacks entries).
+ * A stack's links and frame sit together, so a step of a walk is one
+ * cache line. The links run parallel to stacks (alloc_stacks entries).
  */
+struct stack_link {
+	stack_id first; /* the newest child, or STACK_ROOT; | STACK_BUSY when busy */
+	stack_id next;  /* the parent's next older child, or STACK_ROOT */
+	frame_id frame; /* the stack's frame, as in struct stack_node */
+};
+
 struct stack_children {
-	stack_id *first;        /* per stack: its newest child, or STACK_ROOT */
-	stack_id *next;         /* per stack: its parent's next older child, or STACK_ROOT */
-	uint8_t *count;         /* per stack: its children, saturating at STACK_WALK + 1 */
-	uint64_t *hub_slots;    /* children of stacks past STACK_WALK: (hash32 << 32) | (id + 1) */
+	struct stack_link *link;
+	uint64_t *hub_slots;    /* children of busy stacks: (hash32 << 32) | (id + 1) */
 	uint32_t hub_mask, nr_hub;
 };
 
-/* Children a lookup walks before their parent's go into the hash table. */
+/* Children a lookup walks; a stack with more is busy. */
 #define STACK_WALK 8
+#define STACK_BUSY 0x80000000u /* stack ids stay below it */
 
 struct thread {
 	int64_t pid;  /* -1 when unknown */

@@ -93,16 +93,12 @@ src_table_init(struct profile_set *ps)
 	ps->srcs[ps->nr_srcs++] = root;
 }
 
-/* Room for n stacks in the stacks and the arrays that run beside them. */
+/* Room for n stacks in the stacks and the links that run beside them. */
 static void
 stacks_resize(struct profile_set *ps, uint32_t n)
 {
-	struct stack_children *k = &ps->kids;
-
 	ps->stacks = xreallocarray(ps->stacks, n, sizeof(*ps->stacks));
-	k->first = xreallocarray(k->first, n, sizeof(*k->first));
-	k->next = xreallocarray(k->next, n, sizeof(*k->next));
-	k->count = xreallocarray(k->count, n, sizeof(*k->count));
+	ps->kids.link = xreallocarray(ps->kids.link, n, sizeof(*ps->kids.link));
 	ps->alloc_stacks = n;
 }
 
@@ -112,9 +108,7 @@ stacks_init(struct profile_set *ps)
 {
 	stacks_resize(ps, 1024);
 	ps->stacks[0] = (struct stack_node){ STACK_ROOT, FRAME_NONE, 0 };
-	ps->kids.first[0] = STACK_ROOT;
-	ps->kids.next[0] = STACK_ROOT;
-	ps->kids.count[0] = 0;
+	ps->kids.link[0] = (struct stack_link){ STACK_ROOT, STACK_ROOT, FRAME_NONE };
 	ps->kids.hub_slots = slots_new(1024);
 	ps->kids.hub_mask = 1023;
 	ps->kids.nr_hub = 0;
@@ -125,9 +119,7 @@ static void
 stacks_release(struct profile_set *ps)
 {
 	free(ps->stacks);
-	free(ps->kids.first);
-	free(ps->kids.next);
-	free(ps->kids.count);
+	free(ps->kids.link);
 	free(ps->kids.hub_slots);
 }
 
@@ -216,7 +208,7 @@ profile_set_reserve_stacks(struct profile_set *ps, uint32_t n)
 {
 	uint64_t want = (uint64_t)ps->nr_stacks + n;
 
-	if (want >= UINT32_MAX - 2)
+	if (want >= STACK_BUSY - 1)
 		die("too many distinct stacks");
 	if (want > ps->alloc_stacks)
 		stacks_resize(ps, (uint32_t)want);
@@ -322,49 +314,58 @@ stack_hub_put(struct profile_set *ps, stack_id s)
 	slots_put(&k->hub_slots, &k->hub_mask, pos, h32, s, ++k->nr_hub);
 }
 
-/* The stack (parent, frame), or UINT32_MAX if there is none. */
+/*
+ * The stack (parent, frame), or UINT32_MAX if there is none; *walked is
+ * how many children the walk passed (all of them when there is none).
+ */
 static uint32_t
-stack_lookup(const struct profile_set *ps, stack_id parent, frame_id frame)
+stack_lookup(const struct profile_set *ps, stack_id parent, frame_id frame, uint32_t *walked)
 {
-	const struct stack_children *k = &ps->kids;
-	uint32_t pos;
+	const struct stack_link *link = ps->kids.link;
+	stack_id s = link[parent].first;
+	uint32_t n = 0, pos;
 
-	if (k->count[parent] > STACK_WALK)
+	if (s & STACK_BUSY) {
+		*walked = STACK_WALK + 1;
 		return stack_hub_find(ps, parent, frame, stack_hash(parent, frame), &pos);
-	for (stack_id s = k->first[parent]; s != STACK_ROOT; s = k->next[s])
-		if (ps->stacks[s].frame == frame)
-			return s;
-	return UINT32_MAX;
+	}
+	for (; s != STACK_ROOT; s = link[s].next, n++)
+		if (link[s].frame == frame)
+			break;
+	*walked = n;
+	return s != STACK_ROOT ? s : UINT32_MAX;
 }
 
 stack_id
 profile_set_stack(struct profile_set *ps, stack_id parent, frame_id frame)
 {
-	struct stack_children *k = &ps->kids;
-	uint32_t id = stack_lookup(ps, parent, frame);
+	struct stack_link *link;
+	uint32_t n, id = stack_lookup(ps, parent, frame, &n);
+	stack_id busy;
 
 	if (id != UINT32_MAX)
 		return id;
-	if (ps->nr_stacks >= UINT32_MAX - 2)
+	if (ps->nr_stacks >= STACK_BUSY - 2)
 		die("too many distinct stacks");
 	if (ps->nr_stacks == ps->alloc_stacks) {
-		uint64_t n = (uint64_t)ps->alloc_stacks / 2 * 3;
+		uint64_t m = (uint64_t)ps->alloc_stacks / 2 * 3;
 
-		stacks_resize(ps, n < 1024 ? 1024 : n > UINT32_MAX - 2 ? UINT32_MAX - 2 : (uint32_t)n);
+		stacks_resize(ps, m < 1024 ? 1024 : m > STACK_BUSY - 1 ? STACK_BUSY - 1 : (uint32_t)m);
 	}
 	id = ps->nr_stacks++;
 	ps->stacks[id].parent = parent;
 	ps->stacks[id].frame = frame;
 	ps->stacks[id].depth = ps->stacks[parent].depth + 1;
-	k->first[id] = STACK_ROOT;
-	k->count[id] = 0;
-	k->next[id] = k->first[parent];
-	k->first[parent] = id;
-	if (k->count[parent] > STACK_WALK) {
+	link = ps->kids.link;
+	busy = link[parent].first & STACK_BUSY;
+	link[id] = (struct stack_link){ STACK_ROOT, link[parent].first & ~STACK_BUSY, frame };
+	link[parent].first = id | busy;
+	if (busy) {
 		stack_hub_put(ps, id);
-	} else if (++k->count[parent] > STACK_WALK) {
+	} else if (n + 1 > STACK_WALK) {
 		/* Busy now: from here on its children are looked up, not walked. */
-		for (stack_id c = id; c != STACK_ROOT; c = k->next[c])
+		link[parent].first |= STACK_BUSY;
+		for (stack_id c = id; c != STACK_ROOT; c = link[c].next)
 			stack_hub_put(ps, c);
 	}
 	return id;
@@ -376,8 +377,7 @@ profile_set_clear_stacks(struct profile_set *ps)
 	if (ps->nr_srcs > 1)
 		BUG("clearing the stacks of a set with source positions");
 	ps->nr_stacks = 1;
-	ps->kids.first[STACK_ROOT] = STACK_ROOT;
-	ps->kids.count[STACK_ROOT] = 0;
+	ps->kids.link[STACK_ROOT].first = STACK_ROOT;
 	memset(ps->kids.hub_slots, 0, sizeof(*ps->kids.hub_slots) * ((size_t)ps->kids.hub_mask + 1));
 	ps->kids.nr_hub = 0;
 }
@@ -1260,35 +1260,40 @@ check_slots(const uint64_t *slots, uint32_t mask, uint32_t first, uint32_t end, 
 }
 
 /*
- * Every stack listed once, among its parent's children, with its parent's
- * count of them, and in the table exactly when its parent is busy.
+ * Every stack listed once, among its parent's children, with its frame
+ * beside its links, busy exactly when it has more than STACK_WALK
+ * children, and in the table exactly when its parent is busy.
  */
 static int
 check_children(const struct profile_set *ps, struct tf_error *err)
 {
-	const struct stack_children *k = &ps->kids;
+	const struct stack_link *link = ps->kids.link;
 	uint64_t listed = 0, hub = 0;
 
 	for (uint32_t p = 0; p < ps->nr_stacks; p++) {
+		bool busy = link[p].first & STACK_BUSY;
 		uint32_t n = 0;
 
-		for (stack_id s = k->first[p]; s != STACK_ROOT; s = k->next[s]) {
+		if (p && link[p].frame != ps->stacks[p].frame)
+			return tf_error_set(err, "stack %u: links name frame %u, not %u", p,
+					    link[p].frame, ps->stacks[p].frame);
+		for (stack_id s = link[p].first & ~STACK_BUSY; s != STACK_ROOT; s = link[s].next) {
 			if (s >= ps->nr_stacks || ps->stacks[s].parent != p || ++n > ps->nr_stacks)
 				return tf_error_set(err, "stack %u: child list broken at %u", p, s);
 		}
-		if (k->count[p] != (n > STACK_WALK ? STACK_WALK + 1 : n))
-			return tf_error_set(err, "stack %u: %u children counted as %u", p, n,
-					    k->count[p]);
+		if (busy != (n > STACK_WALK))
+			return tf_error_set(err, "stack %u: %u children counted as %s", p, n,
+					    busy ? "busy" : "few");
 		listed += n;
-		if (n > STACK_WALK)
+		if (busy)
 			hub += n;
 	}
 	if (listed != ps->nr_stacks - 1)
 		return tf_error_set(err, "%" PRIu64 " stacks listed as children of %u", listed,
 				    ps->nr_stacks - 1);
-	if (hub != k->nr_hub)
+	if (hub != ps->kids.nr_hub)
 		return tf_error_set(err, "%u stacks in the table of busy stacks' children, not %"
-				    PRIu64, k->nr_hub, hub);
+				    PRIu64, ps->kids.nr_hub, hub);
 	return 0;
 }
 
@@ -1296,7 +1301,7 @@ int
 profile_set_check(const struct profile_set *ps, struct tf_error *err)
 {
 	uint32_t nstr = intern_count(&ps->strings);
-	uint32_t pos;
+	uint32_t pos, walked;
 
 	if (intern_check(&ps->strings, err))
 		return -1;
@@ -1331,11 +1336,13 @@ profile_set_check(const struct profile_set *ps, struct tf_error *err)
 		if (n->depth != ps->stacks[n->parent].depth + 1)
 			return tf_error_set(err, "stack %u: depth %u under parent of depth %u",
 					    i, n->depth, ps->stacks[n->parent].depth);
-		if (stack_lookup(ps, n->parent, n->frame) != i)
-			return tf_error_set(err, "stack %u: interned twice or not findable", i);
 	}
+	/* The lists first: a lookup would walk a broken one for ever. */
 	if (check_children(ps, err))
 		return -1;
+	for (uint32_t i = 1; i < ps->nr_stacks; i++)
+		if (stack_lookup(ps, ps->stacks[i].parent, ps->stacks[i].frame, &walked) != i)
+			return tf_error_set(err, "stack %u: interned twice or not findable", i);
 	if (ps->nr_srcs < 1 || ps->srcs[0].parent != SRC_ROOT || ps->srcs[0].stack != STACK_ROOT)
 		return tf_error_set(err, "position 0 is not the root position");
 	for (uint32_t i = 1; i < ps->nr_srcs; i++) {
@@ -1424,7 +1431,7 @@ profile_set_memory(const struct profile_set *ps)
 	n += (size_t)ps->alloc_frames * sizeof(*ps->frames);
 	n += ((size_t)ps->frame_mask + 1) * sizeof(uint64_t);
 	n += (size_t)ps->alloc_stacks * sizeof(*ps->stacks);
-	n += (size_t)ps->alloc_stacks * (2 * sizeof(stack_id) + sizeof(uint8_t));
+	n += (size_t)ps->alloc_stacks * sizeof(struct stack_link);
 	n += ((size_t)ps->kids.hub_mask + 1) * sizeof(uint64_t);
 	n += (size_t)ps->alloc_threads * sizeof(*ps->threads);
 	n += ((size_t)ps->thread_mask + 1) * sizeof(uint64_t);

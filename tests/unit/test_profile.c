@@ -755,15 +755,24 @@ test_check_catches_corruption(void **state)
 	assert_non_null(strstr(err.msg, "depth"));
 	ps->stacks[2].depth = 2;
 	check_profile_set(ps);
-	/* A child left out of its parent's list is not findable. */
-	ps->kids.first[1] = STACK_ROOT;
+	/* A child left out of its parent's list, a list that loops. */
+	ps->kids.link[1].first = STACK_ROOT;
 	assert_int_equal(profile_set_check(ps, &err), -1);
-	assert_non_null(strstr(err.msg, "stack 2"));
-	ps->kids.first[1] = 2;
-	ps->kids.count[1] = 3;
+	assert_non_null(strstr(err.msg, "listed"));
+	ps->kids.link[1].first = 2;
+	ps->kids.link[2].next = 2;
 	assert_int_equal(profile_set_check(ps, &err), -1);
-	assert_non_null(strstr(err.msg, "counted"));
-	ps->kids.count[1] = 1;
+	assert_non_null(strstr(err.msg, "child list broken"));
+	ps->kids.link[2].next = STACK_ROOT;
+	ps->kids.link[1].first = 2;
+	ps->kids.link[1].first |= STACK_BUSY;
+	assert_int_equal(profile_set_check(ps, &err), -1);
+	assert_non_null(strstr(err.msg, "counted as busy"));
+	ps->kids.link[1].first = 2;
+	ps->kids.link[2].frame++;
+	assert_int_equal(profile_set_check(ps, &err), -1);
+	assert_non_null(strstr(err.msg, "links name frame"));
+	ps->kids.link[2].frame--;
 	check_profile_set(ps);
 	tf_error_release(&err);
 	profile_set_free(ps);
