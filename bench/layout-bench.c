@@ -123,7 +123,7 @@ time_layouts(const char *pane, const struct calltree *t, const struct chart *c,
 
 	layout_init(&l);
 	for (int i = 0; i < nr_zooms; i++) {
-		struct view v = { z[i].x0, z[i].x1, width, z[i].first_row, rows };
+		struct view v = { z[i].x0, z[i].x1, width, z[i].first_row, rows, true };
 		double max = 0;
 
 		for (int r = 0; r < RUNS; r++) {
