@@ -125,16 +125,4 @@ void func_stats_compute_sums(const struct func_table *ft, const struct profile_s
 bool func_stats_figures(const struct func_table *ft, const struct profile *p,
 			struct func_stats *out);
 
-/*
- * The stack tree as first-child / next-sibling links, for walking it in
- * depth-first order without recursion. Siblings are in stack id order.
- */
-struct stack_links {
-	stack_id *first_child; /* STACK_ROOT when none (the root is nobody's child) */
-	stack_id *next_sibling;
-};
-
-void stack_links_init(struct stack_links *l, const struct profile_set *ps);
-void stack_links_release(struct stack_links *l);
-
 #endif /* TFLAME_FUNCTIONS_H */

@@ -319,6 +319,23 @@ ps_stack(const struct profile_set *ps, stack_id id)
 }
 
 /*
+ * The stack tree as the lookup's own links, for walking it depth first
+ * without recursion: s's newest child, and the next older child of s's
+ * parent; STACK_ROOT when there is none. Siblings come newest first.
+ */
+static inline stack_id
+ps_first_child(const struct profile_set *ps, stack_id s)
+{
+	return ps->kids.link[s].first & ~STACK_BUSY;
+}
+
+static inline stack_id
+ps_next_sibling(const struct profile_set *ps, stack_id s)
+{
+	return ps->kids.link[s].next;
+}
+
+/*
  * Append one sample. Returns 0, or -1 with err set when the total weight of
  * the profile would overflow 64 bits (the sample is then not added).
  */

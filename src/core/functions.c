@@ -151,32 +151,6 @@ stack_weights(const struct profile_set *ps, const struct profile *p,
 	return sum;
 }
 
-void
-stack_links_init(struct stack_links *l, const struct profile_set *ps)
-{
-	size_t n = ps->nr_stacks;
-
-	l->first_child = xmalloc(sizeof(stack_id) * n);
-	l->next_sibling = xmalloc(sizeof(stack_id) * n);
-	for (size_t i = 0; i < n; i++)
-		l->first_child[i] = l->next_sibling[i] = STACK_ROOT;
-	/* Push front in descending order, so siblings come out ascending. */
-	for (size_t i = n; i-- > 1;) {
-		stack_id parent = ps->stacks[i].parent;
-
-		l->next_sibling[i] = l->first_child[parent];
-		l->first_child[parent] = (stack_id)i;
-	}
-}
-
-void
-stack_links_release(struct stack_links *l)
-{
-	free(l->first_child);
-	free(l->next_sibling);
-	l->first_child = l->next_sibling = NULL;
-}
-
 /*
  * Counting recursion once: the total of a function is the weight below its
  * *outermost* occurrences on each path. Which occurrences are outermost
@@ -192,35 +166,32 @@ func_table_mark_outermost(struct func_table *ft, const struct profile_set *ps)
 {
 	size_t n = ps->nr_stacks;
 	uint32_t *on_path = xcalloc(ft->nr_funcs + 1, sizeof(*on_path));
-	struct stack_links l;
 	stack_id s;
 
 	free(ft->outermost);
 	ft->outermost = xcalloc(n / 64 + 1, sizeof(*ft->outermost));
 	ft->nr_marked = (uint32_t)n;
-	stack_links_init(&l, ps);
-	s = l.first_child[STACK_ROOT];
+	s = ps_first_child(ps, STACK_ROOT);
 	while (s != STACK_ROOT) {
 		func_id fn = ft->frame_func[ps->stacks[s].frame];
 
 		if (!on_path[fn])
 			ft->outermost[s >> 6] |= (uint64_t)1 << (s & 63);
 		on_path[fn]++;
-		if (l.first_child[s] != STACK_ROOT) {
-			s = l.first_child[s];
+		if (ps_first_child(ps, s) != STACK_ROOT) {
+			s = ps_first_child(ps, s);
 			continue;
 		}
 		/* Leave s, and every ancestor whose children are all done. */
 		while (s != STACK_ROOT) {
 			on_path[ft->frame_func[ps->stacks[s].frame]]--;
-			if (l.next_sibling[s] != STACK_ROOT) {
-				s = l.next_sibling[s];
+			if (ps_next_sibling(ps, s) != STACK_ROOT) {
+				s = ps_next_sibling(ps, s);
 				break;
 			}
 			s = ps->stacks[s].parent;
 		}
 	}
-	stack_links_release(&l);
 	free(on_path);
 }
 

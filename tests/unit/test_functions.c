@@ -241,16 +241,15 @@ test_stack_links(void **state)
 	stack_id sa = profile_set_stack(ps, STACK_ROOT, a);
 	stack_id sb = profile_set_stack(ps, STACK_ROOT, b);
 	stack_id sab = profile_set_stack(ps, sa, b);
-	struct stack_links l;
 
 	(void)state;
-	stack_links_init(&l, ps);
-	assert_int_equal(l.first_child[STACK_ROOT], sa);
-	assert_int_equal(l.next_sibling[sa], sb);
-	assert_int_equal(l.next_sibling[sb], STACK_ROOT);
-	assert_int_equal(l.first_child[sa], sab);
-	assert_int_equal(l.first_child[sab], STACK_ROOT);
-	stack_links_release(&l);
+	/* Newest first. */
+	assert_int_equal(ps_first_child(ps, STACK_ROOT), sb);
+	assert_int_equal(ps_next_sibling(ps, sb), sa);
+	assert_int_equal(ps_next_sibling(ps, sa), STACK_ROOT);
+	assert_int_equal(ps_first_child(ps, sa), sab);
+	assert_int_equal(ps_first_child(ps, sab), STACK_ROOT);
+	assert_int_equal(ps_first_child(ps, sb), STACK_ROOT);
 	check_profile_set(ps);
 	profile_set_free(ps);
 }
