@@ -370,11 +370,28 @@ int profile_set_decimals(struct profile *p, unsigned decimals, struct tf_error *
 /* Append w (a weight of p, scaled) as exact decimal text, e.g. "12.5". */
 void profile_format_weight(const struct profile *p, uint64_t w, struct strbuf *out);
 /*
- * Append w for people: a time as "1.005 s" (s, ms, us with 3 decimals, or
- * ns), a count with thousands separators ("67,198,400,121"), a decimal
- * weight exactly as profile_format_weight() writes it.
+ * Amounts for people, one way everywhere (TUI, report, dump). A time has
+ * three significant digits and a unit: "989 us", "1.51 s", "0 s" (units
+ * ns, us, ms, s; ASCII so that any terminal shows them). Other amounts:
+ *
+ * profile_format_amount() has room, so counts and bytes are exact with
+ * thousands separators ("67,198,400,121"), decimals as
+ * profile_format_weight() writes them ("1,234.5").
+ *
+ * profile_format_amount_short() is for columns: three significant digits
+ * with an SI prefix ("62.1 G", "999", "1.00 k"), bytes in KiB, MiB, GiB.
+ *
+ * Zero is "0" (a time "0 s").
  */
 void profile_format_amount(const struct profile *p, uint64_t w, struct strbuf *out);
+void profile_format_amount_short(const struct profile *p, uint64_t w, struct strbuf *out);
+
+/*
+ * Append part's share of whole: "42.5%"; "100%" only when part is whole,
+ * "0%" only when part is 0, "<0.1%" for a sliver. Returns false and
+ * appends nothing when whole is 0: there is no share to state.
+ */
+bool profile_format_share(uint64_t part, uint64_t whole, struct strbuf *out);
 
 /*
  * Move everything in src into dst: strings, frames, stacks and threads are

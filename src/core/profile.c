@@ -711,40 +711,155 @@ profile_format_weight(const struct profile *p, uint64_t w, struct strbuf *out)
 	strbuf_setlen(out, len);
 }
 
-void
-profile_format_amount(const struct profile *p, uint64_t w, struct strbuf *sb)
+/*
+ * v (at least 0, below 999.5) with three significant digits, as perf and
+ * speedscope users read amounts: 989, 98.9, 9.89, 0.99.
+ */
+static void
+add_sig3(struct strbuf *sb, double v)
 {
-	static const struct {
-		uint64_t div;
-		const char *unit;
-	} scale[] = { { 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" } };
-	char digits[32];
-	int n, lead;
+	if (v >= 99.95)
+		strbuf_addf(sb, "%.0f", v);
+	else if (v >= 9.995)
+		strbuf_addf(sb, "%.1f", v);
+	else
+		strbuf_addf(sb, "%.2f", v);
+}
 
-	if (p->weight_decimals || !w) {
-		profile_format_weight(p, w, sb);
-		return;
+struct scale_unit {
+	double div;
+	const char *unit;
+};
+
+/*
+ * v in the largest unit of scale[] (smallest first) that keeps it at 1 or
+ * more, with three significant digits; the last unit takes any size, so
+ * that 20 minutes are "1200 s".
+ */
+static void
+add_scaled(struct strbuf *sb, double v, const struct scale_unit *scale, size_t n)
+{
+	size_t i = 0;
+
+	while (i + 1 < n && v / scale[i + 1].div >= 1)
+		i++;
+	/* 999.7 us rounds to 1000 us: say 1.00 ms. */
+	if (i + 1 < n && v / scale[i].div >= 999.5)
+		i++;
+	/* 5 ns, 512 B: a whole number of the smallest unit needs no decimals. */
+	if (v / scale[i].div >= 999.5 || (!i && v == (double)(uint64_t)v))
+		strbuf_addf(sb, "%.0f", v / scale[i].div);
+	else
+		add_sig3(sb, v / scale[i].div);
+	if (*scale[i].unit) {
+		strbuf_addch(sb, ' ');
+		strbuf_addstr(sb, scale[i].unit);
 	}
-	if (p->unit == UNIT_NANOSECONDS) {
-		for (size_t i = 0; i < ARRAY_SIZE(scale); i++) {
-			if (w >= scale[i].div) {
-				strbuf_addf(sb, "%llu.%03llu %s",
-					    (unsigned long long)(w / scale[i].div),
-					    (unsigned long long)(w % scale[i].div * 1000 / scale[i].div),
-					    scale[i].unit);
-				return;
-			}
-		}
-		strbuf_addf(sb, "%llu ns", (unsigned long long)w);
-		return;
-	}
-	n = snprintf(digits, sizeof(digits), "%llu", (unsigned long long)w);
-	lead = n % 3 ? n % 3 : 3;
+}
+
+static void
+add_thousands(struct strbuf *sb, uint64_t v)
+{
+	char digits[32];
+	int n = snprintf(digits, sizeof(digits), "%llu", (unsigned long long)v);
+	int lead = n % 3 ? n % 3 : 3;
+
 	strbuf_add(sb, digits, (size_t)lead);
 	for (int i = lead; i < n; i += 3) {
 		strbuf_addch(sb, ',');
 		strbuf_add(sb, digits + i, 3);
 	}
+}
+
+static void
+format_amount(const struct profile *p, uint64_t w, bool exact, struct strbuf *sb)
+{
+	static const struct scale_unit times[] = {
+		{ 1, "ns" }, { 1e3, "us" }, { 1e6, "ms" }, { 1e9, "s" },
+	};
+	static const struct scale_unit counts[] = {
+		{ 1, "" }, { 1e3, "k" }, { 1e6, "M" }, { 1e9, "G" },
+		{ 1e12, "T" }, { 1e15, "P" }, { 1e18, "E" },
+	};
+	static const struct scale_unit bytes[] = {
+		{ 1, "B" }, { 1024.0, "KiB" }, { 1048576.0, "MiB" },
+		{ 1073741824.0, "GiB" }, { 1099511627776.0, "TiB" },
+	};
+	double v = (double)w;
+
+	for (unsigned i = 0; i < p->weight_decimals; i++)
+		v /= 10;
+	if (p->unit == UNIT_NANOSECONDS) {
+		/* Nothing is "0 s", not "0.00 ns". */
+		if (!w)
+			strbuf_addstr(sb, "0 s");
+		else
+			add_scaled(sb, v, times, ARRAY_SIZE(times));
+		return;
+	}
+	if (!w) {
+		strbuf_addch(sb, '0');
+		return;
+	}
+	if (exact) {
+		uint64_t div = 1;
+
+		for (unsigned i = 0; i < p->weight_decimals; i++)
+			div *= 10;
+		add_thousands(sb, w / div);
+		if (w % div) {
+			struct strbuf frac = STRBUF_INIT;
+
+			/* The decimals as profile_format_weight() writes them. */
+			profile_format_weight(p, w % div, &frac);
+			strbuf_addstr(sb, strchr(frac.buf, '.'));
+			strbuf_release(&frac);
+		}
+		return;
+	}
+	if (p->unit == UNIT_BYTES)
+		add_scaled(sb, v, bytes, ARRAY_SIZE(bytes));
+	else if (p->weight_decimals && v < 1)
+		/* A fraction has no SI prefix that helps: 0.25 as written. */
+		profile_format_weight(p, w, sb);
+	else if (v < 1000 && !p->weight_decimals)
+		strbuf_addf(sb, "%llu", (unsigned long long)w);
+	else
+		add_scaled(sb, v, counts, ARRAY_SIZE(counts));
+}
+
+void
+profile_format_amount(const struct profile *p, uint64_t w, struct strbuf *sb)
+{
+	format_amount(p, w, true, sb);
+}
+
+void
+profile_format_amount_short(const struct profile *p, uint64_t w, struct strbuf *sb)
+{
+	format_amount(p, w, false, sb);
+}
+
+bool
+profile_format_share(uint64_t part, uint64_t whole, struct strbuf *sb)
+{
+	double pct;
+
+	if (!whole)
+		return false;
+	pct = 100.0 * (double)part / (double)whole;
+	if (part == whole)
+		strbuf_addstr(sb, "100%");
+	else if (!part)
+		strbuf_addstr(sb, "0%");
+	else if (pct < 0.05)
+		strbuf_addstr(sb, "<0.1%");
+	else if (part < whole && pct >= 99.95)
+		/* Not all of it: never round up to 100%. */
+		strbuf_addstr(sb, "99.9%");
+	else
+		strbuf_addf(sb, "%.1f%%", pct);
+	return true;
 }
 
 int

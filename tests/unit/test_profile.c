@@ -242,6 +242,92 @@ test_decimals_exact(void **state)
 	profile_set_free(ps);
 }
 
+/* One amount of a profile of unit and decimals, exact or short. */
+static void
+check_amount(enum weight_unit unit, unsigned decimals, uint64_t w, bool exact,
+	     const char *want)
+{
+	struct profile p = { .unit = unit, .weight_decimals = decimals };
+	struct strbuf sb = STRBUF_INIT;
+
+	if (exact)
+		profile_format_amount(&p, w, &sb);
+	else
+		profile_format_amount_short(&p, w, &sb);
+	assert_string_equal(sb.buf, want);
+	strbuf_release(&sb);
+}
+
+static void
+test_format_amount(void **state)
+{
+	(void)state;
+	/* Times: three significant digits in both styles, "0 s" for nothing. */
+	check_amount(UNIT_NANOSECONDS, 0, 0, true, "0 s");
+	check_amount(UNIT_NANOSECONDS, 0, 0, false, "0 s");
+	check_amount(UNIT_NANOSECONDS, 0, 5, true, "5 ns");
+	check_amount(UNIT_NANOSECONDS, 0, 999, true, "999 ns");
+	check_amount(UNIT_NANOSECONDS, 0, 989000, true, "989 us");
+	check_amount(UNIT_NANOSECONDS, 0, 98900, true, "98.9 us");
+	check_amount(UNIT_NANOSECONDS, 0, 9890, false, "9.89 us");
+	check_amount(UNIT_NANOSECONDS, 0, 1000, true, "1.00 us");
+	/* 999.7 us rounds up to the next unit, not to "1000 us". */
+	check_amount(UNIT_NANOSECONDS, 0, 999700, true, "1.00 ms");
+	check_amount(UNIT_NANOSECONDS, 0, 999400, true, "999 us");
+	check_amount(UNIT_NANOSECONDS, 0, 189419000, true, "189 ms");
+	check_amount(UNIT_NANOSECONDS, 0, 1514000000, true, "1.51 s");
+	check_amount(UNIT_NANOSECONDS, 0, 1234000000000ULL, true, "1234 s");
+	/* A time with decimals of a nanosecond. */
+	check_amount(UNIT_NANOSECONDS, 3, 1500, true, "1.50 ns");
+	/* Counts: exact with separators, or SI-scaled. */
+	check_amount(UNIT_EVENTS, 0, 0, true, "0");
+	check_amount(UNIT_EVENTS, 0, 0, false, "0");
+	check_amount(UNIT_EVENTS, 0, 999, false, "999");
+	check_amount(UNIT_EVENTS, 0, 1000, false, "1.00 k");
+	check_amount(UNIT_EVENTS, 0, 999999, false, "1.00 M");
+	check_amount(UNIT_EVENTS, 0, 62123456789ULL, false, "62.1 G");
+	check_amount(UNIT_EVENTS, 0, 62123456789ULL, true, "62,123,456,789");
+	check_amount(UNIT_SAMPLES, 0, 330829, true, "330,829");
+	check_amount(UNIT_SAMPLES, 0, 330829, false, "331 k");
+	check_amount(UNIT_NONE, 0, UINT64_MAX, false, "18.4 E");
+	check_amount(UNIT_NONE, 0, UINT64_MAX, true, "18,446,744,073,709,551,615");
+	/* Decimals: exact as written, or three digits. */
+	check_amount(UNIT_NONE, 2, 123450, true, "1,234.5");
+	check_amount(UNIT_NONE, 2, 123450, false, "1.23 k");
+	check_amount(UNIT_NONE, 2, 1250, false, "12.5");
+	check_amount(UNIT_NONE, 2, 25, false, "0.25");
+	check_amount(UNIT_NONE, 2, 25, true, "0.25");
+	/* Bytes: binary prefixes where space is short. */
+	check_amount(UNIT_BYTES, 0, 512, false, "512 B");
+	check_amount(UNIT_BYTES, 0, 1536, false, "1.50 KiB");
+	check_amount(UNIT_BYTES, 0, 65142784, false, "62.1 MiB");
+	check_amount(UNIT_BYTES, 0, 65142784, true, "65,142,784");
+}
+
+static void
+check_share(uint64_t part, uint64_t whole, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(profile_format_share(part, whole, &sb), want != NULL);
+	assert_string_equal(sb.buf, want ? want : "");
+	strbuf_release(&sb);
+}
+
+static void
+test_format_share(void **state)
+{
+	(void)state;
+	check_share(0, 0, NULL);
+	check_share(0, 10, "0%");
+	check_share(10, 10, "100%");
+	check_share(1, 3, "33.3%");
+	check_share(1, 10000, "<0.1%");
+	check_share(5, 10000, "0.1%");
+	check_share(9999, 10000, "99.9%");
+	check_share(99999, 100000, "99.9%");
+}
+
 static void
 build_one(struct profile_set *ps, const char *event, const char *const *names, int n,
 	  uint64_t w, const char *comm)
@@ -883,6 +969,8 @@ main(void)
 		cmocka_unit_test(test_samples_totals_and_time),
 		cmocka_unit_test(test_find_event),
 		cmocka_unit_test(test_decimals_exact),
+		cmocka_unit_test(test_format_amount),
+		cmocka_unit_test(test_format_share),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_merge_decimals),
 		cmocka_unit_test(test_spans),
