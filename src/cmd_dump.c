@@ -266,13 +266,17 @@ print_sandwich(struct model *m, const char *path, const char *function,
 
 		strbuf_addstr(out, fn == chosen ? "> " : "  ");
 		strbuf_reset(&num);
-		profile_format_amount(p, st[fn].total, &num);
-		strbuf_addf(out, "%12s  %5.1f%%  ", num.buf,
-			    total ? 100.0 * (double)st[fn].total / (double)total : 0.0);
+		profile_format_amount_short(p, st[fn].total, &num);
+		strbuf_addf(out, "%12s  ", num.buf);
 		strbuf_reset(&num);
-		profile_format_amount(p, st[fn].self, &num);
-		strbuf_addf(out, "%12s  %5.1f%%  ", num.buf,
-			    total ? 100.0 * (double)st[fn].self / (double)total : 0.0);
+		profile_format_share(st[fn].total, total, &num);
+		strbuf_addf(out, "%6s  ", num.buf);
+		strbuf_reset(&num);
+		profile_format_amount_short(p, st[fn].self, &num);
+		strbuf_addf(out, "%12s  ", num.buf);
+		strbuf_reset(&num);
+		profile_format_share(st[fn].self, total, &num);
+		strbuf_addf(out, "%6s  ", num.buf);
 		text_escape_str(out, ps_get(m->ps, ft->funcs[fn].name));
 		if (*mod) {
 			const char *slash = strrchr(mod, '/');
@@ -510,9 +514,14 @@ cmd_dump(int argc, char **argv)
 			add_x(model_timeline(&m), matched, utf8, &out);
 		else
 			profile_format_weight(model_profile(&m), matched, &out);
-		strbuf_addf(&out, " (%.1f%% of all, %.1f%% of view)",
-			    total ? 100.0 * (double)matched / (double)total : 0.0,
-			    100.0 * (double)in_view / (double)(v.x1 - v.x0));
+		if (matched && total) {
+			strbuf_addstr(&out, " (");
+			profile_format_share(matched, total, &out);
+			strbuf_addstr(&out, " of all, ");
+			if (!profile_format_share(in_view, v.x1 - v.x0, &out))
+				strbuf_addstr(&out, "none");
+			strbuf_addstr(&out, " of view)");
+		}
 	}
 	strbuf_addch(&out, '\n');
 

@@ -10,6 +10,7 @@
 #include "tflame/json.h"
 #include "tflame/model.h"
 #include "tflame/profile.h"
+#include "tflame/render.h"
 #include "tflame/sandwich.h"
 #include "tflame/search.h"
 #include "tflame/source.h"
@@ -278,7 +279,7 @@ add_weight(struct strbuf *sb, const struct profile *p, uint64_t w)
 	profile_format_weight(p, w, sb);
 }
 
-/* Weight for people: 1.005 s, 67,198,400,121, 12.5. */
+/* Weight for people: 1.01 s, 67,198,400,121, 12.5. */
 static void
 add_amount(struct strbuf *sb, const struct profile *p, uint64_t w)
 {
@@ -309,31 +310,112 @@ unit_phrase(const struct profile *p)
 	return "(no unit)";
 }
 
+/* The share of part in a cell of 6 columns, right-aligned; blank if no whole. */
+static void
+add_share_cell(struct strbuf *out, uint64_t part, uint64_t whole)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	profile_format_share(part, whole, &sb);
+	strbuf_addf(out, "%6s", sb.buf);
+	strbuf_release(&sb);
+}
+
+/* "  self  %  total  %" cells of one row, amounts right-aligned in w[0], w[1]. */
+static void
+add_self_total(struct strbuf *out, const struct report *r, const int *w, uint64_t self,
+	       uint64_t total)
+{
+	struct strbuf num = STRBUF_INIT;
+
+	add_amount(&num, r->p, self);
+	strbuf_addf(out, "  %*s  ", w[0], num.buf);
+	add_share_cell(out, self, r->total);
+	strbuf_reset(&num);
+	add_amount(&num, r->p, total);
+	strbuf_addf(out, "  %*s  ", w[1], num.buf);
+	add_share_cell(out, total, r->total);
+	strbuf_addstr(out, "  ");
+	strbuf_release(&num);
+}
+
+/* Widen w[0], w[1] to the self and total amounts of a row. */
+static void
+fit_self_total(const struct report *r, int *w, uint64_t self, uint64_t total)
+{
+	struct strbuf num = STRBUF_INIT;
+
+	add_amount(&num, r->p, self);
+	if ((int)num.len > w[0])
+		w[0] = (int)num.len;
+	strbuf_reset(&num);
+	add_amount(&num, r->p, total);
+	if ((int)num.len > w[1])
+		w[1] = (int)num.len;
+	strbuf_release(&num);
+}
+
+/*
+ * Escaped text in a column of width cols, left-aligned: too long, it keeps
+ * its end, where a path's file name and line are, after ".../" as git's
+ * --stat does, so that the columns after it stay aligned.
+ */
+static void
+add_column(struct strbuf *out, const char *text, size_t len, unsigned cols)
+{
+	unsigned w = render_width(text, len);
+	size_t i = 0;
+
+	if (w > cols && cols > 4) {
+		/* The first character from which the rest fits after "...". */
+		while (i < len && render_width(text + i, len - i) > cols - 3) {
+			i++;
+			while (i < len && (text[i] & 0xc0) == 0x80)
+				i++;
+		}
+		/* Start at a directory when one begins in what is kept. */
+		for (size_t j = i; j < len; j++) {
+			if (text[j] == '/' && j > i) {
+				i = j;
+				break;
+			}
+		}
+		strbuf_addstr(out, "...");
+		strbuf_add(out, text + i, len - i);
+		w = 3 + render_width(text + i, len - i);
+	} else {
+		strbuf_add(out, text, len);
+	}
+	strbuf_addchars(out, ' ', w < cols ? cols - w : 0);
+}
+
+/* widest (the widest so far), widened to text's columns, at most max. */
+static unsigned
+fit_column(unsigned widest, const struct strbuf *text, unsigned max)
+{
+	unsigned w = render_width(text->buf, text->len);
+
+	if (w > widest)
+		widest = w;
+	return widest > max ? max : widest;
+}
+
 static void
 print_top(const struct report *r, bool self, struct strbuf *out)
 {
 	const func_id *order = self ? r->by_self : r->by_total;
 	size_t n = top_count(r, self);
 	struct strbuf num = STRBUF_INIT;
-	int wself = 4, wtotal = 5, wmod = 6;
+	int w[2] = { 4, 5 };
+	unsigned wmod = 6;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct func_stats *st = &r->stats[order[i]];
-		int len;
 
-		strbuf_reset(&num);
-		add_amount(&num, r->p, st->self);
-		if ((int)num.len > wself)
-			wself = (int)num.len;
-		strbuf_reset(&num);
-		add_amount(&num, r->p, st->total);
-		if ((int)num.len > wtotal)
-			wtotal = (int)num.len;
+		fit_self_total(r, w, st->self, st->total);
 		strbuf_reset(&num);
 		add_escaped(&num, basename_of(ps_get(r->ps, r->ft->funcs[order[i]].module)));
-		len = (int)num.len;
-		if (len > wmod)
-			wmod = len > 40 ? 40 : len;
+		wmod = fit_column(wmod, &num, 40);
 	}
 	strbuf_addf(out, "\ntop %zu functions by %s\n", n, self ? "self" : "total");
 	if (!n) {
@@ -341,22 +423,18 @@ print_top(const struct report *r, bool self, struct strbuf *out)
 		strbuf_release(&num);
 		return;
 	}
-	strbuf_addf(out, "  %*s  %6s  %*s  %6s  %-*s  %s\n", wself, "self", "%", wtotal,
-		    "total", "%", wmod, "module", "function");
+	strbuf_addf(out, "  %*s  %6s  %*s  %6s  %-*s  %s\n", w[0], "self", "%", w[1], "total",
+		    "%", (int)wmod, "module", "function");
 	for (size_t i = 0; i < n; i++) {
 		const struct func_stats *st = &r->stats[order[i]];
 		const struct func *fn = &r->ft->funcs[order[i]];
 		const char *mod = ps_get(r->ps, fn->module);
 
-		strbuf_reset(&num);
-		add_amount(&num, r->p, st->self);
-		strbuf_addf(out, "  %*s  %5.1f%%", wself, num.buf, pct(st->self, r->total));
-		strbuf_reset(&num);
-		add_amount(&num, r->p, st->total);
-		strbuf_addf(out, "  %*s  %5.1f%%  ", wtotal, num.buf, pct(st->total, r->total));
+		add_self_total(out, r, w, st->self, st->total);
 		strbuf_reset(&num);
 		add_escaped(&num, *mod ? basename_of(mod) : "-");
-		strbuf_addf(out, "%-*s  ", wmod, num.buf);
+		add_column(out, num.buf, num.len, wmod);
+		strbuf_addstr(out, "  ");
 		add_escaped(out, ps_get(r->ps, fn->name));
 		strbuf_addch(out, '\n');
 	}
@@ -376,23 +454,16 @@ static void
 print_lines(const struct report *r, struct strbuf *out)
 {
 	struct strbuf num = STRBUF_INIT;
-	int wself = 4, wtotal = 5, wplace = 9;
+	int w[2] = { 4, 5 };
+	unsigned wplace = 9;
 
 	for (uint32_t i = 0; i < r->nr_line_rows; i++) {
 		const struct source_line *l = &r->sl.lines[r->line_rows[i]];
 
-		strbuf_reset(&num);
-		add_amount(&num, r->p, l->self);
-		if ((int)num.len > wself)
-			wself = (int)num.len;
-		strbuf_reset(&num);
-		add_amount(&num, r->p, l->total);
-		if ((int)num.len > wtotal)
-			wtotal = (int)num.len;
+		fit_self_total(r, w, l->self, l->total);
 		strbuf_reset(&num);
 		add_place(&num, r, l);
-		if ((int)num.len > wplace)
-			wplace = num.len > 50 ? 50 : (int)num.len;
+		wplace = fit_column(wplace, &num, 50);
 	}
 	strbuf_addf(out, "\ntop %u source lines by self, then total\n", r->nr_line_rows);
 	if (!r->nr_line_rows) {
@@ -401,20 +472,16 @@ print_lines(const struct report *r, struct strbuf *out)
 		strbuf_release(&num);
 		return;
 	}
-	strbuf_addf(out, "  %*s  %6s  %*s  %6s  %-*s  %s\n", wself, "self", "%", wtotal,
-		    "total", "%", wplace, "file:line", "function");
+	strbuf_addf(out, "  %*s  %6s  %*s  %6s  %-*s  %s\n", w[0], "self", "%", w[1], "total",
+		    "%", (int)wplace, "file:line", "function");
 	for (uint32_t i = 0; i < r->nr_line_rows; i++) {
 		const struct source_line *l = &r->sl.lines[r->line_rows[i]];
 
-		strbuf_reset(&num);
-		add_amount(&num, r->p, l->self);
-		strbuf_addf(out, "  %*s  %5.1f%%", wself, num.buf, pct(l->self, r->total));
-		strbuf_reset(&num);
-		add_amount(&num, r->p, l->total);
-		strbuf_addf(out, "  %*s  %5.1f%%  ", wtotal, num.buf, pct(l->total, r->total));
+		add_self_total(out, r, w, l->self, l->total);
 		strbuf_reset(&num);
 		add_place(&num, r, l);
-		strbuf_addf(out, "%-*s  ", wplace, num.buf);
+		add_column(out, num.buf, num.len, wplace);
+		strbuf_addstr(out, "  ");
 		add_escaped(out, ps_get(r->ps, ps_frame(r->ps, l->frame)->name));
 		strbuf_addch(out, '\n');
 	}
@@ -446,8 +513,9 @@ add_thread_line(struct strbuf *out, const struct report *r, const int *width,
 	add_amount(&num, r->p, weight);
 	snprintf(ids[0], sizeof(ids[0]), pid >= 0 ? "%lld" : "-", (long long)pid);
 	snprintf(ids[1], sizeof(ids[1]), tid >= 0 ? "%lld" : "-", (long long)tid);
-	strbuf_addf(out, "  %*s  %5.1f%%  %*llu  %8s  %8s  %s", width[0], num.buf,
-		    pct(weight, r->total), width[1], (unsigned long long)samples, ids[0],
+	strbuf_addf(out, "  %*s  ", width[0], num.buf);
+	add_share_cell(out, weight, r->total);
+	strbuf_addf(out, "  %*llu  %8s  %8s  %s", width[1], (unsigned long long)samples, ids[0],
 		    ids[1], indent);
 	add_escaped(out, *ps_get(r->ps, comm) ? ps_get(r->ps, comm) : "-");
 	if (proc && proc->shown < proc->nr)
@@ -578,7 +646,12 @@ print_text(const struct report *r)
 	if (r->searching) {
 		strbuf_addstr(&out, "matched   ");
 		add_amount(&out, p, r->matched);
-		strbuf_addf(&out, " (%.1f%% of all) for /", pct(r->matched, r->total));
+		if (r->matched && r->total) {
+			strbuf_addstr(&out, " (");
+			profile_format_share(r->matched, r->total, &out);
+			strbuf_addstr(&out, " of all)");
+		}
+		strbuf_addstr(&out, " for /");
 		text_escape_str(&out, search_re_pattern(model_search_re(r->m)));
 		strbuf_addf(&out, "/%s\n", search_re_caseless(model_search_re(r->m)) ? "i" : "");
 	}
@@ -586,8 +659,12 @@ print_text(const struct report *r)
 	if (r->lines) {
 		strbuf_addstr(&out, "lines     ");
 		add_amount(&out, p, r->sl.placed);
-		strbuf_addf(&out, " (%.1f%%) on a known source line%s\n",
-			    pct(r->sl.placed, r->sl.all),
+		if (r->sl.placed && r->sl.all) {
+			strbuf_addstr(&out, " (");
+			profile_format_share(r->sl.placed, r->sl.all, &out);
+			strbuf_addch(&out, ')');
+		}
+		strbuf_addf(&out, " on a known source line%s\n",
 			    r->sl.recorded ? "" : ", from the frames' own lines");
 	}
 

@@ -99,7 +99,7 @@ fi
 # keep perf's names.
 n=$(echo $outer_addrs | wc -w)
 "$TFLAME" report --limit=0 "$tmpdir/synth.txt" >"$tmpdir/report" 2>"$tmpdir/err"
-if grep -Eq "^ +[0-9]+ +[0-9.]+% +$n +100\.0% +prog +outer$" "$tmpdir/report" &&
+if grep -Eq "^ +[0-9]+ +[0-9.]+% +$n +100% +prog +outer$" "$tmpdir/report" &&
    grep -Eq " prog +middle$" "$tmpdir/report" && grep -Eq " prog +inner$" "$tmpdir/report" &&
    [ ! -s "$tmpdir/err" ]; then
 	ok "report: middle and inner appear as functions of prog"
@@ -129,13 +129,25 @@ done
 # Source positions: every sample has driver()'s call of outer() on its
 # path, counted once per sample by report --lines; inner()'s loop and
 # middle()'s call of it, inlined, have lines of their own.
-"$TFLAME" report --lines --limit=0 "$tmpdir/synth.txt" >"$tmpdir/lines" 2>"$tmpdir/err"
+# The exact numbers and the full path from report --json, one line of
+# the table a line of text; the text report cuts long paths.
+"$TFLAME" report --lines --json --limit=0 "$tmpdir/synth.txt" 2>"$tmpdir/err" |
+	tr -d ' \n' | sed 's/},{/}\n{/g' >"$tmpdir/lines.json"
+"$TFLAME" report --lines --limit=0 "$tmpdir/synth.txt" >"$tmpdir/lines" 2>>"$tmpdir/err"
 l_middle=$(grep -n 'return inner(x) ^ (12345 + sink);' "$src" | cut -d: -f1)
 l_driver=$(grep -n 'acc += outer(i);' "$src" | cut -d: -f1)
 l_inner=$(grep -n 'x = x \* 6364136223846793005UL + sink;' "$src" | cut -d: -f1)
-if grep -Eq "^ +0 +0\.0% +$n +100\.0% +$src:$l_driver +driver$" "$tmpdir/lines" &&
-   grep -Eq "^ +[1-9][0-9]* +[0-9.]+% +[1-9][0-9]* +[0-9.]+% +$src:$l_middle +middle$" "$tmpdir/lines" &&
-   grep -Eq "^ +[1-9][0-9]* +[0-9.]+% +[1-9][0-9]* +[0-9.]+% +$src:$l_inner +inner$" "$tmpdir/lines"; then
+# line_row LINE FUNCTION: the JSON row of that line of prog.c.
+line_row() {
+	grep -F "\"file\":\"$(printf %s "$src" | tr -d ' ')\",\"line\":$1,\"function\":\"$2\"," \
+		"$tmpdir/lines.json"
+}
+if line_row "$l_driver" driver | grep -Fq '"self":0,' &&
+   line_row "$l_driver" driver | grep -Fq "\"total\":$n," &&
+   line_row "$l_middle" middle | grep -Eq '"self":[1-9][0-9]*,' &&
+   line_row "$l_inner" inner | grep -Eq '"self":[1-9][0-9]*,' &&
+   grep -Eq "^ +0 +0% +$n +100% +[^ ]*/prog\.c:$l_driver +driver$" "$tmpdir/lines" &&
+   [ ! -s "$tmpdir/err" ]; then
 	ok "report --lines: driver's call line carries every sample; inlined lines their own"
 else
 	not_ok "report --lines: positions from the symbolizer" "$(sed -n '/source lines/,$p' "$tmpdir/lines")"

@@ -86,7 +86,7 @@ run "$TFLAME" $sample
 check "400x120: the explorer draws" wait_for "1 Left Heavy"
 check "400x120: the rule is 400 columns" poll rule_is 400
 check "400x120: the total at the right of the tab bar" \
-	poll sh -c "tmux -L '$sock' -f /dev/null capture-pane -p -t tf | head -1 | grep -q '1.514 s *\$'"
+	poll sh -c "tmux -L '$sock' -f /dev/null capture-pane -p -t tf | head -1 | grep -q '1.51 s *\$'"
 keys Down Down Down
 check "400x120: moving shows the frame below" wait_for "function   total"
 keys q

@@ -13,8 +13,11 @@
 
 #include <curses.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "tflame/strbuf.h"
+
+struct profile;
 
 struct display;
 
@@ -61,6 +64,15 @@ void flow_field(struct flow *fl, attr_t label_attr, const char *label, attr_t at
 void flow_words(struct flow *fl, attr_t attr, const char *s, size_t len);
 /* Text that breaks at any character. */
 void flow_text(struct flow *fl, attr_t attr, const char *s, size_t len);
+
+/*
+ * An amount of p and its share of all as words: "1.51 s (45.6% of all)",
+ * the amount bold, the share in label. With of (what zoom is the weight
+ * of), the share of that too: "(45.6% of all, 80.0% of zoom)". Nothing
+ * is just "0 s": it has no share.
+ */
+void flow_amount(struct flow *fl, attr_t label, const struct profile *p, uint64_t w,
+		 uint64_t all, uint64_t zoom, const char *of);
 
 /*
  * Draw lines [first, first + n) (n clipped to the lines there are) at

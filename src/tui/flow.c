@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tflame/display.h"
+#include "tflame/profile.h"
 #include "tflame/render.h"
 #include "tflame/text.h"
 #include "tflame/xalloc.h"
@@ -214,4 +215,34 @@ flow_draw(const struct flow *fl, const struct display *d, size_t first, size_t n
 			addch(' ');
 	}
 	attrset(A_NORMAL);
+}
+
+void
+flow_amount(struct flow *fl, attr_t label, const struct profile *p, uint64_t w, uint64_t all,
+	    uint64_t zoom, const char *of)
+{
+	bool has_zoom = of != NULL && zoom;
+	struct strbuf sb = STRBUF_INIT;
+
+	profile_format_amount(p, w, &sb);
+	flow_word(fl, A_BOLD, sb.buf, sb.len);
+	/* "self 0 s", not "self 0 s (0% of all)": nothing has no share. */
+	if (!w || !all) {
+		strbuf_release(&sb);
+		return;
+	}
+	flow_space(fl, 1);
+	strbuf_reset(&sb);
+	strbuf_addch(&sb, '(');
+	profile_format_share(w, all, &sb);
+	strbuf_addstr(&sb, has_zoom ? " of all," : " of all)");
+	flow_word(fl, label, sb.buf, sb.len);
+	if (has_zoom) {
+		flow_space(fl, 1);
+		strbuf_reset(&sb);
+		profile_format_share(w, zoom, &sb);
+		strbuf_addf(&sb, " of %s)", of);
+		flow_word(fl, label, sb.buf, sb.len);
+	}
+	strbuf_release(&sb);
 }

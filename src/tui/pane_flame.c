@@ -974,45 +974,6 @@ draw_narrow_selection(const struct flame *f, const struct pane_ctx *ctx)
 	attrset(A_NORMAL);
 }
 
-static void
-add_pct(struct strbuf *sb, uint64_t part, uint64_t whole)
-{
-	double p = whole ? 100.0 * (double)part / (double)whole : 0.0;
-
-	strbuf_addf(sb, p >= 99.95 || p == 0 ? "%.0f%%" : "%.1f%%", p);
-}
-
-/*
- * "1.234 s (45.6% of all, 80.0% of zoom)" as words of the flow; the second
- * share only when of names what it is of.
- */
-static void
-flow_amount(struct flow *fl, const struct pane_ctx *ctx, const struct profile *p, uint64_t w,
-	    uint64_t all, uint64_t zoom, const char *of)
-{
-	bool has_zoom = of != NULL;
-
-	struct strbuf sb = STRBUF_INIT;
-	attr_t label = display_attr(ctx->disp, DISPLAY_LABEL);
-
-	profile_format_amount(p, w, &sb);
-	flow_word(fl, A_BOLD, sb.buf, sb.len);
-	flow_space(fl, 1);
-	strbuf_reset(&sb);
-	strbuf_addch(&sb, '(');
-	add_pct(&sb, w, all);
-	strbuf_addstr(&sb, has_zoom ? " of all," : " of all)");
-	flow_word(fl, label, sb.buf, sb.len);
-	if (has_zoom) {
-		flow_space(fl, 1);
-		strbuf_reset(&sb);
-		add_pct(&sb, w, zoom);
-		strbuf_addf(&sb, " of %s)", of);
-		flow_word(fl, label, sb.buf, sb.len);
-	}
-	strbuf_release(&sb);
-}
-
 /*
  * "thread   comm  pid 12 tid 13": which timeline a Time Order box is on.
  * Nothing when the input named no threads (folded stacks).
@@ -1130,13 +1091,13 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 	fl->indent = 11;
 	flow_wordz(fl, label, "this box   total");
 	flow_space(fl, 1);
-	flow_amount(fl, ctx, x_profile(f, p), node_total(f, n), all, zoom,
+	flow_amount(fl, label, x_profile(f, p), node_total(f, n), all, zoom,
 		    has_zoom ? of.buf : NULL);
 	if (!f->look.inverted) {
 		flow_space(fl, 3);
 		flow_wordz(fl, label, "self");
 		flow_space(fl, 1);
-		flow_amount(fl, ctx, x_profile(f, p), node_self(f, n), all, zoom,
+		flow_amount(fl, label, x_profile(f, p), node_self(f, n), all, zoom,
 			    has_zoom ? of.buf : NULL);
 	}
 	flow_newline(fl);
@@ -1146,11 +1107,11 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 	fn = ft->frame_func[f->ps->stacks[node_stack(f, n)].frame];
 	flow_wordz(fl, label, "function   total");
 	flow_space(fl, 1);
-	flow_amount(fl, ctx, p, fs[fn].total, model_total(ctx->model), 0, NULL);
+	flow_amount(fl, label, p, fs[fn].total, model_total(ctx->model), 0, NULL);
 	flow_space(fl, 3);
 	flow_wordz(fl, label, "self");
 	flow_space(fl, 1);
-	flow_amount(fl, ctx, p, fs[fn].self, model_total(ctx->model), 0, NULL);
+	flow_amount(fl, label, p, fs[fn].self, model_total(ctx->model), 0, NULL);
 	if (model_tree_rebuilt(ctx->model)) {
 		/* The boxes are a guess from a call graph; the function line may not be. */
 		const char *why = model_func_stats_exact(ctx->model)
@@ -1934,10 +1895,12 @@ flame_search_status(const struct flame *f, struct pane_ctx *ctx, struct strbuf *
 	view = search_index_matched(f->matches, f->x0, f->x1);
 	strbuf_addstr(out, "matched: ");
 	profile_format_amount(p, all, out);
+	if (!all || !f->all)
+		return;
 	strbuf_addstr(out, " (");
-	add_pct(out, all, f->all);
+	profile_format_share(all, f->all, out);
 	strbuf_addstr(out, " of all, ");
-	add_pct(out, view, span(f));
+	profile_format_share(view, span(f), out);
 	strbuf_addstr(out, " of view)");
 }
 

@@ -167,14 +167,6 @@ select_row(struct sandwich_pane *sp, struct pane_ctx *ctx, const struct sandwich
 	show_row(sp, r->nr);
 }
 
-static void
-add_pct(struct strbuf *sb, uint64_t part, uint64_t whole)
-{
-	double p = whole ? 100.0 * (double)part / (double)whole : 0.0;
-
-	strbuf_addf(sb, p >= 99.95 || p == 0 ? "%.0f%%" : "%.1f%%", p);
-}
-
 /* The module's last path component: the directory rarely helps in a column. */
 static const char *
 module_base(const char *module)
@@ -210,13 +202,13 @@ table_columns(struct columns *c, struct pane_ctx *ctx, unsigned width,
 	unsigned used, rest, widest = 24;
 
 	/*
-	 * No function weighs more than the total, but "999.999 ms" is wider
-	 * than "1.514 s": leave room for the widest time too.
+	 * No function weighs more than the total, but "999 ms" is wider than
+	 * "1.51 s": leave room for the widest short amount too.
 	 */
-	profile_format_amount(p, model_total(ctx->model), &sb);
+	profile_format_amount_short(p, model_total(ctx->model), &sb);
 	c->amount = render_width(sb.buf, sb.len);
-	if (c->amount < 10)
-		c->amount = 10;
+	if (c->amount < 8)
+		c->amount = 8;
 	used = 1 + 2 * (c->amount + 1 + PCT_COLS + 2);
 	rest = width > used ? width - used : 0;
 	c->module = rest >= 40 ? (rest / 3 < 32 ? rest / 3 : 32) : 0;
@@ -256,11 +248,11 @@ add_weight(struct strbuf *out, const struct profile *p, const struct columns *c,
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	profile_format_amount(p, w, &sb);
+	profile_format_amount_short(p, w, &sb);
 	add_right(out, sb.buf, sb.len, c->amount);
 	strbuf_addch(out, ' ');
 	strbuf_reset(&sb);
-	add_pct(&sb, w, all);
+	profile_format_share(w, all, &sb);
 	add_right(out, sb.buf, sb.len, PCT_COLS);
 	strbuf_addstr(out, "  ");
 	strbuf_release(&sb);
@@ -376,6 +368,18 @@ draw_table(struct sandwich_pane *sp, struct pane_ctx *ctx, const struct sandwich
 
 /* ----------------------------------------------------------- the details */
 
+/* "1.51 s (45.6% of all)"; just "0 s" for nothing, which has no share. */
+static void
+add_amount_of(struct strbuf *out, const struct profile *p, uint64_t w, uint64_t all)
+{
+	profile_format_amount(p, w, out);
+	if (!w || !all)
+		return;
+	strbuf_addstr(out, " (");
+	profile_format_share(w, all, out);
+	strbuf_addstr(out, " of all)");
+}
+
 /* The selected function, for the details when the table has the focus. */
 static void
 function_details(struct sandwich_pane *sp, struct pane_ctx *ctx, struct flow *fl)
@@ -387,7 +391,6 @@ function_details(struct sandwich_pane *sp, struct pane_ctx *ctx, struct flow *fl
 	const struct func_stats *st;
 	attr_t label = display_attr(d, DISPLAY_LABEL);
 	uint64_t all = model_total(ctx->model);
-	struct strbuf sb = STRBUF_INIT;
 
 	if (sp->func == FUNC_NONE) {
 		flow_wordz(fl, label, "no function selected");
@@ -409,28 +412,12 @@ function_details(struct sandwich_pane *sp, struct pane_ctx *ctx, struct flow *fl
 	fl->indent = 11;
 	flow_wordz(fl, label, "function   total");
 	flow_space(fl, 1);
-	profile_format_amount(p, st->total, &sb);
-	flow_word(fl, A_BOLD, sb.buf, sb.len);
-	strbuf_reset(&sb);
-	strbuf_addstr(&sb, "(");
-	add_pct(&sb, st->total, all);
-	strbuf_addstr(&sb, " of all)");
-	flow_space(fl, 1);
-	flow_word(fl, label, sb.buf, sb.len);
+	flow_amount(fl, label, p, st->total, all, 0, NULL);
 	flow_space(fl, 3);
 	flow_wordz(fl, label, "self");
 	flow_space(fl, 1);
-	strbuf_reset(&sb);
-	profile_format_amount(p, st->self, &sb);
-	flow_word(fl, A_BOLD, sb.buf, sb.len);
-	strbuf_reset(&sb);
-	strbuf_addstr(&sb, "(");
-	add_pct(&sb, st->self, all);
-	strbuf_addstr(&sb, " of all)");
-	flow_space(fl, 1);
-	flow_word(fl, label, sb.buf, sb.len);
+	flow_amount(fl, label, p, st->self, all, 0, NULL);
 	fl->indent = 0;
-	strbuf_release(&sb);
 }
 
 /* The rule over the details: a line of dashes. */
@@ -652,14 +639,10 @@ function_page(struct sandwich_pane *sp, struct pane_ctx *ctx)
 		strbuf_addch(ctx->page, '\n');
 	}
 	strbuf_addstr(ctx->page, "  total ");
-	profile_format_amount(p, st->total, ctx->page);
-	strbuf_addstr(ctx->page, " (");
-	add_pct(ctx->page, st->total, all);
-	strbuf_addstr(ctx->page, " of all)   self ");
-	profile_format_amount(p, st->self, ctx->page);
-	strbuf_addstr(ctx->page, " (");
-	add_pct(ctx->page, st->self, all);
-	strbuf_addstr(ctx->page, " of all)\n");
+	add_amount_of(ctx->page, p, st->total, all);
+	strbuf_addstr(ctx->page, "   self ");
+	add_amount_of(ctx->page, p, st->self, all);
+	strbuf_addch(ctx->page, '\n');
 	for (int side = 0; side < 2; side++) {
 		const struct calltree *t = side ? &sw->callees : &sw->callers;
 		uint32_t nr, nr_top;
@@ -677,10 +660,10 @@ function_page(struct sandwich_pane *sp, struct pane_ctx *ctx)
 			const struct frame *fr = ps_frame(t->ps, t->ps->stacks[kids[i]].frame);
 			struct strbuf w = STRBUF_INIT;
 
-			profile_format_amount(p, t->total[kids[i]], &w);
-			strbuf_addf(ctx->page, "  %12s  ", w.buf);
+			profile_format_amount_short(p, t->total[kids[i]], &w);
+			strbuf_addf(ctx->page, "  %10s  ", w.buf);
 			strbuf_reset(&w);
-			add_pct(&w, t->total[kids[i]], sw->total);
+			profile_format_share(t->total[kids[i]], sw->total, &w);
 			strbuf_addf(ctx->page, "%6s  ", w.buf);
 			text_escape(ctx->page, ps_get(ps, fr->name),
 				    intern_len(&ps->strings, fr->name));

@@ -333,27 +333,23 @@ source_pane_request(struct source_pane *sp, enum request req, const struct pane_
 static void
 add_share(struct strbuf *out, uint64_t part, uint64_t all)
 {
-	char buf[16] = "";
+	struct strbuf sb = STRBUF_INIT;
 
-	if (part && all) {
-		double pct = 100.0 * (double)part / (double)all;
-
-		if (pct >= 99.95)
-			snprintf(buf, sizeof(buf), "100%%");
-		else if (pct < 0.05)
-			snprintf(buf, sizeof(buf), "<0.1%%");
-		else
-			snprintf(buf, sizeof(buf), "%.1f%%", pct);
-	}
-	strbuf_addf(out, "%*s", PCT_COLS, buf);
+	if (part)
+		profile_format_share(part, all, &sb);
+	strbuf_addf(out, "%*s", PCT_COLS, sb.buf);
+	strbuf_release(&sb);
 }
 
+/* " (12.5%)" after an amount, nothing for nothing. */
 static void
 add_pct(struct strbuf *out, uint64_t part, uint64_t all)
 {
-	double pct = all ? 100.0 * (double)part / (double)all : 0.0;
-
-	strbuf_addf(out, pct >= 99.95 || pct == 0 ? "%.0f%%" : "%.1f%%", pct);
+	if (!part || !all)
+		return;
+	strbuf_addstr(out, " (");
+	profile_format_share(part, all, out);
+	strbuf_addch(out, ')');
 }
 
 /* The byte offset in s (escaped text) after the first cols columns. */
@@ -454,19 +450,12 @@ draw_cursor_info(struct source_pane *sp, const struct display *d, int y)
 		strbuf_addstr(&sb, "no samples");
 	} else {
 		strbuf_addstr(&sb, "self ");
-		if (l->self) {
-			profile_format_amount(sp->p, l->self, &sb);
-			strbuf_addstr(&sb, " (");
-			add_pct(&sb, l->self, sp->all);
-			strbuf_addch(&sb, ')');
-		} else {
-			strbuf_addch(&sb, '0');
-		}
+		profile_format_amount(sp->p, l->self, &sb);
+		add_pct(&sb, l->self, sp->all);
 		strbuf_addstr(&sb, "  total ");
 		profile_format_amount(sp->p, l->total, &sb);
-		strbuf_addstr(&sb, " (");
 		add_pct(&sb, l->total, sp->all);
-		strbuf_addstr(&sb, ")  in ");
+		strbuf_addstr(&sb, "  in ");
 		text_escape_str(&sb, ps_get(sp->ps, ps_frame(sp->ps, l->frame)->name));
 	}
 	render_cut(&label, sb.buf, sb.len, COLS > 2 ? (unsigned)COLS - 1 : 1, d->utf8);

@@ -295,14 +295,6 @@ picker_key(struct thread_picker *tp, struct model *m, int key, int y, struct str
 /* --------------------------------------------------------------- drawing */
 
 static void
-add_pct(struct strbuf *sb, uint64_t part, uint64_t whole)
-{
-	double p = whole ? 100.0 * (double)part / (double)whole : 0.0;
-
-	strbuf_addf(sb, p >= 99.95 || p == 0 ? "%.0f%%" : "%.1f%%", p);
-}
-
-static void
 add_right(struct strbuf *out, const char *s, unsigned w)
 {
 	unsigned sw = render_width(s, strlen(s));
@@ -361,10 +353,10 @@ format_row(struct strbuf *out, const struct thread_picker *tp, struct model *m,
 	add_right(out, sb.buf, ID_COLS);
 	strbuf_addstr(out, "  ");
 	strbuf_reset(&sb);
-	profile_format_amount(p, w, &sb);
+	profile_format_amount_short(p, w, &sb);
 	add_right(out, sb.buf, weight_w);
 	strbuf_reset(&sb);
-	add_pct(&sb, w, tt->total);
+	profile_format_share(w, tt->total, &sb);
 	add_right(out, sb.buf, PCT_COLS);
 	strbuf_release(&sb);
 }
@@ -416,10 +408,10 @@ picker_draw(struct thread_picker *tp, struct model *m, const struct display *d)
 
 	/* The header. */
 	strbuf_reset(&line);
-	profile_format_amount(p, tt->total, &line);
+	profile_format_amount_short(p, tt->total, &line);
 	weight_w = render_width(line.buf, line.len);
-	if (weight_w < 10)
-		weight_w = 10;
+	if (weight_w < 8)
+		weight_w = 8;
 	name_w = width > TICK_COLS + 2 * ID_COLS + 2 + weight_w + PCT_COLS + 1
 			 ? width - (TICK_COLS + 2 * ID_COLS + 2 + weight_w + PCT_COLS + 1)
 			 : 4;

@@ -190,8 +190,8 @@ add_info_text(struct tui *ui, struct info *info, size_t nr)
 	picker_describe(&ui->model, &info[2].text);
 	info[2].min = ui->model.threads ? 9 : 0;
 	/* the total */
-	profile_format_amount(p, model_total(&ui->model), &info[3].text);
-	if (p->unit != UNIT_NANOSECONDS && p->unit != UNIT_NONE) {
+	profile_format_amount_short(p, model_total(&ui->model), &info[3].text);
+	if (p->unit != UNIT_NANOSECONDS && p->unit != UNIT_NONE && p->unit != UNIT_BYTES) {
 		strbuf_addch(&info[3].text, ' ');
 		strbuf_addstr(&info[3].text, weight_unit_name(p->unit));
 	}

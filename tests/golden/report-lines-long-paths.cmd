@@ -1,0 +1,1 @@
+report --lines tests/data/perf/srcline-long.txt
