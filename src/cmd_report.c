@@ -760,6 +760,41 @@ json_lines(struct json_writer *jw, const struct report *r)
 	json_array_end(jw);
 }
 
+/* The threads of the report as a JSON array. */
+static void
+json_threads(struct json_writer *jw, const struct report *r)
+{
+	const struct profile_set *ps = r->ps;
+	const struct profile *p = r->p;
+
+	json_array_begin(jw);
+	for (size_t i = 0; i < r->nr_threads; i++) {
+		const struct thread *t = &ps->threads[r->threads[i].id];
+
+		json_object_begin(jw);
+		json_key(jw, "comm");
+		json_string(jw, ps_get(ps, t->comm));
+		json_key(jw, "pid");
+		if (t->pid >= 0)
+			json_int(jw, t->pid);
+		else
+			json_null(jw);
+		json_key(jw, "tid");
+		if (t->tid >= 0)
+			json_int(jw, t->tid);
+		else
+			json_null(jw);
+		json_key(jw, "samples");
+		json_uint(jw, r->threads[i].samples);
+		json_key(jw, "weight");
+		json_weight(jw, p, r->threads[i].weight);
+		json_key(jw, "percent");
+		json_double(jw, pct(r->threads[i].weight, r->total));
+		json_object_end(jw);
+	}
+	json_array_end(jw);
+}
+
 static void
 print_json(const struct report *r)
 {
@@ -827,32 +862,11 @@ print_json(const struct report *r)
 		json_null(&jw);
 	}
 	json_key(&jw, "threads");
-	json_array_begin(&jw);
-	for (size_t i = 0; i < r->nr_threads; i++) {
-		const struct thread *t = &ps->threads[r->threads[i].id];
-
-		json_object_begin(&jw);
-		json_key(&jw, "comm");
-		json_string(&jw, ps_get(ps, t->comm));
-		json_key(&jw, "pid");
-		if (t->pid >= 0)
-			json_int(&jw, t->pid);
-		else
-			json_null(&jw);
-		json_key(&jw, "tid");
-		if (t->tid >= 0)
-			json_int(&jw, t->tid);
-		else
-			json_null(&jw);
-		json_key(&jw, "samples");
-		json_uint(&jw, r->threads[i].samples);
-		json_key(&jw, "weight");
-		json_weight(&jw, p, r->threads[i].weight);
-		json_key(&jw, "percent");
-		json_double(&jw, pct(r->threads[i].weight, r->total));
-		json_object_end(&jw);
-	}
-	json_array_end(&jw);
+	/* As the text says "not recorded": no made-up thread of no name. */
+	if (!has_thread_info(r))
+		json_null(&jw);
+	else
+		json_threads(&jw, r);
 	if (r->lines) {
 		json_lines(&jw, r);
 	} else {
