@@ -195,6 +195,16 @@ const struct importer *importer_find(const char *name);
 int import_file(const char *path, const char *format, const struct import_options *opts,
 		struct profile_set **out, struct tf_error *err);
 
+/*
+ * What a file that no importer reads looks like, for the error: the
+ * name of a profile format tflame does not read ("a Firefox Profiler
+ * profile") whose signature data (the probe window) has, or NULL. *hint
+ * is set to a way to a format tflame reads, or NULL. Static strings.
+ */
+const char *import_foreign_format(const char *data, size_t len, const char **hint);
+/* The same for a directory: an Instruments .trace bundle, or NULL. */
+const char *import_foreign_dir(const char *path);
+
 /* How many bytes of the input the registry peeks at to probe. */
 #define IMPORT_PROBE_BYTES (64 * 1024)
 

@@ -72,6 +72,7 @@ pick_importer(const struct input *in, const char *data, size_t len, struct tf_er
 {
 	const struct importer *best = NULL;
 	int best_score = 0;
+	const char *foreign, *hint;
 	struct strbuf sb = STRBUF_INIT;
 
 	for (size_t i = 0; importers[i]; i++) {
@@ -86,6 +87,12 @@ pick_importer(const struct input *in, const char *data, size_t len, struct tf_er
 	if (best && best_score >= MIN_SCORE)
 		return best;
 
+	foreign = import_foreign_format(data, len, &hint);
+	if (foreign) {
+		tf_error_set_at(err, in->name, 0, "looks like %s, which tflame does not read yet%s%s",
+				foreign, hint ? "; " : "", hint ? hint : "");
+		return NULL;
+	}
 	strbuf_addstr(&sb, looks_binary(data, len) ? "binary data, not a profile (tried "
 						   : "unknown format (tried ");
 	importer_list_names(&sb, false);
@@ -145,6 +152,16 @@ import_file(const char *path, const char *format, const struct import_options *o
 		tf_error_set(err, "unknown format '%s' (valid: %s)", format, sb.buf);
 		strbuf_release(&sb);
 		return -1;
+	}
+	/* A directory is no profile, but an Instruments trace is one. */
+	if (!imp && strcmp(path, "-")) {
+		const char *foreign = import_foreign_dir(path);
+
+		if (foreign) {
+			tf_error_set_at(err, path, 0, "looks like %s, which tflame does not read yet",
+					foreign);
+			return -1;
+		}
 	}
 	if (input_open(&in, path, err))
 		return -1;

@@ -344,6 +344,99 @@ test_file_errors(void **state)
 	strbuf_release(&path);
 }
 
+/* What import_foreign_format() calls data (a string), and its hint. */
+static const char *
+foreign(const char *data, size_t len, bool want_hint)
+{
+	const char *hint = "unset";
+	const char *name = import_foreign_format(data, len, &hint);
+
+	if (want_hint)
+		assert_non_null(hint);
+	else
+		assert_null(hint);
+	return name ? name : "(none)";
+}
+
+#define FOREIGN(lit, hint) foreign(lit, sizeof(lit) - 1, hint)
+
+static void
+test_foreign(void **state)
+{
+	struct tmpdir *fx = *state;
+	struct strbuf dir = STRBUF_INIT;
+	const char *p;
+
+	/* Binary signatures. */
+	assert_string_equal(FOREIGN("FLR\0\0\2\0\0", false),
+			    "a Java Flight Recorder recording (JFR)");
+	assert_string_equal(FOREIGN("JAVA PROFILE 1.0.2\0\0\0\4", false),
+			    "a Java heap dump (hprof)");
+	assert_string_equal(FOREIGN("go 1.22 trace\0\0\0", true), "a Go execution trace");
+	assert_string_equal(FOREIGN("gmon\0\0\0\1\0\0\0\0\0\0\0\0\0\0\0\0", false),
+			    "a gprof gmon.out file");
+	assert_string_equal(FOREIGN("Nettrace\0\0\0\x14!FastSerialization.1", true),
+			    "a .NET EventPipe trace (nettrace)");
+	assert_string_equal(FOREIGN("\x04\x08{\x0a:\x09modeI\":\x0b" "frames{", false),
+			    "a stackprof profile (Ruby Marshal data)");
+	/* JSON ones, by their keys (not by a word in a string). */
+	assert_string_equal(FOREIGN("{\"meta\": {\"interval\": 1, \"version\": 24},\n"
+				    " \"libs\": [], \"threads\": []}", false),
+			    "a Firefox Profiler profile");
+	assert_string_equal(FOREIGN("{\"name\": \"meta threads interval\"}", false), "(none)");
+	assert_string_equal(FOREIGN("{\"systemHost\": {\"name\": \"Firefox\"}, \"profile\": {}}",
+				    false),
+			    "a Firefox DevTools performance recording");
+	assert_string_equal(FOREIGN("{\"snapshot\":{\"meta\":{\"node_fields\":[\"type\"]}},"
+				    "\"nodes\":[]}", false),
+			    "a Chrome/V8 heap snapshot");
+	assert_string_equal(FOREIGN("\xef\xbb\xbf {\"version\":1.2,\"mode\":\"cpu\","
+				    "\"frames\":{}}", false),
+			    "a stackprof profile (Ruby)");
+	assert_string_equal(FOREIGN("{\"code\":[],\"functions\":[],\"ticks\":[]}", false),
+			    "a V8 tick log (node --prof-process --preprocess)");
+	/* Text ones. */
+	assert_string_equal(FOREIGN("v8-version,11,3,244,8,0,0\nshared-library,\"node\"\n", true),
+			    "a V8 tick log (node --prof)");
+	assert_string_equal(FOREIGN("desc: (none)\ncmd: ./a.out\ntime_unit: i\n#---\n"
+				    "snapshot=0\nmem_heap_B=0\n", false),
+			    "a Valgrind massif profile");
+	assert_string_equal(FOREIGN("# To display the perf.data header info\n#\n"
+				    "# Samples: 1K of event 'cycles'\n", true),
+			    "perf report output");
+	assert_string_equal(FOREIGN("Analysis of sampling prog (pid 12) every 1 millisecond\n",
+				    false),
+			    "macOS sample output");
+	assert_string_equal(FOREIGN("Weight\tSelf Weight\t\tSymbol Name\n1.0 s  100.0%\tmain\n",
+				    false),
+			    "an Instruments deep copy");
+	/* Nothing else. */
+	assert_string_equal(FOREIGN("a;b 1\n", false), "(none)");
+	assert_string_equal(FOREIGN("{\"a\": 1}", false), "(none)");
+	assert_string_equal(FOREIGN("", false), "(none)");
+	assert_string_equal(FOREIGN("FLR", false), "(none)");
+
+	/* Through import_file: the error names the file and the format. */
+	p = tmpdir_put(state, "rec.jfr", "FLR\0\0\2\0\0", 8);
+	import_fails(p, NULL, named(p, "looks like a Java Flight Recorder recording (JFR), "
+				       "which tflame does not read yet"));
+	p = put_str(state, "report.txt", "# Samples: 12 of event 'cycles'\n\n  50.00%  a  a  main\n");
+	import_fails(p, NULL, named(p, "looks like perf report output, which tflame does not "
+				       "read yet; give tflame the perf.data file, or perf "
+				       "script's output"));
+	/* An Instruments .trace is a directory; forcing a format still opens it. */
+	strbuf_addf(&dir, "%s/Run.trace", fx->dir);
+	assert_int_equal(mkdir(dir.buf, 0700), 0);
+	assert_null(import_foreign_dir(dir.buf));
+	import_fails(dir.buf, NULL, named(dir.buf, "is a directory"));
+	put_str(state, "Run.trace/form.template", "bplist00");
+	assert_string_equal(import_foreign_dir(dir.buf), "an Instruments trace (.trace)");
+	import_fails(dir.buf, NULL, named(dir.buf, "looks like an Instruments trace (.trace), "
+						"which tflame does not read yet"));
+	import_fails(dir.buf, "perf", named(dir.buf, "is a directory"));
+	strbuf_release(&dir);
+}
+
 static void
 test_options(void **state)
 {
@@ -379,6 +472,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_utf16, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_file_errors, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_options, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_foreign, tmpdir_setup, tmpdir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

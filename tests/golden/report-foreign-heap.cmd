@@ -1,0 +1,1 @@
+report tests/data/foreign/heap.heapsnapshot
