@@ -377,6 +377,12 @@ static const struct option ui_options_table[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+const struct option *
+cli_ui_options(void)
+{
+	return ui_options_table;
+}
+
 /* tflame [OPTIONS] FILE: the explorer. */
 static int
 ui_main(int argc, char **argv)
@@ -438,5 +444,7 @@ cli_main(int argc, char **argv)
 		return cmd_collapse(argc - 1, argv + 1);
 	if (!strcmp(cmd, "dump"))
 		return cmd_dump(argc - 1, argv + 1);
+	if (!strcmp(cmd, "__complete"))
+		return cmd_complete(argc - 1, argv + 1);
 	return ui_main(argc, argv);
 }

@@ -53,6 +53,12 @@ static const struct option collapse_options_table[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+const struct option *
+cmd_collapse_options(void)
+{
+	return collapse_options_table;
+}
+
 /*
  * Folded stacks go into a pipe or a file byte for byte, as the reference
  * writes them; to a terminal, a frame name is profile data that must not

@@ -60,6 +60,12 @@ static const struct option dump_options_table[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+const struct option *
+cmd_dump_options(void)
+{
+	return dump_options_table;
+}
+
 #define MAX_DUMP_WIDTH 10000
 #define MAX_DUMP_HEIGHT 100000
 

@@ -53,6 +53,12 @@ static const struct option report_options_table[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+const struct option *
+cmd_report_options(void)
+{
+	return report_options_table;
+}
+
 struct report {
 	const char *path;
 	struct model *m;

@@ -31,6 +31,18 @@ int cli_main(int argc, char **argv);
 int cmd_collapse(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+/* tflame __complete: the words of the shell completions (cmd_complete.c). */
+int cmd_complete(int argc, char **argv);
+
+/*
+ * The getopt_long tables of the explorer and the subcommands, ended by a
+ * zero entry; static, for the completions.
+ */
+struct option;
+const struct option *cli_ui_options(void);
+const struct option *cmd_collapse_options(void);
+const struct option *cmd_dump_options(void);
+const struct option *cmd_report_options(void);
 
 /*
  * Helpers shared by the subcommands (cli.c).
