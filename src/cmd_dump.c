@@ -217,6 +217,21 @@ print_tree(const struct calltree *t, const struct view *frame, const struct sear
 	layout_release(&l);
 }
 
+/* A table's amount and share cells, as the TUI's Sandwich table has them. */
+static void
+add_amount_cells(struct strbuf *out, const struct profile *p, uint64_t w,
+		 uint64_t total)
+{
+	struct strbuf num = STRBUF_INIT;
+
+	profile_format_amount_short(p, w, &num);
+	strbuf_addf(out, "%12s  ", num.buf);
+	strbuf_reset(&num);
+	profile_format_share(w, total, &num);
+	strbuf_addf(out, "%6s  ", num.buf);
+	strbuf_release(&num);
+}
+
 /*
  * The Sandwich view: the table (at most v->nr_rows rows), then the callers
  * and callees of the chosen function. Returns an exit status, or CLI_NEXT.
@@ -233,7 +248,6 @@ print_sandwich(struct model *m, const char *path, const char *function,
 	struct search_re *re = NULL;
 	uint64_t total = model_total(m);
 	func_id chosen = UINT32_MAX;
-	struct strbuf num = STRBUF_INIT;
 
 	rows = model_sandwich_rows(m, SANDWICH_BY_TOTAL, false, model_search_re(m) != NULL);
 	if (function) {
@@ -271,18 +285,8 @@ print_sandwich(struct model *m, const char *path, const char *function,
 		const char *mod = ps_get(m->ps, ft->funcs[fn].module);
 
 		strbuf_addstr(out, fn == chosen ? "> " : "  ");
-		strbuf_reset(&num);
-		profile_format_amount_short(p, st[fn].total, &num);
-		strbuf_addf(out, "%12s  ", num.buf);
-		strbuf_reset(&num);
-		profile_format_share(st[fn].total, total, &num);
-		strbuf_addf(out, "%6s  ", num.buf);
-		strbuf_reset(&num);
-		profile_format_amount_short(p, st[fn].self, &num);
-		strbuf_addf(out, "%12s  ", num.buf);
-		strbuf_reset(&num);
-		profile_format_share(st[fn].self, total, &num);
-		strbuf_addf(out, "%6s  ", num.buf);
+		add_amount_cells(out, p, st[fn].total, total);
+		add_amount_cells(out, p, st[fn].self, total);
 		text_escape_str(out, ps_get(m->ps, ft->funcs[fn].name));
 		if (*mod) {
 			const char *slash = strrchr(mod, '/');
@@ -305,7 +309,6 @@ print_sandwich(struct model *m, const char *path, const char *function,
 	text_escape_str(out, ps_get(m->ps, ft->funcs[chosen].name));
 	strbuf_addch(out, '\n');
 	print_tree(&sw->callees, v, model_search(m), utf8, out);
-	strbuf_release(&num);
 	return CLI_NEXT;
 }
 
