@@ -218,6 +218,13 @@ const struct search *model_search(struct model *m);
 const struct search_index *model_search_tree(struct model *m);
 const struct search_index *model_search_chart(struct model *m);
 /*
+ * The search over c, which is model_chart() or one of model_timeline()'s
+ * lanes (anything else is a BUG), as model_search_chart() is over the
+ * merged chart. One chart's index is cached at a time: asking for
+ * another lane rebuilds it. NULL when there is no search.
+ */
+const struct search_index *model_search_lane(struct model *m, const struct chart *c);
+/*
  * The weight the search matches under the lens, counted once per sample:
  * search_index_matched() over the whole Left Heavy tree, except that a
  * search matching one function of a profile with exact figures
@@ -250,6 +257,18 @@ const struct sandwich_rows *model_sandwich_rows(struct model *m, enum sandwich_s
 
 /* The thread picker's table for the current profile. */
 const struct thread_table *model_thread_weights(struct model *m);
+/*
+ * The thread picker's sparklines: for each thread of
+ * model_thread_weights(), in its order, the share of each of cols equal
+ * columns of the profile's time range that the thread's samples cover,
+ * from 0 to 1, into out[nr_threads * cols]. A sample lasts as in its
+ * Time Order lane: a span its length, an instant until the thread's next
+ * sample, unless that is more than three periods later
+ * (chart_axis_period()), then one period. Whatever the thread filter, so
+ * that unticked threads show too. O(samples + threads x cols). Returns
+ * false, writing nothing, when the profile has no times (or cols is 0).
+ */
+bool model_thread_activity(struct model *m, uint32_t cols, float *out);
 /*
  * Set mask[t] (ps->nr_threads entries; others are left alone) for every
  * thread whose tid or pid is id, or whose comm re matches (by

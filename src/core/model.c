@@ -326,13 +326,27 @@ model_search_tree(struct model *m)
 const struct search_index *
 model_search_chart(struct model *m)
 {
+	return model_search_lane(m, model_chart(m));
+}
+
+/* Whether c is model_timeline()'s merged chart or one of its lanes. */
+static bool
+timeline_has(const struct timeline *tl, const struct chart *c)
+{
+	return c == &tl->merged || (c >= tl->lanes && c < tl->lanes + tl->nr_lanes);
+}
+
+const struct search_index *
+model_search_lane(struct model *m, const struct chart *c)
+{
 	const struct search *s = model_search(m);
-	const struct chart *c;
 
 	if (!s)
 		return NULL;
-	c = model_chart(m);
-	if (m->schart_gen == m->generation && m->schart_sgen == m->search_gen)
+	if (!timeline_has(model_timeline(m), c))
+		BUG("a search over a chart that is not the model's");
+	if (m->schart_gen == m->generation && m->schart_sgen == m->search_gen &&
+	    m->search_chart.chart == c)
 		return &m->search_chart;
 	search_index_release(&m->search_chart);
 	search_index_chart(&m->search_chart, s, c);
@@ -531,6 +545,127 @@ model_thread_weights(struct model *m)
 	return &m->thread_tab;
 }
 
+/*
+ * Add [a, b) (in columns, 0 <= a <= b <= cols) to a row of activity: the
+ * partial columns at its ends into acc, the whole ones between as a
+ * difference in diff (cols + 1 entries), so a long span costs O(1).
+ */
+static void
+add_cover(double *acc, double *diff, uint32_t cols, double a, double b)
+{
+	uint32_t i0 = (uint32_t)a, i1 = (uint32_t)b;
+
+	if (i0 >= cols)
+		i0 = cols - 1;
+	if (i1 > cols)
+		i1 = cols;
+	if (i0 == i1) {
+		acc[i0] += b - a;
+		return;
+	}
+	acc[i0] += (double)(i0 + 1) - a;
+	if (i1 < cols)
+		acc[i1] += b - (double)i1;
+	diff[i0 + 1] += 1;
+	diff[i1] -= 1;
+}
+
+/* Add the span of len ns from ns from the start, scale columns per ns. */
+static void
+add_span(double *acc, double *diff, uint32_t cols, double scale, double from, double len)
+{
+	double a = from * scale, b = (from + len) * scale;
+
+	if (a < 0)
+		a = 0;
+	if (b > cols)
+		b = cols;
+	if (a < b)
+		add_cover(acc, diff, cols, a, b);
+}
+
+bool
+model_thread_activity(struct model *m, uint32_t cols, float *out)
+{
+	const struct thread_table *tt = model_thread_weights(m);
+	const struct profile *p = model_profile(m);
+	const struct profile_set *ps = m->ps;
+	uint32_t *row;
+	int64_t *last;
+	double *acc, *diff, range, scale;
+	uint64_t period = 0, cap = 0;
+
+	if (!cols || !p->has_time || !p->nr_samples)
+		return false;
+	if (!p->spans) {
+		period = chart_axis_period(p);
+		if (!period)
+			period = ((uint64_t)p->time_max - (uint64_t)p->time_min) / p->nr_samples;
+		if (!period)
+			period = 1;
+		cap = period > UINT64_MAX / 3 ? UINT64_MAX : period * 3;
+	}
+	/* As Time Order's axis: an instant sample lasts a period past the last. */
+	range = (double)((uint64_t)p->time_max - (uint64_t)p->time_min) + (double)period;
+	if (range <= 0)
+		return false;
+	scale = cols / range;
+	row = xmalloc(sizeof(*row) * ((size_t)ps->nr_threads + 1));
+	last = xmalloc(sizeof(*last) * ((size_t)tt->nr_threads + 1));
+	acc = xcalloc((size_t)tt->nr_threads * cols + 1, sizeof(*acc));
+	diff = xcalloc((size_t)tt->nr_threads * (cols + 1) + 1, sizeof(*diff));
+	for (thread_id t = 0; t < ps->nr_threads; t++)
+		row[t] = UINT32_MAX;
+	for (uint32_t i = 0; i < tt->nr_threads; i++) {
+		row[tt->threads[i].thread] = i;
+		last[i] = INT64_MIN;
+	}
+	for (size_t k = 0; k < p->nr_samples; k++) {
+		uint32_t r = row[p->thread[k]];
+		int64_t t = p->time[k], from = t;
+		uint64_t len;
+
+		if (!p->weight[k] || r == UINT32_MAX)
+			continue;
+		if (p->spans) {
+			len = p->weight[k];
+		} else {
+			/* The thread's previous sample lasts until this one, as in a lane. */
+			if (last[r] == INT64_MIN) {
+				last[r] = t;
+				continue;
+			}
+			from = last[r];
+			len = t >= from && (uint64_t)t - (uint64_t)from <= cap
+				      ? (uint64_t)t - (uint64_t)from
+				      : period;
+			last[r] = t;
+		}
+		add_span(acc + (size_t)r * cols, diff + (size_t)r * (cols + 1), cols, scale,
+			 (double)from - (double)p->time_min, (double)len);
+	}
+	for (uint32_t r = 0; r < tt->nr_threads && !p->spans; r++)
+		if (last[r] != INT64_MIN)
+			add_span(acc + (size_t)r * cols, diff + (size_t)r * (cols + 1), cols, scale,
+				 (double)last[r] - (double)p->time_min, (double)period);
+	for (uint32_t r = 0; r < tt->nr_threads; r++) {
+		double run = 0;
+
+		for (uint32_t c = 0; c < cols; c++) {
+			double v;
+
+			run += diff[(size_t)r * (cols + 1) + c];
+			v = acc[(size_t)r * cols + c] + run;
+			out[(size_t)r * cols + c] = (float)(v < 0 ? 0 : v > 1 ? 1 : v);
+		}
+	}
+	free(diff);
+	free(acc);
+	free(last);
+	free(row);
+	return true;
+}
+
 uint32_t
 model_mark_threads(const struct model *m, enum thread_key by, int64_t id, struct search_re *re,
 		   bool *mask)
@@ -629,7 +764,7 @@ check_more(const struct model *m, struct tf_error *err)
 			return -1;
 	}
 	if (searched && m->schart_gen == g && m->schart_sgen == sg) {
-		if (m->chart_gen != g || m->search_chart.chart != &m->timeline.merged)
+		if (m->chart_gen != g || !timeline_has(&m->timeline, m->search_chart.chart))
 			return tf_error_set(err, "a search index of another chart");
 		if (search_index_check(&m->search_chart, &m->search, err))
 			return -1;

@@ -505,6 +505,113 @@ test_search_in_model(void **state)
 	model_release(&m);
 }
 
+/*
+ * The search over one lane: the index is of the chart asked for, and
+ * asking for another lane, or the merged chart, rebuilds it.
+ */
+static void
+test_search_lane(void **state)
+{
+	struct model m;
+	const struct timeline *tl;
+	const struct search_index *ix;
+
+	(void)state;
+	setup(&m);
+	assert_null(model_search_lane(&m, model_chart(&m)));
+	model_set_search(&m, re_of("^f$"));
+	tl = model_timeline(&m);
+	assert_int_equal(tl->nr_lanes, 2);
+	/* Lane 0 is thread 1: f from 10 to 30 ns, x [0, 20). */
+	ix = model_search_lane(&m, &tl->lanes[0]);
+	assert_ptr_equal(ix->chart, &tl->lanes[0]);
+	assert_int_equal(search_index_matched(ix, 0, tl->axis.total), 20);
+	check_model(&m);
+	ix = model_search_lane(&m, &tl->lanes[1]);
+	assert_ptr_equal(ix->chart, &tl->lanes[1]);
+	assert_int_equal(search_index_matched(ix, 0, tl->axis.total), 0);
+	assert_int_equal(ix->nr_hits, 0);
+	check_model(&m);
+	ix = model_search_chart(&m);
+	assert_ptr_equal(ix->chart, model_chart(&m));
+	/* Merged: thread 1, the heavier, owns the time it ran. */
+	assert_int_equal(search_index_matched(ix, 0, tl->axis.total), 20);
+	check_model(&m);
+	model_release(&m);
+}
+
+/* The row of thread tid in the thread table. */
+static uint32_t
+table_row(struct model *m, int64_t tid)
+{
+	const struct thread_table *tt = model_thread_weights(m);
+
+	for (uint32_t i = 0; i < tt->nr_threads; i++)
+		if (m->ps->threads[tt->threads[i].thread].tid == tid)
+			return i;
+	fail_msg("no thread %lld", (long long)tid);
+	return 0;
+}
+
+/*
+ * The picker's sparklines. Thread 1 samples at 10 and 30 ns, thread 2
+ * at 20: the period is 20 ns (thread 1's gap), the range 10 to 30 and a
+ * period past it, 40 ns. Thread 1's first sample lasts until its second,
+ * that one a period: busy all along. Thread 2's lasts a period: 20 to 40.
+ */
+static void
+test_thread_activity(void **state)
+{
+	struct model m;
+	float act[2 * 5];
+	uint32_t t1, t2;
+	bool mask[2] = { false, false };
+
+	(void)state;
+	setup(&m);
+	t1 = table_row(&m, 1);
+	t2 = table_row(&m, 2);
+	assert_true(model_thread_activity(&m, 4, act));
+	for (int c = 0; c < 4; c++)
+		assert_float_equal(act[t1 * 4 + c], 1.0, 1e-6);
+	assert_float_equal(act[t2 * 4 + 0], 0.0, 1e-6);
+	assert_float_equal(act[t2 * 4 + 1], 1.0, 1e-6);
+	assert_float_equal(act[t2 * 4 + 2], 1.0, 1e-6);
+	assert_float_equal(act[t2 * 4 + 3], 0.0, 1e-6);
+	/* Columns of 8 ns: thread 2's [10, 30) of the range covers parts of two. */
+	assert_true(model_thread_activity(&m, 5, act));
+	assert_float_equal(act[t2 * 5 + 0], 0.0, 1e-6);
+	assert_float_equal(act[t2 * 5 + 1], 0.75, 1e-6);
+	assert_float_equal(act[t2 * 5 + 2], 1.0, 1e-6);
+	assert_float_equal(act[t2 * 5 + 3], 0.75, 1e-6);
+	assert_float_equal(act[t2 * 5 + 4], 0.0, 1e-6);
+	/* Whatever the filter: an unticked thread still has its sparkline. */
+	mask[profile_set_thread(m.ps, 1, 1, STR_EMPTY)] = true;
+	model_set_threads(&m, mask);
+	assert_true(model_thread_activity(&m, 5, act));
+	assert_float_equal(act[t2 * 5 + 1], 0.75, 1e-6);
+	assert_false(model_thread_activity(&m, 0, act));
+	check_model(&m);
+	model_release(&m);
+}
+
+/* No times (folded stacks): no sparklines. */
+static void
+test_thread_activity_untimed(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "samples", 7), UNIT_SAMPLES);
+	struct model m;
+	float act[4] = { 7, 7, 7, 7 };
+
+	(void)state;
+	test_sample(ps, p, "main;f", 3, -1, 1);
+	model_init(&m, ps);
+	assert_false(model_thread_activity(&m, 4, act));
+	assert_float_equal(act[0], 7, 0);
+	model_release(&m);
+}
+
 static void
 test_sandwich_in_model(void **state)
 {
@@ -751,6 +858,9 @@ main(void)
 		cmocka_unit_test(test_sandwich_cached),
 		cmocka_unit_test(test_search_sandwich_in_model),
 		cmocka_unit_test(test_set_changed),
+		cmocka_unit_test(test_search_lane),
+		cmocka_unit_test(test_thread_activity),
+		cmocka_unit_test(test_thread_activity_untimed),
 		cmocka_unit_test(test_figures),
 	};
 
