@@ -160,7 +160,7 @@ check "Esc when not zoomed says so" wait_for "not zoomed in"
 # ------------------------------------------------------------- panes
 keys 2
 check "2: Time Order, with the time of the box" \
-	wait_for "time       0.000000 – 0.041091 s from the start (41.1 ms, 2.7% of the range)"
+	wait_for "time       0.000000 – 0.041091 s (0–2.7%), 41.1 ms (2.7% of the range)"
 check "2: Time Order names the thread of the box" wait_for "thread     demo  tid 11193"
 keys 3
 check "3: Sandwich, its table" wait_for "Total▼"
@@ -193,7 +193,7 @@ keys '?'
 check "? shows the help" wait_for "keys (q, Esc or ? closes this page)"
 check "help lists the thread picker" wait_for "choose the threads to show"
 check "help lists the zoom key" wait_for "Enter              zoom: the selected box spans the width"
-check "help says how h and l pan" wait_for "when zoomed in with + and the box runs"
+check "help says how h and l pan" wait_for "the box runs off the screen, pan left to its edge"
 keys G
 check "G scrolls the help to its end" wait_for "Reading the panes"
 check "help says what the process boxes are" wait_for "the processes (the samples' comm)"
@@ -306,8 +306,17 @@ keys 0 g l Enter
 check "zoomed: the share of the view follows the zoom" \
 	wait_for "/spin/  matched: 1.01 s (66.4% of all, 99.7% of view)"
 keys 0 2
-check "the search holds in Time Order, in time" \
+check "the search holds in Time Order, in time: the heaviest thread's lane" \
+	wait_for "/spin/  matched: 263 ms (17.5% of all, 17.5% of view)"
+keys ']'
+check "]: the next lane, its own matches" \
+	wait_for "/spin/  matched: 743 ms (49.5% of all, 49.5% of view)"
+keys m
+check "m: the threads merged" \
 	wait_for "/spin/  matched: 924 ms (61.6% of all, 61.6% of view)"
+check "m: the rule says so" wait_for "── 2 threads merged (m: one lane) ──"
+keys m '['
+check "m again and [: the heaviest thread's lane" wait_for "── lane 1 of 2: demo 11193 ──"
 keys 3
 check "in Sandwich the search filters the table" wait_for "/spin/  1 of 21 functions match"
 keys Tab
@@ -743,10 +752,10 @@ run "$TFLAME" tests/data/chrome/span.json
 check "a trace opens on its outermost event" wait_details "request"
 keys 2
 check "Time Order: the 100 ms event lasts 100 ms" \
-	wait_for "time       0.000000 – 0.100000 s from the start (100 ms, 100.0% of the range)"
+	wait_for "time       0.000000 – 0.100000 s (0–100%), 100 ms (100.0% of the range)"
 keys j l l
 check "a nested event: its own end" wait_details "tail"
-check "and its own 10 ms" wait_for "0.090000 – 0.100000 s from the start (10.0 ms, 10.0% of the range)"
+check "and its own 10 ms" wait_for "0.090000 – 0.100000 s (90.0–100%), 10.0 ms (10.0% of the range)"
 keys q
 check "and quits" wait_for "EXIT=0"
 
@@ -764,9 +773,11 @@ check "and listed after the explorer exits" \
 start 80 24
 run "$TFLAME" data/sample.perf.txt
 check "80x24: the sample opens" wait_details "demo"
-# boxes: the lines between the tab bar and the rule (of "─" or "-").
+# boxes: the lines between the tab bar and the rule (of "─" or "-"); in
+# Time Order, between the overview of its two lanes and ruler (box_top 5)
+# and the rule.
 boxes() {
-	sed -n '2,/──\|-----/p' | sed '$d'
+	sed -n "${box_top:-2}"',/──\|-----/p' | sed '$d'
 }
 # box_rows: lines of boxes holding a box colour (a 256-colour background).
 box_rows() {
@@ -778,9 +789,11 @@ fib_rows() {
 check "Left Heavy at 80x24: the fib recursion fills its rows" poll fib_rows
 keys 2
 check "Time Order at 80x24" wait_for "time       0.000000"
+box_top=5
+# 13 rows: 22 less the details, the rule, the two lanes and the ruler.
 all_rows_drawn() {
 	rows=$(screen | sed -n 's/.* rows 1-\([0-9]*\) of .*/\1/p')
-	[ -n "$rows" ] && [ "$rows" -ge 14 ] && [ "$(box_rows)" -eq "$rows" ]
+	[ -n "$rows" ] && [ "$rows" -ge 13 ] && [ "$(box_rows)" -eq "$rows" ]
 }
 check "Time Order at 80x24: every row of slivers under main is drawn" poll all_rows_drawn
 # Eighths: a cell that two boxes share is a block glyph in their two colours.
@@ -792,12 +805,14 @@ keys q
 check "and quits" wait_for "EXIT=0"
 
 # In ASCII, whole cells: no block glyphs, and the slivers still drawn.
+box_top=2
 start 80 24 LANG=C LC_ALL=C
 run "$TFLAME" data/sample.perf.txt
 check "ASCII at 80x24: the sample opens" wait_for "rows 1-"
 check "ASCII Left Heavy: the fib recursion fills its rows" poll fib_rows
 keys 2
 check "ASCII Time Order" wait_for "time       0.000000"
+box_top=5
 check "ASCII Time Order: every row of slivers is drawn" poll all_rows_drawn
 no_eighths() {
 	! screen | grep -q '[▏▎▍▌▋▊▉]'

@@ -88,6 +88,18 @@ void flame_set_source(struct flame *f, const struct flame_source *src);
  */
 void flame_remap(struct flame *f, const uint32_t *map, uint32_t nr, uint64_t key);
 
+/* The x range [*x0, *x1) across the width: what a ruler over the view labels. */
+void flame_range(const struct flame *f, uint64_t *x0, uint64_t *x1);
+
+/*
+ * Show [x0, x1) of the source's axis (clipped to it), as + and - zoom: no
+ * box zoomed into, so 0 and Esc go back to the whole axis. The selection
+ * moves to the widest outermost box in view if it is not in view, else
+ * to the nearest one. For another chart on the same axis (another lane),
+ * after flame_set_source(). Nothing changes for the whole axis.
+ */
+void flame_show_range(struct flame *f, uint64_t x0, uint64_t x1);
+
 /* Draw f in area (cleared first). */
 void flame_draw(struct flame *f, struct pane_ctx *ctx, const struct pane_area *area,
 		const struct flame_look *look);

@@ -53,8 +53,9 @@ struct strbuf;
 	REQ(MOVE_UP, "up a row: the caller (icicle) or a callee (flipped)", 'k', KEY_UP) \
 	REQ(MOVE_DOWN, "down a row: the heaviest callee on screen, or the one just left " \
 		       "(icicle); the caller (flipped)", 'j', KEY_DOWN) \
-	REQ(MOVE_LEFT, "the box on the left; when zoomed in with + and the box runs " \
-		       "off the screen, pan left to its edge first", 'h', KEY_LEFT) \
+	REQ(MOVE_LEFT, "the box on the left (in Time Order, the one before in time, across " \
+		       "gaps); when zoomed in with + and the box runs off the screen, pan " \
+		       "left to its edge first", 'h', KEY_LEFT) \
 	REQ(MOVE_RIGHT, "the box on the right; pans first like h", 'l', KEY_RIGHT) \
 	REQ(PAN_LEFT, "pan the view left, keeping the selection if it is still shown", \
 	    'H', '<') \
@@ -73,6 +74,13 @@ struct strbuf;
 	REQ(ZOOM_RESET, "zoom out all the way", '0') \
 	REQ(ZOOM_IN, "zoom in 2x around the selection", '+', '=') \
 	REQ(ZOOM_OUT, "zoom out 2x around the selection", '-', '_') \
+	GROUP("Time Order: threads as lanes") \
+	REQ(LANE_PREV, "focus the lane above in the overview (the previous thread) and " \
+		       "show its chart, on the same time range", '[') \
+	REQ(LANE_NEXT, "focus the lane below and show its chart; a click on a lane " \
+		       "does the same", ']') \
+	REQ(LANE_MERGED, "the chart of the focused lane, or of all the selected threads " \
+			 "merged", 'm') \
 	GROUP("Mouse") \
 	REQ(CLICK, "select the box under the pointer", KEYS_CLICK) \
 	REQ(CLICK_ZOOM, "zoom into the box under the pointer", KEYS_DOUBLE_CLICK) \

@@ -13,6 +13,7 @@
 #include "tflame/flow.h"
 #include "tflame/functions.h"
 #include "tflame/hash.h"
+#include "tflame/lanes.h"
 #include "tflame/layout.h"
 #include "tflame/model.h"
 #include "tflame/profile.h"
@@ -424,6 +425,7 @@ static void select_node(struct flame *f, uint32_t n);
 
 static void clamp_rows(struct flame *f);
 static void pan_to(struct flame *f, uint64_t x0);
+static void show_row(struct flame *f, uint32_t row);
 
 /* The node an anchor is in the current source, or NODE_NONE. */
 static uint32_t
@@ -571,6 +573,61 @@ flame_set_source(struct flame *f, const struct flame_source *src)
 	f->sel = node_first(f);
 	if (keep != NODE_NONE)
 		select_node(f, keep);
+}
+
+void
+flame_range(const struct flame *f, uint64_t *x0, uint64_t *x1)
+{
+	*x0 = f->x0;
+	*x1 = f->x1;
+}
+
+/* Boxes of a row that flame_show_range() weighs at most: a bound per key. */
+#define SHOW_RANGE_SCAN 65536
+
+void
+flame_show_range(struct flame *f, uint64_t x0, uint64_t x1)
+{
+	uint64_t bx0, bx1, best_w = 0;
+	uint32_t n, best = NODE_NONE;
+
+	if (x1 > f->total)
+		x1 = f->total;
+	if (x0 >= x1 || (!x0 && x1 == f->total))
+		return;
+	f->nr_hist = 0;
+	f->root = NODE_NONE;
+	f->x0 = x0;
+	f->x1 = x1;
+	if (f->sel != NODE_NONE) {
+		node_range(f, f->sel, &bx0, &bx1);
+		if (bx1 > x0 && bx0 < x1)
+			return;
+	}
+	if (f->kind == FLAME_CHART && f->chart->nr_rows) {
+		const struct chart *c = f->chart;
+		uint32_t end = c->row_start[1], i = chart_first_after(c, 0, x0);
+
+		for (uint32_t k = 0; i < end && k < SHOW_RANGE_SCAN && chart_x0(c, i) < x1;
+		     i++, k++) {
+			bx0 = chart_x0(c, i) > x0 ? chart_x0(c, i) : x0;
+			bx1 = chart_x1(c, i) < x1 ? chart_x1(c, i) : x1;
+			if (bx1 - bx0 > best_w) {
+				best_w = bx1 - bx0;
+				best = i;
+			}
+		}
+	}
+	n = best;
+	if (n == NODE_NONE)
+		n = node_next_at(f, 0, x0, 1);
+	if (n == NODE_NONE)
+		n = node_next_at(f, 0, x0, -1);
+	if (n == NODE_NONE)
+		return;
+	f->came_from = NODE_NONE;
+	f->sel = n;
+	show_row(f, 0);
 }
 
 static void
@@ -1139,6 +1196,10 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 			/* A span is a time whatever the weight's unit. */
 			struct profile ns = { .unit = UNIT_NANOSECONDS };
 
+			/*
+			 * Where it starts and ends from the start of the range, in
+			 * time and as shares of it; then how long it lasts.
+			 */
 			strbuf_reset(&sb);
 			add_time(&sb, sp.x0);
 			strbuf_setlen(&sb, sb.len - 2); /* the unit once, after the second */
@@ -1146,12 +1207,21 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 			add_time(&sb, sp.x1);
 			flow_word(fl, A_NORMAL, sb.buf, sb.len);
 			flow_space(fl, 1);
-			flow_wordz(fl, label, "from the start");
+			strbuf_reset(&sb);
+			strbuf_addch(&sb, '(');
+			profile_format_share(sp.x0, f->chart->total, &sb);
+			strbuf_setlen(&sb, sb.len - 1); /* one % for both */
+			strbuf_addstr(&sb, d->utf8 ? "\xe2\x80\x93" : "-");
+			profile_format_share(sp.x1, f->chart->total, &sb);
+			strbuf_addstr(&sb, "),");
+			flow_word(fl, label, sb.buf, sb.len);
 			flow_space(fl, 1);
 			strbuf_reset(&sb);
-			strbuf_addstr(&sb, "(");
 			profile_format_amount(&ns, sp.x1 - sp.x0, &sb);
-			strbuf_addf(&sb, ", %.1f%% of the range)", sp.pct);
+			flow_word(fl, A_BOLD, sb.buf, sb.len);
+			flow_space(fl, 1);
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "(%.1f%% of the range)", sp.pct);
 			flow_word(fl, label, sb.buf, sb.len);
 		}
 		add_thread_line(fl, label, f->ps, &f->ps->threads[chart_box_thread(f->chart, n)], &sb);
@@ -1944,6 +2014,8 @@ flame_free(struct flame *f)
 struct flame_pane {
 	enum flame_kind kind;
 	struct flame *view;
+	struct lanes lanes; /* Time Order: the threads' lanes over the chart (lanes.h) */
+	uint64_t which;     /* the chart lanes_chart() gave last */
 };
 
 /* Lend the view the model's current tree or chart. */
@@ -1961,8 +2033,9 @@ flame_pane_sync(struct pane *pane, struct pane_ctx *ctx)
 		src.tree = model_tree(m);
 		src.matches = model_search_tree(m);
 	} else {
-		src.chart = model_chart(m);
-		src.matches = model_search_chart(m);
+		src.chart = lanes_chart(&fp->lanes, m, &src.key2);
+		src.matches = model_search_lane(m, src.chart);
+		fp->which = src.key2;
 	}
 	/* A chart with times matches time, which only its index counts. */
 	if (src.matches && (fp->kind == FLAME_TREE || !src.chart->has_time)) {
@@ -1976,22 +2049,48 @@ flame_pane_sync(struct pane *pane, struct pane_ctx *ctx)
 static void
 flame_pane_draw(struct pane *pane, struct pane_ctx *ctx, const struct pane_area *area)
 {
+	struct flame_pane *fp = pane->priv;
 	struct flame *f = flame_pane_sync(pane, ctx);
 	struct flame_look look = {
 		.details = true,
 		.focused = true,
 		.marks = model_search(ctx->model),
 	};
+	struct pane_area rest = *area;
+	struct strbuf title = STRBUF_INIT;
+	uint64_t x0, x1;
+	int rows;
 
-	flame_draw(f, ctx, area, &look);
+	if (fp->kind == FLAME_CHART) {
+		/* The lanes' overview and the ruler on top, over the time on screen. */
+		flame_range(f, &x0, &x1);
+		rows = lanes_draw(&fp->lanes, ctx, area, x0, x1);
+		rest.top += rows;
+		rest.height -= rows;
+		lanes_title(&fp->lanes, ctx->model, &title);
+		look.title = title.len ? title.buf : NULL;
+	}
+	flame_draw(f, ctx, &rest, &look);
+	strbuf_release(&title);
 }
 
 static enum pane_reply
 flame_pane_request(struct pane *pane, struct pane_ctx *ctx, enum request req,
 		   const struct pane_input *in)
 {
+	struct flame_pane *fp = pane->priv;
 	struct flame *f = flame_pane_sync(pane, ctx);
+	uint64_t which = fp->which, x0, x1;
 
+	if (fp->kind == FLAME_CHART &&
+	    lanes_request(&fp->lanes, ctx, req, in) == PANE_DONE) {
+		/* Another lane (or merged) on the same axis: the same time on screen. */
+		flame_range(f, &x0, &x1);
+		f = flame_pane_sync(pane, ctx);
+		if (fp->which != which)
+			flame_show_range(f, x0, x1);
+		return PANE_DONE;
+	}
 	if (req == REQ_SHOW_SANDWICH) {
 		uint32_t fn = flame_selected_func(f, ctx);
 
@@ -2053,6 +2152,7 @@ time_order_open(struct pane_ctx *ctx)
 	(void)ctx;
 	fp->kind = FLAME_CHART;
 	fp->view = flame_new(FLAME_CHART);
+	lanes_init(&fp->lanes);
 	return fp;
 }
 
@@ -2064,6 +2164,7 @@ flame_pane_done(struct pane *pane)
 	if (!fp)
 		return;
 	flame_free(fp->view);
+	lanes_release(&fp->lanes);
 	free(fp);
 	pane->priv = NULL;
 }

@@ -77,8 +77,8 @@ static const struct pane_ops *const pane_table[NR_TABS] = {
 static const char *const pane_hints[NR_TABS] = {
 	[TAB_LEFT_HEAVY] = "? help  arrows/hjkl move  Enter zoom  Esc back  s Sandwich  "
 			   "1 2 3 panes  q quit",
-	[TAB_TIME_ORDER] = "? help  arrows/hjkl move  Enter zoom  Esc back  s Sandwich  "
-			   "1 2 3 panes  q quit",
+	[TAB_TIME_ORDER] = "? help  hjkl move  Enter zoom  Esc back  [ ] lanes  m merged  "
+			   "1 2 3 panes  q",
 	[TAB_SANDWICH] = "? help  j k rows  T S F sort  Tab focus  Enter back, marked  q quit",
 };
 
@@ -411,7 +411,9 @@ open_help(struct tui *ui)
 		      "\n# Reading the panes\n"
 		      "  A box's width is its weight. Left Heavy merges every call path into\n"
 		      "  one tree, heaviest callees first; Time Order shows the stacks in the\n"
-		      "  order the samples were taken. Boxes narrower than a cell are drawn\n"
+		      "  order the samples were taken, on a time axis, each thread a lane:\n"
+		      "  over the chart, one row per lane with a sparkline of its activity in\n"
+		      "  the time on screen, and a ruler. Boxes narrower than a cell are drawn\n"
 		      "  as dots. 'this box' is the selected box; 'function' adds up every\n"
 		      "  box of the same function, counting recursion once per sample.\n"
 		      "  Sandwich lists every function; under the table, the callers of the\n"
