@@ -3,7 +3,8 @@
 
 /*
  * The thread picker: a page over the panes that lists the processes of
- * the profile shown and their threads (name, pid, tid, weight and share),
+ * the profile shown and their threads (name, pid, tid, weight and share,
+ * and a sparkline of the thread's activity over the profile's time),
  * heaviest first, each with a tick box. Typing filters the list (by name,
  * pid or tid, ignoring case), Space ticks or unticks the row (a process:
  * all its threads), Ctrl-A all the threads shown, Enter applies the ticks
@@ -36,6 +37,10 @@ struct thread_picker {
 	uint32_t nr_rows, alloc_rows;
 	uint32_t sel, top;       /* the selected line, the first on screen */
 	int list_top, list_height; /* where the last draw put the list */
+	/* the threads' sparklines (model_thread_activity()), for spark_cols columns */
+	float *act;              /* owned; NULL before the first draw */
+	uint32_t spark_cols;
+	bool has_act;            /* the profile has times */
 };
 
 enum picker_result {

@@ -10,6 +10,7 @@
 
 #include "tflame/display.h"
 #include "tflame/keys.h"
+#include "tflame/lanes.h"
 #include "tflame/model.h"
 #include "tflame/profile.h"
 #include "tflame/render.h"
@@ -21,6 +22,9 @@
 #define TICK_COLS 5
 #define ID_COLS 9
 #define PCT_COLS 7
+/* The sparkline: this many columns at most, none below MIN_SPARK. */
+#define MAX_SPARK 32
+#define MIN_SPARK 6
 
 /* ------------------------------------------------------------- the list */
 
@@ -127,6 +131,7 @@ picker_close(struct thread_picker *tp)
 {
 	free(tp->mask);
 	free(tp->rows);
+	free(tp->act);
 	prompt_release(&tp->filter);
 	memset(tp, 0, sizeof(*tp));
 }
@@ -303,6 +308,30 @@ add_right(struct strbuf *out, const char *s, unsigned w)
 	strbuf_addstr(out, s);
 }
 
+/*
+ * Two blanks and the row's sparkline: a thread's own, a process's the sum
+ * of its threads' (full where they kept a CPU busy between them).
+ */
+static void
+add_spark(struct strbuf *out, const struct thread_picker *tp, const struct thread_table *tt,
+	  const struct picker_row *r, bool utf8)
+{
+	uint32_t n = tp->spark_cols, first = r->index, nr = 1;
+	float sum[MAX_SPARK];
+
+	if (r->proc) {
+		first = tt->procs[r->index].first;
+		nr = tt->procs[r->index].nr;
+	}
+	for (uint32_t c = 0; c < n; c++) {
+		sum[c] = 0;
+		for (uint32_t j = first; j < first + nr; j++)
+			sum[c] += tp->act[(size_t)j * n + c];
+	}
+	strbuf_addstr(out, "  ");
+	lanes_sparkline(out, sum, n, utf8);
+}
+
 /* One line of the list, name cut to name_w, in width columns. */
 static void
 format_row(struct strbuf *out, const struct thread_picker *tp, struct model *m,
@@ -358,6 +387,8 @@ format_row(struct strbuf *out, const struct thread_picker *tp, struct model *m,
 	strbuf_reset(&sb);
 	profile_format_share(w, tt->total, &sb);
 	add_right(out, sb.buf, PCT_COLS);
+	if (tp->spark_cols && tp->has_act)
+		add_spark(out, tp, tt, r, utf8);
 	strbuf_release(&sb);
 }
 
@@ -382,6 +413,30 @@ widest_name(const struct thread_picker *tp, struct model *m)
 	}
 	strbuf_release(&sb);
 	return widest;
+}
+
+/*
+ * The sparklines' width out of the name's room (half of what is left
+ * over 16 columns of name), and their activity, worked out again when
+ * the width changes: O(samples), not per key.
+ */
+static void
+update_spark(struct thread_picker *tp, struct model *m, unsigned *name_w)
+{
+	const struct thread_table *tt = model_thread_weights(m);
+	unsigned cols = *name_w > 16 ? (*name_w - 16) / 2 : 0;
+
+	if (cols > MAX_SPARK)
+		cols = MAX_SPARK;
+	if (cols < MIN_SPARK)
+		cols = 0;
+	*name_w -= cols ? cols + 2 : 0;
+	if (cols == tp->spark_cols && tp->act)
+		return;
+	tp->spark_cols = cols;
+	free(tp->act);
+	tp->act = xcalloc((size_t)tt->nr_threads * cols + 1, sizeof(*tp->act));
+	tp->has_act = cols && model_thread_activity(m, cols, tp->act);
 }
 
 void
@@ -415,6 +470,7 @@ picker_draw(struct thread_picker *tp, struct model *m, const struct display *d)
 	name_w = width > TICK_COLS + 2 * ID_COLS + 2 + weight_w + PCT_COLS + 1
 			 ? width - (TICK_COLS + 2 * ID_COLS + 2 + weight_w + PCT_COLS + 1)
 			 : 4;
+	update_spark(tp, m, &name_w);
 	/* No wider than the names, so that a wide screen keeps the numbers near them. */
 	if (name_w > widest_name(tp, m) + 4)
 		name_w = widest_name(tp, m) + 4;
@@ -427,6 +483,8 @@ picker_draw(struct thread_picker *tp, struct model *m, const struct display *d)
 	strbuf_addstr(&line, "  ");
 	add_right(&line, "weight", weight_w);
 	add_right(&line, "%", PCT_COLS);
+	if (tp->spark_cols && tp->has_act)
+		strbuf_addstr(&line, "  activity");
 	strbuf_reset(&label);
 	render_label(&label, line.buf, line.len, width, d->utf8);
 	move(2, 0);
