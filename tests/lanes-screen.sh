@@ -9,29 +9,9 @@
 
 two="tests/data/chrome/two-threads.json"
 
-# The first line of the details bar: the selected frame's name.
-details_name() {
-	screen | sed -n '/^──/{n;p;q;}' | sed 's/ *$//'
-}
-
-wait_details() {
-	i=0
-	while [ $i -lt 200 ]; do
-		[ "$(details_name)" = "$1" ] && return 0
-		sleep 0.05
-		i=$((i + 1))
-	done
-	return 1
-}
-
 # line_matches N RE: screen line N matches the extended regex RE.
 line_matches() {
 	screen | sed -n "$1p" | grep -Eq -- "$2"
-}
-
-# SGR mouse report for the cell (x, y), 1-based: press and release is a click.
-click() {
-	T send-keys -t tf -l "$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' "$1" "$2" "$1" "$2")"
 }
 
 # widest W: no line of the screen is wider than W columns.

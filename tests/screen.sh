@@ -22,23 +22,6 @@ fi
 
 . "$top_srcdir/tests/tmux.sh"
 
-# The first line of the details bar: the selected frame's name. It is the
-# line after the rule (a line of ─ under the boxes).
-details_name() {
-	screen | sed -n '/^──/{n;p;q;}' | sed 's/ *$//'
-}
-
-# wait_details NAME: poll until NAME is the selected frame.
-wait_details() {
-	i=0
-	while [ $i -lt 200 ]; do
-		[ "$(details_name)" = "$1" ] && return 0
-		sleep 0.05
-		i=$((i + 1))
-	done
-	return 1
-}
-
 # line_starts N TEXT: line N of the screen starts with TEXT.
 line_starts() {
 	case $(screen | sed -n "$1p") in
@@ -69,11 +52,6 @@ prompt_back() {
 # dimmed NAME: a box starting with NAME is drawn dimmed (a search does not match it).
 dimmed() {
 	T capture-pane -p -e -t tf | sed 's/\x1b\[48;5;236m//g' | grep -q "38;5;246m$1"
-}
-
-# SGR mouse report for the cell (x, y), 1-based: press and release is a click.
-click() {
-	T send-keys -t tf -l "$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' "$1" "$2" "$1" "$2")"
 }
 
 # wheel BUTTON X Y: SGR mouse report of a wheel turn (64 up, 65 down).

@@ -30,10 +30,6 @@ sample() {
 	for i in 1 2 3; do sample "3.00000$i" "    11a4 [unknown]"; done
 } >"$prof"
 
-# The first line of the details bar: the selected frame's name.
-details_name() {
-	screen | sed -n '/^──/{n;p;q;}' | sed 's/ *$//'
-}
 on_screen() {
 	screen | grep -q -- "$1"
 }

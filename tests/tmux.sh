@@ -103,3 +103,25 @@ check() {
 		not_ok "$what" "waited for: $*" "$(screen)"
 	fi
 }
+
+# The first line of the details bar: the selected frame's name. It is the
+# line after the rule (a line of ─ under the boxes).
+details_name() {
+	screen | sed -n '/^──/{n;p;q;}' | sed 's/ *$//'
+}
+
+# wait_details NAME: poll until NAME is the selected frame.
+wait_details() {
+	i=0
+	while [ $i -lt 200 ]; do
+		[ "$(details_name)" = "$1" ] && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# SGR mouse report for the cell (x, y), 1-based: press and release is a click.
+click() {
+	T send-keys -t tf -l "$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' "$1" "$2" "$1" "$2")"
+}
