@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tflame/conf.h"
 #include "tflame/error.h"
 #include "tflame/load.h"
 #include "tflame/model.h"
@@ -24,6 +25,7 @@ static const char usage_text[] =
 	"       tflame report [OPTIONS] FILE      print a summary: threads, top functions\n"
 	"       tflame collapse [OPTIONS] FILE    print folded stacks (stackcollapse-perf.pl)\n"
 	"       tflame dump [OPTIONS] FILE        print a pane as text\n"
+	"       tflame --dump-config              print the config file's defaults\n"
 	"       tflame --help | --version\n"
 	"\n"
 	"FILE is perf script text, perf.data, folded stacks, speedscope JSON, a Chrome\n"
@@ -36,7 +38,9 @@ static const char usage_text[] =
 	CLI_SYMBOL_USAGE
 	"  --source-dir=DIR        look for source files under DIR first (repeatable)\n"
 	"\n"
-	"In the explorer, ? lists the keys and q quits.\n"
+	"In the explorer, ? lists the keys and q quits. Keys, colours and defaults\n"
+	"come from ~/.config/tflame/config (TFLAME_CONFIG=FILE reads FILE instead,\n"
+	"TFLAME_CONFIG= none).\n"
 	"\n"
 	"Run 'tflame report --help', 'tflame collapse --help' or 'tflame dump --help'\n"
 	"for their options, and 'man tflame' for the details.\n";
@@ -390,9 +394,17 @@ ui_main(int argc, char **argv)
 	struct cli_common co = { .cmd = NULL, .usage = usage_text, CLI_SYMBOLS_ON };
 	struct cli_lens lens = { 0 };
 	struct tui_options o = { 0 };
+	struct conf conf;
 	const char **dirs = NULL; /* --source-dir: borrowed from argv */
 	size_t nr_dirs = 0, alloc_dirs = 0;
 	int c, r;
+
+	/* The config's defaults first: the options override them. */
+	conf_init(&conf);
+	conf_load_user(&conf);
+	co.io.weight = conf.weight;
+	co.io.symbols = conf.symbols ? SYMBOLS_RESOLVE : SYMBOLS_OFF;
+	co.io.demangle = conf.demangle;
 
 	optind = 1;
 	opterr = 0;
@@ -407,6 +419,7 @@ ui_main(int argc, char **argv)
 		}
 		cli_lens_release(&lens);
 		free(dirs);
+		conf_release(&conf);
 		return r == CLI_OWN ? EXIT_USAGE : r;
 	}
 	if ((r = cli_file_arg(&co, argc, argv)) == CLI_NEXT) {
@@ -416,10 +429,12 @@ ui_main(int argc, char **argv)
 		o.lens = &lens;
 		o.source_dirs = dirs;
 		o.nr_source_dirs = nr_dirs;
+		o.conf = &conf;
 		r = tui_run(&o);
 	}
 	cli_lens_release(&lens);
 	free(dirs);
+	conf_release(&conf);
 	return r;
 }
 
@@ -436,6 +451,14 @@ cli_main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
 		printf("tflame %s\n", PACKAGE_VERSION);
+		return EXIT_OK;
+	}
+	if (!strcmp(cmd, "--dump-config")) {
+		struct strbuf sb = STRBUF_INIT;
+
+		conf_dump_defaults(&sb);
+		fwrite(sb.buf, 1, sb.len, stdout);
+		strbuf_release(&sb);
 		return EXIT_OK;
 	}
 	if (!strcmp(cmd, "report"))

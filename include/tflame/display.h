@@ -68,7 +68,20 @@ enum flame_family {
 	FLAME_NR_FAMILIES
 };
 
+/*
+ * A UI element's colours from the config file (conf.h), in place of its
+ * DISPLAY_COLORS entry: colour numbers (-1: the terminal's default) and
+ * attributes. Ignored without colour.
+ */
+struct display_custom {
+	bool set;
+	short fg, bg;
+	attr_t attr;
+};
+
 struct display {
+	/* set before display_open(): DISPLAY_NR_COLORS entries, or NULL; borrowed */
+	const struct display_custom *custom;
 	bool utf8;          /* the locale is UTF-8: draw "…", "·", arrows */
 	int colors;         /* 256, 8, or 0 (NO_COLOR, or a monochrome terminal) */
 	bool mouse;         /* the terminal reports mouse events */

@@ -17,12 +17,19 @@
  * Requests whose help starts with LATER are reserved for a later version:
  * they are listed so their keys stay free, and the UI says they are not
  * there yet.
+ *
+ * PICKER_REQ_INFO is the same for the thread picker's own requests: their
+ * default keys go to the picker's keymap, not the generic one.
+ *
+ * A request's name in the config file is its id in lower case with '-'
+ * for '_': REQ_ZOOM_RESET is "zoom-reset".
  */
 
 #include <curses.h>
 #include <stdbool.h>
 
 struct strbuf;
+struct tf_error;
 
 /*
  * Mouse events become key codes past the curses ones, so that they go
@@ -111,18 +118,131 @@ struct strbuf;
 	REQ(QUIT, "quit (closes this help first)", 'q') \
 	REQ(INTERRUPT, "quit at once", KEYS_CTRL('c'))
 
+/*
+ * The thread picker (picker.h). Letters, digits and the editing keys type
+ * into its filter, so only other keys are bound here by default.
+ */
+#define PICKER_REQ_INFO(GROUP, REQ) \
+	GROUP("The thread picker (t)") \
+	REQ(PICKER_UP, "the line above", KEY_UP) \
+	REQ(PICKER_DOWN, "the line below", KEY_DOWN) \
+	REQ(PICKER_PAGE_UP, "a page up", KEY_PPAGE) \
+	REQ(PICKER_PAGE_DOWN, "a page down", KEY_NPAGE) \
+	REQ(PICKER_SCROLL_UP, "three lines up", KEYS_WHEEL_UP) \
+	REQ(PICKER_SCROLL_DOWN, "three lines down", KEYS_WHEEL_DOWN) \
+	REQ(PICKER_TICK, "tick or untick the line (a process: all its threads); a " \
+			 "click, the line under the pointer", ' ', KEYS_CLICK, KEYS_DOUBLE_CLICK) \
+	REQ(PICKER_TICK_SHOWN, "tick every thread the filter shows, or untick them if " \
+			       "all are", KEYS_CTRL('a')) \
+	REQ(PICKER_APPLY, "show the ticked threads in every pane", '\n', '\r', KEY_ENTER) \
+	REQ(PICKER_CANCEL, "close, changing nothing (so do Ctrl-C and Ctrl-G)", KEYS_ESC)
+
 #define KEYS_ENUM_GROUP_(title)
 #define KEYS_ENUM_REQ_(id, help, ...) REQ_##id,
 enum request {
 	REQ_NONE,
 	REQ_INFO(KEYS_ENUM_GROUP_, KEYS_ENUM_REQ_)
+	PICKER_REQ_INFO(KEYS_ENUM_GROUP_, KEYS_ENUM_REQ_)
 	REQ_COUNT,
 };
 #undef KEYS_ENUM_GROUP_
 #undef KEYS_ENUM_REQ_
 
-/* The request bound to key (a curses key code or KEYS_*), or REQ_NONE. */
-enum request keys_request(int key);
+/*
+ * Keymaps, after tig's: a key is looked up in the keymap of what is on
+ * screen, then, but for the picker's, in the generic one. A binding to
+ * REQ_NONE in a keymap hides the generic binding of its key.
+ */
+#define KEYMAP_INFO(K) \
+	K(GENERIC, "generic", "every pane and page, unless their keymap binds the key") \
+	K(LEFT_HEAVY, "left-heavy", "the Left Heavy pane") \
+	K(TIME_ORDER, "time-order", "the Time Order pane") \
+	K(SANDWICH, "sandwich", "the Sandwich pane") \
+	K(PAGE, "page", "the help and details pages") \
+	K(SOURCE, "source", "the source page (o)") \
+	K(PICKER, "picker", "the thread picker (t); no fallback: other keys type into " \
+			    "its filter")
+
+#define KEYS_ENUM_MAP_(id, name, help) KEYMAP_##id,
+enum keymap {
+	KEYMAP_INFO(KEYS_ENUM_MAP_)
+	KEYMAP_NR
+};
+#undef KEYS_ENUM_MAP_
+
+struct key_binding {
+	int key;
+	enum request req; /* REQ_NONE: unbound, hiding the generic binding */
+};
+
+/* The bindings of one keymap, looked up in order. */
+struct keymap_bindings {
+	struct key_binding *b;
+	size_t nr, alloc;
+	size_t nr_user; /* the first nr_user came from the config file */
+};
+
+/* Every keymap's bindings: embedded, keys_init() / keys_release(). */
+struct keys {
+	struct keymap_bindings maps[KEYMAP_NR];
+};
+
+/* The default bindings: REQ_INFO's keys in generic, the picker's in picker. */
+void keys_init(struct keys *k);
+void keys_release(struct keys *k);
+
+/*
+ * Check the invariants: every key once per keymap, nr_user <= nr, known
+ * requests, and only picker requests (or REQ_NONE) in the picker's keymap
+ * and none elsewhere. Returns 0, or -1 with err saying what is wrong.
+ */
+int keys_check(const struct keys *k, struct tf_error *err);
+
+/*
+ * Bind key in keymap km to req (REQ_NONE unbinds it there). Bindings made
+ * this way come before the defaults, in the order they were made, so that
+ * hints show a key the user chose.
+ */
+void keys_bind(struct keys *k, enum keymap km, int key, enum request req);
+
+/*
+ * The request of key (a curses key code or KEYS_*) in km, falling back to
+ * the generic keymap (but for the picker); REQ_NONE if none.
+ */
+enum request keys_request(const struct keys *k, enum keymap km, int key);
+
+/*
+ * The keys that ask for req in km, fallback included, in lookup order:
+ * up to max of them into out. Returns how many there are in all.
+ */
+size_t keys_of(const struct keys *k, enum keymap km, enum request req, int *out, size_t max);
+
+/* Whether req belongs to the picker's keymap (PICKER_REQ_INFO). */
+bool keys_is_picker(enum request req);
+
+/* Append req's name ("zoom-reset"; "none" for REQ_NONE) to out. */
+void keys_req_name(struct strbuf *out, enum request req);
+/* The request named name ("none": REQ_NONE); false if there is none. */
+bool keys_req_find(const char *name, enum request *out);
+/* The keymap's name, and the keymap of a name (false if none). */
+const char *keys_map_name(enum keymap km);
+const char *keys_map_help(enum keymap km);
+bool keys_map_find(const char *name, enum keymap *out);
+
+/*
+ * The key codes a key name stands for, as keys_name() writes them or as
+ * tig's config does: "j", "Enter", "Ctrl-C", "^C", "<Ctrl-C>", "PgDn",
+ * "F5", "Hash" ('#', which starts a comment), "wheel-up". Names of more
+ * than one character ignore case. Up to max codes into out (Enter is
+ * '\n', '\r' and KEY_ENTER); returns how many, 0 for an unknown name.
+ */
+size_t keys_parse(const char *name, int *out, size_t max);
+
+/*
+ * Append the name of key as a config file takes it back (keys_parse()):
+ * keys_name() without arrows, "Hash" for '#', "wheel-up".
+ */
+void keys_config_name(struct strbuf *out, int key);
 
 /* The request's help line, without the LATER mark; "" for REQ_NONE. */
 const char *keys_help(enum request req);
@@ -131,15 +251,36 @@ bool keys_is_later(enum request req);
 
 /*
  * Append the name of key to out as a person writes it: "j", "Enter",
- * "Ctrl-C", "Up" or (utf8) an arrow, "PgDn", "click".
+ * "Ctrl-C", "Up" or (utf8) an arrow, "PgDn", "click", "wheel-up".
  */
 void keys_name(struct strbuf *out, int key, bool utf8);
 
 /*
- * The help screen: append one line per table entry (a heading, or the
- * keys of a request padded to a column and its help) to out, each ending
- * with '\n'. Headings start with "# " so the pager can show them bold.
+ * The help screen, from the bindings in k as they are in keymap km (the
+ * pane's): append one line per table entry (a heading, or the keys of a
+ * request padded to a column and its help) to out, each ending with '\n',
+ * then the picker's requests, and the keys the page and source keymaps
+ * bind themselves. Headings start with "# " so the pager can show them
+ * bold. A request with no key says "(no key)".
  */
-void keys_help_text(struct strbuf *out, bool utf8);
+void keys_help_text(struct strbuf *out, const struct keys *k, enum keymap km, bool utf8);
+
+/*
+ * A status line hint: the first key of each of up to four requests, then
+ * a label: "h j k l move". An item whose requests have no key is left
+ * out.
+ */
+struct key_hint {
+	enum request req[4]; /* REQ_NONE-terminated, unless all four are used */
+	const char *label;
+};
+
+/* Append the hints to out, two spaces apart. */
+void keys_hints(struct strbuf *out, const struct keys *k, enum keymap km,
+		const struct key_hint *hints, size_t nr, bool utf8);
+
+/* Append the name of the first key of req in km, or "(no key)" if none. */
+void keys_first_name(struct strbuf *out, const struct keys *k, enum keymap km,
+		     enum request req, bool utf8);
 
 #endif /* TFLAME_KEYS_H */

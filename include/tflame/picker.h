@@ -6,9 +6,10 @@
  * the profile shown and their threads (name, pid, tid, weight and share,
  * and a sparkline of the thread's activity over the profile's time),
  * heaviest first, each with a tick box. Typing filters the list (by name,
- * pid or tid, ignoring case), Space ticks or unticks the row (a process:
- * all its threads), Ctrl-A all the threads shown, Enter applies the ticks
- * to every pane through model_set_threads(), Esc cancels.
+ * pid or tid, ignoring case); the requests of its keymap (keys.h) move,
+ * tick or untick the row (a process: all its threads) or all the threads
+ * shown, apply the ticks to every pane through model_set_threads(), or
+ * cancel.
  *
  * Threads without a known process (perf script without pids) are listed
  * on their own, with no process row over them. The picker borrows the
@@ -18,9 +19,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "tflame/keys.h"
 #include "tflame/prompt.h"
 
 struct display;
+struct keys;
 struct model;
 struct strbuf;
 
@@ -54,11 +57,19 @@ void picker_open(struct thread_picker *tp, struct model *m);
 void picker_close(struct thread_picker *tp);
 
 /*
- * Act on a key (curses code; KEYS_CLICK and the wheel with the pointer's
- * row in y). A message for the status line, if any, goes to msg.
+ * Act on a request of the picker's keymap: for a click, y is the
+ * pointer's row, else -1. Messages for the status line, if any, go to msg,
+ * naming keys as k binds them.
  */
-enum picker_result picker_key(struct thread_picker *tp, struct model *m, int key, int y,
-			      struct strbuf *msg);
+enum picker_result picker_request(struct thread_picker *tp, struct model *m,
+				  enum request req, int y, const struct keys *k,
+				  struct strbuf *msg);
+
+/*
+ * A key the picker's keymap does not bind: it edits the filter (prompt.h),
+ * or, for Ctrl-C and Ctrl-G, cancels.
+ */
+enum picker_result picker_type(struct thread_picker *tp, struct model *m, int key);
 
 /* The ticks to apply: one per thread of the set, NULL-free. */
 const bool *picker_mask(const struct thread_picker *tp);

@@ -16,6 +16,7 @@
 #define TUI_EXIT_INTERRUPTED 130
 
 struct cli_lens;
+struct conf;
 
 struct tui_options {
 	const char *path;   /* the profile, "-" for stdin */
@@ -24,6 +25,11 @@ struct tui_options {
 	struct import_options io;
 	const char *const *source_dirs; /* --source-dir, in order (source.h) */
 	size_t nr_source_dirs;
+	/*
+	 * The config file's keys, colours and settings (conf.h), and its
+	 * warnings, shown at the start and listed on exit
+	 */
+	const struct conf *conf;
 };
 
 /*

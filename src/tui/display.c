@@ -99,12 +99,9 @@ init_colors(struct display *d)
 		return;
 
 	for (int i = 0; i < DISPLAY_NR_COLORS; i++) {
-		const struct ui_color *c = &ui_colors[i];
+		struct ink ink = display_ui_ink(d, (enum display_color)i);
 
-		if (d->colors == 256)
-			init_pair((short)(i + 1), c->fg256, c->bg256);
-		else
-			init_pair((short)(i + 1), c->fg8, c->bg8);
+		init_pair((short)(i + 1), ink.fg, ink.bg);
 	}
 	for (int f = 0; f < FLAME_NR_FAMILIES; f++) {
 		short base = family_base((enum flame_family)f, d->colors);
@@ -203,10 +200,11 @@ display_die_hook(void)
 int
 display_open(struct display *d, bool stdin_busy, struct tf_error *err)
 {
+	const struct display_custom *custom = d->custom;
 	FILE *in = stdin;
 	const char *term = getenv("TERM");
 
-	*d = (struct display){ 0 };
+	*d = (struct display){ .custom = custom };
 	if (!term || !*term)
 		return tf_error_set(err, "TERM is not set: cannot draw on this terminal");
 	if (stdin_busy) {
@@ -291,11 +289,26 @@ display_hung_up(const struct display *d)
 	return poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL));
 }
 
+/*
+ * Whether the config file's colours for c apply: they are set, and the
+ * terminal has them (256-colour numbers on an 8-colour terminal leave the
+ * element its 8-colour default).
+ */
+static bool
+custom_fits(const struct display *d, enum display_color c)
+{
+	const struct display_custom *cu = d->custom ? &d->custom[c] : NULL;
+
+	return cu && cu->set && d->colors && cu->fg < d->colors && cu->bg < d->colors;
+}
+
 attr_t
 display_attr(const struct display *d, enum display_color c)
 {
 	if (!d->colors)
 		return ui_colors[c].mono;
+	if (custom_fits(d, c))
+		return COLOR_PAIR(c + 1) | d->custom[c].attr;
 	return COLOR_PAIR(c + 1) | ui_colors[c].attr;
 }
 
@@ -342,6 +355,8 @@ display_flame_ink(const struct display *d, enum flame_family family, uint32_t ha
 struct ink
 display_ui_ink(const struct display *d, enum display_color c)
 {
+	if (custom_fits(d, c))
+		return (struct ink){ d->custom[c].fg, d->custom[c].bg };
 	if (d->colors >= 256)
 		return (struct ink){ ui_colors[c].fg256, ui_colors[c].bg256 };
 	return (struct ink){ ui_colors[c].fg8, ui_colors[c].bg8 };

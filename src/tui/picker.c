@@ -232,56 +232,66 @@ move_sel(struct thread_picker *tp, int64_t by)
 }
 
 enum picker_result
-picker_key(struct thread_picker *tp, struct model *m, int key, int y, struct strbuf *msg)
+picker_request(struct thread_picker *tp, struct model *m, enum request req, int y,
+	       const struct keys *k, struct strbuf *msg)
 {
 	const struct thread_table *tt = model_thread_weights(m);
 	int64_t page = list_rows(tp) > 1 ? list_rows(tp) - 1 : 1;
 
-	switch (key) {
-	case KEY_UP:
+	switch (req) {
+	case REQ_PICKER_UP:
 		move_sel(tp, -1);
-		return PICKER_STAY;
-	case KEY_DOWN:
+		break;
+	case REQ_PICKER_DOWN:
 		move_sel(tp, 1);
-		return PICKER_STAY;
-	case KEY_PPAGE:
+		break;
+	case REQ_PICKER_PAGE_UP:
 		move_sel(tp, -page);
-		return PICKER_STAY;
-	case KEY_NPAGE:
+		break;
+	case REQ_PICKER_PAGE_DOWN:
 		move_sel(tp, page);
-		return PICKER_STAY;
-	case KEYS_WHEEL_UP:
+		break;
+	case REQ_PICKER_SCROLL_UP:
 		move_sel(tp, -3);
-		return PICKER_STAY;
-	case KEYS_WHEEL_DOWN:
+		break;
+	case REQ_PICKER_SCROLL_DOWN:
 		move_sel(tp, 3);
-		return PICKER_STAY;
-	case ' ':
+		break;
+	case REQ_PICKER_TICK:
+		/* A click ticks the line under the pointer; a key, the selected one. */
+		if (y >= 0) {
+			if (y < tp->list_top || y >= tp->list_top + tp->list_height ||
+			    tp->top + (uint32_t)(y - tp->list_top) >= tp->nr_rows)
+				break;
+			tp->sel = tp->top + (uint32_t)(y - tp->list_top);
+		}
 		if (tp->nr_rows)
 			toggle_row(tp, m, tp->sel);
-		return PICKER_STAY;
-	case KEYS_CLICK:
-	case KEYS_DOUBLE_CLICK:
-		if (y >= tp->list_top && y < tp->list_top + tp->list_height &&
-		    tp->top + (uint32_t)(y - tp->list_top) < tp->nr_rows) {
-			tp->sel = tp->top + (uint32_t)(y - tp->list_top);
-			toggle_row(tp, m, tp->sel);
-		}
-		return PICKER_STAY;
-	case KEYS_CTRL('a'):
+		break;
+	case REQ_PICKER_TICK_SHOWN:
 		toggle_shown(tp, m, msg);
-		return PICKER_STAY;
-	case '\n':
-	case '\r':
-	case KEY_ENTER:
+		break;
+	case REQ_PICKER_APPLY:
 		if (!ticked_threads(tp, tt)) {
-			strbuf_addstr(msg, "no thread ticked: Space ticks one, Esc cancels");
-			return PICKER_STAY;
+			strbuf_addstr(msg, "no thread ticked: ");
+			keys_first_name(msg, k, KEYMAP_PICKER, REQ_PICKER_TICK, false);
+			strbuf_addstr(msg, " ticks one, ");
+			keys_first_name(msg, k, KEYMAP_PICKER, REQ_PICKER_CANCEL, false);
+			strbuf_addstr(msg, " cancels");
+			break;
 		}
 		return PICKER_APPLY;
+	case REQ_PICKER_CANCEL:
+		return PICKER_CANCEL;
 	default:
 		break;
 	}
+	return PICKER_STAY;
+}
+
+enum picker_result
+picker_type(struct thread_picker *tp, struct model *m, int key)
+{
 	switch (prompt_key(&tp->filter, key)) {
 	case PROMPT_CANCEL:
 		return PICKER_CANCEL;

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "tflame/cli.h"
+#include "tflame/conf.h"
 #include "tflame/display.h"
 #include "tflame/error.h"
 #include "tflame/flow.h"
@@ -73,19 +74,71 @@ static const struct pane_ops *const pane_table[NR_TABS] = {
 };
 #define NR_PANES ARRAY_SIZE(pane_table)
 
-/* The status line's hints, per pane, when there is nothing to say. */
-static const char *const pane_hints[NR_TABS] = {
-	[TAB_LEFT_HEAVY] = "? help  arrows/hjkl move  Enter zoom  Esc back  s Sandwich  "
-			   "1 2 3 panes  q quit",
-	[TAB_TIME_ORDER] = "? help  hjkl move  Enter zoom  Esc back  [ ] lanes  m merged  "
-			   "1 2 3 panes  q",
-	[TAB_SANDWICH] = "? help  j k rows  T S F sort  Tab focus  Enter back, marked  q quit",
+/* Each pane's keymap: its own bindings, then the generic ones. */
+static const enum keymap pane_keymaps[NR_TABS] = {
+	[TAB_LEFT_HEAVY] = KEYMAP_LEFT_HEAVY,
+	[TAB_TIME_ORDER] = KEYMAP_TIME_ORDER,
+	[TAB_SANDWICH] = KEYMAP_SANDWICH,
 };
 
-static const char *const tab_names[NR_TABS] = {
-	"1 Left Heavy",
-	"2 Time Order",
-	"3 Sandwich",
+/*
+ * The status line's hints when there is nothing to say, with the keys
+ * bound at the time: per kind of pane, and for the pages over them.
+ */
+static const struct key_hint flame_hints[] = {
+	{ { REQ_HELP }, "help" },
+	{ { REQ_MOVE_LEFT, REQ_MOVE_DOWN, REQ_MOVE_UP, REQ_MOVE_RIGHT }, "move" },
+	{ { REQ_ZOOM }, "zoom" },
+	{ { REQ_BACK }, "back" },
+	{ { REQ_SHOW_SANDWICH }, "Sandwich" },
+	{ { REQ_LEFT_HEAVY, REQ_TIME_ORDER, REQ_SANDWICH }, "panes" },
+	{ { REQ_QUIT }, "quit" },
+};
+static const struct key_hint time_order_hints[] = {
+	{ { REQ_HELP }, "help" },
+	{ { REQ_MOVE_LEFT, REQ_MOVE_DOWN, REQ_MOVE_UP, REQ_MOVE_RIGHT }, "move" },
+	{ { REQ_ZOOM }, "zoom" },
+	{ { REQ_BACK }, "back" },
+	{ { REQ_LANE_PREV, REQ_LANE_NEXT }, "lanes" },
+	{ { REQ_LANE_MERGED }, "merged" },
+	{ { REQ_LEFT_HEAVY, REQ_TIME_ORDER, REQ_SANDWICH }, "panes" },
+	{ { REQ_QUIT }, "quit" },
+};
+static const struct key_hint sandwich_hints[] = {
+	{ { REQ_HELP }, "help" },
+	{ { REQ_MOVE_DOWN, REQ_MOVE_UP }, "rows" },
+	{ { REQ_SORT_TOTAL, REQ_SORT_SELF, REQ_SORT_NAME }, "sort" },
+	{ { REQ_NEXT_PANE }, "focus" },
+	{ { REQ_ZOOM }, "back, marked" },
+	{ { REQ_QUIT }, "quit" },
+};
+static const struct key_hint page_hints[] = {
+	{ { REQ_MOVE_DOWN, REQ_MOVE_UP, REQ_PAGE_UP, REQ_PAGE_DOWN }, "scroll" },
+	{ { REQ_QUIT, REQ_BACK, REQ_HELP }, "close" },
+};
+static const struct key_hint picker_hints[] = {
+	{ { REQ_PICKER_UP, REQ_PICKER_DOWN }, "move" },
+	{ { REQ_PICKER_TICK }, "tick" },
+	{ { REQ_PICKER_TICK_SHOWN }, "all shown" },
+	{ { REQ_PICKER_APPLY }, "apply" },
+	{ { REQ_PICKER_CANCEL }, "cancel" },
+};
+static const struct key_hint source_hints[] = {
+	{ { REQ_MOVE_DOWN, REQ_MOVE_UP }, "move" },
+	{ { REQ_FIND_NEXT, REQ_FIND_PREV }, "lines with weight" },
+	{ { REQ_MOVE_LEFT, REQ_MOVE_RIGHT }, "scroll" },
+	{ { REQ_TOP, REQ_BOTTOM }, "ends" },
+	{ { REQ_BACK }, "back" },
+};
+
+/* The tabs: the key that shows the pane, then its name. */
+static const struct {
+	enum request req;
+	const char *name;
+} tab_names[NR_TABS] = {
+	{ REQ_LEFT_HEAVY, "Left Heavy" },
+	{ REQ_TIME_ORDER, "Time Order" },
+	{ REQ_SANDWICH, "Sandwich" },
 };
 
 /*
@@ -111,6 +164,7 @@ struct tui_symbols {
 
 struct tui {
 	const char *path;
+	const struct keys *keys; /* the bindings: the config's, borrowed */
 	struct tui_symbols sym;
 	struct display disp;
 	struct model model;
@@ -152,6 +206,19 @@ struct tui {
 	double *timing_ms;    /* per key, in order */
 	size_t timing_keys, timing_alloc;
 };
+
+/* The keymap of what is on screen: keys are looked up there first. */
+static enum keymap
+active_keymap(const struct tui *ui)
+{
+	if (ui->picking)
+		return KEYMAP_PICKER;
+	if (ui->paging)
+		return KEYMAP_PAGE;
+	if (ui->source)
+		return KEYMAP_SOURCE;
+	return pane_keymaps[ui->active];
+}
 
 /* ------------------------------------------------------------ the tab bar */
 
@@ -263,13 +330,22 @@ draw_tabs(struct tui *ui)
 		ui->tab_x0[t] = ui->tab_x1[t] = -1; /* not drawn: not clickable */
 		enum display_color c = (size_t)t == ui->active ? DISPLAY_TAB_ACTIVE
 								: DISPLAY_TAB_BAR;
-		int w = (int)strlen(tab_names[t]) + 2;
+		int key, w;
 
+		strbuf_reset(&label);
+		if (keys_of(ui->keys, pane_keymaps[ui->active], tab_names[t].req, &key, 1)) {
+			keys_name(&label, key, d->utf8);
+			strbuf_addch(&label, ' ');
+		}
+		strbuf_addstr(&label, tab_names[t].name);
+		w = (int)render_width(label.buf, label.len) + 2;
 		if (x + w > COLS)
 			continue;
 		ui->tab_x0[t] = x;
 		attrset(display_attr(d, c));
-		mvprintw(0, x, " %s ", tab_names[t]);
+		mvaddstr(0, x, " ");
+		display_addstr(d, label.buf, label.len);
+		addstr(" ");
 		x += w;
 		ui->tab_x1[t] = x;
 	}
@@ -313,6 +389,11 @@ static void add_func_name(struct tui *ui, struct strbuf *out, uint32_t fn);
 static void
 search_status(struct tui *ui, struct strbuf *out)
 {
+	/* Sandwich's table has no boxes to go through: its hints skip the first. */
+	static const struct key_hint search_hints[] = {
+		{ { REQ_FIND_NEXT, REQ_FIND_PREV }, "next" },
+		{ { REQ_BACK }, "clears" },
+	};
 	struct pane *p = &ui->panes[ui->active];
 	struct search_re *re = model_search_re(&ui->model);
 	size_t start;
@@ -330,7 +411,8 @@ search_status(struct tui *ui, struct strbuf *out)
 	p->ops->search(p, &ui->ctx, out);
 	if (out->len > start)
 		strbuf_addstr(out, "  ");
-	strbuf_addstr(out, ui->active == TAB_SANDWICH ? "Esc clears" : "n/N next  Esc clears");
+	keys_hints(out, ui->keys, pane_keymaps[ui->active], search_hints + (ui->active == TAB_SANDWICH),
+		   ARRAY_SIZE(search_hints) - (ui->active == TAB_SANDWICH), ui->disp.utf8);
 }
 
 /* The percentage of the symbols done, while they resolve. */
@@ -348,18 +430,27 @@ static void
 draw_status(struct tui *ui)
 {
 	const struct display *d = &ui->disp;
-	static const char page_hints[] = "j k PgUp PgDn scroll  q Esc ? close";
-	static const char picker_hints[] =
-		"Up Down move  Space tick  Ctrl-A all shown  Enter apply  Esc cancel";
-	static const char source_hints[] =
-		"j k move  n N lines with weight  h l scroll  g G ends  Esc back";
-	const char *text = ui->picking  ? picker_hints
-			   : ui->paging ? page_hints
-			   : ui->source ? source_hints
-					: pane_hints[ui->active];
-	size_t len = strlen(text);
+	const struct key_hint *hints = ui->picking  ? picker_hints
+				       : ui->paging ? page_hints
+				       : ui->source ? source_hints
+				       : ui->active == TAB_SANDWICH ? sandwich_hints
+				       : ui->active == TAB_TIME_ORDER ? time_order_hints
+								    : flame_hints;
+	size_t nr_hints = ui->picking  ? ARRAY_SIZE(picker_hints)
+			  : ui->paging ? ARRAY_SIZE(page_hints)
+			  : ui->source ? ARRAY_SIZE(source_hints)
+			  : ui->active == TAB_SANDWICH ? ARRAY_SIZE(sandwich_hints)
+			  : ui->active == TAB_TIME_ORDER ? ARRAY_SIZE(time_order_hints)
+						       : ARRAY_SIZE(flame_hints);
 	struct strbuf sb = STRBUF_INIT, search = STRBUF_INIT, phase = STRBUF_INIT;
+	struct strbuf hint = STRBUF_INIT;
+	const char *text;
+	size_t len;
 	unsigned room = (unsigned)COLS - 1;
+
+	keys_hints(&hint, ui->keys, active_keymap(ui), hints, nr_hints, d->utf8);
+	text = hint.buf;
+	len = hint.len;
 
 	if (ui->message.len) {
 		text = ui->message.buf;
@@ -388,6 +479,7 @@ draw_status(struct tui *ui)
 	strbuf_release(&sb);
 	strbuf_release(&search);
 	strbuf_release(&phase);
+	strbuf_release(&hint);
 }
 
 /* ------------------------------------------------------------------ pages */
@@ -403,10 +495,19 @@ page_open(struct tui *ui)
 static void
 open_help(struct tui *ui)
 {
+	static const enum request close[] = { REQ_QUIT, REQ_BACK, REQ_HELP };
+	enum keymap km = active_keymap(ui);
+
 	strbuf_reset(&ui->page);
-	strbuf_addf(&ui->page, "tflame %s: keys (q, Esc or ? closes this page)\n",
-		    PACKAGE_VERSION);
-	keys_help_text(&ui->page, ui->disp.utf8);
+	strbuf_addf(&ui->page, "tflame %s: keys (", PACKAGE_VERSION);
+	/* "q, Esc or ? closes this page", as the page keymap has it */
+	for (size_t i = 0; i < ARRAY_SIZE(close); i++) {
+		if (i)
+			strbuf_addstr(&ui->page, i + 1 < ARRAY_SIZE(close) ? ", " : " or ");
+		keys_first_name(&ui->page, ui->keys, KEYMAP_PAGE, close[i], false);
+	}
+	strbuf_addstr(&ui->page, " closes this page)\n");
+	keys_help_text(&ui->page, ui->keys, km, ui->disp.utf8);
 	strbuf_addstr(&ui->page,
 		      "\n# Reading the panes\n"
 		      "  A box's width is its weight. Left Heavy merges every call path into\n"
@@ -691,6 +792,7 @@ static void
 show_func(struct tui *ui, uint32_t fn)
 {
 	struct pane *p;
+	enum keymap km;
 
 	model_set_search_func(&ui->model, fn);
 	switch_pane(ui, ui->active == TAB_SANDWICH ? ui->flame_pane : TAB_SANDWICH);
@@ -698,9 +800,19 @@ show_func(struct tui *ui, uint32_t fn)
 	p->ops->show(p, &ui->ctx, fn);
 	strbuf_addstr(&ui->message, "marked: ");
 	add_func_name(ui, &ui->message, fn);
-	strbuf_addstr(&ui->message, ui->active == TAB_SANDWICH
-					    ? "  (Enter: back, marked; Esc: unmark)"
-					    : "  (n N: its boxes; Esc: unmark)");
+	km = pane_keymaps[ui->active];
+	strbuf_addstr(&ui->message, "  (");
+	if (ui->active == TAB_SANDWICH) {
+		keys_first_name(&ui->message, ui->keys, km, REQ_ZOOM, ui->disp.utf8);
+		strbuf_addstr(&ui->message, ": back, marked; ");
+	} else {
+		keys_first_name(&ui->message, ui->keys, km, REQ_FIND_NEXT, ui->disp.utf8);
+		strbuf_addch(&ui->message, ' ');
+		keys_first_name(&ui->message, ui->keys, km, REQ_FIND_PREV, ui->disp.utf8);
+		strbuf_addstr(&ui->message, ": its boxes; ");
+	}
+	keys_first_name(&ui->message, ui->keys, km, REQ_BACK, ui->disp.utf8);
+	strbuf_addstr(&ui->message, ": unmark)");
 }
 
 /* / opens the prompt, empty: Up brings back the last pattern. */
@@ -776,13 +888,24 @@ prompt_input(struct tui *ui, int key)
 	}
 }
 
-/* A key for the thread picker; y is the pointer's row for mouse keys. */
+/*
+ * A key for the thread picker: a request of its keymap, else typing for
+ * its filter; y is the pointer's row for mouse keys, else -1.
+ */
 static void
 picker_input(struct tui *ui, int key, int y)
 {
+	enum request req = keys_request(ui->keys, KEYMAP_PICKER, key);
 	struct strbuf what = STRBUF_INIT;
+	enum picker_result r;
 
-	switch (picker_key(&ui->picker, &ui->model, key, y, &ui->message)) {
+	if (req != REQ_NONE)
+		r = picker_request(&ui->picker, &ui->model, req, y, ui->keys, &ui->message);
+	else if (key >= KEYS_CLICK)
+		r = PICKER_STAY; /* the mouse does not type */
+	else
+		r = picker_type(&ui->picker, &ui->model, key);
+	switch (r) {
 	case PICKER_APPLY:
 		model_set_threads(&ui->model, picker_mask(&ui->picker));
 		picker_close(&ui->picker);
@@ -994,7 +1117,9 @@ unknown_key(struct tui *ui, int key)
 {
 	strbuf_addstr(&ui->message, "no action on ");
 	keys_name(&ui->message, key, ui->disp.utf8);
-	strbuf_addstr(&ui->message, ": ? lists the keys");
+	strbuf_addstr(&ui->message, ": ");
+	keys_first_name(&ui->message, ui->keys, active_keymap(ui), REQ_HELP, ui->disp.utf8);
+	strbuf_addstr(&ui->message, " lists the keys");
 }
 
 static double
@@ -1197,10 +1322,12 @@ run(struct tui *ui)
 			continue;
 		}
 		if (ui->picking) {
+			in.y = -1;
 			if (key == KEY_MOUSE) {
 				if (getmouse(&ev) != OK || !(key = mouse_key(&ev)))
 					continue;
-				in.y = ev.y;
+				if (key == KEYS_CLICK || key == KEYS_DOUBLE_CLICK)
+					in.y = ev.y;
 			}
 			picker_input(ui, key, in.y);
 			continue;
@@ -1214,7 +1341,7 @@ run(struct tui *ui)
 			if (!key || (key == KEYS_CLICK && click_tabs(ui, ev.x, ev.y)))
 				continue;
 		}
-		req = keys_request(key);
+		req = keys_request(ui->keys, active_keymap(ui), key);
 		if (req == REQ_NONE) {
 			if (ui->paging)
 				ui->paging = false;
@@ -1229,8 +1356,11 @@ run(struct tui *ui)
 /* ------------------------------------------------------------- the whole */
 
 static void
-print_warnings(const char *path, const struct profile_set *ps)
+print_warnings(const char *path, const struct profile_set *ps, const struct conf *conf)
 {
+	/* The config's are escaped already. */
+	for (size_t i = 0; i < conf->nr_warnings; i++)
+		fprintf(stderr, "tflame: %s\n", conf->warnings[i]);
 	for (size_t i = 0; i < ps->nr_diags; i++) {
 		struct strbuf sb = STRBUF_INIT;
 
@@ -1250,7 +1380,7 @@ tui_run(const struct tui_options *o)
 	struct sigaction sa = { .sa_handler = tui_on_signal }, old_term, old_hup, old_int;
 	struct tf_error err = TF_ERROR_INIT;
 	struct profile_set *ps = NULL;
-	struct tui ui = { .path = o->path };
+	struct tui ui = { .path = o->path, .keys = &o->conf->keys };
 	struct import_options io = o->io;
 	struct symbols_job *job = NULL;
 	bool stdin_busy = !strcmp(o->path, "-");
@@ -1328,6 +1458,7 @@ tui_run(const struct tui_options *o)
 	sigaction(SIGHUP, &sa, &old_hup);
 	sigaction(SIGINT, &sa, &old_int);
 
+	ui.disp.custom = o->conf->colors;
 	if (display_open(&ui.disp, stdin_busy, &err)) {
 		struct strbuf sb = STRBUF_INIT;
 
@@ -1349,7 +1480,8 @@ tui_run(const struct tui_options *o)
 	ui.ctx = (struct pane_ctx){
 		.model = &ui.model,
 		.disp = &ui.disp,
-		.color = COLOR_BY_FUNCTION,
+		.color = o->conf->color_mode,
+		.flip = o->conf->flip,
 		.message = &ui.message,
 		.page = &ui.page,
 	};
@@ -1357,12 +1489,23 @@ tui_run(const struct tui_options *o)
 		ui.panes[i].ops = pane_table[i];
 		ui.panes[i].priv = pane_table[i]->open(&ui.ctx);
 	}
-	if (ps->nr_diags)
+	if (o->conf->nr_warnings) {
+		/* The first one, whole: most often the only one, a typo. */
+		strbuf_addstr(&ui.message, o->conf->warnings[0]);
+		if (o->conf->nr_warnings > 1)
+			strbuf_addf(&ui.message, " (and %zu more config warnings)",
+				    o->conf->nr_warnings - 1);
+		strbuf_addstr(&ui.message, "; listed when tflame exits");
+	} else if (ps->nr_diags) {
 		strbuf_addf(&ui.message, "%zu warning%s while reading: listed when tflame exits",
 			    ps->nr_diags, ps->nr_diags == 1 ? "" : "s");
-	else if (!model_search(&ui.model))
+	} else if (!model_search(&ui.model)) {
 		/* With --search the status line has better to say: what it matches. */
-		strbuf_addstr(&ui.message, "? lists the keys, q quits");
+		keys_first_name(&ui.message, ui.keys, KEYMAP_LEFT_HEAVY, REQ_HELP, false);
+		strbuf_addstr(&ui.message, " lists the keys, ");
+		keys_first_name(&ui.message, ui.keys, KEYMAP_LEFT_HEAVY, REQ_QUIT, false);
+		strbuf_addstr(&ui.message, " quits");
+	}
 
 	run(&ui);
 	symbols_stop(&ui);
@@ -1379,7 +1522,7 @@ tui_run(const struct tui_options *o)
 	strbuf_release(&ui.last_pattern);
 	strbuf_release(&ui.page);
 	strbuf_release(&ui.message);
-	print_warnings(o->path, ps);
+	print_warnings(o->path, ps, o->conf);
 out:
 	symbols_stop(&ui);
 	sigaction(SIGTERM, &old_term, NULL);
