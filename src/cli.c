@@ -456,6 +456,8 @@ cli_main(int argc, char **argv)
 	if (!strcmp(cmd, "--dump-config")) {
 		struct strbuf sb = STRBUF_INIT;
 
+		if (argc > 2)
+			return cli_usage_error(NULL, "--dump-config takes no arguments");
 		conf_dump_defaults(&sb);
 		fwrite(sb.buf, 1, sb.len, stdout);
 		strbuf_release(&sb);

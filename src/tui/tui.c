@@ -527,7 +527,12 @@ open_help(struct tui *ui)
 		      "  Sandwich lists none of them.\n"
 		      "  Symbols resolve in the background: until the status line says\n"
 		      "  'symbols done', frames carry perf's names, with no inline frames\n"
-		      "  and no source lines; the view then keeps its place.\n");
+		      "  and no source lines; the view then keeps its place.\n"
+		      "\n# Changing the keys\n"
+		      "  The keys above are those in effect: ~/.config/tflame/config (or\n"
+		      "  $TFLAME_CONFIG) can bind others, per pane or page, and set the\n"
+		      "  colours and defaults; 'tflame --dump-config' prints the defaults in\n"
+		      "  its syntax. The search prompt's editing keys are fixed.\n");
 	page_open(ui);
 }
 
