@@ -107,7 +107,7 @@ find_zoom(struct model *m, bool chart, const char *path, uint64_t *x0, uint64_t 
 			const struct chart *c = &tl->lanes[l];
 
 			for (uint32_t i = 0; i < c->nr_boxes; i++) {
-				if (stack_matches(ps, c->stack[i], path)) {
+				if (stack_matches(ps, chart_stack(c, i), path)) {
 					*x0 = chart_x0(c, i);
 					*x1 = chart_x1(c, i);
 					return true;
@@ -135,7 +135,7 @@ add_eighths(struct strbuf *out, uint32_t eighths)
 static frame_id
 box_frame(const struct profile_set *ps, const struct chart *chart, const struct box *b)
 {
-	stack_id s = chart ? chart->stack[b->node] : b->node;
+	stack_id s = chart ? chart_stack(chart, b->node) : b->node;
 
 	return ps_stack(ps, s)->frame;
 }

@@ -30,8 +30,14 @@
  * (CHART_X_SPANS), another thread (the merged chart of CHART_X_WEIGHT). A
  * box is the positions [first, end): its x range is from the start of its
  * first sample to the end of its last, worked out from the profile's times
- * when asked for, so boxes cost 12 bytes and the chart 4 per sample more,
- * not x and times of their own. A box's parent is found, not stored.
+ * when asked for. So that a chart takes less than 16 bytes per sample
+ * (about 2.6 boxes a sample on real stacks), a box stores only its first
+ * position: per position the chart keeps how many frames its stack shares
+ * with the previous one ("shared", 0 after a gap), and a box of row d ends
+ * at the first position after its first that shares d frames or fewer,
+ * found through the minima of blocks of 64, 4096, ... positions. Its stack
+ * is its first sample's, walked up to its depth, and its parent is found
+ * by binary search: neither is stored.
  *
  * The merged chart is the selection as one timeline, for a view of
  * several threads at once: one lane at a time owns it while its samples
@@ -48,7 +54,10 @@
  * row in an x-range are found by binary search. Building is O(samples +
  * the frames that change from one sample to the next), plus a merge of
  * sorted runs when samples are out of time order; nothing recurses. A
- * timeline borrows ps and p, which must outlive it.
+ * lane does not depend on the selection, only on its thread: a timeline
+ * keeps the lanes it built, and a new selection (timeline_select())
+ * builds only the lanes of threads it has not seen and the merged chart.
+ * A timeline borrows ps and p, which must outlive it.
  */
 
 #include <stdbool.h>
@@ -93,16 +102,27 @@ struct chart {
 
 	uint32_t nr_samples;
 	uint32_t *sample;        /* per position: the sample's index in p */
-	uint64_t *cum;           /* CHART_X_WEIGHT: x of each position, nr_samples + 1 */
+	uint64_t *cum;           /* CHART_X_WEIGHT: x of each position - cum_base, nr_samples + 1 */
+	uint64_t cum_base;
 	uint64_t *busy;          /* x covered by positions [0, 64 k), per k */
+	/*
+	 * Per position, the frames shared with the previous position, then
+	 * the minima of each block of 64 of them, of 64 such blocks, and so
+	 * on: level l at shared + level_at[l], entries of shared_width bytes
+	 * (1, 2 or 4, as the deepest stack needs).
+	 */
+	void *shared;
+	uint32_t level_at[8];
+	uint8_t nr_levels, shared_width;
 
 	uint32_t nr_boxes;
-	uint32_t *first, *end;   /* per box: its positions [first, end) */
-	stack_id *stack;         /* per box: the call path down to its frame */
+	uint32_t *first;         /* per box: its first position */
 	uint32_t *row_start;     /* boxes of depth d: [row_start[d], row_start[d + 1]) */
 	uint32_t nr_rows;        /* max depth + 1 */
-	bool borrowed;           /* the arrays are another chart's (a lone lane's) */
+	bool borrowed;           /* the arrays are another chart's (a lane's) */
 };
+
+struct lane_cache;
 
 struct timeline {
 	const struct profile_set *ps;
@@ -112,6 +132,7 @@ struct timeline {
 	uint32_t nr_lanes;
 	struct chart merged;     /* see timeline_merged() */
 	bool merged_built;
+	struct lane_cache *cache; /* the lanes of every thread built so far */
 };
 
 /*
@@ -129,13 +150,21 @@ uint64_t chart_axis_period(const struct profile *p);
  */
 void timeline_build(struct timeline *tl, const struct profile_set *ps, const struct profile *p,
 		    const struct sample_filter *filter);
+/*
+ * The same for another selection of the same ps and p, which must not
+ * have changed since: the lanes built before are kept (and the charts of
+ * the old selection, the merged chart included, invalid). So a new
+ * selection costs the lanes of threads never selected before, and the
+ * merged chart.
+ */
+void timeline_select(struct timeline *tl, const struct sample_filter *filter);
 void timeline_release(struct timeline *tl);
 /*
  * The merged chart of the selection, built on the first call (the lone
  * lane itself when one thread is selected). Valid until timeline_release().
  */
 const struct chart *timeline_merged(struct timeline *tl);
-/* Bytes held by the lanes, and by the merged chart if built. */
+/* Bytes held by the lanes (all threads' built so far), and by the merged chart if built. */
 size_t timeline_memory(const struct timeline *tl);
 
 /* ------------------------------------------------------------ one chart */
@@ -144,24 +173,23 @@ size_t timeline_memory(const struct timeline *tl);
 uint64_t chart_pos_x0(const struct chart *c, uint32_t k);
 uint64_t chart_pos_x1(const struct chart *c, uint32_t k);
 
-/* Box i's x range [x0, x1), row (stack depth - 1), parent (or CHART_NONE). */
+/*
+ * Box i's x range [x0, x1), row (stack depth - 1), stack, parent (or
+ * CHART_NONE). x0 is O(1); x1 and the row are O(log rows) and a scan of
+ * the box's positions that skips blocks of 64 (O(64 log_64 positions) at
+ * worst); the stack walks up from the leaf of the box's first sample.
+ */
 static inline uint64_t
 chart_x0(const struct chart *c, uint32_t i)
 {
 	return chart_pos_x0(c, c->first[i]);
 }
 
-static inline uint64_t
-chart_x1(const struct chart *c, uint32_t i)
-{
-	return chart_pos_x1(c, c->end[i] - 1);
-}
-
-static inline uint32_t
-chart_depth(const struct chart *c, uint32_t i)
-{
-	return c->ps->stacks[c->stack[i]].depth - 1;
-}
+uint64_t chart_x1(const struct chart *c, uint32_t i);
+uint32_t chart_depth(const struct chart *c, uint32_t i);
+stack_id chart_stack(const struct chart *c, uint32_t i);
+/* Every box's stack into stack[nr_boxes], in O(boxes + samples). */
+void chart_stacks(const struct chart *c, stack_id *stack);
 
 /* O(log boxes of the row above). */
 uint32_t chart_parent(const struct chart *c, uint32_t i);

@@ -85,6 +85,7 @@ struct model {
 	uint64_t tree_gen;
 	struct timeline timeline; /* Time Order's lanes and merged chart */
 	uint64_t chart_gen;
+	bool timeline_lanes_ok;   /* its lanes are still of m->ps (set unchanged) */
 	struct func_table funcs;  /* depends on ps only: built once */
 	bool funcs_built;
 	struct func_stats *fstats;

@@ -12,22 +12,27 @@
 
 /*
  * Building a chart: a walk over its positions in time order that keeps
- * the open path, the box open at each depth. A sample's stack is compared
- * with the open path from its leaf upwards, and stacks are interned on
- * (parent, frame), so the first ancestor that is the open stack of its
- * depth ends the comparison: the rest of the path above it is the same.
- * Boxes below that depth close and new ones open. The work per sample is
- * the number of frames that change, never the whole depth, and nothing
- * recurses. A gap in time (chart_gap()) closes every box.
+ * the open path, the stack open at each depth. A sample's stack is
+ * compared with the open path from its leaf upwards, and stacks are
+ * interned on (parent, frame), so the first ancestor that is the open
+ * stack of its depth ends the comparison: the rest of the path above it
+ * is the same. Its depth is what the position shares with the one before
+ * it, and boxes open below it. The work per sample is the number of
+ * frames that change, never the whole depth, and nothing recurses. A gap
+ * in time (chart_gap()) shares nothing.
  *
- * The walk runs twice. The first pass only counts the boxes of each depth;
- * then every box has a known slot (row_start[d] plus how many of its depth
- * opened before it), so the second pass writes boxes straight into exact
- * allocations, sorted by depth and x with no sort and no copy.
+ * That walk counts the boxes of each depth; then every box has a known
+ * slot (row_start[d] plus how many of its depth opened before it), and a
+ * second pass, over the shared counts and depths the first one noted,
+ * writes each box's first position straight into place: sorted by depth
+ * and x, with no sort and no copy.
  */
 
 /* Checkpoints of chart.busy: one per this many positions. */
 #define BUSY_STEP 64
+/* Each level of chart.shared holds the minima of this many entries of the one below. */
+#define LEVEL_BITS 6
+#define LEVEL_FAN (1u << LEVEL_BITS)
 
 static uint64_t
 sat_add(uint64_t a, uint64_t b)
@@ -46,7 +51,7 @@ uint64_t
 chart_pos_x0(const struct chart *c, uint32_t k)
 {
 	if (c->axis.kind == CHART_X_WEIGHT)
-		return c->cum[k];
+		return c->cum_base + c->cum[k];
 	return (uint64_t)c->p->time[c->sample[k]] - (uint64_t)c->axis.origin;
 }
 
@@ -56,7 +61,7 @@ chart_pos_x1(const struct chart *c, uint32_t k)
 	uint64_t x, next;
 
 	if (c->axis.kind == CHART_X_WEIGHT)
-		return c->cum[k + 1];
+		return c->cum_base + c->cum[k + 1];
 	x = chart_pos_x0(c, k);
 	next = k + 1 < c->nr_samples ? chart_pos_x0(c, k + 1) : UINT64_MAX;
 	if (c->axis.kind == CHART_X_SPANS) {
@@ -78,218 +83,349 @@ chart_gap(const struct chart *c, uint32_t k)
 	return chart_pos_x1(c, k - 1) < chart_pos_x0(c, k);
 }
 
+/* ------------------------------------------------------------ shared frames */
+
+static inline uint32_t
+shared_at(const struct chart *c, size_t i)
+{
+	switch (c->shared_width) {
+	case 1:
+		return ((const uint8_t *)c->shared)[i];
+	case 2:
+		return ((const uint16_t *)c->shared)[i];
+	default:
+		return ((const uint32_t *)c->shared)[i];
+	}
+}
+
+static inline void
+shared_set(struct chart *c, size_t i, uint32_t v)
+{
+	switch (c->shared_width) {
+	case 1:
+		((uint8_t *)c->shared)[i] = (uint8_t)v;
+		break;
+	case 2:
+		((uint16_t *)c->shared)[i] = (uint16_t)v;
+		break;
+	default:
+		((uint32_t *)c->shared)[i] = v;
+	}
+}
+
+/* Entries of level l of shared. */
+static uint32_t
+level_size(const struct chart *c, uint32_t l)
+{
+	uint64_t unit = (uint64_t)1 << (LEVEL_BITS * l);
+
+	return (uint32_t)(((uint64_t)c->nr_samples + unit - 1) >> (LEVEL_BITS * l));
+}
+
+/* Allocate c->shared for nr_samples positions of values up to max, with its levels. */
+static void
+shared_alloc(struct chart *c, uint32_t max)
+{
+	size_t total = 0;
+
+	c->shared_width = max <= UINT8_MAX ? 1 : max <= UINT16_MAX ? 2 : 4;
+	c->nr_levels = 0;
+	do {
+		c->level_at[c->nr_levels] = (uint32_t)total;
+		total += level_size(c, c->nr_levels);
+		c->nr_levels++;
+	} while (level_size(c, c->nr_levels - 1) > LEVEL_FAN && c->nr_levels < 8);
+	c->shared = xmalloc(c->shared_width * (total + 1));
+}
+
+/* Fill the levels above the positions' shared counts. */
+static void
+shared_levels(struct chart *c)
+{
+	for (uint32_t l = 1; l < c->nr_levels; l++) {
+		size_t below = c->level_at[l - 1], at = c->level_at[l];
+		uint32_t n = level_size(c, l - 1);
+
+		for (uint32_t b = 0; b < level_size(c, l); b++) {
+			uint32_t lo = b << LEVEL_BITS, hi = lo + LEVEL_FAN < n ? lo + LEVEL_FAN : n;
+			uint32_t min = UINT32_MAX;
+
+			for (uint32_t k = lo; k < hi; k++) {
+				uint32_t v = shared_at(c, below + k);
+
+				min = v < min ? v : min;
+			}
+			shared_set(c, at + b, min);
+		}
+	}
+}
+
+/*
+ * The first position in [from, limit) that shares d frames or fewer with
+ * the one before it, or limit: step along a level, climbing to the next
+ * one at each block boundary, until a block's minimum is at most d; then
+ * down into that block, to the first such position.
+ */
+static uint32_t
+next_shared_within(const struct chart *c, uint32_t from, uint32_t limit, uint32_t d)
+{
+	uint32_t k = from, l = 0;
+
+	if (from >= limit)
+		return limit;
+	for (;;) {
+		size_t at = c->level_at[l];
+		uint32_t n = level_size(c, l);
+		bool climb = false;
+
+		while (k < n && shared_at(c, at + k) > d) {
+			k++;
+			if (((uint64_t)k << (LEVEL_BITS * l)) >= limit)
+				return limit;
+			if (!(k % LEVEL_FAN) && l + 1 < c->nr_levels) {
+				climb = true;
+				break;
+			}
+		}
+		if (!climb) {
+			if (k >= n)
+				return limit;
+			break;
+		}
+		k >>= LEVEL_BITS;
+		l++;
+	}
+	while (l > 0) {
+		size_t at;
+
+		l--;
+		at = c->level_at[l];
+		k <<= LEVEL_BITS;
+		while (shared_at(c, at + k) > d)
+			k++;
+	}
+	return k < limit ? k : limit;
+}
+
+/* The row of box i: the last row starting at or before it. */
+static uint32_t
+box_row(const struct chart *c, uint32_t i)
+{
+	uint32_t lo = 0, hi = c->nr_rows;
+
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (c->row_start[mid] <= i)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The end of box i of row d: the next box of the row starts there or later. */
+static uint32_t
+box_end(const struct chart *c, uint32_t i, uint32_t d)
+{
+	uint32_t limit = i + 1 < c->row_start[d + 1] ? c->first[i + 1] : c->nr_samples;
+
+	return next_shared_within(c, c->first[i] + 1, limit, d);
+}
+
+uint32_t
+chart_depth(const struct chart *c, uint32_t i)
+{
+	return box_row(c, i);
+}
+
+uint64_t
+chart_x1(const struct chart *c, uint32_t i)
+{
+	return chart_pos_x1(c, box_end(c, i, box_row(c, i)) - 1);
+}
+
+stack_id
+chart_stack(const struct chart *c, uint32_t i)
+{
+	const struct stack_node *stacks = c->ps->stacks;
+	uint32_t depth = box_row(c, i) + 1;
+	stack_id s = c->p->stack[c->sample[c->first[i]]];
+
+	while (stacks[s].depth > depth)
+		s = stacks[s].parent;
+	return s;
+}
+
+void
+chart_stacks(const struct chart *c, stack_id *stack)
+{
+	const struct stack_node *stacks = c->ps->stacks;
+	uint32_t *next = xmalloc(sizeof(*next) * ((size_t)c->nr_rows + 1));
+
+	memcpy(next, c->row_start, sizeof(*next) * c->nr_rows);
+	/* The boxes that open at k are its stack's frames below what it shares. */
+	for (uint32_t k = 0; k < c->nr_samples; k++) {
+		uint32_t keep = shared_at(c, k);
+
+		for (stack_id s = c->p->stack[c->sample[k]]; stacks[s].depth > keep;
+		     s = stacks[s].parent)
+			stack[next[stacks[s].depth - 1]++] = s;
+	}
+	free(next);
+}
+
 /* ------------------------------------------------------------ the walk */
 
-struct walk {
-	const struct profile_set *ps;
-	struct chart *c;      /* boxes are written when c->stack is set */
-	stack_id *open_stack; /* per depth: the stack of the open box */
-	uint32_t *open_box;   /* per depth: its index */
-	uint32_t nr_open, alloc_open;
+/* What building charts needs, kept from one chart to the next. */
+struct scratch {
+	stack_id *open;       /* per depth: the stack open there */
 	uint32_t *count;      /* per depth: boxes opened so far */
-	uint32_t alloc_count;
+	uint32_t alloc_depth;
+	uint32_t *shared, *depth; /* per position */
+	uint32_t alloc_pos;
 };
 
 static void
-grow_depth(struct walk *w, uint32_t depth)
+scratch_depth(struct scratch *sc, uint32_t depth)
 {
-	uint32_t old = w->alloc_count;
+	uint32_t n = sc->alloc_depth ? sc->alloc_depth : 64;
 
-	if (depth <= w->alloc_open && depth <= w->alloc_count)
+	if (depth <= sc->alloc_depth)
 		return;
-	if (depth > w->alloc_open) {
-		uint32_t n = w->alloc_open ? w->alloc_open : 64;
-
-		while (n < depth)
-			n *= 2;
-		w->open_stack = xreallocarray(w->open_stack, n, sizeof(*w->open_stack));
-		w->open_box = xreallocarray(w->open_box, n, sizeof(*w->open_box));
-		w->alloc_open = n;
-	}
-	if (depth > w->alloc_count) {
-		uint32_t n = w->alloc_count ? w->alloc_count : 64;
-
-		while (n < depth)
-			n *= 2;
-		w->count = xreallocarray(w->count, n, sizeof(*w->count));
-		memset(w->count + old, 0, sizeof(*w->count) * (n - old));
-		w->alloc_count = n;
-	}
-}
-
-/* Close the open boxes at depths [from, nr_open) before position k. */
-static void
-close_boxes(struct walk *w, uint32_t from, uint32_t k)
-{
-	if (w->c->stack)
-		for (uint32_t d = from; d < w->nr_open; d++)
-			w->c->end[w->open_box[d]] = k;
-	w->nr_open = from;
+	while (n < depth)
+		n *= 2;
+	sc->open = xreallocarray(sc->open, n, sizeof(*sc->open));
+	sc->count = xreallocarray(sc->count, n, sizeof(*sc->count));
+	memset(sc->count + sc->alloc_depth, 0, sizeof(*sc->count) * (n - sc->alloc_depth));
+	sc->alloc_depth = n;
 }
 
 static void
-walk_sample(struct walk *w, stack_id s, uint32_t k)
+scratch_release(struct scratch *sc)
 {
-	const struct stack_node *stacks = w->ps->stacks;
-	struct chart *c = w->c;
-	uint32_t depth = stacks[s].depth, keep;
-	stack_id u = s;
-
-	/* The deepest ancestor of s (or s) that is open at its depth. */
-	while (stacks[u].depth > w->nr_open)
-		u = stacks[u].parent;
-	while (u != STACK_ROOT && w->open_stack[stacks[u].depth - 1] != u)
-		u = stacks[u].parent;
-	keep = stacks[u].depth;
-	close_boxes(w, keep, k);
-
-	grow_depth(w, depth);
-	for (u = s; stacks[u].depth > keep; u = stacks[u].parent) {
-		uint32_t d = stacks[u].depth - 1;
-		uint32_t i = c->row_start ? c->row_start[d] + w->count[d] : 0;
-
-		w->count[d]++;
-		w->open_stack[d] = u;
-		w->open_box[d] = i;
-		if (c->stack) {
-			c->first[i] = k;
-			c->stack[i] = u;
-		}
-	}
-	w->nr_open = depth;
+	free(sc->open);
+	free(sc->count);
+	free(sc->shared);
+	free(sc->depth);
+	memset(sc, 0, sizeof(*sc));
 }
 
-/* Make c's boxes from its positions. */
+/*
+ * Make c's boxes, shared counts and busy checkpoints from its positions
+ * c->sample[nr_samples] on c->axis (and c->cum), and its weight.
+ */
 static void
-build_boxes(struct chart *c)
+chart_fill(struct chart *c, struct scratch *sc)
 {
+	const struct stack_node *stacks = c->ps->stacks;
 	const struct profile *p = c->p;
-	struct walk w;
-
-	memset(&w, 0, sizeof(w));
-	w.ps = c->ps;
-	w.c = c;
-	for (int pass = 0; pass < 2; pass++) {
-		w.nr_open = 0;
-		if (pass) {
-			uint32_t rows = 0, total = 0;
-
-			for (uint32_t d = 0; d < w.alloc_count; d++)
-				if (w.count[d])
-					rows = d + 1;
-			c->nr_rows = rows;
-			c->row_start = xmalloc(sizeof(*c->row_start) * ((size_t)rows + 1));
-			for (uint32_t d = 0; d < rows; d++) {
-				c->row_start[d] = total;
-				if (w.count[d] > UINT32_MAX - 1 - total)
-					die("too many boxes for the flame chart");
-				total += w.count[d];
-				w.count[d] = 0;
-			}
-			c->row_start[rows] = total;
-			c->nr_boxes = total;
-			c->first = xmalloc(sizeof(*c->first) * ((size_t)total + 1));
-			c->end = xmalloc(sizeof(*c->end) * ((size_t)total + 1));
-			c->stack = xmalloc(sizeof(*c->stack) * ((size_t)total + 1));
-		}
-		for (uint32_t k = 0; k < c->nr_samples; k++) {
-			if (k && chart_gap(c, k))
-				close_boxes(&w, 0, k);
-			walk_sample(&w, p->stack[c->sample[k]], k);
-		}
-		close_boxes(&w, 0, c->nr_samples);
-	}
-	free(w.open_stack);
-	free(w.open_box);
-	free(w.count);
-}
-
-/* Fill c->busy, and c->x_begin and c->x_end. */
-static void
-build_busy(struct chart *c)
-{
+	uint32_t n = c->nr_samples, nr_open = 0, max_shared = 0, rows = 0, total = 0;
 	uint64_t sum = 0;
 
-	c->busy = xmalloc(sizeof(*c->busy) * ((size_t)c->nr_samples / BUSY_STEP + 1));
-	for (uint32_t k = 0; k < c->nr_samples; k++) {
+	if (n > sc->alloc_pos) {
+		sc->shared = xreallocarray(sc->shared, n, sizeof(*sc->shared));
+		sc->depth = xreallocarray(sc->depth, n, sizeof(*sc->depth));
+		sc->alloc_pos = n;
+	}
+	c->weight = 0;
+	c->busy = xmalloc(sizeof(*c->busy) * ((size_t)n / BUSY_STEP + 1));
+	for (uint32_t k = 0; k < n; k++) {
+		stack_id s = p->stack[c->sample[k]], u = s;
+		uint32_t depth = stacks[s].depth, keep;
+
 		if (!(k % BUSY_STEP))
 			c->busy[k / BUSY_STEP] = sum;
 		sum += chart_pos_x1(c, k) - chart_pos_x0(c, k);
+		c->weight += p->weight[c->sample[k]];
+		if (k && chart_gap(c, k))
+			nr_open = 0;
+		/* The deepest ancestor of s (or s) that is open at its depth. */
+		while (stacks[u].depth > nr_open)
+			u = stacks[u].parent;
+		while (u != STACK_ROOT && sc->open[stacks[u].depth - 1] != u)
+			u = stacks[u].parent;
+		keep = stacks[u].depth;
+		scratch_depth(sc, depth);
+		for (u = s; stacks[u].depth > keep; u = stacks[u].parent) {
+			sc->open[stacks[u].depth - 1] = u;
+			sc->count[stacks[u].depth - 1]++;
+		}
+		nr_open = depth;
+		sc->shared[k] = keep;
+		sc->depth[k] = depth;
+		max_shared = keep > max_shared ? keep : max_shared;
 	}
-	if (!(c->nr_samples % BUSY_STEP))
-		c->busy[c->nr_samples / BUSY_STEP] = sum;
+	if (!(n % BUSY_STEP))
+		c->busy[n / BUSY_STEP] = sum;
+
+	for (uint32_t d = 0; d < sc->alloc_depth; d++)
+		if (sc->count[d])
+			rows = d + 1;
+	c->nr_rows = rows;
+	c->row_start = xmalloc(sizeof(*c->row_start) * ((size_t)rows + 1));
+	for (uint32_t d = 0; d < rows; d++) {
+		c->row_start[d] = total;
+		if (sc->count[d] > UINT32_MAX - 1 - total)
+			die("too many boxes for the flame chart");
+		total += sc->count[d];
+		sc->count[d] = 0;
+	}
+	c->row_start[rows] = total;
+	c->nr_boxes = total;
+	c->first = xmalloc(sizeof(*c->first) * ((size_t)total + 1));
+	shared_alloc(c, max_shared);
+	for (uint32_t k = 0; k < n; k++) {
+		shared_set(c, k, sc->shared[k]);
+		for (uint32_t d = sc->shared[k]; d < sc->depth[k]; d++)
+			c->first[c->row_start[d] + sc->count[d]++] = k;
+	}
+	for (uint32_t d = 0; d < rows; d++)
+		sc->count[d] = 0;
+	shared_levels(c);
+}
+
+/* Free what c owns but its positions. */
+static void
+chart_free_boxes(struct chart *c)
+{
+	free(c->cum);
+	free(c->busy);
+	free(c->shared);
+	free(c->first);
+	free(c->row_start);
+}
+
+static size_t
+chart_box_memory(const struct chart *c)
+{
+	size_t shared = 0;
+
+	for (uint32_t l = 0; l < c->nr_levels; l++)
+		shared += level_size(c, l);
+	return (c->cum ? ((size_t)c->nr_samples + 1) * sizeof(*c->cum) : 0) +
+	       ((size_t)c->nr_samples / BUSY_STEP + 1) * sizeof(*c->busy) +
+	       shared * c->shared_width + (size_t)c->nr_boxes * sizeof(*c->first) +
+	       ((size_t)c->nr_rows + 1) * sizeof(*c->row_start);
+}
+
+/* Where c starts and ends on its axis: its first sample, its last one's end. */
+static void
+chart_place(struct chart *c)
+{
+	c->x_begin = c->x_end = 0;
 	if (c->nr_samples) {
 		c->x_begin = chart_pos_x0(c, 0);
 		c->x_end = chart_pos_x1(c, c->nr_samples - 1);
 	}
 }
 
-/*
- * Make a chart of the positions sample[n] (owned by it from now), in
- * time order and with no two at the same time; cum_base is where a
- * CHART_X_WEIGHT chart starts.
- */
-static void
-chart_make(struct chart *c, const struct timeline *tl, thread_id thread, uint32_t *sample,
-	   uint32_t n, uint64_t cum_base)
-{
-	const struct profile *p = tl->p;
-
-	memset(c, 0, sizeof(*c));
-	c->ps = tl->ps;
-	c->p = p;
-	c->axis = tl->axis;
-	c->total = tl->axis.total;
-	c->has_time = tl->axis.kind != CHART_X_WEIGHT;
-	c->thread = thread;
-	c->sample = sample;
-	c->nr_samples = n;
-	for (uint32_t k = 0; k < n; k++)
-		c->weight += p->weight[sample[k]];
-	if (tl->axis.kind == CHART_X_WEIGHT) {
-		c->cum = xmalloc(sizeof(*c->cum) * ((size_t)n + 1));
-		c->cum[0] = cum_base;
-		for (uint32_t k = 0; k < n; k++)
-			c->cum[k + 1] = c->cum[k] + p->weight[sample[k]];
-	}
-	build_boxes(c);
-	build_busy(c);
-}
-
-static void
-chart_release(struct chart *c)
-{
-	if (!c->borrowed) {
-		free(c->sample);
-		free(c->cum);
-		free(c->busy);
-		free(c->first);
-		free(c->end);
-		free(c->stack);
-		free(c->row_start);
-	}
-	memset(c, 0, sizeof(*c));
-}
-
-static size_t
-chart_memory(const struct chart *c)
-{
-	if (c->borrowed)
-		return 0;
-	return sizeof(*c) + (size_t)c->nr_samples * sizeof(*c->sample) +
-	       (c->cum ? ((size_t)c->nr_samples + 1) * sizeof(*c->cum) : 0) +
-	       ((size_t)c->nr_samples / BUSY_STEP + 1) * sizeof(*c->busy) +
-	       (size_t)c->nr_boxes * (sizeof(*c->first) + sizeof(*c->end) + sizeof(*c->stack)) +
-	       ((size_t)c->nr_rows + 1) * sizeof(*c->row_start);
-}
-
 /* ------------------------------------------------------------ ordering */
 
 /*
  * Sort the sample indices a[n] by time, stably: a merge of the runs
- * already in order, pairwise, so samples in time order cost one pass and
- * the lanes of a merged chart log2(lanes) passes. tmp has room for n.
- * Returns the sorted array, a or tmp.
+ * already in order, pairwise, so samples in time order cost one pass.
+ * tmp has room for n. Returns the sorted array, a or tmp.
  */
 static uint32_t *
 sort_by_time(const int64_t *time, uint32_t *a, uint32_t *tmp, uint32_t n)
@@ -348,23 +484,6 @@ drop_same_time(const int64_t *time, uint32_t *a, uint32_t n)
 	for (uint32_t k = 0; k < n; k++)
 		if (!out || time[a[k]] != time[a[out - 1]])
 			a[out++] = a[k];
-	return out;
-}
-
-/* The positions of a chart: a[n] in time order, copied. */
-static uint32_t *
-order_positions(const struct timeline *tl, const uint32_t *a, uint32_t *n, uint32_t *tmp)
-{
-	uint32_t *out = xmalloc(sizeof(*out) * ((size_t)*n + 1));
-
-	memcpy(out, a, sizeof(*out) * *n);
-	if (tl->axis.kind != CHART_X_WEIGHT) {
-		uint32_t *sorted = sort_by_time(tl->p->time, out, tmp, *n);
-
-		if (sorted != out)
-			memcpy(out, sorted, sizeof(*out) * *n);
-		*n = drop_same_time(tl->p->time, out, *n);
-	}
 	return out;
 }
 
@@ -429,42 +548,229 @@ chart_axis_period(const struct profile *p)
 	return period;
 }
 
-/* Work out tl->axis from the selected samples sel[n]. */
+/* ------------------------------------------------------------ lanes */
+
+/*
+ * The lanes of every thread of one profile, built when first selected,
+ * on an axis of the profile's own: x from its first sample, so that a
+ * lane's gaps and durations are those of any selection's axis (which only
+ * moves the origin, or cum_base without times). kind, period and cap are
+ * those of the selection that built them: another selection whose axis
+ * differs in those (rare: see make_axis()) starts the cache over.
+ */
+struct lane_cache {
+	struct chart_axis axis;
+	bool grouped_built;
+	uint32_t *grouped;   /* every thread's positions, thread after thread */
+	uint32_t *start;     /* per thread: its positions from grouped + start[t] */
+	uint32_t *len;       /* per thread: how many (fewer than its samples: same times) */
+	/* per thread, of its samples of non-zero weight: */
+	uint32_t *nr;        /* how many */
+	uint64_t *weight;    /* their weight */
+	uint32_t *first;     /* the first one's index: order of appearance */
+	int64_t *lo, *hi;    /* their first and last time */
+	uint64_t *span_end;  /* max of time + weight, from the profile's first time */
+	int64_t origin;      /* the profile's first time */
+	uint64_t period;     /* chart_axis_period(p), UINT64_MAX until needed */
+	struct chart *chart; /* per thread; built when chart[t].row_start is set */
+	struct scratch scratch;
+};
+
+/* Per-thread sums of p's samples, whatever the selection. */
+static struct lane_cache *
+cache_new(const struct profile_set *ps, const struct profile *p)
+{
+	struct lane_cache *lc = xcalloc(1, sizeof(*lc));
+	uint32_t nt = ps->nr_threads;
+
+	lc->nr = xcalloc((size_t)nt + 1, sizeof(*lc->nr));
+	lc->weight = xcalloc((size_t)nt + 1, sizeof(*lc->weight));
+	lc->first = xmalloc(sizeof(*lc->first) * ((size_t)nt + 1));
+	lc->lo = xmalloc(sizeof(*lc->lo) * ((size_t)nt + 1));
+	lc->hi = xmalloc(sizeof(*lc->hi) * ((size_t)nt + 1));
+	lc->span_end = xcalloc((size_t)nt + 1, sizeof(*lc->span_end));
+	lc->start = xmalloc(sizeof(*lc->start) * ((size_t)nt + 1));
+	lc->len = xcalloc((size_t)nt + 1, sizeof(*lc->len));
+	lc->chart = xcalloc((size_t)nt + 1, sizeof(*lc->chart));
+	lc->period = UINT64_MAX;
+	lc->origin = INT64_MAX;
+	for (size_t i = 0; i < p->nr_samples && p->has_time; i++)
+		if (p->weight[i] && p->time[i] < lc->origin)
+			lc->origin = p->time[i];
+	for (size_t i = 0; i < p->nr_samples; i++) {
+		thread_id t = p->thread[i];
+
+		if (!p->weight[i])
+			continue;
+		if (!lc->nr[t]++) {
+			lc->first[t] = (uint32_t)i;
+			lc->lo[t] = lc->hi[t] = p->has_time ? p->time[i] : 0;
+		}
+		lc->weight[t] += p->weight[i];
+		if (p->has_time) {
+			uint64_t e = sat_add((uint64_t)p->time[i] - (uint64_t)lc->origin, p->weight[i]);
+
+			lc->lo[t] = p->time[i] < lc->lo[t] ? p->time[i] : lc->lo[t];
+			lc->hi[t] = p->time[i] > lc->hi[t] ? p->time[i] : lc->hi[t];
+			lc->span_end[t] = e > lc->span_end[t] ? e : lc->span_end[t];
+		}
+	}
+	return lc;
+}
+
 static void
-make_axis(struct timeline *tl, const uint32_t *sel, uint32_t n)
+cache_flush(struct lane_cache *lc, uint32_t nr_threads)
+{
+	for (uint32_t t = 0; t < nr_threads; t++) {
+		chart_free_boxes(&lc->chart[t]);
+		memset(&lc->chart[t], 0, sizeof(lc->chart[t]));
+	}
+	free(lc->grouped);
+	lc->grouped = NULL;
+	lc->grouped_built = false;
+}
+
+static void
+cache_free(struct lane_cache *lc, uint32_t nr_threads)
+{
+	if (!lc)
+		return;
+	cache_flush(lc, nr_threads);
+	scratch_release(&lc->scratch);
+	free(lc->nr);
+	free(lc->weight);
+	free(lc->first);
+	free(lc->lo);
+	free(lc->hi);
+	free(lc->span_end);
+	free(lc->start);
+	free(lc->len);
+	free(lc->chart);
+	free(lc);
+}
+
+/*
+ * Every thread's positions, grouped by thread in one counting sort: in
+ * file order without times, else in time order, of samples at the same
+ * time the first only (the others would last no time).
+ */
+static void
+cache_group(struct lane_cache *lc, const struct profile_set *ps, const struct profile *p)
+{
+	uint32_t nt = ps->nr_threads, n = 0, *fill, *tmp = NULL, alloc_tmp = 0;
+
+	for (uint32_t t = 0; t < nt; t++) {
+		lc->start[t] = n;
+		n += lc->nr[t];
+	}
+	lc->grouped = xmalloc(sizeof(*lc->grouped) * ((size_t)n + 1));
+	fill = xmemdup(lc->start, sizeof(*fill) * ((size_t)nt + 1));
+	for (size_t i = 0; i < p->nr_samples; i++)
+		if (p->weight[i])
+			lc->grouped[fill[p->thread[i]]++] = (uint32_t)i;
+	for (uint32_t t = 0; t < nt; t++) {
+		uint32_t *a = lc->grouped + lc->start[t], m = lc->nr[t];
+
+		lc->len[t] = m;
+		if (lc->axis.kind == CHART_X_WEIGHT || !m)
+			continue;
+		if (m > alloc_tmp) {
+			alloc_tmp = m;
+			tmp = xreallocarray(tmp, alloc_tmp, sizeof(*tmp));
+		}
+		{
+			uint32_t *sorted = sort_by_time(p->time, a, tmp, m);
+
+			if (sorted != a)
+				memcpy(a, sorted, sizeof(*a) * m);
+		}
+		lc->len[t] = drop_same_time(p->time, a, m);
+	}
+	free(tmp);
+	free(fill);
+	lc->grouped_built = true;
+}
+
+/* Build thread t's lane in the cache. */
+static void
+cache_lane(struct lane_cache *lc, const struct timeline *tl, thread_id t)
+{
+	struct chart *c = &lc->chart[t];
+	uint32_t n = lc->len[t];
+
+	memset(c, 0, sizeof(*c));
+	c->ps = tl->ps;
+	c->p = tl->p;
+	c->axis = lc->axis;
+	c->total = lc->axis.total;
+	c->has_time = lc->axis.kind != CHART_X_WEIGHT;
+	c->thread = t;
+	c->sample = lc->grouped + lc->start[t];
+	c->nr_samples = n;
+	if (lc->axis.kind == CHART_X_WEIGHT) {
+		c->cum = xmalloc(sizeof(*c->cum) * ((size_t)n + 1));
+		c->cum[0] = 0;
+		for (uint32_t k = 0; k < n; k++)
+			c->cum[k + 1] = c->cum[k] + tl->p->weight[c->sample[k]];
+	}
+	chart_fill(c, &lc->scratch);
+}
+
+/*
+ * Work out tl->axis for the selected threads sel[nr] (of non-zero
+ * weight), as if from their samples: x from the first, up to the end of
+ * the last; without times (or all at one time), cumulative weight.
+ */
+static void
+make_axis(struct timeline *tl, const thread_id *sel, uint32_t nr)
 {
 	const struct profile *p = tl->p;
+	struct lane_cache *lc = tl->cache;
 	struct chart_axis *a = &tl->axis;
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
-	uint64_t end = 0;
+	uint64_t n = 0, end = 0;
 
 	memset(a, 0, sizeof(*a));
 	a->kind = CHART_X_WEIGHT;
-	for (uint32_t k = 0; k < n && p->has_time; k++) {
-		int64_t t = p->time[sel[k]];
+	for (uint32_t k = 0; k < nr; k++) {
+		thread_id t = sel[k];
 
-		lo = t < lo ? t : lo;
-		hi = t > hi ? t : hi;
+		n += lc->nr[t];
+		lo = lc->lo[t] < lo ? lc->lo[t] : lo;
+		hi = lc->hi[t] > hi ? lc->hi[t] : hi;
 	}
 	if (!n || !p->has_time || (lo == hi && !p->spans)) {
-		for (uint32_t k = 0; k < n; k++)
-			a->total += p->weight[sel[k]];
+		for (uint32_t k = 0; k < nr; k++)
+			a->total += lc->weight[sel[k]];
 		return;
 	}
 	a->origin = lo;
 	if (p->spans) {
 		a->kind = CHART_X_SPANS;
-		for (uint32_t k = 0; k < n; k++) {
-			uint64_t e = sat_add((uint64_t)p->time[sel[k]] - (uint64_t)lo,
-					     p->weight[sel[k]]);
+		for (uint32_t k = 0; k < nr; k++) {
+			uint64_t e = lc->span_end[sel[k]];
 
+			if (e == UINT64_MAX) { /* saturated from the profile's origin: again from lo */
+				e = 0;
+				for (size_t i = 0; i < p->nr_samples; i++)
+					if (p->weight[i] && p->thread[i] == sel[k]) {
+						uint64_t f = sat_add((uint64_t)p->time[i] - (uint64_t)lo,
+								     p->weight[i]);
+
+						e = f > e ? f : e;
+					}
+			} else {
+				e -= (uint64_t)lo - (uint64_t)lc->origin;
+			}
 			end = e > end ? e : end;
 		}
 		a->total = end;
 		return;
 	}
 	a->kind = CHART_X_TIME;
-	a->period = chart_axis_period(p);
+	if (lc->period == UINT64_MAX)
+		lc->period = chart_axis_period(p);
+	a->period = lc->period;
 	if (!a->period) /* no thread sampled twice: spread the range evenly */
 		a->period = ((uint64_t)hi - (uint64_t)lo) / n;
 	if (!a->period)
@@ -491,184 +797,291 @@ lane_cmp(const void *a, const void *b)
 	return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
+/* Whether lanes built on axis a serve a selection on axis b. */
+static bool
+same_lanes(const struct chart_axis *a, const struct chart_axis *b)
+{
+	return a->kind == b->kind && a->period == b->period && a->cap == b->cap;
+}
+
+void
+timeline_select(struct timeline *tl, const struct sample_filter *filter)
+{
+	const struct profile_set *ps = tl->ps;
+	const struct profile *p = tl->p;
+	const bool *keep = filter ? filter->threads : NULL;
+	struct lane_cache *lc = tl->cache;
+	struct lane_key *keys;
+	thread_id *sel;
+	uint32_t nr_sel = 0;
+	uint64_t cum = 0;
+
+	if (tl->merged_built && !tl->merged.borrowed) {
+		chart_free_boxes(&tl->merged);
+		free(tl->merged.sample);
+	}
+	memset(&tl->merged, 0, sizeof(tl->merged));
+	tl->merged_built = false;
+	free(tl->lanes);
+	tl->lanes = NULL;
+	tl->nr_lanes = 0;
+
+	sel = xmalloc(sizeof(*sel) * ((size_t)ps->nr_threads + 1));
+	for (thread_id t = 0; t < ps->nr_threads; t++)
+		if (lc->nr[t] && (!keep || keep[t]))
+			sel[nr_sel++] = t;
+	make_axis(tl, sel, nr_sel);
+	if (lc->grouped_built && !same_lanes(&lc->axis, &tl->axis))
+		cache_flush(lc, ps->nr_threads);
+	if (!lc->grouped_built) {
+		lc->axis = tl->axis;
+		lc->axis.origin = lc->axis.kind == CHART_X_WEIGHT ? 0 : lc->origin;
+		cache_group(lc, ps, p);
+	}
+
+	/* Lanes heaviest first. */
+	keys = xmalloc(sizeof(*keys) * ((size_t)nr_sel + 1));
+	for (uint32_t l = 0; l < nr_sel; l++) {
+		keys[l].weight = lc->weight[sel[l]];
+		keys[l].rank = lc->first[sel[l]];
+		keys[l].thread = sel[l];
+	}
+	qsort(keys, nr_sel, sizeof(*keys), lane_cmp);
+	tl->lanes = xcalloc((size_t)nr_sel + 1, sizeof(*tl->lanes));
+	tl->nr_lanes = nr_sel;
+	for (uint32_t l = 0; l < nr_sel; l++) {
+		struct chart *c = &tl->lanes[l];
+		thread_id t = keys[l].thread;
+
+		if (!lc->chart[t].row_start)
+			cache_lane(lc, tl, t);
+		*c = lc->chart[t];
+		c->borrowed = true;
+		c->axis = tl->axis;
+		c->total = tl->axis.total;
+		c->cum_base = cum;
+		chart_place(c);
+		cum += c->weight;
+	}
+	free(keys);
+	free(sel);
+}
+
 void
 timeline_build(struct timeline *tl, const struct profile_set *ps, const struct profile *p,
 	       const struct sample_filter *filter)
 {
-	const bool *keep = filter ? filter->threads : NULL;
-	uint32_t *sel, *grouped, *tmp, *lane_of, *start, n = 0, nr_seen = 0;
-	struct lane_key *keys;
-	uint64_t cum = 0;
-
 	memset(tl, 0, sizeof(*tl));
 	tl->ps = ps;
 	tl->p = p;
 	if (p->nr_samples >= UINT32_MAX)
 		die("too many samples for the flame chart");
+	tl->cache = cache_new(ps, p);
+	timeline_select(tl, filter);
+}
 
-	keys = xcalloc((size_t)ps->nr_threads + 1, sizeof(*keys));
-	lane_of = xmalloc(sizeof(*lane_of) * ((size_t)ps->nr_threads + 1));
-	for (thread_id t = 0; t < ps->nr_threads; t++)
-		lane_of[t] = UINT32_MAX;
-	sel = xmalloc(sizeof(*sel) * (p->nr_samples + 1));
-	for (size_t i = 0; i < p->nr_samples; i++) {
-		thread_id t = p->thread[i];
+/* A heap of lanes on the time of their next position, then on lane. */
+struct merge_heap {
+	const int64_t *time;
+	const struct chart *lanes;
+	uint32_t *lane, *pos; /* heap of lane indices; per lane, its next position */
+	uint32_t nr;
+};
 
-		if (!p->weight[i] || (keep && !keep[t]))
-			continue;
-		if (lane_of[t] == UINT32_MAX) {
-			lane_of[t] = nr_seen;
-			keys[nr_seen].rank = nr_seen;
-			keys[nr_seen].thread = t;
-			nr_seen++;
-		}
-		keys[lane_of[t]].weight += p->weight[i];
-		sel[n++] = (uint32_t)i;
+static bool
+heap_less(const struct merge_heap *h, uint32_t a, uint32_t b)
+{
+	int64_t ta = h->time[h->lanes[a].sample[h->pos[a]]];
+	int64_t tb = h->time[h->lanes[b].sample[h->pos[b]]];
+
+	return ta < tb || (ta == tb && a < b);
+}
+
+static void
+heap_down(struct merge_heap *h, uint32_t i)
+{
+	for (;;) {
+		uint32_t l = 2 * i + 1, m = i, tmp;
+
+		if (l < h->nr && heap_less(h, h->lane[l], h->lane[m]))
+			m = l;
+		if (l + 1 < h->nr && heap_less(h, h->lane[l + 1], h->lane[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		tmp = h->lane[i];
+		h->lane[i] = h->lane[m];
+		h->lane[m] = tmp;
+		i = m;
 	}
-	make_axis(tl, sel, n);
-
-	/* Lanes heaviest first; then the samples grouped by lane, in order. */
-	qsort(keys, nr_seen, sizeof(*keys), lane_cmp);
-	for (uint32_t l = 0; l < nr_seen; l++)
-		lane_of[keys[l].thread] = l;
-	start = xcalloc((size_t)nr_seen + 1, sizeof(*start));
-	for (uint32_t k = 0; k < n; k++)
-		start[lane_of[p->thread[sel[k]]] + 1]++;
-	for (uint32_t l = 0; l < nr_seen; l++)
-		start[l + 1] += start[l];
-	grouped = xmalloc(sizeof(*grouped) * ((size_t)n + 1));
-	for (uint32_t k = 0; k < n; k++)
-		grouped[start[lane_of[p->thread[sel[k]]]]++] = sel[k];
-	/* start[l] is now the end of lane l's samples */
-
-	tmp = sel; /* free for reuse */
-	tl->lanes = xcalloc((size_t)nr_seen + 1, sizeof(*tl->lanes));
-	tl->nr_lanes = nr_seen;
-	for (uint32_t l = 0, lo = 0; l < nr_seen; lo = start[l++]) {
-		uint32_t nr = start[l] - lo;
-		uint32_t *pos = order_positions(tl, grouped + lo, &nr, tmp);
-
-		chart_make(&tl->lanes[l], tl, keys[l].thread, pos, nr, cum);
-		cum += tl->lanes[l].weight;
-	}
-	free(grouped);
-	free(start);
-	free(sel);
-	free(lane_of);
-	free(keys);
 }
 
 /*
- * Of the time-ordered samples a[n] of several lanes, keep those the
- * merged chart shows: one lane at a time owns the timeline while its
- * samples last (as they do in its lane); a heavier lane takes it over
- * when one of its samples starts, a lighter one only once the owner's
- * last sample has ended. Returns the new count.
+ * The positions of the merged chart of a timed timeline into out, in time
+ * order: the lanes' positions merged, of those at one time the heaviest
+ * lane's only; then of those, what the merged chart shows: one lane at a
+ * time owns the timeline while its samples last (as they do in its lane);
+ * a heavier lane takes it over when one of its samples starts, a lighter
+ * one only once the owner's last sample has ended. Returns how many.
  */
 static uint32_t
-keep_owners(const struct timeline *tl, uint32_t *a, uint32_t n)
+merge_owners(const struct timeline *tl, uint32_t *out)
 {
-	const struct profile *p = tl->p;
-	uint32_t *lane = xmalloc(sizeof(*lane) * (p->nr_samples + 1));
-	uint32_t *pos = xmalloc(sizeof(*pos) * (p->nr_samples + 1));
-	uint32_t owner = UINT32_MAX, out = 0;
+	struct merge_heap h;
+	uint32_t owner = UINT32_MAX, n = 0;
 	uint64_t end = 0;
+	int64_t last = 0;
+	bool any = false;
 
-	for (uint32_t l = 0; l < tl->nr_lanes; l++) {
-		for (uint32_t k = 0; k < tl->lanes[l].nr_samples; k++) {
-			lane[tl->lanes[l].sample[k]] = l;
-			pos[tl->lanes[l].sample[k]] = k;
+	h.time = tl->p->time;
+	h.lanes = tl->lanes;
+	h.lane = xmalloc(sizeof(*h.lane) * ((size_t)tl->nr_lanes + 1));
+	h.pos = xcalloc((size_t)tl->nr_lanes + 1, sizeof(*h.pos));
+	h.nr = 0;
+	for (uint32_t l = 0; l < tl->nr_lanes; l++)
+		if (tl->lanes[l].nr_samples)
+			h.lane[h.nr++] = l;
+	for (uint32_t i = h.nr; i-- > 0;)
+		heap_down(&h, i);
+	while (h.nr) {
+		uint32_t l = h.lane[0], k = h.pos[l];
+		const struct chart *c = &tl->lanes[l];
+		int64_t t = h.time[c->sample[k]];
+
+		if (!any || t != last) {
+			uint64_t x = chart_pos_x0(c, k);
+
+			if (!(l != owner && x < end && l > owner)) {
+				owner = l;
+				end = chart_pos_x1(c, k);
+				out[n++] = c->sample[k];
+			}
 		}
+		any = true;
+		last = t;
+		if (++h.pos[l] == c->nr_samples)
+			h.lane[0] = h.lane[--h.nr];
+		heap_down(&h, 0);
 	}
-	for (uint32_t k = 0; k < n; k++) {
-		const struct chart *c = &tl->lanes[lane[a[k]]];
-		uint64_t x = chart_pos_x0(c, pos[a[k]]);
-
-		if (lane[a[k]] != owner && x < end && lane[a[k]] > owner)
-			continue;
-		owner = lane[a[k]];
-		end = chart_pos_x1(c, pos[a[k]]);
-		a[out++] = a[k];
-	}
-	free(pos);
-	free(lane);
-	return out;
+	free(h.pos);
+	free(h.lane);
+	return n;
 }
 
 const struct chart *
 timeline_merged(struct timeline *tl)
 {
-	uint32_t *all, *tmp, *pos, n = 0;
+	struct chart *c = &tl->merged;
+	uint32_t n = 0;
 
 	if (tl->merged_built)
-		return &tl->merged;
+		return c;
 	tl->merged_built = true;
 	if (tl->nr_lanes == 1) {
-		tl->merged = tl->lanes[0];
-		tl->merged.borrowed = true;
-		return &tl->merged;
+		*c = tl->lanes[0];
+		c->borrowed = true;
+		return c;
 	}
 	for (uint32_t l = 0; l < tl->nr_lanes; l++)
 		n += tl->lanes[l].nr_samples;
-	all = xmalloc(sizeof(*all) * ((size_t)n + 1));
-	tmp = xmalloc(sizeof(*tmp) * ((size_t)n + 1));
-	n = 0;
-	for (uint32_t l = 0; l < tl->nr_lanes; l++) {
-		memcpy(all + n, tl->lanes[l].sample, sizeof(*all) * tl->lanes[l].nr_samples);
-		n += tl->lanes[l].nr_samples;
+	memset(c, 0, sizeof(*c));
+	c->ps = tl->ps;
+	c->p = tl->p;
+	c->axis = tl->axis;
+	c->total = tl->axis.total;
+	c->has_time = tl->axis.kind != CHART_X_WEIGHT;
+	c->thread = THREAD_NONE;
+	c->sample = xmalloc(sizeof(*c->sample) * ((size_t)n + 1));
+	if (tl->axis.kind == CHART_X_WEIGHT) {
+		/* The lanes one after the other, as they are laid out. */
+		n = 0;
+		for (uint32_t l = 0; l < tl->nr_lanes; l++) {
+			memcpy(c->sample + n, tl->lanes[l].sample,
+			       sizeof(*c->sample) * tl->lanes[l].nr_samples);
+			n += tl->lanes[l].nr_samples;
+		}
+		c->cum = xmalloc(sizeof(*c->cum) * ((size_t)n + 1));
+		c->cum[0] = 0;
+		for (uint32_t k = 0; k < n; k++)
+			c->cum[k + 1] = c->cum[k] + tl->p->weight[c->sample[k]];
+	} else {
+		n = merge_owners(tl, c->sample);
+		c->sample = xreallocarray(c->sample, (size_t)n + 1, sizeof(*c->sample));
 	}
-	pos = order_positions(tl, all, &n, tmp);
-	if (tl->axis.kind != CHART_X_WEIGHT)
-		n = keep_owners(tl, pos, n);
-	chart_make(&tl->merged, tl, THREAD_NONE, pos, n, 0);
-	free(tmp);
-	free(all);
-	return &tl->merged;
+	c->nr_samples = n;
+	chart_fill(c, &tl->cache->scratch);
+	chart_place(c);
+	return c;
 }
 
 void
 timeline_release(struct timeline *tl)
 {
-	if (tl->merged_built)
-		chart_release(&tl->merged);
-	for (uint32_t l = 0; l < tl->nr_lanes; l++)
-		chart_release(&tl->lanes[l]);
+	if (tl->merged_built && !tl->merged.borrowed) {
+		chart_free_boxes(&tl->merged);
+		free(tl->merged.sample);
+	}
 	free(tl->lanes);
+	cache_free(tl->cache, tl->ps ? tl->ps->nr_threads : 0);
 	memset(tl, 0, sizeof(*tl));
 }
 
 size_t
 timeline_memory(const struct timeline *tl)
 {
-	size_t sum = 0;
+	const struct lane_cache *lc = tl->cache;
+	size_t sum = sizeof(*tl) + (size_t)tl->nr_lanes * sizeof(*tl->lanes);
 
-	for (uint32_t l = 0; l < tl->nr_lanes; l++)
-		sum += chart_memory(&tl->lanes[l]);
-	if (tl->merged_built)
-		sum += chart_memory(&tl->merged);
+	if (lc) {
+		uint32_t nt = tl->ps->nr_threads;
+
+		sum += sizeof(*lc) + (size_t)nt * (sizeof(*lc->start) + sizeof(*lc->len) +
+						   sizeof(*lc->nr) + sizeof(*lc->weight) +
+						   sizeof(*lc->first) + sizeof(*lc->lo) +
+						   sizeof(*lc->hi) + sizeof(*lc->span_end) +
+						   sizeof(*lc->chart));
+		if (lc->grouped_built)
+			for (uint32_t t = 0; t < nt; t++)
+				sum += (size_t)lc->nr[t] * sizeof(*lc->grouped) +
+				       (lc->chart[t].row_start ? chart_box_memory(&lc->chart[t]) : 0);
+	}
+	if (tl->merged_built && !tl->merged.borrowed)
+		sum += (size_t)tl->merged.nr_samples * sizeof(*tl->merged.sample) +
+		       chart_box_memory(&tl->merged);
 	return sum;
 }
 
 /* ------------------------------------------------------------ queries */
 
-uint32_t
-chart_first_after(const struct chart *c, uint32_t depth, uint64_t x)
+/* The last box of row depth that starts at or before x, or row_start[depth] - 1. */
+static uint32_t
+last_starting_by(const struct chart *c, uint32_t depth, uint64_t x)
 {
-	uint32_t lo, hi;
+	uint32_t lo = c->row_start[depth], hi = c->row_start[depth + 1];
 
-	if (depth >= c->nr_rows)
-		return c->nr_boxes;
-	lo = c->row_start[depth];
-	hi = c->row_start[depth + 1];
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (chart_x1(c, mid) > x)
-			hi = mid;
-		else
+		if (chart_x0(c, mid) <= x)
 			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return lo;
+	return lo - 1;
+}
+
+uint32_t
+chart_first_after(const struct chart *c, uint32_t depth, uint64_t x)
+{
+	uint32_t i;
+
+	if (depth >= c->nr_rows)
+		return c->nr_boxes;
+	/* The boxes of a row are disjoint: only the last one starting by x can end after it. */
+	i = last_starting_by(c, depth, x);
+	if (i + 1 == c->row_start[depth] || chart_pos_x1(c, box_end(c, i, depth) - 1) <= x)
+		return i + 1;
+	return i;
 }
 
 uint32_t
@@ -678,31 +1091,35 @@ chart_find(const struct chart *c, uint32_t depth, uint64_t x)
 
 	if (depth >= c->nr_rows)
 		return CHART_NONE;
-	i = chart_first_after(c, depth, x);
-	if (i < c->row_start[depth + 1] && chart_x0(c, i) <= x)
-		return i;
-	return CHART_NONE;
+	i = last_starting_by(c, depth, x);
+	if (i + 1 == c->row_start[depth] || chart_pos_x1(c, box_end(c, i, depth) - 1) <= x)
+		return CHART_NONE;
+	return i;
+}
+
+/* The box of row d - 1 whose positions hold position k: the last to start by it. */
+static uint32_t
+row_box_at(const struct chart *c, uint32_t d, uint32_t k)
+{
+	uint32_t lo = c->row_start[d - 1], hi = c->row_start[d];
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (c->first[mid] <= k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > c->row_start[d - 1] ? lo - 1 : CHART_NONE;
 }
 
 uint32_t
 chart_parent(const struct chart *c, uint32_t i)
 {
-	uint32_t d = chart_depth(c, i), lo, hi;
+	uint32_t d = box_row(c, i);
 
-	if (!d)
-		return CHART_NONE;
-	lo = c->row_start[d - 1];
-	hi = c->row_start[d];
-	/* The first box of the row above that ends after i's first sample. */
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (c->end[mid] > c->first[i])
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo < c->row_start[d] ? lo : CHART_NONE;
+	return d ? row_box_at(c, d, c->first[i]) : CHART_NONE;
 }
 
 void
@@ -716,7 +1133,7 @@ chart_parents(const struct chart *c, uint32_t *parent)
 				parent[i] = CHART_NONE;
 				continue;
 			}
-			while (j + 1 < c->row_start[d] && c->end[j] <= c->first[i])
+			while (j + 1 < c->row_start[d] && c->first[j + 1] <= c->first[i])
 				j++;
 			parent[i] = j;
 		}
@@ -732,7 +1149,7 @@ chart_box_thread(const struct chart *c, uint32_t i)
 uint32_t
 chart_step(const struct chart *c, uint32_t i, int dir)
 {
-	uint32_t d = chart_depth(c, i);
+	uint32_t d = box_row(c, i);
 
 	if (dir < 0)
 		return i > c->row_start[d] ? i - 1 : CHART_NONE;
@@ -802,32 +1219,60 @@ chart_activity(const struct chart *c, uint64_t x0, uint64_t x1, uint32_t cols, f
 
 /* ------------------------------------------------------------ checking */
 
+/*
+ * The frames positions k - 1 and k share, from their stacks (0 for k 0
+ * and after a gap): what chart.shared must say.
+ */
+static uint32_t
+shared_frames(const struct chart *c, uint32_t k)
+{
+	const struct stack_node *stacks = c->ps->stacks;
+	stack_id a, b;
+
+	if (!k || chart_gap(c, k))
+		return 0;
+	a = c->p->stack[c->sample[k - 1]];
+	b = c->p->stack[c->sample[k]];
+	while (stacks[a].depth > stacks[b].depth)
+		a = stacks[a].parent;
+	while (stacks[b].depth > stacks[a].depth)
+		b = stacks[b].parent;
+	while (a != b) {
+		a = stacks[a].parent;
+		b = stacks[b].parent;
+	}
+	return stacks[a].depth;
+}
+
 static int
 check_box(const struct chart *c, uint32_t d, uint32_t i, const uint32_t *parent,
-	  struct tf_error *err)
+	  const stack_id *stack, struct tf_error *err)
 {
 	const struct profile_set *ps = c->ps;
-	stack_id s = c->stack[i];
-	uint32_t pa;
+	stack_id s = stack[i];
+	uint32_t pa, end = box_end(c, i, d);
 
+	if (s != chart_stack(c, i))
+		return tf_error_set(err, "box %u: stacks %u and %u", i, s, chart_stack(c, i));
 	if (s == STACK_ROOT || s >= ps->nr_stacks || ps->stacks[s].depth != d + 1)
 		return tf_error_set(err, "box %u: stack %u is not of depth %u", i, s, d + 1);
-	if (c->first[i] >= c->end[i] || c->end[i] > c->nr_samples)
-		return tf_error_set(err, "box %u: positions [%u, %u) of %u", i, c->first[i],
-				    c->end[i], c->nr_samples);
+	if (c->first[i] >= end || end > c->nr_samples)
+		return tf_error_set(err, "box %u: positions [%u, %u) of %u", i, c->first[i], end,
+				    c->nr_samples);
 	if (chart_x0(c, i) >= chart_x1(c, i) || chart_x1(c, i) > c->total)
 		return tf_error_set(err, "box %u: x [%llu, %llu) in a total of %llu", i,
 				    (unsigned long long)chart_x0(c, i),
 				    (unsigned long long)chart_x1(c, i),
 				    (unsigned long long)c->total);
-	for (uint32_t k = c->first[i] + 1; k < c->end[i]; k++)
+	for (uint32_t k = c->first[i] + 1; k < end; k++)
 		if (chart_gap(c, k))
 			return tf_error_set(err, "box %u spans a gap at position %u", i, k);
 	if (i > c->row_start[d]) {
-		if (c->end[i - 1] > c->first[i] || chart_x1(c, i - 1) > chart_x0(c, i))
+		uint32_t prev_end = box_end(c, i - 1, d);
+
+		if (prev_end > c->first[i] || chart_x1(c, i - 1) > chart_x0(c, i))
 			return tf_error_set(err, "box %u overlaps or precedes box %u", i, i - 1);
-		if (c->end[i - 1] == c->first[i] && c->stack[i - 1] == s &&
-		    !chart_gap(c, c->first[i]))
+		if (prev_end == c->first[i] && stack[i - 1] == s && !chart_gap(c, c->first[i]))
 			return tf_error_set(err, "boxes %u and %u: same stack, not merged", i - 1,
 					    i);
 	}
@@ -838,9 +1283,9 @@ check_box(const struct chart *c, uint32_t d, uint32_t i, const uint32_t *parent,
 		return tf_error_set(err, "box %u: parents %u and %u", i, pa, chart_parent(c, i));
 	if (pa < c->row_start[d - 1] || pa >= c->row_start[d])
 		return tf_error_set(err, "box %u: parent %u is not one row up", i, pa);
-	if (c->first[pa] > c->first[i] || c->end[pa] < c->end[i])
+	if (c->first[pa] > c->first[i] || box_end(c, pa, d - 1) < end)
 		return tf_error_set(err, "box %u is not inside its parent %u", i, pa);
-	if (ps->stacks[s].parent != c->stack[pa])
+	if (ps->stacks[s].parent != stack[pa])
 		return tf_error_set(err, "box %u: parent box %u is not its caller", i, pa);
 	return 0;
 }
@@ -849,6 +1294,7 @@ int
 chart_check(const struct chart *c, struct tf_error *err)
 {
 	uint32_t *parent;
+	stack_id *stack;
 	int ret = 0;
 
 	for (uint32_t k = 0; k < c->nr_samples; k++) {
@@ -858,6 +1304,22 @@ chart_check(const struct chart *c, struct tf_error *err)
 			return tf_error_set(err, "position %u: another thread's sample", k);
 		if (k && chart_pos_x0(c, k) <= chart_pos_x0(c, k - 1) && c->has_time)
 			return tf_error_set(err, "position %u: not after position %u", k, k - 1);
+		if (shared_at(c, k) != shared_frames(c, k))
+			return tf_error_set(err, "position %u: shares %u frames, not %u", k,
+					    shared_at(c, k), shared_frames(c, k));
+	}
+	for (uint32_t l = 1; l < c->nr_levels; l++) {
+		for (uint32_t b = 0; b < level_size(c, l); b++) {
+			uint32_t lo = b << LEVEL_BITS, hi = level_size(c, l - 1), min = UINT32_MAX;
+
+			hi = hi - lo > LEVEL_FAN ? lo + LEVEL_FAN : hi;
+			for (uint32_t k = lo; k < hi; k++)
+				if (shared_at(c, c->level_at[l - 1] + k) < min)
+					min = shared_at(c, c->level_at[l - 1] + k);
+			if (shared_at(c, c->level_at[l] + b) != min)
+				return tf_error_set(err, "level %u, block %u: minimum %u, not %u", l,
+						    b, shared_at(c, c->level_at[l] + b), min);
+		}
 	}
 	if (!c->row_start)
 		return c->nr_boxes || c->nr_rows ? tf_error_set(err, "boxes but no rows") : 0;
@@ -865,13 +1327,16 @@ chart_check(const struct chart *c, struct tf_error *err)
 		return tf_error_set(err, "rows cover [%u, %u) of %u boxes", c->row_start[0],
 				    c->row_start[c->nr_rows], c->nr_boxes);
 	parent = xmalloc(sizeof(*parent) * ((size_t)c->nr_boxes + 1));
+	stack = xmalloc(sizeof(*stack) * ((size_t)c->nr_boxes + 1));
 	chart_parents(c, parent);
+	chart_stacks(c, stack);
 	for (uint32_t d = 0; d < c->nr_rows && !ret; d++) {
 		if (c->row_start[d] >= c->row_start[d + 1])
 			ret = tf_error_set(err, "row %u is empty or reversed", d);
 		for (uint32_t i = c->row_start[d]; i < c->row_start[d + 1] && !ret; i++)
-			ret = check_box(c, d, i, parent, err);
+			ret = check_box(c, d, i, parent, stack, err);
 	}
+	free(stack);
 	free(parent);
 	return ret;
 }

@@ -102,6 +102,7 @@ model_set_changed(struct model *m)
 	func_table_release(&m->funcs);
 	m->funcs_built = false;
 	m->search_func = SEARCH_NO_FUNC;
+	m->timeline_lanes_ok = false;
 	/* The search's frames, the trees, the chart, the sandwich: all stale. */
 	m->search_gen++;
 	m->generation++;
@@ -155,8 +156,14 @@ model_timeline(struct model *m)
 
 	if (m->chart_gen == m->generation)
 		return &m->timeline;
-	timeline_release(&m->timeline);
-	timeline_build(&m->timeline, m->ps, model_profile(m), m->threads ? &filter : NULL);
+	/* The lanes built so far serve any selection of the same profile and set. */
+	if (m->timeline.cache && m->timeline_lanes_ok && m->timeline.p == model_profile(m)) {
+		timeline_select(&m->timeline, m->threads ? &filter : NULL);
+	} else {
+		timeline_release(&m->timeline);
+		timeline_build(&m->timeline, m->ps, model_profile(m), m->threads ? &filter : NULL);
+		m->timeline_lanes_ok = true;
+	}
 	m->chart_gen = m->generation;
 	return &m->timeline;
 }

@@ -584,9 +584,9 @@ tree_node_matches(const struct search *s, const struct calltree *t, stack_id n)
 }
 
 static bool
-box_matches(const struct search *s, const struct chart *c, uint32_t b)
+box_matches(const struct search *s, const struct chart *c, const stack_id *stack, uint32_t b)
 {
-	return search_frame(s, c->ps->stacks[c->stack[b]].frame);
+	return search_frame(s, c->ps->stacks[stack[b]].frame);
 }
 
 /*
@@ -691,6 +691,7 @@ search_index_chart(struct search_index *ix, const struct search *s, const struct
 	uint32_t max_row = 0;
 	uint8_t *under = xcalloc((size_t)c->nr_boxes + 1, 1);
 	uint32_t *parent = xmalloc(sizeof(*parent) * ((size_t)c->nr_boxes + 1));
+	stack_id *stack = xmalloc(sizeof(*stack) * ((size_t)c->nr_boxes + 1));
 	uint64_t *stack_bits = xcalloc((size_t)ps->nr_stacks / 64 + 1, sizeof(uint64_t));
 
 	for (stack_id n = 1; n < ps->nr_stacks; n++)
@@ -701,11 +702,14 @@ search_index_chart(struct search_index *ix, const struct search *s, const struct
 	ix->chart = c;
 	ix->total = c->total;
 	chart_parents(c, parent);
-	for (uint32_t b = 0; b < c->nr_boxes; b++) {
-		stack_id st = c->stack[b];
-		uint32_t depth = chart_depth(c, b);
+	/* Boxes do not store their stacks: all of them at once, in one walk. */
+	chart_stacks(c, stack);
+	for (uint32_t b = 0, depth = 0; b < c->nr_boxes; b++) {
+		stack_id st = stack[b];
 		bool above = parent[b] != CHART_NONE && under[parent[b]];
 
+		while (b >= c->row_start[depth + 1])
+			depth++;
 		if (!(stack_bits[st >> 6] >> (st & 63) & 1)) {
 			under[b] = above;
 			continue;
@@ -717,6 +721,7 @@ search_index_chart(struct search_index *ix, const struct search *s, const struct
 		if (depth > max_row)
 			max_row = depth;
 	}
+	free(stack);
 	free(parent);
 	free(under);
 	free(stack_bits);
@@ -1038,16 +1043,18 @@ check_chart(const struct search_index *ix, const struct search *s, struct tf_err
 	uint64_t covered = 0;
 	uint8_t *under = xcalloc((size_t)c->nr_boxes + 1, 1);
 	uint32_t *parent = xmalloc(sizeof(*parent) * ((size_t)c->nr_boxes + 1));
+	stack_id *stack = xmalloc(sizeof(*stack) * ((size_t)c->nr_boxes + 1));
 	int ret = 0;
 
 	chart_parents(c, parent);
+	chart_stacks(c, stack);
 	if (ix->total != c->total)
 		ret = tf_error_set(err, "index total %llu, chart total %llu",
 				   (unsigned long long)ix->total, (unsigned long long)c->total);
 	for (uint32_t b = 0; b < c->nr_boxes && !ret; b++) {
 		bool above = parent[b] != CHART_NONE && under[parent[b]];
 
-		if (!box_matches(s, c, b)) {
+		if (!box_matches(s, c, stack, b)) {
 			under[b] = above;
 			continue;
 		}
@@ -1068,6 +1075,7 @@ check_chart(const struct search_index *ix, const struct search *s, struct tf_err
 		ret = tf_error_set(err, "spans cover %llu, matching boxes %llu",
 				   (unsigned long long)ix->prefix[ix->nr_spans],
 				   (unsigned long long)covered);
+	free(stack);
 	free(parent);
 	free(under);
 	return ret;

@@ -168,7 +168,7 @@ node_parent(const struct flame *f, uint32_t n)
 static stack_id
 node_stack(const struct flame *f, uint32_t n)
 {
-	return f->kind == FLAME_TREE ? n : f->chart->stack[n];
+	return f->kind == FLAME_TREE ? n : chart_stack(f->chart, n);
 }
 
 static const struct frame *

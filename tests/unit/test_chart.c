@@ -84,7 +84,7 @@ chart_text(const struct chart *c)
 	for (uint32_t i = 0; c && i < c->nr_boxes; i++)
 		pos += (size_t)snprintf(out + pos, sizeof(out) - pos, "%s%u:%s[%llu,%llu)",
 					i ? " " : "", chart_depth(c, i),
-					stack_text(c->ps, c->stack[i], path, sizeof(path)),
+					stack_text(c->ps, chart_stack(c, i), path, sizeof(path)),
 					(unsigned long long)chart_x0(c, i),
 					(unsigned long long)chart_x1(c, i));
 	return out;
@@ -564,7 +564,7 @@ test_deep_stack(void **state)
 	assert_int_equal(chart_x1(fx.c, fx.c->row_start[49999]), 4);
 	assert_int_equal(chart_x1(fx.c, fx.c->row_start[50000]), 2);
 	assert_int_equal(chart_x0(fx.c, fx.c->row_start[50000] + 1), 3);
-	assert_int_equal(fx.c->stack[fx.c->nr_boxes - 1], s);
+	assert_int_equal(chart_stack(fx.c, fx.c->nr_boxes - 1), s);
 	assert_int_equal(chart_parent(fx.c, fx.c->nr_boxes - 1), fx.c->nr_boxes - 3);
 	release(&fx);
 }
@@ -631,7 +631,7 @@ test_matches_definition(void **state)
 						expect[d - 1]++;
 					box = chart_find(c, d - 1, x);
 					assert_int_not_equal(box, CHART_NONE);
-					assert_int_equal(c->stack[box], anc);
+					assert_int_equal(chart_stack(c, box), anc);
 					assert_true(chart_x0(c, box) <= x);
 					assert_true(chart_x1(c, box) >= x + fx.p->weight[i]);
 				}
@@ -658,28 +658,42 @@ test_check_catches_damage(void **state)
 	struct fixture fx;
 	struct tf_error err = TF_ERROR_INIT;
 	struct chart *c;
-	stack_id saved, saved3;
+	uint8_t *shared;
 
 	(void)state;
 	setup(&fx);
 	test_sample(fx.ps, fx.p, "a;b", 1, 10, 1);
-	test_sample(fx.ps, fx.p, "a;c", 1, 20, 1);
-	test_sample(fx.ps, fx.p, "a;b", 1, 30, 1);
+	test_sample(fx.ps, fx.p, "a;c", 1, 11, 1);
+	test_sample(fx.ps, fx.p, "a;b", 1, 12, 1);
+	for (int64_t t = 13; t < 13 + 100; t++)
+		test_sample(fx.ps, fx.p, t % 2 ? "a;d" : "a;e", 1, t, 1);
 	build(&fx, NULL);
 	c = &fx.tl.lanes[0];
-	saved = c->stack[2];
-	saved3 = c->stack[3];
-	c->stack[2] = c->stack[1];
+	assert_int_equal(c->shared_width, 1);
+	assert_int_equal(c->nr_levels, 2);
+	shared = c->shared;
+	/* Position 2 claims to go on with position 1's call path. */
+	assert_int_equal(shared[2], 1);
+	shared[2] = 2;
 	assert_int_equal(chart_check(c, &err), -1);
-	assert_non_null(strstr(tf_error_text(&err), "not merged"));
-	c->stack[2] = saved;
-	c->end[2] = 3;
+	assert_non_null(strstr(tf_error_text(&err), "position 2: shares 2 frames, not 1"));
+	shared[2] = 1;
+	/* Box 3 (a;b from position 2) claims position 1: box 2 (a;c) would end as it starts. */
+	assert_int_equal(c->first[3], 2);
+	c->first[3] = 1;
 	assert_int_equal(chart_check(c, &err), -1);
-	c->end[2] = 2;
-	c->stack[3] = c->stack[0];
+	assert_non_null(strstr(tf_error_text(&err), "box 2: positions [1, 1)"));
+	c->first[3] = 2;
+	/* The minimum of the second block of 64 positions is 1, not 0. */
+	assert_int_equal(shared[c->level_at[1] + 1], 1);
+	shared[c->level_at[1] + 1] = 0;
 	assert_int_equal(chart_check(c, &err), -1);
-	assert_non_null(strstr(tf_error_text(&err), "depth"));
-	c->stack[3] = saved3;
+	assert_non_null(strstr(tf_error_text(&err), "level 1, block 1: minimum 0, not 1"));
+	shared[c->level_at[1] + 1] = 1;
+	/* A box of row 1 counted in row 0. */
+	c->row_start[1]++;
+	assert_int_equal(chart_check(c, &err), -1);
+	c->row_start[1]--;
 	assert_int_equal(chart_check(c, &err), 0);
 	tf_error_release(&err);
 	release(&fx);

@@ -92,7 +92,7 @@ view(uint64_t x0, uint64_t x1, uint32_t width, uint32_t first_row, uint32_t nr_r
 static stack_id
 box_stack(const struct fixture *fx, const struct box *b, bool chart)
 {
-	return chart ? fx->c.stack[b->node] : b->node;
+	return chart ? chart_stack(&fx->c, b->node) : b->node;
 }
 
 /*

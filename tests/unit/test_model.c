@@ -176,7 +176,7 @@ test_caches_reused(void **state)
 	setup(&m);
 	t = model_tree(&m);
 	total = t->total;
-	boxes = model_chart(&m)->stack;
+	boxes = model_chart(&m)->first;
 	st = model_func_stats(&m);
 	w = model_stack_weights(&m);
 	gen = m.generation;
@@ -189,7 +189,7 @@ test_caches_reused(void **state)
 	assert_null(m.threads);
 	assert_int_equal(m.generation, gen);
 	assert_ptr_equal(model_tree(&m)->total, total);
-	assert_ptr_equal(model_chart(&m)->stack, boxes);
+	assert_ptr_equal(model_chart(&m)->first, boxes);
 	assert_ptr_equal(model_func_stats(&m), st);
 	assert_ptr_equal(model_stack_weights(&m), w);
 	assert_int_equal(m.tree_gen, gen);
