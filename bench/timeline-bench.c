@@ -25,10 +25,15 @@
 #include "tflame/chart.h"
 #include "tflame/error.h"
 #include "tflame/import.h"
+#include "tflame/layout.h"
+#include "tflame/model.h"
 #include "tflame/profile.h"
 #include "tflame/xalloc.h"
 
 #include "bench.h"
+
+/* The stack of box i of c. */
+#define BOX_STACK(c, i) chart_stack(c, i)
 
 #define NR_NAMES 50000u
 #define NR_SAMPLES 3000000u
@@ -121,16 +126,74 @@ boxes(const struct timeline *tl)
 	return n;
 }
 
+/*
+ * One redraw of c over [x0, x1) at width x rows: the layout, and the
+ * frame of every box it shows, which painting looks up for the label.
+ */
+static size_t
+redraw(struct layout *l, const struct chart *c, uint64_t x0, uint64_t x1, uint32_t width,
+       uint32_t rows, uint64_t *sink)
+{
+	struct view v = { x0, x1, width, 0, rows, true };
+
+	layout_chart(l, c, &v);
+	for (size_t b = 0; b < l->nr; b++)
+		*sink += c->ps->stacks[BOX_STACK(c, l->boxes[b].node)].frame;
+	return l->nr;
+}
+
+/* Median redraw times of c at several zooms, and of chart_find() probes. */
+static void
+time_redraws(const char *name, const struct chart *c)
+{
+	enum { RUNS = 101, PROBES = 1000 };
+	static const uint64_t parts[] = { 1, 16, 1024, 65536 };
+	double ms[RUNS];
+	struct layout l;
+	uint64_t sink = 0, seed = 7;
+
+	layout_init(&l);
+	for (size_t z = 0; z < sizeof(parts) / sizeof(parts[0]); z++) {
+		uint64_t span = c->total / parts[z], x0 = (c->total - span) / 2;
+		size_t nr = 0;
+
+		for (int r = 0; r < RUNS; r++) {
+			double t0 = now_ms();
+
+			nr = redraw(&l, c, x0, x0 + span, 200, 60, &sink);
+			ms[r] = now_ms() - t0;
+		}
+		printf("  redraw %-6s 200x60, 1/%-5llu of x: %5zu boxes, median %6.3f ms\n", name,
+		       (unsigned long long)parts[z], nr, median(ms, RUNS));
+	}
+	for (int r = 0; r < RUNS; r++) {
+		double t0 = now_ms();
+
+		for (int k = 0; k < PROBES; k++) {
+			uint32_t row = c->nr_rows ? rnd(&seed) % (c->nr_rows < 24 ? c->nr_rows : 24) : 0;
+
+			sink += chart_find(c, row, (uint64_t)rnd(&seed) * c->total >> 32);
+		}
+		ms[r] = now_ms() - t0;
+	}
+	printf("  %d chart_find on rows 0-23 of %s: median %.3f ms (%llu)\n", PROBES, name,
+	       median(ms, RUNS), (unsigned long long)(sink & 1));
+	layout_release(&l);
+}
+
 int
 main(int argc, char **argv)
 {
+	enum { CHANGES = 9 };
 	struct profile_set *ps;
 	struct profile *p;
 	struct timeline tl;
 	struct sample_filter half;
-	bool *keep;
-	double ms[5], merged[5], t0;
-	size_t lanes_mem;
+	struct model m;
+	bool *keep, *masks[3];
+	double ms[CHANGES], merged[5], t0;
+	size_t lanes_mem, mem;
+	uint64_t nr_samples;
 
 	t0 = now_ms();
 	ps = argc > 1 ? load(argv[1]) : generate();
@@ -138,6 +201,7 @@ main(int argc, char **argv)
 	for (size_t i = 1; i < ps->nr_profiles; i++)
 		if (ps->profiles[i]->nr_samples > p->nr_samples)
 			p = ps->profiles[i];
+	nr_samples = p->nr_samples + !p->nr_samples;
 	printf("profile: %zu samples, %u threads, %u stacks (%s in %.0f ms)\n", p->nr_samples,
 	       ps->nr_threads, ps->nr_stacks, argc > 1 ? argv[1] : "generated", now_ms() - t0);
 
@@ -152,15 +216,17 @@ main(int argc, char **argv)
 		if (i < 4)
 			timeline_release(&tl);
 	}
+	mem = timeline_memory(&tl);
 	printf("all threads: %u lanes, %llu boxes (%.2f per sample), period %llu ns\n",
 	       tl.nr_lanes, (unsigned long long)boxes(&tl),
-	       (double)boxes(&tl) / (double)(p->nr_samples + !p->nr_samples),
-	       (unsigned long long)tl.axis.period);
+	       (double)boxes(&tl) / (double)nr_samples, (unsigned long long)tl.axis.period);
 	printf("  lanes: median %.1f ms, %.1f bytes per sample\n", median(ms, 5),
-	       (double)lanes_mem / (double)(p->nr_samples + !p->nr_samples));
+	       (double)lanes_mem / (double)nr_samples);
 	printf("  merged chart: median %.1f ms more, %.1f bytes per sample more\n",
-	       median(merged, 5),
-	       (double)(timeline_memory(&tl) - lanes_mem) / (double)(p->nr_samples + !p->nr_samples));
+	       median(merged, 5), (double)(mem - lanes_mem) / (double)nr_samples);
+	printf("  memory: %.1f bytes per sample in all\n", (double)mem / (double)nr_samples);
+	time_redraws("merged", timeline_merged(&tl));
+	time_redraws("lane 0", &tl.lanes[0]);
 	timeline_release(&tl);
 
 	keep = xcalloc(ps->nr_threads + 1, sizeof(*keep));
@@ -176,9 +242,40 @@ main(int argc, char **argv)
 		merged[i] = now_ms() - t0;
 		timeline_release(&tl);
 	}
-	printf("half the threads: lanes median %.1f ms, merged chart %.1f ms more\n",
+	printf("half the threads, from scratch: lanes median %.1f ms, merged chart %.1f ms more\n",
 	       median(ms, 5), median(merged, 5));
+
+	/*
+	 * A selection change as the UI makes it: the model's chart for
+	 * half the threads, the other half, a quarter, and all of them,
+	 * round and round, after a first Time Order of all threads.
+	 */
+	for (int k = 0; k < 3; k++) {
+		masks[k] = xcalloc(ps->nr_threads + 1, sizeof(bool));
+		for (thread_id t = 0; t < ps->nr_threads; t++)
+			masks[k][t] = k == 0 ? !(t % 2) : k == 1 ? t % 2 : !(t % 4);
+	}
+	model_init(&m, ps);
+	for (size_t i = 0; i < ps->nr_profiles; i++)
+		if (ps->profiles[i] == p)
+			model_set_profile(&m, i);
+	t0 = now_ms();
+	model_chart(&m);
+	printf("model, first Time Order of all threads: %.1f ms\n", now_ms() - t0);
+	for (int i = 0; i < CHANGES; i++) {
+		model_set_threads(&m, i % 4 == 3 ? NULL : masks[i % 4]);
+		t0 = now_ms();
+		model_chart(&m);
+		ms[i] = now_ms() - t0;
+	}
+	t0 = 0;
+	for (int i = 0; i < CHANGES; i++)
+		t0 = ms[i] > t0 ? ms[i] : t0;
+	printf("model, selection change (half, other half, quarter, all): median %.1f ms, "
+	       "max %.1f ms\n", median(ms, CHANGES), t0);
+	model_release(&m);
+	for (int k = 0; k < 3; k++)
+		free(masks[k]);
 	free(keep);
-	profile_set_free(ps);
 	return 0;
 }
