@@ -170,7 +170,14 @@ size_t timeline_memory(const struct timeline *tl);
 /* ------------------------------------------------------------ one chart */
 
 /* Where position k starts and ends on the x axis. */
-uint64_t chart_pos_x0(const struct chart *c, uint32_t k);
+static inline uint64_t
+chart_pos_x0(const struct chart *c, uint32_t k)
+{
+	if (c->axis.kind == CHART_X_WEIGHT)
+		return c->cum_base + c->cum[k];
+	return (uint64_t)c->p->time[c->sample[k]] - (uint64_t)c->axis.origin;
+}
+
 uint64_t chart_pos_x1(const struct chart *c, uint32_t k);
 
 /*
@@ -186,6 +193,8 @@ chart_x0(const struct chart *c, uint32_t i)
 }
 
 uint64_t chart_x1(const struct chart *c, uint32_t i);
+/* chart_x1() of box i of row row, known to be its row: no search for the row. */
+uint64_t chart_row_x1(const struct chart *c, uint32_t row, uint32_t i);
 uint32_t chart_depth(const struct chart *c, uint32_t i);
 stack_id chart_stack(const struct chart *c, uint32_t i);
 /* Every box's stack into stack[nr_boxes], in O(boxes + samples). */

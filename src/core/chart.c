@@ -28,6 +28,8 @@
  * and x, with no sort and no copy.
  */
 
+/* How many positions ahead building a chart asks for its samples' data. */
+#define PREFETCH_AHEAD 16
 /* Checkpoints of chart.busy: one per this many positions. */
 #define BUSY_STEP 64
 /* Each level of chart.shared holds the minima of this many entries of the one below. */
@@ -47,23 +49,12 @@ mul_div(uint64_t a, uint64_t b, uint64_t c)
 	return (uint64_t)((unsigned __int128)a * b / c);
 }
 
-uint64_t
-chart_pos_x0(const struct chart *c, uint32_t k)
+/* Where position k ends, given where it starts (x) and the next one starts (UINT64_MAX: none). */
+static inline uint64_t
+pos_end(const struct chart *c, uint32_t k, uint64_t x, uint64_t next)
 {
-	if (c->axis.kind == CHART_X_WEIGHT)
-		return c->cum_base + c->cum[k];
-	return (uint64_t)c->p->time[c->sample[k]] - (uint64_t)c->axis.origin;
-}
-
-uint64_t
-chart_pos_x1(const struct chart *c, uint32_t k)
-{
-	uint64_t x, next;
-
 	if (c->axis.kind == CHART_X_WEIGHT)
 		return c->cum_base + c->cum[k + 1];
-	x = chart_pos_x0(c, k);
-	next = k + 1 < c->nr_samples ? chart_pos_x0(c, k + 1) : UINT64_MAX;
 	if (c->axis.kind == CHART_X_SPANS) {
 		uint64_t end = sat_add(x, c->p->weight[c->sample[k]]);
 
@@ -72,6 +63,15 @@ chart_pos_x1(const struct chart *c, uint32_t k)
 	if (next - x <= c->axis.cap)
 		return next;
 	return sat_add(x, c->axis.period);
+}
+
+uint64_t
+chart_pos_x1(const struct chart *c, uint32_t k)
+{
+	if (c->axis.kind == CHART_X_WEIGHT)
+		return c->cum_base + c->cum[k + 1];
+	return pos_end(c, k, chart_pos_x0(c, k),
+		       k + 1 < c->nr_samples ? chart_pos_x0(c, k + 1) : UINT64_MAX);
 }
 
 /* Is there a gap between positions k - 1 and k, which no box spans? */
@@ -160,19 +160,56 @@ shared_levels(struct chart *c)
 	}
 }
 
+/* The first position in [from, to) that shares d frames or fewer, or to. */
+static inline uint32_t
+scan_positions(const struct chart *c, uint32_t from, uint32_t to, uint32_t d)
+{
+	switch (c->shared_width) {
+	case 1: {
+		const uint8_t *v = c->shared;
+
+		while (from < to && v[from] > d)
+			from++;
+		return from;
+	}
+	case 2: {
+		const uint16_t *v = c->shared;
+
+		while (from < to && v[from] > d)
+			from++;
+		return from;
+	}
+	default: {
+		const uint32_t *v = c->shared;
+
+		while (from < to && v[from] > d)
+			from++;
+		return from;
+	}
+	}
+}
+
 /*
  * The first position in [from, limit) that shares d frames or fewer with
- * the one before it, or limit: step along a level, climbing to the next
- * one at each block boundary, until a block's minimum is at most d; then
- * down into that block, to the first such position.
+ * the one before it, or limit: the positions up to a block boundary
+ * first (most boxes end there); then along a level, climbing to the next
+ * one at each boundary, until a block's minimum is at most d; then down
+ * into that block, to the first such position.
  */
 static uint32_t
 next_shared_within(const struct chart *c, uint32_t from, uint32_t limit, uint32_t d)
 {
-	uint32_t k = from, l = 0;
+	uint32_t stop = from | (LEVEL_FAN - 1), k, l = 1;
 
 	if (from >= limit)
 		return limit;
+	stop = stop >= limit - 1 ? limit : stop + 1;
+	k = scan_positions(c, from, stop, d);
+	if (k < stop || stop == limit)
+		return k;
+	if (c->nr_levels == 1)
+		return scan_positions(c, k, limit, d);
+	k >>= LEVEL_BITS;
 	for (;;) {
 		size_t at = c->level_at[l];
 		uint32_t n = level_size(c, l);
@@ -195,7 +232,7 @@ next_shared_within(const struct chart *c, uint32_t from, uint32_t limit, uint32_
 		k >>= LEVEL_BITS;
 		l++;
 	}
-	while (l > 0) {
+	while (l > 1) {
 		size_t at;
 
 		l--;
@@ -204,7 +241,8 @@ next_shared_within(const struct chart *c, uint32_t from, uint32_t limit, uint32_
 		while (shared_at(c, at + k) > d)
 			k++;
 	}
-	return k < limit ? k : limit;
+	k = scan_positions(c, k << LEVEL_BITS, limit, d);
+	return k;
 }
 
 /* The row of box i: the last row starting at or before it. */
@@ -243,6 +281,28 @@ uint64_t
 chart_x1(const struct chart *c, uint32_t i)
 {
 	return chart_pos_x1(c, box_end(c, i, box_row(c, i)) - 1);
+}
+
+uint64_t
+chart_row_x1(const struct chart *c, uint32_t row, uint32_t i)
+{
+	uint32_t k = c->first[i] + 1, end;
+	uint32_t limit = i + 1 < c->row_start[row + 1] ? c->first[i + 1] : c->nr_samples;
+	uint64_t x;
+
+	/* Most boxes are short: their end without a call, and x from what is at hand. */
+	if (c->shared_width == 1 && limit - k < LEVEL_FAN) {
+		const uint8_t *v = c->shared;
+
+		for (end = k; end < limit && v[end] > row; end++)
+			;
+	} else {
+		end = next_shared_within(c, k, limit, row);
+	}
+	if (c->axis.kind == CHART_X_WEIGHT)
+		return c->cum_base + c->cum[end];
+	x = chart_pos_x0(c, end - 1);
+	return pos_end(c, end - 1, x, end < c->nr_samples ? chart_pos_x0(c, end) : UINT64_MAX);
 }
 
 stack_id
@@ -321,7 +381,7 @@ chart_fill(struct chart *c, struct scratch *sc)
 	const struct stack_node *stacks = c->ps->stacks;
 	const struct profile *p = c->p;
 	uint32_t n = c->nr_samples, nr_open = 0, max_shared = 0, rows = 0, total = 0;
-	uint64_t sum = 0;
+	uint64_t sum = 0, x = n ? chart_pos_x0(c, 0) : 0, last_end = 0;
 
 	if (n > sc->alloc_pos) {
 		sc->shared = xreallocarray(sc->shared, n, sizeof(*sc->shared));
@@ -334,12 +394,35 @@ chart_fill(struct chart *c, struct scratch *sc)
 		stack_id s = p->stack[c->sample[k]], u = s;
 		uint32_t depth = stacks[s].depth, keep;
 
+		uint64_t next, end;
+
+		/*
+		 * A lane's samples are one in every so many of the profile's:
+		 * each is a cache miss, and the stack's node another, unless
+		 * asked for ahead.
+		 */
+		if (k + PREFETCH_AHEAD < n) {
+			uint32_t ahead = c->sample[k + PREFETCH_AHEAD];
+
+			__builtin_prefetch(&p->stack[ahead]);
+			__builtin_prefetch(&p->weight[ahead]);
+			if (p->time)
+				__builtin_prefetch(&p->time[ahead]);
+		}
+		if (k + PREFETCH_AHEAD / 2 < n)
+			__builtin_prefetch(&stacks[p->stack[c->sample[k + PREFETCH_AHEAD / 2]]]);
+		next = k + 1 < n ? chart_pos_x0(c, k + 1) : UINT64_MAX;
+		end = pos_end(c, k, x, next);
+
 		if (!(k % BUSY_STEP))
 			c->busy[k / BUSY_STEP] = sum;
-		sum += chart_pos_x1(c, k) - chart_pos_x0(c, k);
+		sum += end - x;
 		c->weight += p->weight[c->sample[k]];
-		if (k && chart_gap(c, k))
+		/* A gap (chart_gap(), with x at hand) shares nothing. */
+		if (k && (c->axis.kind == CHART_X_WEIGHT ? chart_gap(c, k) : last_end < x))
 			nr_open = 0;
+		last_end = end;
+		x = next;
 		/* The deepest ancestor of s (or s) that is open at its depth. */
 		while (stacks[u].depth > nr_open)
 			u = stacks[u].parent;
@@ -881,39 +964,35 @@ timeline_build(struct timeline *tl, const struct profile_set *ps, const struct p
 }
 
 /* A heap of lanes on the time of their next position, then on lane. */
-struct merge_heap {
-	const int64_t *time;
-	const struct chart *lanes;
-	uint32_t *lane, *pos; /* heap of lane indices; per lane, its next position */
-	uint32_t nr;
+struct merge_entry {
+	int64_t time;
+	uint32_t lane;
 };
 
 static bool
-heap_less(const struct merge_heap *h, uint32_t a, uint32_t b)
+entry_less(const struct merge_entry *a, const struct merge_entry *b)
 {
-	int64_t ta = h->time[h->lanes[a].sample[h->pos[a]]];
-	int64_t tb = h->time[h->lanes[b].sample[h->pos[b]]];
-
-	return ta < tb || (ta == tb && a < b);
+	return a->time < b->time || (a->time == b->time && a->lane < b->lane);
 }
 
 static void
-heap_down(struct merge_heap *h, uint32_t i)
+heap_down(struct merge_entry *h, uint32_t nr, uint32_t i)
 {
-	for (;;) {
-		uint32_t l = 2 * i + 1, m = i, tmp;
+	struct merge_entry e = h[i];
 
-		if (l < h->nr && heap_less(h, h->lane[l], h->lane[m]))
-			m = l;
-		if (l + 1 < h->nr && heap_less(h, h->lane[l + 1], h->lane[m]))
-			m = l + 1;
-		if (m == i)
-			return;
-		tmp = h->lane[i];
-		h->lane[i] = h->lane[m];
-		h->lane[m] = tmp;
+	for (;;) {
+		uint32_t m = 2 * i + 1;
+
+		if (m >= nr)
+			break;
+		if (m + 1 < nr && entry_less(&h[m + 1], &h[m]))
+			m++;
+		if (!entry_less(&h[m], &e))
+			break;
+		h[i] = h[m];
 		i = m;
 	}
+	h[i] = e;
 }
 
 /*
@@ -927,44 +1006,50 @@ heap_down(struct merge_heap *h, uint32_t i)
 static uint32_t
 merge_owners(const struct timeline *tl, uint32_t *out)
 {
-	struct merge_heap h;
-	uint32_t owner = UINT32_MAX, n = 0;
+	const int64_t *time = tl->p->time;
+	struct merge_entry *h = xmalloc(sizeof(*h) * ((size_t)tl->nr_lanes + 1));
+	uint32_t *pos = xcalloc((size_t)tl->nr_lanes + 1, sizeof(*pos));
+	uint32_t owner = UINT32_MAX, n = 0, nr = 0;
 	uint64_t end = 0;
 	int64_t last = 0;
 	bool any = false;
 
-	h.time = tl->p->time;
-	h.lanes = tl->lanes;
-	h.lane = xmalloc(sizeof(*h.lane) * ((size_t)tl->nr_lanes + 1));
-	h.pos = xcalloc((size_t)tl->nr_lanes + 1, sizeof(*h.pos));
-	h.nr = 0;
 	for (uint32_t l = 0; l < tl->nr_lanes; l++)
 		if (tl->lanes[l].nr_samples)
-			h.lane[h.nr++] = l;
-	for (uint32_t i = h.nr; i-- > 0;)
-		heap_down(&h, i);
-	while (h.nr) {
-		uint32_t l = h.lane[0], k = h.pos[l];
+			h[nr++] = (struct merge_entry){ time[tl->lanes[l].sample[0]], l };
+	for (uint32_t i = nr; i-- > 0;)
+		heap_down(h, nr, i);
+	while (nr) {
+		uint32_t l = h[0].lane, k = pos[l]++;
 		const struct chart *c = &tl->lanes[l];
-		int64_t t = h.time[c->sample[k]];
+		int64_t t = h[0].time;
+		bool more = k + 1 < c->nr_samples;
+		int64_t t_next = more ? time[c->sample[k + 1]] : 0;
+
+		if (k + PREFETCH_AHEAD < c->nr_samples)
+			__builtin_prefetch(&time[c->sample[k + PREFETCH_AHEAD]]);
 
 		if (!any || t != last) {
-			uint64_t x = chart_pos_x0(c, k);
+			uint64_t x = (uint64_t)t - (uint64_t)tl->axis.origin;
 
 			if (!(l != owner && x < end && l > owner)) {
 				owner = l;
-				end = chart_pos_x1(c, k);
+				end = pos_end(c, k, x,
+					      more ? (uint64_t)t_next - (uint64_t)tl->axis.origin
+						   : UINT64_MAX);
 				out[n++] = c->sample[k];
 			}
 		}
 		any = true;
 		last = t;
-		if (++h.pos[l] == c->nr_samples)
-			h.lane[0] = h.lane[--h.nr];
-		heap_down(&h, 0);
+		if (more)
+			h[0].time = t_next;
+		else
+			h[0] = h[--nr];
+		heap_down(h, nr, 0);
 	}
-	free(h.pos);
-	free(h.lane);
+	free(pos);
+	free(h);
 	return n;
 }
 
@@ -1252,7 +1337,9 @@ check_box(const struct chart *c, uint32_t d, uint32_t i, const uint32_t *parent,
 	stack_id s = stack[i];
 	uint32_t pa, end = box_end(c, i, d);
 
-	if (s != chart_stack(c, i))
+	/* chart_stack() walks up from the leaf: checked where that is short. */
+	if (ps->stacks[c->p->stack[c->sample[c->first[i]]]].depth <= d + 256 &&
+	    s != chart_stack(c, i))
 		return tf_error_set(err, "box %u: stacks %u and %u", i, s, chart_stack(c, i));
 	if (s == STACK_ROOT || s >= ps->nr_stacks || ps->stacks[s].depth != d + 1)
 		return tf_error_set(err, "box %u: stack %u is not of depth %u", i, s, d + 1);
@@ -1264,9 +1351,14 @@ check_box(const struct chart *c, uint32_t d, uint32_t i, const uint32_t *parent,
 				    (unsigned long long)chart_x0(c, i),
 				    (unsigned long long)chart_x1(c, i),
 				    (unsigned long long)c->total);
-	for (uint32_t k = c->first[i] + 1; k < end; k++)
+	for (uint32_t k = c->first[i] + 1; k < end; k++) {
 		if (chart_gap(c, k))
 			return tf_error_set(err, "box %u spans a gap at position %u", i, k);
+		if (shared_at(c, k) <= d)
+			return tf_error_set(err, "box %u ends at position %u, not %u", i, k, end);
+	}
+	if (end < c->nr_samples && shared_at(c, end) > d)
+		return tf_error_set(err, "box %u goes on at position %u", i, end);
 	if (i > c->row_start[d]) {
 		uint32_t prev_end = box_end(c, i - 1, d);
 

@@ -82,22 +82,6 @@ mul_div(uint64_t a, uint32_t b, uint64_t c, uint64_t *rem)
 #endif
 }
 
-/* The first i in [lo, hi) with end(i) > x, or hi. */
-static uint32_t
-first_ending_after(const struct seq_ops *ops, const void *src, uint32_t lo, uint32_t hi,
-		   uint64_t x)
-{
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (ops->end(src, mid) > x)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
-}
-
 /* The last i in [lo, hi) with start(i) <= x, or lo - 1 if none. */
 static uint32_t
 last_starting_by(const struct seq_ops *ops, const void *src, uint32_t lo, uint32_t hi,
@@ -112,6 +96,22 @@ last_starting_by(const struct seq_ops *ops, const void *src, uint32_t lo, uint32
 			hi = mid;
 	}
 	return lo - 1;
+}
+
+/*
+ * The first i in [lo, hi) with end(i) > x, or hi. The spans are disjoint,
+ * so only the last one starting by x can end after it: the search is on
+ * starts, and one end is read (a chart works ends out, at a cost).
+ */
+static uint32_t
+first_ending_after(const struct seq_ops *ops, const void *src, uint32_t lo, uint32_t hi,
+		   uint64_t x)
+{
+	uint32_t i = last_starting_by(ops, src, lo, hi, x);
+
+	if (i + 1 == lo || ops->end(src, i) <= x)
+		return i + 1;
+	return i;
 }
 
 /*
@@ -594,16 +594,43 @@ calltree_node_range(const struct calltree *t, stack_id node, uint64_t *x0, uint6
 
 /* ------------------------------------------------------------ Time Order */
 
+/*
+ * A row of the chart. dominant() asks for the end of one box again and
+ * again, a slot at a time, and a chart works ends out from its positions
+ * (chart_row_x1()): the last few are remembered.
+ */
+#define CHART_MEMO 4
+
+struct chart_memo {
+	uint32_t box[CHART_MEMO];
+	uint64_t x1[CHART_MEMO];
+};
+
+struct chart_row {
+	const struct chart *c;
+	uint32_t row;
+	struct chart_memo *memo;
+};
+
 static uint64_t
 chart_start(const void *src, uint32_t i)
 {
-	return chart_x0(src, i);
+	const struct chart_row *r = src;
+
+	return chart_x0(r->c, i);
 }
 
 static uint64_t
 chart_end(const void *src, uint32_t i)
 {
-	return chart_x1(src, i);
+	const struct chart_row *r = src;
+	uint32_t slot = i % CHART_MEMO;
+
+	if (r->memo->box[slot] != i) {
+		r->memo->box[slot] = i;
+		r->memo->x1[slot] = chart_row_x1(r->c, r->row, i);
+	}
+	return r->memo->x1[slot];
 }
 
 static uint32_t
@@ -622,6 +649,8 @@ static const struct seq_ops chart_ops = {
 void
 layout_chart(struct layout *l, const struct chart *c, const struct view *v)
 {
+	struct chart_memo memo;
+
 	if (!layout_begin(l, v))
 		return;
 	/*
@@ -630,12 +659,15 @@ layout_chart(struct layout *l, const struct chart *c, const struct view *v)
 	 * chart, as every row below it lies inside it.
 	 */
 	for (uint32_t row = v->first_row; row < c->nr_rows && row_shown(v, row); row++) {
+		struct chart_row r = { c, row, &memo };
 		uint32_t lo = c->row_start[row], hi = c->row_start[row + 1];
-		uint32_t i = first_ending_after(&chart_ops, c, lo, hi, v->x0);
+		uint32_t i;
 
+		memset(memo.box, 0xff, sizeof(memo.box));
+		i = first_ending_after(&chart_ops, &r, lo, hi, v->x0);
 		if (i == hi || chart_x0(c, i) >= v->x1)
 			break;
-		lay_row(l, v, row, &chart_ops, c, i, hi);
+		lay_row(l, v, row, &chart_ops, &r, i, hi);
 	}
 }
 
