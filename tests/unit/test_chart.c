@@ -584,6 +584,43 @@ lcg(uint64_t *state)
  * differs from the previous (weighted) sample's, and chart_find() at each
  * sample's x finds its ancestor of that depth.
  */
+/*
+ * Long boxes over short ones: a box's end is found through the minima of
+ * blocks of 64 and 4096 positions, and must be where its frame changes.
+ */
+static void
+test_long_boxes(void **state)
+{
+	struct fixture fx;
+	char path[64];
+	uint32_t r1;
+
+	(void)state;
+	setup(&fx);
+	for (int64_t t = 0; t < 10000; t++)
+		test_sample(fx.ps, fx.p, t % 3 ? "m;b" : "m;a;x", 1, 1 + t + (t >= 5000 ? 100 : 0), 1);
+	build(&fx, NULL); /* chart_check() looks for each box's end position by position */
+	assert_int_equal(fx.c->nr_levels, 3);
+	assert_int_equal(fx.c->nr_rows, 3);
+	assert_int_equal(fx.c->row_start[1], 2);
+	assert_int_equal(chart_x1(fx.c, 0), 5000);
+	assert_int_equal(chart_x0(fx.c, 1), 5100);
+	assert_int_equal(chart_x1(fx.c, 1), 10100);
+	assert_int_equal(chart_find(fx.c, 0, 4999), 0);
+	assert_int_equal(chart_find(fx.c, 0, 5000), CHART_NONE);
+	assert_int_equal(chart_first_after(fx.c, 0, 5000), 1);
+	assert_int_equal(chart_find(fx.c, 0, 10099), 1);
+	/* a, then b twice, and again: each its own box of row 1. */
+	r1 = fx.c->row_start[1];
+	assert_int_equal(chart_x1(fx.c, r1), 1);
+	assert_int_equal(chart_x1(fx.c, r1 + 1), 3);
+	assert_int_equal(chart_find(fx.c, 1, 2), r1 + 1);
+	assert_int_equal(chart_parent(fx.c, fx.c->row_start[2] - 1), 1);
+	assert_string_equal(stack_text(fx.ps, chart_stack(fx.c, fx.c->nr_boxes - 1), path,
+				       sizeof(path)), "m;a;x");
+	release(&fx);
+}
+
 static void
 test_matches_definition(void **state)
 {
@@ -789,6 +826,7 @@ main(void)
 		cmocka_unit_test(test_recursion),
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_deep_stack),
+		cmocka_unit_test(test_long_boxes),
 		cmocka_unit_test(test_matches_definition),
 		cmocka_unit_test(test_check_catches_damage),
 		cmocka_unit_test(test_ruler),
