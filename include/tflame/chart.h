@@ -120,6 +120,7 @@ struct chart {
 	uint32_t *row_start;     /* boxes of depth d: [row_start[d], row_start[d + 1]) */
 	uint32_t nr_rows;        /* max depth + 1 */
 	bool borrowed;           /* the arrays are another chart's (a lane's) */
+	struct stack_memo *memo; /* recent chart_stack() answers, its timeline's */
 };
 
 struct lane_cache;
@@ -184,7 +185,10 @@ uint64_t chart_pos_x1(const struct chart *c, uint32_t k);
  * Box i's x range [x0, x1), row (stack depth - 1), stack, parent (or
  * CHART_NONE). x0 is O(1); x1 and the row are O(log rows) and a scan of
  * the box's positions that skips blocks of 64 (O(64 log_64 positions) at
- * worst); the stack walks up from the leaf of the box's first sample.
+ * worst); the stack walks up from the leaf of the box's first sample,
+ * and the timeline remembers the last few thousand answers (painting asks
+ * for a box's stack several times), so chart_stack() is for one thread
+ * at a time.
  */
 static inline uint64_t
 chart_x0(const struct chart *c, uint32_t i)

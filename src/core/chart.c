@@ -305,15 +305,35 @@ chart_row_x1(const struct chart *c, uint32_t row, uint32_t i)
 	return pos_end(c, end - 1, x, end < c->nr_samples ? chart_pos_x0(c, end) : UINT64_MAX);
 }
 
+/* Entries of a timeline's stack_memo: a power of two. */
+#define STACK_MEMO 8192
+
+struct stack_memo {
+	struct {
+		const uint32_t *chart; /* which chart's box: its first[] */
+		uint32_t box;
+		stack_id stack;
+	} e[STACK_MEMO];
+};
+
 stack_id
 chart_stack(const struct chart *c, uint32_t i)
 {
 	const struct stack_node *stacks = c->ps->stacks;
-	uint32_t depth = box_row(c, i) + 1;
-	stack_id s = c->p->stack[c->sample[c->first[i]]];
+	uint32_t depth, slot = (i ^ (uint32_t)((uintptr_t)c->first >> 6)) & (STACK_MEMO - 1);
+	stack_id s;
 
+	if (c->memo && c->memo->e[slot].chart == c->first && c->memo->e[slot].box == i)
+		return c->memo->e[slot].stack;
+	depth = box_row(c, i) + 1;
+	s = c->p->stack[c->sample[c->first[i]]];
 	while (stacks[s].depth > depth)
 		s = stacks[s].parent;
+	if (c->memo) {
+		c->memo->e[slot].chart = c->first;
+		c->memo->e[slot].box = i;
+		c->memo->e[slot].stack = s;
+	}
 	return s;
 }
 
@@ -657,6 +677,7 @@ struct lane_cache {
 	uint64_t period;     /* chart_axis_period(p), UINT64_MAX until needed */
 	struct chart *chart; /* per thread; built when chart[t].row_start is set */
 	struct scratch scratch;
+	struct stack_memo *memo; /* for every chart of the timeline */
 };
 
 /* Per-thread sums of p's samples, whatever the selection. */
@@ -675,6 +696,7 @@ cache_new(const struct profile_set *ps, const struct profile *p)
 	lc->start = xmalloc(sizeof(*lc->start) * ((size_t)nt + 1));
 	lc->len = xcalloc((size_t)nt + 1, sizeof(*lc->len));
 	lc->chart = xcalloc((size_t)nt + 1, sizeof(*lc->chart));
+	lc->memo = xcalloc(1, sizeof(*lc->memo));
 	lc->period = UINT64_MAX;
 	lc->origin = INT64_MAX;
 	for (size_t i = 0; i < p->nr_samples && p->has_time; i++)
@@ -711,6 +733,7 @@ cache_flush(struct lane_cache *lc, uint32_t nr_threads)
 	free(lc->grouped);
 	lc->grouped = NULL;
 	lc->grouped_built = false;
+	memset(lc->memo, 0, sizeof(*lc->memo));
 }
 
 static void
@@ -729,6 +752,7 @@ cache_free(struct lane_cache *lc, uint32_t nr_threads)
 	free(lc->start);
 	free(lc->len);
 	free(lc->chart);
+	free(lc->memo);
 	free(lc);
 }
 
@@ -774,28 +798,43 @@ cache_group(struct lane_cache *lc, const struct profile_set *ps, const struct pr
 	lc->grouped_built = true;
 }
 
+/* Start chart c of thread (THREAD_NONE: merged) of tl on axis a. */
+static void
+chart_init(struct chart *c, const struct timeline *tl, const struct chart_axis *a,
+	   thread_id thread)
+{
+	memset(c, 0, sizeof(*c));
+	c->ps = tl->ps;
+	c->p = tl->p;
+	c->axis = *a;
+	c->total = a->total;
+	c->has_time = a->kind != CHART_X_WEIGHT;
+	c->thread = thread;
+	c->memo = tl->cache->memo;
+}
+
+/* Without times, x is cumulative weight: cum of c's positions from 0. */
+static void
+chart_cum(struct chart *c)
+{
+	if (c->axis.kind != CHART_X_WEIGHT)
+		return;
+	c->cum = xmalloc(sizeof(*c->cum) * ((size_t)c->nr_samples + 1));
+	c->cum[0] = 0;
+	for (uint32_t k = 0; k < c->nr_samples; k++)
+		c->cum[k + 1] = c->cum[k] + c->p->weight[c->sample[k]];
+}
+
 /* Build thread t's lane in the cache. */
 static void
 cache_lane(struct lane_cache *lc, const struct timeline *tl, thread_id t)
 {
 	struct chart *c = &lc->chart[t];
-	uint32_t n = lc->len[t];
 
-	memset(c, 0, sizeof(*c));
-	c->ps = tl->ps;
-	c->p = tl->p;
-	c->axis = lc->axis;
-	c->total = lc->axis.total;
-	c->has_time = lc->axis.kind != CHART_X_WEIGHT;
-	c->thread = t;
+	chart_init(c, tl, &lc->axis, t);
 	c->sample = lc->grouped + lc->start[t];
-	c->nr_samples = n;
-	if (lc->axis.kind == CHART_X_WEIGHT) {
-		c->cum = xmalloc(sizeof(*c->cum) * ((size_t)n + 1));
-		c->cum[0] = 0;
-		for (uint32_t k = 0; k < n; k++)
-			c->cum[k + 1] = c->cum[k] + tl->p->weight[c->sample[k]];
-	}
+	c->nr_samples = lc->len[t];
+	chart_cum(c);
 	chart_fill(c, &lc->scratch);
 }
 
@@ -902,6 +941,8 @@ timeline_select(struct timeline *tl, const struct sample_filter *filter)
 	if (tl->merged_built && !tl->merged.borrowed) {
 		chart_free_boxes(&tl->merged);
 		free(tl->merged.sample);
+		/* A chart to come may get its first[] where the merged one's was. */
+		memset(lc->memo, 0, sizeof(*lc->memo));
 	}
 	memset(&tl->merged, 0, sizeof(tl->merged));
 	tl->merged_built = false;
@@ -1069,13 +1110,7 @@ timeline_merged(struct timeline *tl)
 	}
 	for (uint32_t l = 0; l < tl->nr_lanes; l++)
 		n += tl->lanes[l].nr_samples;
-	memset(c, 0, sizeof(*c));
-	c->ps = tl->ps;
-	c->p = tl->p;
-	c->axis = tl->axis;
-	c->total = tl->axis.total;
-	c->has_time = tl->axis.kind != CHART_X_WEIGHT;
-	c->thread = THREAD_NONE;
+	chart_init(c, tl, &tl->axis, THREAD_NONE);
 	c->sample = xmalloc(sizeof(*c->sample) * ((size_t)n + 1));
 	if (tl->axis.kind == CHART_X_WEIGHT) {
 		/* The lanes one after the other, as they are laid out. */
@@ -1085,15 +1120,12 @@ timeline_merged(struct timeline *tl)
 			       sizeof(*c->sample) * tl->lanes[l].nr_samples);
 			n += tl->lanes[l].nr_samples;
 		}
-		c->cum = xmalloc(sizeof(*c->cum) * ((size_t)n + 1));
-		c->cum[0] = 0;
-		for (uint32_t k = 0; k < n; k++)
-			c->cum[k + 1] = c->cum[k] + tl->p->weight[c->sample[k]];
 	} else {
 		n = merge_owners(tl, c->sample);
 		c->sample = xreallocarray(c->sample, (size_t)n + 1, sizeof(*c->sample));
 	}
 	c->nr_samples = n;
+	chart_cum(c);
 	chart_fill(c, &tl->cache->scratch);
 	chart_place(c);
 	return c;
@@ -1120,7 +1152,7 @@ timeline_memory(const struct timeline *tl)
 	if (lc) {
 		uint32_t nt = tl->ps->nr_threads;
 
-		sum += sizeof(*lc) + (size_t)nt * (sizeof(*lc->start) + sizeof(*lc->len) +
+		sum += sizeof(*lc) + sizeof(*lc->memo) + (size_t)nt * (sizeof(*lc->start) + sizeof(*lc->len) +
 						   sizeof(*lc->nr) + sizeof(*lc->weight) +
 						   sizeof(*lc->first) + sizeof(*lc->lo) +
 						   sizeof(*lc->hi) + sizeof(*lc->span_end) +
