@@ -82,11 +82,26 @@ mul_div(uint64_t a, uint32_t b, uint64_t c, uint64_t *rem)
 #endif
 }
 
-/* The last i in [lo, hi) with start(i) <= x, or lo - 1 if none. */
+/*
+ * The last i in [lo, hi) with start(i) <= x, or lo - 1 if none. The walk
+ * asks for spans a slot or two on, so the search gallops from lo (1, 2,
+ * 4... on) before it halves: O(log distance), over nearby spans.
+ */
 static uint32_t
 last_starting_by(const struct seq_ops *ops, const void *src, uint32_t lo, uint32_t hi,
 		 uint64_t x)
 {
+	for (uint64_t step = 1; lo < hi; step *= 2) {
+		uint64_t probe = lo + step - 1;
+
+		if (probe >= hi)
+			break;
+		if (ops->start(src, (uint32_t)probe) > x) {
+			hi = (uint32_t)probe;
+			break;
+		}
+		lo = (uint32_t)probe + 1;
+	}
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
