@@ -281,6 +281,18 @@ uint32_t model_mark_threads(const struct model *m, enum thread_key by, int64_t i
 			    struct search_re *re, bool *mask);
 
 /*
+ * Make a thread mask chosen among the current profile's threads (the
+ * picker's) hold across profiles: every thread with no sample in this
+ * profile takes the tick of the same thread here (the same pid, tid and
+ * comm, as the picker tells them apart), else no tick, so that a filter
+ * by thread carries over to the other events, and a thread that only the
+ * other events have is not shown unasked. When every thread of the
+ * profile is ticked, every thread is: no filter. Returns how many threads
+ * outside the profile were ticked by the carry.
+ */
+uint32_t model_carry_threads(struct model *m, bool *mask);
+
+/*
  * Check the model and every cache that is current: weights that sum to the
  * total, and calltree_check(), chart_check(), func_table_check() on the
  * tree, chart and functions, whose totals must agree; search_check(),

@@ -704,6 +704,53 @@ model_mark_threads(const struct model *m, enum thread_key by, int64_t id, struct
 	return nr;
 }
 
+/* Whether a and b are one thread, seen by two events (or across an exec). */
+static bool
+same_thread(const struct profile_set *ps, const struct thread *a, const struct thread *b)
+{
+	/* The picker lists a thread per name: one that exec'd is another row. */
+	if (a->pid != b->pid || a->tid != b->tid)
+		return false;
+	return a->comm == b->comm || a->comm == STR_EMPTY || b->comm == STR_EMPTY ||
+	       !strcmp(ps_get(ps, a->comm), ps_get(ps, b->comm));
+}
+
+uint32_t
+model_carry_threads(struct model *m, bool *mask)
+{
+	const struct profile_set *ps = m->ps;
+	const struct thread_table *tt = model_thread_weights(m);
+	bool *here = xcalloc(ps->nr_threads + 1, sizeof(*here));
+	uint32_t nr = 0;
+
+	bool all = true;
+
+	for (uint32_t i = 0; i < tt->nr_threads; i++) {
+		here[tt->threads[i].thread] = true;
+		all = all && mask[tt->threads[i].thread];
+	}
+	/* Every thread of this profile ticked: no filter, here or elsewhere. */
+	for (thread_id t = 0; all && t < ps->nr_threads; t++)
+		mask[t] = true;
+	/*
+	 * Threads x ticked threads: a picker's choice is a handful, and this
+	 * runs once per Enter, not per sample.
+	 */
+	for (thread_id t = 0; !all && t < ps->nr_threads; t++) {
+		if (here[t])
+			continue;
+		mask[t] = false;
+		for (uint32_t i = 0; i < tt->nr_threads && !mask[t]; i++) {
+			thread_id u = tt->threads[i].thread;
+
+			mask[t] = mask[u] && same_thread(ps, &ps->threads[t], &ps->threads[u]);
+		}
+		nr += mask[t];
+	}
+	free(here);
+	return nr;
+}
+
 static int
 thread_table_check(const struct thread_table *tt, const struct profile_set *ps,
 		   const struct profile *p, struct tf_error *err)

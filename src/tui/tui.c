@@ -911,14 +911,21 @@ picker_input(struct tui *ui, int key, int y)
 	else
 		r = picker_type(&ui->picker, &ui->model, key);
 	switch (r) {
-	case PICKER_APPLY:
-		model_set_threads(&ui->model, picker_mask(&ui->picker));
+	case PICKER_APPLY: {
+		/* Ticks among this profile's threads: the same threads in the others. */
+		bool *mask = xmemdup(picker_mask(&ui->picker),
+				     sizeof(*mask) * ((size_t)ui->model.ps->nr_threads + 1));
+
+		model_carry_threads(&ui->model, mask);
+		model_set_threads(&ui->model, mask);
+		free(mask);
 		picker_close(&ui->picker);
 		ui->picking = false;
 		announce_build(ui, ui->active);
 		picker_describe(&ui->model, &what);
 		strbuf_addf(&ui->message, "showing %s", what.buf);
 		break;
+	}
 	case PICKER_CANCEL:
 		picker_close(&ui->picker);
 		ui->picking = false;
@@ -962,6 +969,25 @@ next_event(struct tui *ui)
 	strbuf_addstr(&ui->message, "showing ");
 	text_escape_str(&ui->message, ps_get(ps, p->name));
 	strbuf_addf(&ui->message, " (%zu of %zu)", ui->model.profile + 1, ps->nr_profiles);
+	if (ui->model.threads) {
+		const struct thread_table *tt = model_thread_weights(&ui->model);
+		struct strbuf what = STRBUF_INIT;
+		uint32_t shown = 0;
+
+		for (uint32_t i = 0; i < tt->nr_threads; i++)
+			shown += ui->model.threads[tt->threads[i].thread];
+		picker_describe(&ui->model, &what);
+		if (!shown) {
+			/* The filter stays, for the events that have its threads. */
+			strbuf_addstr(&ui->message, ": none of the chosen threads has samples here (");
+			keys_first_name(&ui->message, ui->keys, pane_keymaps[ui->active],
+					REQ_THREADS, ui->disp.utf8);
+			strbuf_addstr(&ui->message, ": pick others)");
+		} else {
+			strbuf_addf(&ui->message, ", %s", what.buf);
+		}
+		strbuf_release(&what);
+	}
 }
 
 /* o on a box or a row: the source view of its function over the panes. */

@@ -330,6 +330,83 @@ setup_threads(struct model *m)
 	check_model(m);
 }
 
+/*
+ * A filter picked among one profile's threads holds in the others: the
+ * same thread (pid, tid, and comm unless one is unknown) keeps its tick,
+ * a thread only the other profile has loses it, all ticked is no filter.
+ */
+static void
+test_carry_threads(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *cyc = profile_set_profile(ps, ps_str(ps, "cycles", 6), UNIT_EVENTS);
+	struct profile *sw = profile_set_profile(ps, ps_str(ps, "switches", 8), UNIT_EVENTS);
+	thread_id app = profile_set_thread(ps, 1, 1, ps_str(ps, "app", 3));
+	thread_id worker = profile_set_thread(ps, 1, 2, ps_str(ps, "worker", 6));
+	/* worker again, as an event that does not name threads records it */
+	thread_id worker_anon = profile_set_thread(ps, 1, 2, STR_EMPTY);
+	/* the same tid after an exec: another name, another thread */
+	thread_id execd = profile_set_thread(ps, 1, 1, ps_str(ps, "sh", 2));
+	thread_id only_sw = profile_set_thread(ps, 5, 5, ps_str(ps, "kworker", 7));
+	struct model m;
+	bool *mask;
+
+	(void)state;
+	assert_int_not_equal(worker, worker_anon);
+	assert_int_not_equal(app, execd);
+	assert_int_equal(profile_add_sample(cyc, test_stack(ps, "main;f"), 5, 0, false, app,
+					    NULL), 0);
+	assert_int_equal(profile_add_sample(cyc, test_stack(ps, "main;g"), 4, 0, false, worker,
+					    NULL), 0);
+	assert_int_equal(profile_add_sample(sw, test_stack(ps, "main;g"), 2, 0, false,
+					    worker_anon, NULL), 0);
+	assert_int_equal(profile_add_sample(sw, test_stack(ps, "sh"), 3, 0, false, execd,
+					    NULL), 0);
+	assert_int_equal(profile_add_sample(sw, test_stack(ps, "kw"), 7, 0, false, only_sw,
+					    NULL), 0);
+	model_init(&m, ps);
+	mask = calloc(ps->nr_threads, sizeof(*mask));
+	assert_non_null(mask);
+
+	/* The picker's way: everything ticked, then app unticked in cycles. */
+	for (thread_id t = 0; t < ps->nr_threads; t++)
+		mask[t] = true;
+	mask[app] = false;
+	assert_int_equal(model_carry_threads(&m, mask), 1);
+	assert_true(mask[worker]);
+	assert_true(mask[worker_anon]);
+	assert_false(mask[app]);
+	assert_false(mask[execd]);
+	assert_false(mask[only_sw]);
+	model_set_threads(&m, mask);
+	assert_int_equal(model_total(&m), 4);
+	model_set_profile(&m, 1);
+	assert_int_equal(model_total(&m), 2);
+	check_model(&m);
+
+	/* Only app: nothing of it in switches (the exec'd sh is not it). */
+	model_set_profile(&m, 0);
+	memset(mask, 0, ps->nr_threads * sizeof(*mask));
+	mask[app] = true;
+	mask[only_sw] = true;
+	assert_int_equal(model_carry_threads(&m, mask), 0);
+	assert_false(mask[only_sw]);
+	model_set_threads(&m, mask);
+	model_set_profile(&m, 1);
+	assert_int_equal(model_total(&m), 0);
+	check_model(&m);
+
+	/* Every thread of cycles ticked: no filter at all. */
+	model_set_profile(&m, 0);
+	memset(mask, 0, ps->nr_threads * sizeof(*mask));
+	mask[app] = mask[worker] = true;
+	model_carry_threads(&m, mask);
+	model_set_threads(&m, mask);
+	assert_null(m.threads);
+	free(mask);
+	model_release(&m);
+}
+
 static const char *
 comm_of(const struct model *m, thread_id t)
 {
@@ -852,6 +929,7 @@ main(void)
 		cmocka_unit_test(test_check_catches_damage),
 		cmocka_unit_test(test_thread_table),
 		cmocka_unit_test(test_thread_filter_by_tid_pid_comm),
+		cmocka_unit_test(test_carry_threads),
 		cmocka_unit_test(test_search_in_model),
 		cmocka_unit_test(test_sandwich_in_model),
 		cmocka_unit_test(test_search_func_in_model),
