@@ -41,4 +41,37 @@ check "e: the filter is back where the thread is" \
 keys q
 wait_for "EXIT=0"
 
+# ------------------------------------------------ the status line of a search
+start 120 24 TFLAME_CONFIG=
+run "$TFLAME" data/sample.perf.txt
+wait_for "1 Left Heavy" || bail "tflame did not start"
+keys /
+keys -l e
+keys Enter
+check "a search on the root: its place and the weight" \
+	wait_for "/e/  match 1 of 30  matched: 1.51 s (100% of all, 100% of view)"
+keys n
+check "n: the next match, the weight still there" \
+	wait_for "/e/  match 2 of 30  matched: 1.51 s (100% of all, 100% of view)"
+keys n
+check "and again" wait_for "/e/  match 3 of 30  matched: 1.51 s"
+keys N N N
+check "N past the first: from the bottom, said with the rest" \
+	wait_for "/e/  match 30 of 30, from the bottom again  matched: 1.51 s"
+keys q
+wait_for "EXIT=0"
+run "$TFLAME" data/sample.perf.txt
+wait_for "1 Left Heavy" || bail "tflame did not start"
+keys j s
+check "s: marked in Sandwich" wait_for "marked: __libc_start_call_main  (Enter: back"
+keys Tab
+check "the marked function's weight in Sandwich" \
+	wait_for "marked: __libc_start_call_main  total 770 ms (50.8%), self 0 s (0%)"
+keys Enter
+keys n
+check "n on the marks: where, and the weight" \
+	wait_for "marked: __libc_start_call_main  match 1 of 1  matched: 770 ms (50.8% of all"
+keys q
+wait_for "EXIT=0"
+
 finish

@@ -78,6 +78,12 @@ struct flame {
 	uint64_t x0, x1;           /* the x range across the width */
 	uint32_t root;             /* the box zoomed into (Enter), or NODE_NONE */
 	uint32_t sel;              /* the selected node, or NODE_NONE */
+	/*
+	 * What the last n or N had to say beyond "match 3 of 12" ("from the
+	 * top again"), while note_sel, the match it went to, is selected.
+	 */
+	const char *note;
+	uint32_t note_sel;
 	uint32_t first_row;        /* the row at the root end of the screen */
 	struct zoom_step *hist;
 	size_t nr_hist, alloc_hist;
@@ -1890,7 +1896,7 @@ find_match(struct flame *f, struct pane_ctx *ctx, int dir)
 {
 	const struct search_index *ix = f->matches;
 	uint64_t rx0, rx1, x0, x1;
-	uint32_t n, i;
+	uint32_t n;
 	bool wrapped = false, left_zoom = false;
 
 	if (!ix) {
@@ -1928,13 +1934,34 @@ find_match(struct flame *f, struct pane_ctx *ctx, int dir)
 	select_node(f, n);
 	widen_to_show(f, n);
 	node_range(f, n, &x0, &x1);
-	i = hit_index(ix, node_row(f, n), x0);
-	strbuf_addf(ctx->message, "match %u of %u", i + 1, ix->nr_hits);
+	/*
+	 * "match 3 of 12" goes on the status line with the matched weight
+	 * (flame_search_status()), not as a message that would hide it.
+	 */
+	f->note = NULL;
+	f->note_sel = n;
 	if (left_zoom)
-		strbuf_addstr(ctx->message, ", outside the zoomed box: zoomed out");
+		f->note = "outside the zoomed box: zoomed out";
 	else if (wrapped && ix->nr_hits > 1)
-		strbuf_addstr(ctx->message, dir > 0 ? ", from the top again"
-						    : ", from the bottom again");
+		f->note = dir > 0 ? "from the top again" : "from the bottom again";
+}
+
+/* The selection's place among the matches (1-based), or 0 if it is none. */
+static uint32_t
+selected_match(const struct flame *f)
+{
+	const struct search_index *ix = f->matches;
+	uint64_t x0, x1;
+	uint32_t row, i;
+
+	if (!ix || f->sel == NODE_NONE || !f->total)
+		return 0;
+	node_range(f, f->sel, &x0, &x1);
+	row = node_row(f, f->sel);
+	i = hit_index(ix, row, x0);
+	if (i >= ix->nr_hits || ix->hits[i].row != row || ix->hits[i].x0 != x0)
+		return 0;
+	return i + 1;
 }
 
 bool
@@ -1958,11 +1985,19 @@ flame_search_status(const struct flame *f, struct pane_ctx *ctx, struct strbuf *
 {
 	const struct profile *p = x_profile(f, model_profile(ctx->model));
 	uint64_t all, view;
+	uint32_t at;
 
 	if (!f->matches)
 		return;
 	all = f->has_matched_all ? f->matched_all : search_index_matched(f->matches, 0, f->total);
 	view = search_index_matched(f->matches, f->x0, f->x1);
+	at = selected_match(f);
+	if (at) {
+		strbuf_addf(out, "match %u of %u", at, f->matches->nr_hits);
+		if (f->note && f->note_sel == f->sel)
+			strbuf_addf(out, ", %s", f->note);
+		strbuf_addstr(out, "  ");
+	}
 	strbuf_addstr(out, "matched: ");
 	profile_format_amount(p, all, out);
 	if (!all || !f->all)

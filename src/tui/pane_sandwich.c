@@ -850,8 +850,25 @@ sandwich_search(struct pane *pane, struct pane_ctx *ctx, struct strbuf *out)
 	const struct sandwich_rows *r;
 	const struct func_stats *st;
 	const struct func_table *ft;
-	uint32_t nr = 0;
+	uint32_t nr = 0, fn = model_search_func(ctx->model);
 
+	if (fn != SEARCH_NO_FUNC) {
+		/* The marked function's weight: its boxes, once per sample. */
+		const struct profile *p = model_profile(ctx->model);
+		uint64_t all = model_total(ctx->model);
+
+		st = model_func_stats(ctx->model);
+		strbuf_addstr(out, "total ");
+		profile_format_amount(p, st[fn].total, out);
+		strbuf_addstr(out, " (");
+		profile_format_share(st[fn].total, all, out);
+		strbuf_addstr(out, "), self ");
+		profile_format_amount(p, st[fn].self, out);
+		strbuf_addstr(out, " (");
+		profile_format_share(st[fn].self, all, out);
+		strbuf_addch(out, ')');
+		return;
+	}
 	if (!model_search_re(ctx->model))
 		return;
 	if (sp->focus != FOCUS_TABLE && sp->built) {
