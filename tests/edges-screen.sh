@@ -67,7 +67,7 @@ check "s: marked in Sandwich" wait_for "marked: __libc_start_call_main  (Enter: 
 keys Tab
 check "the marked function's weight in Sandwich" \
 	wait_for "marked: __libc_start_call_main  total 770 ms (50.8%), self 0 s (0%)"
-keys Enter
+keys BTab Enter
 keys n
 check "n on the marks: where, and the weight" \
 	wait_for "marked: __libc_start_call_main  match 1 of 1  matched: 770 ms (50.8% of all"
