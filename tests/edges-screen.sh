@@ -23,10 +23,11 @@ run "$TFLAME" "$events"
 wait_for "1 Left Heavy" || bail "tflame did not start"
 keys t
 wait_for "4 of 4 ticked" || bail "the picker did not open"
-keys C-a
-wait_for "0 of 4 ticked" || bail "Ctrl-A on everything did not untick it"
 keys -l gzip
-keys Space Enter
+keys C-o
+check "Ctrl-O: only the threads the filter shows" \
+	wait_for "only the 1 shown: ticked 0, unticked 3 others"
+keys Enter
 check "one thread picked" wait_for "showing 1 thread: gzip 20232"
 keys e
 check "e: the same thread in the next event, and no other" \
@@ -71,6 +72,35 @@ keys BTab Enter
 keys n
 check "n on the marks: where, and the weight" \
 	wait_for "marked: __libc_start_call_main  match 1 of 1  matched: 770 ms (50.8% of all"
+keys q
+wait_for "EXIT=0"
+
+# ------------------------------------------- the picker's actions on the shown
+start 80 24 TFLAME_CONFIG=
+run "$TFLAME" tests/data/recorded/system-wide.txt
+wait_for "1 Left Heavy" || bail "tflame did not start"
+keys t
+wait_for "4 of 4 ticked" || bail "the picker did not open"
+check "the footer names the actions on the shown threads, after the essentials" \
+	wait_for "Space tick  Enter apply  Esc cancel  Ctrl-A Ctrl-X Ctrl-O Ctrl-R shown:"
+keys -l r
+check "a filter: the filter line lists them" \
+	wait_for "Ctrl-O only these  Ctrl-A tick  Ctrl-X untick  Ctrl-R invert"
+keys C-a
+check "Ctrl-A after a filter ticks (nothing to do here), never unticks" \
+	wait_for "ticked 0 of 2 threads shown by the filter"
+check "still all ticked" wait_for "4 of 4 ticked"
+keys C-x
+check "Ctrl-X: the shown unticked" wait_for "unticked 2 of 2 threads shown by the filter"
+check "two of four left" wait_for "2 of 4 ticked"
+check "the shown lines unticked" wait_for "[ ] swapper"
+keys C-r
+check "Ctrl-R: inverted" wait_for "inverted 2 threads shown by the filter"
+check "all four again" wait_for "4 of 4 ticked"
+keys C-o
+check "Ctrl-O: only drv and swapper" wait_for "only the 2 shown: ticked 0, unticked 2 others"
+keys Enter
+check "applied: two threads" wait_for "showing 2 threads of 4"
 keys q
 wait_for "EXIT=0"
 

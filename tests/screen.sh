@@ -243,7 +243,7 @@ keys n
 check "n: the next box of the function" wait_for "match 2 of 5"
 keys k
 check "the status line says what is marked, and its weight" \
-	wait_for "marked: compress_block  matched: 464 ms (30.7% of all, 30.7% of view)"
+	wait_for "marked: compress_block  match 1 of 5  matched: 464 ms (30.7% of all, 30.7% of view)"
 check "the other boxes are dimmed" poll dimmed main
 keys 2 j s
 check "s in Time Order: Sandwich of the box's function" wait_for "marked: __libc_start_call_main"
@@ -299,7 +299,7 @@ keys 3
 check "in Sandwich the search filters the table" wait_for "/spin/  1 of 21 functions match"
 keys Tab
 check "in the callers, the matched weight" \
-	wait_for "/spin/  matched: 1.01 s (66.4% of all, 100% of view)"
+	wait_for "/spin/  match 1 of 1  matched: 1.01 s (66.4% of all, 100% of view)"
 keys n
 check "and n goes through their matches" wait_for "match 1 of 1"
 keys BTab
@@ -356,7 +356,9 @@ wait_for "1 of 2 ticked" || bail "the picker did not open"
 keys C-a
 check "Ctrl-A ticks every thread shown" wait_for "2 of 2 ticked"
 keys C-a
-check "Ctrl-A again unticks them" wait_for "0 of 2 ticked"
+check "Ctrl-A again keeps them ticked" wait_for "ticked 0 of 2 threads shown"
+keys C-x
+check "Ctrl-X unticks them" wait_for "0 of 2 ticked"
 keys Enter
 check "nothing ticked: Enter says so" wait_for "no thread ticked: Space ticks one, Esc cancels"
 keys Escape
@@ -454,9 +456,9 @@ wait_for "1 Left Heavy" || bail "tflame did not start"
 keys t
 check "four threads, heaviest first" poll line_starts 4 " [x] m_test_input"
 check "the lightest last" poll line_starts 7 " [x] cat"
-keys C-a
+keys C-x
 keys -l swap
-check "type to filter, after Ctrl-A unticks all" wait_for "[ ] swapper"
+check "type to filter, after Ctrl-X unticks all" wait_for "[ ] swapper"
 keys Space BSpace BSpace BSpace BSpace
 keys -l cat
 keys Space Enter

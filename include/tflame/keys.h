@@ -133,8 +133,12 @@ struct tf_error;
 	REQ(PICKER_SCROLL_DOWN, "three lines down", KEYS_WHEEL_DOWN) \
 	REQ(PICKER_TICK, "tick or untick the line (a process: all its threads); a " \
 			 "click, the line under the pointer", ' ', KEYS_CLICK, KEYS_DOUBLE_CLICK) \
-	REQ(PICKER_TICK_SHOWN, "tick every thread the filter shows, or untick them if " \
-			       "all are", KEYS_CTRL('a')) \
+	REQ(PICKER_TICK_SHOWN, "tick every thread the filter shows", KEYS_CTRL('a')) \
+	REQ(PICKER_UNTICK_SHOWN, "untick every thread the filter shows", KEYS_CTRL('x')) \
+	REQ(PICKER_ONLY_SHOWN, "tick the threads the filter shows and untick all " \
+			       "others", KEYS_CTRL('o')) \
+	REQ(PICKER_INVERT_SHOWN, "invert the ticks of the threads the filter shows", \
+	    KEYS_CTRL('r')) \
 	REQ(PICKER_APPLY, "show the ticked threads in every pane", '\n', '\r', KEY_ENTER) \
 	REQ(PICKER_CANCEL, "close, changing nothing (so do Ctrl-C and Ctrl-G)", KEYS_ESC)
 

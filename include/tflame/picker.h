@@ -75,7 +75,8 @@ enum picker_result picker_type(struct thread_picker *tp, struct model *m, int ke
 const bool *picker_mask(const struct thread_picker *tp);
 
 /* Draw the page on the whole screen but its last line. */
-void picker_draw(struct thread_picker *tp, struct model *m, const struct display *d);
+void picker_draw(struct thread_picker *tp, struct model *m, const struct display *d,
+		 const struct keys *k);
 
 /*
  * Say what the filter m holds keeps, for the tab bar: "all threads", "1

@@ -177,26 +177,62 @@ toggle_row(struct thread_picker *tp, struct model *m, uint32_t row)
 	}
 }
 
-/* Ctrl-A: the same for every thread shown. */
+/*
+ * The actions on the threads the filter shows: tick, untick, only
+ * (they ticked, every other thread unticked) and invert. The message
+ * says what changed.
+ */
 static void
-toggle_shown(struct thread_picker *tp, struct model *m, struct strbuf *msg)
+act_on_shown(struct thread_picker *tp, struct model *m, enum request req, struct strbuf *msg)
 {
 	const struct thread_table *tt = model_thread_weights(m);
-	bool all = true;
-	uint32_t n = 0;
+	uint32_t shown = 0, changed = 0, others = 0;
+	bool *is_shown = xcalloc((size_t)m->ps->nr_threads + 1, sizeof(*is_shown));
 
-	for (uint32_t i = 0; i < tp->nr_rows; i++)
-		if (!tp->rows[i].proc && !tp->mask[tt->threads[tp->rows[i].index].thread])
-			all = false;
 	for (uint32_t i = 0; i < tp->nr_rows; i++) {
+		thread_id t;
+		bool was, now;
+
 		if (tp->rows[i].proc)
 			continue;
-		tp->mask[tt->threads[tp->rows[i].index].thread] = !all;
-		n++;
+		t = tt->threads[tp->rows[i].index].thread;
+		is_shown[t] = true;
+		was = tp->mask[t];
+		now = req == REQ_PICKER_UNTICK_SHOWN   ? false
+		      : req == REQ_PICKER_INVERT_SHOWN ? !was
+						       : true;
+		tp->mask[t] = now;
+		changed += now != was;
+		shown++;
 	}
-	strbuf_addf(msg, "%s %u thread%s", all ? "unticked" : "ticked", n, n == 1 ? "" : "s");
+	/* Only: every thread of the profile the filter hides goes. */
+	for (uint32_t i = 0; req == REQ_PICKER_ONLY_SHOWN && i < tt->nr_threads; i++) {
+		thread_id t = tt->threads[i].thread;
+
+		if (!is_shown[t] && tp->mask[t]) {
+			tp->mask[t] = false;
+			others++;
+		}
+	}
+	free(is_shown);
+	switch (req) {
+	case REQ_PICKER_UNTICK_SHOWN:
+		strbuf_addf(msg, "unticked %u of %u", changed, shown);
+		break;
+	case REQ_PICKER_INVERT_SHOWN:
+		strbuf_addf(msg, "inverted %u", shown);
+		break;
+	case REQ_PICKER_ONLY_SHOWN:
+		strbuf_addf(msg, "only the %u shown: ticked %u, unticked %u other%s", shown,
+			    changed, others, others == 1 ? "" : "s");
+		return;
+	default:
+		strbuf_addf(msg, "ticked %u of %u", changed, shown);
+		break;
+	}
+	strbuf_addf(msg, " thread%s shown", shown == 1 ? "" : "s");
 	if (tp->filter.text.len)
-		strbuf_addstr(msg, " (those the filter shows)");
+		strbuf_addstr(msg, " by the filter");
 }
 
 static uint32_t
@@ -269,7 +305,10 @@ picker_request(struct thread_picker *tp, struct model *m, enum request req, int 
 			toggle_row(tp, m, tp->sel);
 		break;
 	case REQ_PICKER_TICK_SHOWN:
-		toggle_shown(tp, m, msg);
+	case REQ_PICKER_UNTICK_SHOWN:
+	case REQ_PICKER_ONLY_SHOWN:
+	case REQ_PICKER_INVERT_SHOWN:
+		act_on_shown(tp, m, req, msg);
 		break;
 	case REQ_PICKER_APPLY:
 		if (!ticked_threads(tp, tt)) {
@@ -450,8 +489,18 @@ update_spark(struct thread_picker *tp, struct model *m, unsigned *name_w)
 }
 
 void
-picker_draw(struct thread_picker *tp, struct model *m, const struct display *d)
+picker_draw(struct thread_picker *tp, struct model *m, const struct display *d,
+	    const struct keys *k)
 {
+	/* Once a filter is typed, what to do with the threads it shows. */
+	static const struct key_hint shown_hints[] = {
+		{ { REQ_PICKER_ONLY_SHOWN }, "only these" },
+		{ { REQ_PICKER_TICK_SHOWN }, "tick" },
+		{ { REQ_PICKER_UNTICK_SHOWN }, "untick" },
+		{ { REQ_PICKER_INVERT_SHOWN }, "invert" },
+	};
+	struct strbuf hint = STRBUF_INIT;
+
 	const struct thread_table *tt = model_thread_weights(m);
 	const struct profile_set *ps = m->ps;
 	const struct profile *p = model_profile(m);
@@ -539,8 +588,12 @@ picker_draw(struct thread_picker *tp, struct model *m, const struct display *d)
 	/* Last: the terminal's cursor stays in the filter. */
 	move(1, 0);
 	clrtoeol();
-	prompt_draw(&tp->filter, d, 1, 1, COLS - 1,
-		    "type to filter by name, pid or tid");
+	if (tp->filter.text.len)
+		keys_hints(&hint, k, KEYMAP_PICKER, shown_hints, ARRAY_SIZE(shown_hints), d->utf8);
+	else
+		strbuf_addstr(&hint, "type to filter by name, pid or tid");
+	prompt_draw(&tp->filter, d, 1, 1, COLS - 1, hint.buf);
+	strbuf_release(&hint);
 	strbuf_release(&line);
 	strbuf_release(&label);
 }

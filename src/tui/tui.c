@@ -117,11 +117,12 @@ static const struct key_hint page_hints[] = {
 	{ { REQ_QUIT, REQ_BACK, REQ_HELP }, "close" },
 };
 static const struct key_hint picker_hints[] = {
-	{ { REQ_PICKER_UP, REQ_PICKER_DOWN }, "move" },
 	{ { REQ_PICKER_TICK }, "tick" },
-	{ { REQ_PICKER_TICK_SHOWN }, "all shown" },
 	{ { REQ_PICKER_APPLY }, "apply" },
 	{ { REQ_PICKER_CANCEL }, "cancel" },
+	{ { REQ_PICKER_TICK_SHOWN, REQ_PICKER_UNTICK_SHOWN, REQ_PICKER_ONLY_SHOWN,
+	    REQ_PICKER_INVERT_SHOWN }, "shown: tick untick only invert" },
+	{ { REQ_PICKER_UP, REQ_PICKER_DOWN }, "move" },
 };
 static const struct key_hint source_hints[] = {
 	{ { REQ_MOVE_DOWN, REQ_MOVE_UP }, "move" },
@@ -697,7 +698,7 @@ draw(struct tui *ui)
 	if (ui->picking) {
 		/* The status line first: the cursor stays in the picker's filter. */
 		draw_status(ui);
-		picker_draw(&ui->picker, &ui->model, &ui->disp);
+		picker_draw(&ui->picker, &ui->model, &ui->disp, ui->keys);
 		curs_set(1);
 		return;
 	}
