@@ -104,4 +104,25 @@ check "applied: two threads" wait_for "showing 2 threads of 4"
 keys q
 wait_for "EXIT=0"
 
+# ------------------------------------------------ the warnings, while exploring
+start 80 24 TFLAME_CONFIG=
+run "$TFLAME" tests/data/folded/invalid.txt
+check "the status line names the key of the warnings page" \
+	wait_for "1 warning while reading: listed when tflame exits, W lists them"
+keys W
+check "W: a page of them" wait_for "tflame: 1 warning (also printed when tflame exits; Esc closes)"
+check "the warning itself, with file and line" \
+	wait_for "tests/data/folded/invalid.txt:1: warning: 5 bad lines skipped"
+keys Escape
+check "Esc: back to the pane" wait_for "1 Left Heavy"
+keys W Escape q
+check "and listed after the explorer exits" \
+	wait_for "invalid.txt:1: warning: 5 bad lines skipped"
+run "$TFLAME" data/sample.perf.txt
+wait_for "1 Left Heavy" || bail "tflame did not start"
+keys W
+check "W with no warnings says so" wait_for "no warnings"
+keys q
+wait_for "EXIT=0"
+
 finish

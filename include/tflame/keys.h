@@ -96,6 +96,8 @@ struct tf_error;
 	REQ(WHEEL_DOWN, "scroll the rows down", KEYS_WHEEL_DOWN) \
 	GROUP("Showing") \
 	REQ(DETAILS, "every detail of the selected frame, on a page of its own", 'd') \
+	REQ(WARNINGS, "the warnings of reading the file and the config, on a page (they " \
+		      "are printed when tflame exits too)", 'W') \
 	REQ(SOURCE, "the source of the selected function, each line with its self and " \
 		    "total weight; n N go to the lines with weight, Esc back", 'o') \
 	REQ(FLIP, "flip the flame panes: root at the top (icicle) or at the bottom", 'f') \

@@ -166,6 +166,7 @@ struct tui_symbols {
 struct tui {
 	const char *path;
 	const struct keys *keys; /* the bindings: the config's, borrowed */
+	const struct conf *conf; /* borrowed: its warnings, for the warnings page */
 	struct tui_symbols sym;
 	struct display disp;
 	struct model model;
@@ -628,6 +629,71 @@ draw_page(struct tui *ui)
 	strbuf_release(&sb);
 }
 
+/*
+ * The warnings, one a line: the config's, then the file's, with its name
+ * and line; what the warnings page shows and what is printed on exit.
+ */
+static void
+add_warnings(struct strbuf *out, const char *path, const struct profile_set *ps,
+	     const struct conf *conf)
+{
+	/* The config's are escaped already. */
+	for (size_t i = 0; i < conf->nr_warnings; i++)
+		strbuf_addf(out, "%s\n", conf->warnings[i]);
+	for (size_t i = 0; i < ps->nr_diags; i++) {
+		text_escape_str(out, path);
+		if (ps->diags[i].line)
+			strbuf_addf(out, ":%llu", (unsigned long long)ps->diags[i].line);
+		strbuf_addstr(out, ": warning: ");
+		text_escape_str(out, ps->diags[i].msg);
+		strbuf_addch(out, '\n');
+	}
+}
+
+static void
+print_warnings(const char *path, const struct profile_set *ps, const struct conf *conf)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *s, *nl;
+
+	add_warnings(&sb, path, ps, conf);
+	for (s = sb.buf; (nl = strchr(s, '\n')); s = nl + 1)
+		fprintf(stderr, "tflame: %.*s\n", (int)(nl - s), s);
+	strbuf_release(&sb);
+}
+
+/* W: the warnings so far on a page, rather than only on exit. */
+static void
+open_warnings(struct tui *ui)
+{
+	size_t n = ui->conf->nr_warnings + ui->model.ps->nr_diags;
+
+	if (!n) {
+		strbuf_addstr(&ui->message, "no warnings");
+		return;
+	}
+	strbuf_reset(&ui->page);
+	strbuf_addf(&ui->page, "tflame: %zu warning%s (also printed when tflame exits; ", n,
+		    n == 1 ? "" : "s");
+	keys_first_name(&ui->page, ui->keys, KEYMAP_PAGE, REQ_BACK, false);
+	strbuf_addstr(&ui->page, " closes)\n");
+	add_warnings(&ui->page, ui->path, ui->model.ps, ui->conf);
+	page_open(ui);
+}
+
+/* ", W lists them": the end of a message that says there are warnings. */
+static void
+add_warnings_key(struct tui *ui, struct strbuf *out)
+{
+	int key;
+
+	if (!keys_of(ui->keys, pane_keymaps[ui->active], REQ_WARNINGS, &key, 1))
+		return;
+	strbuf_addstr(out, ", ");
+	keys_name(out, key, ui->disp.utf8);
+	strbuf_addstr(out, " lists them");
+}
+
 /* Requests while a page shows: scrolling, closing; others close it and go on. */
 static bool
 page_request(struct tui *ui, enum request req)
@@ -1050,6 +1116,9 @@ handle(struct tui *ui, enum request req, const struct pane_input *in)
 	case REQ_HELP:
 		open_help(ui);
 		return;
+	case REQ_WARNINGS:
+		open_warnings(ui);
+		return;
 	case REQ_LEFT_HEAVY:
 		switch_pane(ui, TAB_LEFT_HEAVY);
 		return;
@@ -1258,8 +1327,11 @@ symbols_take(struct tui *ui)
 	if (ui->message.len)
 		strbuf_addstr(&ui->message, "; ");
 	strbuf_addf(&ui->message, "symbols done: %lu address%s resolved", n, n == 1 ? "" : "es");
-	if (m->ps->nr_diags > warnings)
-		strbuf_addstr(&ui->message, " (see the warning when tflame exits)");
+	if (m->ps->nr_diags > warnings) {
+		strbuf_addstr(&ui->message, " (a warning");
+		add_warnings_key(ui, &ui->message);
+		strbuf_addch(&ui->message, ')');
+	}
 }
 
 /*
@@ -1387,32 +1459,13 @@ run(struct tui *ui)
 
 /* ------------------------------------------------------------- the whole */
 
-static void
-print_warnings(const char *path, const struct profile_set *ps, const struct conf *conf)
-{
-	/* The config's are escaped already. */
-	for (size_t i = 0; i < conf->nr_warnings; i++)
-		fprintf(stderr, "tflame: %s\n", conf->warnings[i]);
-	for (size_t i = 0; i < ps->nr_diags; i++) {
-		struct strbuf sb = STRBUF_INIT;
-
-		text_escape_str(&sb, path);
-		if (ps->diags[i].line)
-			strbuf_addf(&sb, ":%llu", (unsigned long long)ps->diags[i].line);
-		strbuf_addstr(&sb, ": warning: ");
-		text_escape_str(&sb, ps->diags[i].msg);
-		fprintf(stderr, "tflame: %s\n", sb.buf);
-		strbuf_release(&sb);
-	}
-}
-
 int
 tui_run(const struct tui_options *o)
 {
 	struct sigaction sa = { .sa_handler = tui_on_signal }, old_term, old_hup, old_int;
 	struct tf_error err = TF_ERROR_INIT;
 	struct profile_set *ps = NULL;
-	struct tui ui = { .path = o->path, .keys = &o->conf->keys };
+	struct tui ui = { .path = o->path, .keys = &o->conf->keys, .conf = o->conf };
 	struct import_options io = o->io;
 	struct symbols_job *job = NULL;
 	bool stdin_busy = !strcmp(o->path, "-");
@@ -1528,9 +1581,11 @@ tui_run(const struct tui_options *o)
 			strbuf_addf(&ui.message, " (and %zu more config warnings)",
 				    o->conf->nr_warnings - 1);
 		strbuf_addstr(&ui.message, "; listed when tflame exits");
+		add_warnings_key(&ui, &ui.message);
 	} else if (ps->nr_diags) {
 		strbuf_addf(&ui.message, "%zu warning%s while reading: listed when tflame exits",
 			    ps->nr_diags, ps->nr_diags == 1 ? "" : "s");
+		add_warnings_key(&ui, &ui.message);
 	} else if (!model_search(&ui.model)) {
 		/* With --search the status line has better to say: what it matches. */
 		keys_first_name(&ui.message, ui.keys, KEYMAP_LEFT_HEAVY, REQ_HELP, false);
