@@ -20,7 +20,7 @@ line_matches() {
 # and cpu-clock:u, not in cpu-clock:k; head and sh run in the others.
 start 120 30 TFLAME_CONFIG=
 run "$TFLAME" "$events"
-wait_for "1 Left Heavy" || bail "tflame did not start"
+wait_for " 1 L" || bail "tflame did not start"
 keys t
 wait_for "4 of 4 ticked" || bail "the picker did not open"
 keys -l gzip
@@ -45,7 +45,7 @@ wait_for "EXIT=0"
 # ------------------------------------------------ the status line of a search
 start 120 24 TFLAME_CONFIG=
 run "$TFLAME" data/sample.perf.txt
-wait_for "1 Left Heavy" || bail "tflame did not start"
+wait_for " 1 L" || bail "tflame did not start"
 keys /
 keys -l e
 keys Enter
@@ -62,7 +62,7 @@ check "N past the first: from the bottom, said with the rest" \
 keys q
 wait_for "EXIT=0"
 run "$TFLAME" data/sample.perf.txt
-wait_for "1 Left Heavy" || bail "tflame did not start"
+wait_for " 1 L" || bail "tflame did not start"
 keys j s
 check "s: marked in Sandwich" wait_for "marked: __libc_start_call_main  (Enter: back"
 keys Tab
@@ -78,7 +78,7 @@ wait_for "EXIT=0"
 # ------------------------------------------- the picker's actions on the shown
 start 80 24 TFLAME_CONFIG=
 run "$TFLAME" tests/data/recorded/system-wide.txt
-wait_for "1 Left Heavy" || bail "tflame did not start"
+wait_for " 1 L" || bail "tflame did not start"
 keys t
 wait_for "4 of 4 ticked" || bail "the picker did not open"
 check "the footer names the actions on the shown threads, after the essentials" \
@@ -114,14 +114,65 @@ check "W: a page of them" wait_for "tflame: 1 warning (also printed when tflame 
 check "the warning itself, with file and line" \
 	wait_for "tests/data/folded/invalid.txt:1: warning: 5 bad lines skipped"
 keys Escape
-check "Esc: back to the pane" wait_for "1 Left Heavy"
+check "Esc: back to the pane" wait_for " 1 L"
 keys W Escape q
 check "and listed after the explorer exits" \
 	wait_for "invalid.txt:1: warning: 5 bad lines skipped"
 run "$TFLAME" data/sample.perf.txt
-wait_for "1 Left Heavy" || bail "tflame did not start"
+wait_for " 1 L" || bail "tflame did not start"
 keys W
 check "W with no warnings says so" wait_for "no warnings"
+keys q
+wait_for "EXIT=0"
+
+# ------------------------------------------------ the tab bar at 80 columns
+sw="tests/data/recorded/system-wide.txt"
+start 80 24 TFLAME_CONFIG=
+run "$TFLAME" "$sw"
+wait_for "│ 1.00 s" || bail "tflame did not start"
+check "80 columns: the panes by initials, file and event whole" \
+	poll line_matches 1 '^ 1 LH  2 TO  3 SW  │ system-wide\.txt │ cpu-clock:pppH │ all threads │ 1\.00 s *$'
+keys t
+wait_for "4 of 4 ticked" || bail "the picker did not open"
+keys -l drv
+keys C-o Enter
+check "with a thread filter: the event and the filter both whole" \
+	poll line_matches 1 '│ cpu-clock:pppH │ 1 thread: drv 12278 │ 423 ms *$'
+keys q
+wait_for "EXIT=0"
+run "$TFLAME" "$events"
+wait_for "1 LH" || bail "tflame did not start"
+keys e
+check "a long event whole, with its place" poll line_matches 1 '│ event-names\.txt │ sched:sched_switch 2/4 │ 112 events'
+keys q
+wait_for "EXIT=0"
+ln -s "$top_srcdir/data/sample.perf.txt" "$tmpdir/nightly-recording-of-the-build-server.perf.txt"
+run "$TFLAME" "$tmpdir/nightly-recording-of-the-build-server.perf.txt"
+wait_for "1 LH" || bail "tflame did not start"
+check "a long file name loses its middle, the event stays" \
+	poll line_matches 1 '│ nightly-recordin…-server\.perf\.txt │ cpu-clock:pppH │ 1\.51 s'
+keys q
+wait_for "EXIT=0"
+
+start 120 40 TFLAME_CONFIG=
+run "$TFLAME" "$sw"
+wait_for "│ 1.00 s" || bail "tflame did not start"
+check "120 columns: the panes by name" \
+	poll line_matches 1 '^ 1 Left Heavy  2 Time Order  3 Sandwich  │ system-wide\.txt │ cpu-clock:pppH │ all threads │ 1\.00 s'
+keys q
+wait_for "EXIT=0"
+
+# Sandwich keeps the module when two rows have one name: parse and main
+# of app, and of tool and its library. 66 columns leave no room for the
+# module otherwise.
+start 66 24 TFLAME_CONFIG=
+run "$TFLAME" --no-symbols tests/data/perf/same-name.txt
+wait_for "1 LH" || bail "tflame did not start"
+keys 3
+check "the module column, for two functions named parse" \
+	poll line_matches 2 'Function +Module'
+check "parse of libtool.so" poll line_matches 3 ' parse +libtool\.so$'
+check "parse of app" poll line_matches 5 ' parse +app$'
 keys q
 wait_for "EXIT=0"
 

@@ -24,7 +24,7 @@ widest() {
 # and B for the last 10.
 start 80 24
 run "$TFLAME" "$two"
-wait_for "1 Left Heavy" || bail "tflame did not start"
+wait_for " 1 L" || bail "tflame did not start"
 keys 2
 check "the overview: the heaviest thread first, focused" poll line_matches 2 '^▶ loader 2 +█{60,}$'
 check "the other lane: busy at both ends, idle between" \
@@ -81,7 +81,7 @@ check "quits" wait_for "EXIT=0"
 # Without UTF-8: the sparklines and the marker in ASCII.
 start 80 24 LANG=C LC_ALL=C
 run "$TFLAME" "$two"
-wait_for "1 Left Heavy" || bail "tflame did not start"
+wait_for " 1 L" || bail "tflame did not start"
 keys 2
 check "ASCII: the marker and a full sparkline" poll line_matches 2 '^> loader 2 +@{60,}$'
 check "ASCII: idle columns blank" poll line_matches 3 '^  ui 1 +@{5,} {40,}@{5,}$'
@@ -91,7 +91,7 @@ wait_for "EXIT=0"
 # -------------------------------------------- one thread: the whole height
 start 80 24
 run "$TFLAME" tests/data/chrome/span.json
-wait_for "1 Left Heavy" || bail "tflame did not start"
+wait_for " 1 L" || bail "tflame did not start"
 keys 2
 check "one thread: no overview, the ruler on top" poll line_matches 2 '^0 +10 ms +20 ms'
 check "the chart right under it" poll line_matches 3 '^request'
@@ -104,7 +104,7 @@ wait_for "EXIT=0"
 # ------------------------------------ seven threads: the overview scrolls
 start 80 16
 run "$TFLAME" tests/data/perf/processes.txt
-wait_for "1 Left Heavy" || bail "tflame did not start"
+wait_for " 1 L" || bail "tflame did not start"
 keys 2
 check "a third of the height: 4 of the 7 lanes" poll line_matches 6 '^0 '
 check "the heaviest on top" poll line_matches 2 '^▶ xz 4101 '
@@ -118,7 +118,7 @@ wait_for "EXIT=0"
 # ------------------------------------------------- the sample at 200x60
 start 200 60
 run "$TFLAME" data/sample.perf.txt
-wait_for "1 Left Heavy" || bail "tflame did not start"
+wait_for " 1 L" || bail "tflame did not start"
 keys 2
 check "200x60: both threads in the overview" poll line_matches 3 '^  compressor 11195 +[▁▂▃▄▅▆▇█]{150,}$'
 check "200x60: the ruler in seconds" poll line_matches 4 '^0 +100 ms +200 ms .*1\.4 s'
@@ -131,7 +131,7 @@ wait_for "EXIT=0"
 
 start 80 24
 run "$TFLAME" data/sample.perf.txt
-wait_for "1 Left Heavy" || bail "tflame did not start"
+wait_for " 1 L" || bail "tflame did not start"
 keys 2
 check "80x24: the overview, then the ruler" poll line_matches 4 '^0 +200 ms +400 ms'
 check "80x24: the chart under the ruler" poll line_matches 5 '^d'

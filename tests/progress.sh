@@ -151,7 +151,7 @@ check "background: the shell's prompt is intact" prompt_alone
 start 40 15
 run "$tmpdir/slow 2 $sample"
 check "explorer: the progress line shows" poll progress_fits
-check "explorer: opens when the input ends" wait_for "Left Heavy"
+check "explorer: opens when the input ends" wait_for " 1  2  3  │"
 keys q
 check "explorer: quits" wait_for "EXIT=0"
 check "explorer: no trail of the progress line" no_trail

@@ -164,7 +164,7 @@ keys d
 check "d: a page with the call path" wait_for "call path, outermost first"
 check "the page lists the outermost frame" wait_for "     1 demo"
 keys q
-check "q closes the page" wait_for "1 Left Heavy"
+check "q closes the page" wait_for " 1 L"
 
 # ------------------------------------------------------------- help
 keys '?'
@@ -176,7 +176,7 @@ keys G
 check "G scrolls the help to its end" wait_for "Reading the panes"
 check "help says what the process boxes are" wait_for "the processes (the samples' comm)"
 keys q
-check "q closes the help, tflame still runs" wait_for "1 Left Heavy"
+check "q closes the help, tflame still runs" wait_for " 1 L"
 keys x
 check "an unbound key points to the help" wait_for "no action on x: ? lists the keys"
 
@@ -386,7 +386,8 @@ check "resize to 80x24: rows window shows" wait_for "rows 1-17 of 22"
 width=$(screen | wc -L)
 [ "$width" -le 80 ] && ok "nothing drawn past 80 columns" ||
 	not_ok "nothing drawn past 80 columns" "widest line: $width"
-check "80 columns: tabs kept" wait_for "1 Left Heavy  2 Time Order  3 Sandwich"
+check "80 columns: tabs by initials, file and event kept" \
+	wait_for "1 LH  2 TO  3 SW  │ sample.perf.txt │ cpu-clock:pppH │"
 keys PageDown
 check "PgDn scrolls the rows down" wait_for "rows 6-22 of 22"
 keys PageUp
@@ -401,39 +402,39 @@ check "resize to 200x60: no rows window" wait_gone "rows 1-"
 # ------------------------------------------------------------- quit
 keys q
 check "q quits with status 0" wait_for "EXIT=0"
-check "the alternate screen is left" wait_gone "1 Left Heavy"
+check "the alternate screen is left" wait_gone " 1 L"
 check "the prompt is back" poll prompt_back
 
 run "$TFLAME" data/sample.perf.txt
-wait_for "1 Left Heavy" || bail "tflame did not start again"
+wait_for " 1 L" || bail "tflame did not start again"
 keys C-c
 check "Ctrl-C quits cleanly" wait_for "EXIT=0"
 
 # Ctrl-Z suspends to the shell, fg comes back to the same screen.
 run "$TFLAME" data/sample.perf.txt
-wait_for "1 Left Heavy" || bail "tflame did not start again"
+wait_for " 1 L" || bail "tflame did not start again"
 keys C-z
 check "Ctrl-Z: the shell says tflame stopped" wait_for "Stopped"
-check "Ctrl-Z: the screen is the shell's" wait_gone "1 Left Heavy"
+check "Ctrl-Z: the screen is the shell's" wait_gone " 1 L"
 T send-keys -t tf "fg" Enter
-check "fg: tflame draws again" wait_for "1 Left Heavy"
+check "fg: tflame draws again" wait_for " 1 L"
 keys q
-check "and quits" wait_gone "1 Left Heavy"
+check "and quits" wait_gone " 1 L"
 T send-keys -t tf "clear" Enter
 poll prompt_back
 
 # A SIGTERM from elsewhere: the terminal is restored, then tflame dies of it.
 run "sh -c '\"$TFLAME\" data/sample.perf.txt </dev/tty & echo \$! >\"$tmpdir/pid\"; wait \$!'"
-wait_for "1 Left Heavy" || bail "tflame did not start in the background"
+wait_for " 1 L" || bail "tflame did not start in the background"
 kill -TERM "$(cat "$tmpdir/pid")"
-check "SIGTERM: the terminal is restored" wait_gone "1 Left Heavy"
+check "SIGTERM: the terminal is restored" wait_gone " 1 L"
 check "SIGTERM: tflame dies of the signal" wait_for "EXIT=143"
 
 # ------------------------------------------------------------- processes
 # With pids, threads sit under their process; ticking a process ticks them.
 start 100 30
 run "$TFLAME" tests/data/recorded/pid-tid-period.txt
-wait_for "1 Left Heavy" || bail "tflame did not start"
+wait_for " 1 L" || bail "tflame did not start"
 keys t
 check "a process over its threads" poll line_starts 4 " [x] demo  "
 check "its threads, indented, with pid and tid" poll line_starts 5 " [x]   demo  "
@@ -452,7 +453,7 @@ wait_for "EXIT=0"
 # Several threads, at 80x24: the tab bar keeps the filter, the file gives way.
 start 80 24
 run "$TFLAME" tests/data/recorded/system-wide.txt
-wait_for "1 Left Heavy" || bail "tflame did not start"
+wait_for " 1 L" || bail "tflame did not start"
 keys t
 check "four threads, heaviest first" poll line_starts 4 " [x] m_test_input"
 check "the lightest last" poll line_starts 7 " [x] cat"
@@ -478,7 +479,7 @@ wait_for "EXIT=0"
 # junk perf could not name, but the first row names the processes.
 start 80 24
 run "$TFLAME" tests/data/perf/processes.txt
-wait_for "1 Left Heavy" || bail "tflame did not start"
+wait_for " 1 L" || bail "tflame did not start"
 check "the first row names the processes, heaviest first" \
 	poll line_starts 2 "xz                              cc1             python3     swapper"
 check "the junk comes under them" poll line_starts 3 "[unknown]                       [unknown]"
@@ -513,7 +514,7 @@ wait_for "EXIT=0"
 
 start 100 30
 run "$TFLAME" data/sample.perf.txt
-wait_for "1 Left Heavy" || bail "tflame did not start"
+wait_for " 1 L" || bail "tflame did not start"
 if T capture-pane -p -e -t tf | grep -q '48;5;'; then
 	ok "256 colours: boxes have a background"
 else
@@ -524,7 +525,7 @@ wait_for "EXIT=0"
 
 start 100 30 NO_COLOR=1
 run NO_COLOR=1 "$TFLAME" data/sample.perf.txt
-wait_for "1 Left Heavy" || bail "tflame did not start with NO_COLOR"
+wait_for " 1 L" || bail "tflame did not start with NO_COLOR"
 if T capture-pane -p -e -t tf | grep -q '38;5;\|48;5;\|\[4[0-7]m'; then
 	not_ok "NO_COLOR: no colours" "$(T capture-pane -p -e -t tf | head -3 | cat -v)"
 else
@@ -667,7 +668,7 @@ check "and quits" wait_for "EXIT=0"
 
 # Folded stacks name no file: said so, and nothing to list.
 run "$TFLAME" tests/data/folded/basic.txt
-check "source of folded stacks: opens" wait_for "1 Left Heavy"
+check "source of folded stacks: opens" wait_for " 1 L"
 keys o
 check "no file recorded: said so" \
 	wait_for "cannot show the source: no source file recorded for this function"

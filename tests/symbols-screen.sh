@@ -40,7 +40,7 @@ not_on_screen() {
 # --- the first screen comes with perf's names, before any symbol
 start 100 30 TFLAME_SYMBOLS_DELAY=4
 run "$TFLAME '$prof'"
-check "first screen while symbols wait" wait_for "1 Left Heavy"
+check "first screen while symbols wait" wait_for " 1 L"
 check "the status line shows the symbols phase" wait_for "symbols 0%"
 check "perf's names first: no inline frame yet" not_on_screen "inner"
 check "an unnamed frame is named by its module" on_screen "\[tiny\]"

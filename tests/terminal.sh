@@ -66,14 +66,14 @@ keys "?"
 T resize-window -t tf -x 100 -y 30
 check "20x5 grown to 100x30: the help page typed while small" wait_for "Panes and profiles"
 keys q
-check "20x5 grown: the explorer under it" wait_for "1 Left Heavy"
+check "20x5 grown: the explorer under it" wait_for " 1 L"
 keys q
 check "20x5: q quits with status 0" wait_for "EXIT=0"
 
 # The smallest layout, 20x6: the explorer, not the request.
 start 20 6
 run "$TFLAME" $sample
-check "20x6: the explorer draws" wait_for "1 Left"
+check "20x6: the explorer draws, the tabs by their keys" wait_for " 1  2  3  │ 1.51 s"
 check "20x6: no request to grow" wait_gone "window bigger"
 keys Down Enter
 check "20x6: the rule fits the width" poll rule_is 20
@@ -83,7 +83,7 @@ check "20x6: q quits with status 0" wait_for "EXIT=0"
 # A very large terminal: every line drawn to the full width.
 start 400 120
 run "$TFLAME" $sample
-check "400x120: the explorer draws" wait_for "1 Left Heavy"
+check "400x120: the explorer draws" wait_for " 1 L"
 check "400x120: the rule is 400 columns" poll rule_is 400
 check "400x120: the total at the right of the tab bar" \
 	poll sh -c "tmux -L '$sock' -f /dev/null capture-pane -p -t tf | head -1 | grep -q '1.51 s *\$'"
@@ -96,7 +96,7 @@ check "400x120: q quits with status 0" wait_for "EXIT=0"
 # screen at 100x30 is exactly what a full redraw (Ctrl-L) draws.
 start 100 30
 run "$TFLAME" $sample
-wait_for "1 Left Heavy" || bail "tflame did not start"
+wait_for " 1 L" || bail "tflame did not start"
 for size in 60x15 300x90 20x5 1x1 120x40 80x24 19x6 250x60 40x10 100x30 \
 	    33x7 200x50 80x24 5x2 150x45 100x30 90x20 100x30; do
 	T resize-window -t tf -x "${size%x*}" -y "${size#*x}"
@@ -137,7 +137,7 @@ printf 'main;caf\303\251;\346\227\245\346\234\254;bad\377name 5\nmain;caf\303\25
 	>"$tmpdir/utf8.folded"
 start 100 30 LANG=C LC_ALL=C
 run "$TFLAME" "$tmpdir/utf8.folded"
-check "C locale: the explorer draws" wait_for "1 Left Heavy"
+check "C locale: the explorer draws" wait_for " 1 L"
 check "C locale: an ASCII rule" wait_for "-----------"
 check "C locale: é shown as ?" wait_for "caf?"
 check "C locale: a double-width character as ??" wait_for "????"
@@ -156,7 +156,7 @@ check "C locale: q quits with status 0" wait_for "EXIT=0"
 start 100 30
 stty_save stty-shell || bail "stty -a did not run"
 run "$TFLAME" $sample
-wait_for "1 Left Heavy" || bail "tflame did not start"
+wait_for " 1 L" || bail "tflame did not start"
 keys Down Down Right
 wait_for "function   total" || bail "tflame did not move"
 snapshot before-stop
@@ -185,7 +185,7 @@ kill_test() {
 	start 100 30
 	stty_save stty-before || bail "stty -a did not run"
 	run "sh -c 'echo \$\$ >\"$tmpdir/pid\"; exec \"$TFLAME\" $sample'"
-	wait_for "1 Left Heavy" || bail "tflame did not start"
+	wait_for " 1 L" || bail "tflame did not start"
 	kill -"$1" "$(cat "$tmpdir/pid")"
 	check "SIG$1 from outside: tflame dies of it (exit $2)" wait_for "EXIT=$2"
 	stty_save stty-after
@@ -198,10 +198,10 @@ kill_test() {
 
 kill_test HUP 129
 check "SIGHUP: the terminal modes are restored" test $stty_same = yes
-check "SIGHUP: the alternate screen is left" wait_gone "1 Left Heavy"
+check "SIGHUP: the alternate screen is left" wait_gone " 1 L"
 kill_test TERM 143
 check "SIGTERM: the terminal modes are restored" test $stty_same = yes
-check "SIGTERM: the alternate screen is left" wait_gone "1 Left Heavy"
+check "SIGTERM: the alternate screen is left" wait_gone " 1 L"
 # SIGKILL cannot be caught: the modes stay raw, which the comparison sees.
 # This proves that the checks above can fail.
 kill_test KILL 137
@@ -217,7 +217,7 @@ rm -f "$tmpdir/status"
 T new-session -d -s tf -x 100 -y 30 \
 	"env -i PATH=\"$PATH\" TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 sh -c \
 	'trap : HUP; cd \"$top_srcdir\"; \"$TFLAME\" $sample; echo \$? >\"$tmpdir/status\"'"
-wait_for "1 Left Heavy" || bail "tflame did not start in its own window"
+wait_for " 1 L" || bail "tflame did not start in its own window"
 T kill-window -t tf
 check "window closed: tflame exits" poll test -s "$tmpdir/status"
 status=$(cat "$tmpdir/status" 2>/dev/null)

@@ -186,6 +186,21 @@ struct columns {
 
 #define PCT_COLS 5
 
+/* Whether two rows on screen have the same function name. */
+static bool
+names_repeat(struct pane_ctx *ctx, const struct sandwich_pane *sp, const struct sandwich_rows *r)
+{
+	const struct func_table *ft = model_funcs(ctx->model);
+	uint32_t end = sp->top + rows_shown(sp) < r->nr ? sp->top + rows_shown(sp) : r->nr;
+
+	/* A screenful of rows: pairs are few. */
+	for (uint32_t i = sp->top; i < end; i++)
+		for (uint32_t j = sp->top; j < i; j++)
+			if (ft->funcs[r->rows[i]].name == ft->funcs[r->rows[j]].name)
+				return true;
+	return false;
+}
+
 /*
  * The name column is as wide as the widest name on screen (within what
  * the module leaves), so that a wide screen does not put the module far
@@ -212,6 +227,9 @@ table_columns(struct columns *c, struct pane_ctx *ctx, unsigned width,
 	used = 1 + 2 * (c->amount + 1 + PCT_COLS + 2);
 	rest = width > used ? width - used : 0;
 	c->module = rest >= 40 ? (rest / 3 < 32 ? rest / 3 : 32) : 0;
+	/* Two rows of one name ([unknown] in two modules) need the module to tell. */
+	if (!c->module && rest >= 30 && names_repeat(ctx, sp, r))
+		c->module = rest / 3;
 	c->name = rest > c->module + 2 ? rest - c->module - (c->module ? 2 : 0) : rest;
 	for (uint32_t i = sp->top; i < r->nr && i < sp->top + rows_shown(sp); i++) {
 		const struct func *f = &ft->funcs[r->rows[i]];

@@ -132,14 +132,25 @@ static const struct key_hint source_hints[] = {
 	{ { REQ_BACK }, "back" },
 };
 
-/* The tabs: the key that shows the pane, then its name. */
+/*
+ * The tabs: the key that shows the pane, then its name, or its initials
+ * when the tab bar is short of room.
+ */
 static const struct {
 	enum request req;
-	const char *name;
+	const char *name, *initials;
 } tab_names[NR_TABS] = {
-	{ REQ_LEFT_HEAVY, "Left Heavy" },
-	{ REQ_TIME_ORDER, "Time Order" },
-	{ REQ_SANDWICH, "Sandwich" },
+	{ REQ_LEFT_HEAVY, "Left Heavy", "LH" },
+	{ REQ_TIME_ORDER, "Time Order", "TO" },
+	{ REQ_SANDWICH, "Sandwich", "SW" },
+};
+
+/* How the tabs are labelled: widest first, down to the keys alone. */
+enum tab_style {
+	TABS_NAMES,
+	TABS_INITIALS,
+	TABS_KEYS,
+	NR_TAB_STYLES
 };
 
 /*
@@ -249,7 +260,7 @@ add_info_text(struct tui *ui, struct info *info, size_t nr)
 
 	/* the file: its base name, the directory rarely helps and costs room */
 	text_escape_str(&info[0].text, base_name(ui->path));
-	info[0].min = 8;
+	info[0].min = 10;
 	/* the profile */
 	text_escape_str(&info[1].text, ps_get(ps, p->name)[0] ? ps_get(ps, p->name) : "profile");
 	if (ps->nr_profiles > 1)
@@ -272,26 +283,24 @@ add_info_text(struct tui *ui, struct info *info, size_t nr)
 /*
  * Fit the info into room columns (each also costs a 3-column separator),
  * one step at a time while it does not fit: shrink (to its min) or drop
- * a piece. The file, the event (the other way round when there are
- * several), the thread filter and the total, least useful first: "all
- * threads" says nothing a full view does not and goes at once, a thread
- * filter is what the view is of and outlasts the file and the event.
+ * a piece. The file, the event, the thread filter and the total, least
+ * useful first: "all threads" says nothing a full view does not and goes
+ * at once; the event says what the weights are, and a thread filter what
+ * the view is of: both outlast the file.
  */
 static void
-fit_info(struct info *info, size_t nr, unsigned room, bool several, bool filtered)
+fit_info(struct info *info, size_t nr, unsigned room, bool filtered)
 {
 	enum { SHRINK, DROP };
-	/* With several profiles, which one shows matters more than the file. */
-	const size_t first = several ? 0 : 1, second = several ? 1 : 0;
 	const struct {
 		int what;
 		size_t i;
 	} plain[] = {
-		{ DROP, 2 }, { SHRINK, first }, { SHRINK, second },
-		{ DROP, 1 }, { DROP, 0 }, { DROP, 3 },
+		{ DROP, 2 }, { SHRINK, 0 }, { SHRINK, 1 },
+		{ DROP, 0 }, { DROP, 1 }, { DROP, 3 },
 	}, with_filter[] = {
-		{ SHRINK, first }, { SHRINK, second }, { DROP, first }, { DROP, second },
-		{ SHRINK, 2 }, { DROP, 2 }, { DROP, 3 },
+		{ SHRINK, 0 }, { SHRINK, 1 }, { DROP, 0 }, { SHRINK, 2 },
+		{ DROP, 1 }, { DROP, 2 }, { DROP, 3 },
 	};
 	size_t nr_steps = filtered ? ARRAY_SIZE(with_filter) : ARRAY_SIZE(plain);
 	unsigned used = 0;
@@ -315,13 +324,101 @@ fit_info(struct info *info, size_t nr, unsigned room, bool several, bool filtere
 	}
 }
 
+/*
+ * Append text (escaped) cut to width columns in the middle, so that a
+ * file name keeps its start and its extension: "system-…f.txt.gz".
+ */
+static void
+cut_middle(struct strbuf *out, const char *text, size_t len, unsigned width, bool utf8)
+{
+	size_t tail = len;
+	unsigned tail_w = 0, w;
+
+	if (render_width(text, len) <= width || width < 5) {
+		render_cut(out, text, len, width, utf8);
+		return;
+	}
+	/* The tail gets half the room less the ellipsis, whole characters. */
+	while (tail > 0) {
+		size_t at = tail - 1;
+
+		while (at > 0 && ((unsigned char)text[at] & 0xc0) == 0x80)
+			at--;
+		w = render_width(text + at, tail - at);
+		if (tail_w + w > (width - 1) / 2)
+			break;
+		tail_w += w;
+		tail = at;
+	}
+	render_cut(out, text, tail, width - tail_w, utf8);
+	strbuf_add(out, text + tail, len - tail);
+}
+
+/* The label of tab t in style st into label (reset first). */
+static void
+tab_label(struct tui *ui, int t, enum tab_style st, struct strbuf *label)
+{
+	int key;
+	bool has_key = keys_of(ui->keys, pane_keymaps[ui->active], tab_names[t].req, &key, 1);
+
+	strbuf_reset(label);
+	if (has_key)
+		keys_name(label, key, ui->disp.utf8);
+	/* A pane with no key keeps its initials. */
+	if (st == TABS_KEYS && has_key)
+		return;
+	if (has_key)
+		strbuf_addch(label, ' ');
+	strbuf_addstr(label, st == TABS_NAMES ? tab_names[t].name : tab_names[t].initials);
+}
+
+/*
+ * The widest tabs that leave the info its event, filter and total whole
+ * and the file TABS_FILE_COLS: at 80 columns often the initials, so that
+ * the bar keeps what the view is of. The keys alone when nothing fits.
+ */
+#define TABS_FILE_COLS 24
+
+static enum tab_style
+tab_style(struct tui *ui, const struct info *info, size_t nr)
+{
+	struct strbuf label = STRBUF_INIT;
+	enum tab_style st;
+	unsigned need = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		if (!info[i].want || (i == 2 && !ui->model.threads))
+			continue; /* "all threads" can go: a full view says it */
+		need += 3 + (i == 0 && info[i].want > TABS_FILE_COLS ? TABS_FILE_COLS
+								      : info[i].want);
+	}
+	for (st = TABS_NAMES; st < TABS_KEYS; st++) {
+		unsigned w = 0;
+
+		for (int t = 0; t < NR_TABS; t++) {
+			tab_label(ui, t, st, &label);
+			w += render_width(label.buf, label.len) + 2;
+		}
+		if (w + need <= (unsigned)COLS)
+			break;
+	}
+	strbuf_release(&label);
+	return st;
+}
+
 static void
 draw_tabs(struct tui *ui)
 {
 	const struct display *d = &ui->disp;
 	struct info info[4];
 	struct strbuf label = STRBUF_INIT;
+	enum tab_style st;
 	int x = 0, tabs_end;
+
+	for (size_t i = 0; i < ARRAY_SIZE(info); i++)
+		strbuf_init(&info[i].text, 0);
+	add_info_text(ui, info, ARRAY_SIZE(info));
+	st = tab_style(ui, info, ARRAY_SIZE(info));
 
 	move(0, 0);
 	attrset(display_attr(d, DISPLAY_TAB_BAR));
@@ -332,14 +429,9 @@ draw_tabs(struct tui *ui)
 		ui->tab_x0[t] = ui->tab_x1[t] = -1; /* not drawn: not clickable */
 		enum display_color c = (size_t)t == ui->active ? DISPLAY_TAB_ACTIVE
 								: DISPLAY_TAB_BAR;
-		int key, w;
+		int w;
 
-		strbuf_reset(&label);
-		if (keys_of(ui->keys, pane_keymaps[ui->active], tab_names[t].req, &key, 1)) {
-			keys_name(&label, key, d->utf8);
-			strbuf_addch(&label, ' ');
-		}
-		strbuf_addstr(&label, tab_names[t].name);
+		tab_label(ui, t, st, &label);
 		w = (int)render_width(label.buf, label.len) + 2;
 		if (x + w > COLS)
 			continue;
@@ -353,11 +445,8 @@ draw_tabs(struct tui *ui)
 	}
 	tabs_end = x;
 
-	for (size_t i = 0; i < ARRAY_SIZE(info); i++)
-		strbuf_init(&info[i].text, 0);
-	add_info_text(ui, info, ARRAY_SIZE(info));
 	fit_info(info, ARRAY_SIZE(info), (unsigned)(COLS > tabs_end ? COLS - tabs_end : 0),
-		 ui->model.ps->nr_profiles > 1, ui->model.threads != NULL);
+		 ui->model.threads != NULL);
 	for (size_t i = 0; i < ARRAY_SIZE(info); i++) {
 		if (!info[i].want)
 			continue;
@@ -367,8 +456,11 @@ draw_tabs(struct tui *ui)
 		addstr(" ");
 		x += 3;
 		strbuf_reset(&label);
-		x += (int)render_cut(&label, info[i].text.buf, info[i].text.len, info[i].want,
-				       d->utf8);
+		if (i == 0)
+			cut_middle(&label, info[i].text.buf, info[i].text.len, info[i].want, d->utf8);
+		else
+			render_cut(&label, info[i].text.buf, info[i].text.len, info[i].want, d->utf8);
+		x += (int)render_width(label.buf, label.len);
 		/* The total is what a glance at the bar is for: bold. */
 		attrset(display_attr(d, DISPLAY_TAB_INFO) | (i == 3 ? A_BOLD : 0));
 		display_addstr(d, label.buf, label.len);
