@@ -87,4 +87,25 @@ check "...now with its inlined callees" on_screen "│middle"
 keys q
 check "q quits" wait_for "EXIT=0"
 
+# --- o on a box whose frame has its function's line: the hottest line
+# first (the declaration has no samples), the declaration on d
+start 100 30
+run "$TFLAME --source-dir='$top_srcdir/tests/data/symbols' '$prof'"
+check "first screen" wait_for "symbols done"
+keys j j
+check "outer selected" poll sh -c "[ \"\$(tmux -L '$sock' -f /dev/null capture-pane -p -t tf |
+	sed -n '/^──/{n;p;q;}' | sed 's/ *\$//')\" = outer ]"
+keys o
+check "o: the source of outer" wait_for "prog.c"
+check "on its hottest line, not its declaration (38)" \
+	wait_for "line 40: self 0  total 12,000,000 (70.6%)  in outer"
+check "the hints name the declaration's key" wait_for "d declaration"
+keys d
+check "d: the declaration" wait_for "line 38: the declaration"
+check "the cursor is on it" wait_for "line 38: no samples"
+keys d
+check "d again: back to the hottest line" wait_for "line 40: the function's hottest line"
+keys Escape q
+check "q quits" wait_for "EXIT=0"
+
 finish

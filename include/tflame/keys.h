@@ -114,6 +114,9 @@ struct tf_error;
 	REQ(SORT_TOTAL, "sort the table by total weight (again: reverse)", 'T') \
 	REQ(SORT_SELF, "sort the table by self weight (again: reverse)", 'S') \
 	REQ(SORT_NAME, "sort the table by function name (again: reverse)", 'F') \
+	GROUP("The source view (o)") \
+	REQ(SOURCE_DECL, "the line that declares the function (the view opens on its " \
+			 "hottest line); again, back to the hottest", 'd') \
 	GROUP("Other") \
 	REQ(HELP, "this help; q, Esc or ? closes it", '?', KEY_F(1)) \
 	REQ(REDRAW, "redraw the screen", KEYS_CTRL('l')) \
@@ -226,6 +229,11 @@ size_t keys_of(const struct keys *k, enum keymap km, enum request req, int *out,
 
 /* Whether req belongs to the picker's keymap (PICKER_REQ_INFO). */
 bool keys_is_picker(enum request req);
+/*
+ * Whether req's default keys go to the source view's keymap (its group
+ * in REQ_INFO) rather than the generic one.
+ */
+bool keys_is_source(enum request req);
 
 /* Append req's name ("zoom-reset"; "none" for REQ_NONE) to out. */
 void keys_req_name(struct strbuf *out, enum request req);

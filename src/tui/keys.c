@@ -62,6 +62,12 @@ keys_is_picker(enum request req)
 	return req >= first_picker_req[0] && req < REQ_COUNT;
 }
 
+bool
+keys_is_source(enum request req)
+{
+	return req == REQ_SOURCE_DECL;
+}
+
 /* ------------------------------------------------------------ bindings */
 
 void
@@ -74,7 +80,9 @@ keys_init(struct keys *k)
 
 		if (e->req == REQ_NONE)
 			continue;
-		m = &k->maps[keys_is_picker(e->req) ? KEYMAP_PICKER : KEYMAP_GENERIC];
+		m = &k->maps[keys_is_picker(e->req)   ? KEYMAP_PICKER
+			     : keys_is_source(e->req) ? KEYMAP_SOURCE
+						      : KEYMAP_GENERIC];
 		for (const int *key = e->keys; *key; key++) {
 			ALLOC_GROW(m->b, m->nr, m->alloc);
 			m->b[m->nr++] = (struct key_binding){ *key, e->req };
@@ -476,11 +484,11 @@ help_line(struct strbuf *out, const struct strbuf *keys, size_t col, enum reques
 		    keys_help(req));
 }
 
-/* The keymap a request's help lines are read in: the picker's, or km. */
+/* The keymap a request's help lines are read in: the picker's, the source's, or km. */
 static enum keymap
 help_map(enum request req, enum keymap km)
 {
-	return keys_is_picker(req) ? KEYMAP_PICKER : km;
+	return keys_is_picker(req) ? KEYMAP_PICKER : keys_is_source(req) ? KEYMAP_SOURCE : km;
 }
 
 /*
@@ -500,7 +508,8 @@ own_bindings(struct strbuf *out, const struct keys *k, enum keymap km, size_t co
 
 		for (size_t j = 0; j < m->nr && !bound; j++)
 			bound = m->b[j].req == req && req != REQ_NONE;
-		if (!bound)
+		/* The source view's own requests have their group above. */
+		if (!bound || keys_is_source(req))
 			continue;
 		if (!any)
 			strbuf_addf(out, "\n# Keys of %s\n", keys_map_help(km));

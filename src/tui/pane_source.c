@@ -49,6 +49,8 @@ struct source_pane {
 	uint32_t nr_items;
 	uint32_t cur, top;         /* items */
 	uint32_t target;           /* the item to put in view at the first draw */
+	uint32_t decl_line;        /* the function's declaration in the file; 0: none */
+	uint32_t hot_line;         /* its hottest line in the file; 0: none */
 	bool placed;               /* the first draw has placed it */
 	unsigned hscroll;          /* columns of code scrolled off to the left */
 	int body_top, body_height; /* where the last draw put the items */
@@ -79,21 +81,43 @@ is_func_line(const struct source_pane *sp, const struct source_line *l)
 }
 
 /*
- * The line to open on: the frame's own when it has one in this file,
- * else the function's hottest line here, else the file's hottest.
+ * The line that declares the function in the file shown: the frame's,
+ * when symbols or the format give a frame its function's line (a box of
+ * Sandwich's table: any frame of the function that has one); 0 if none.
  */
 static uint32_t
-pick_line(const struct source_pane *sp, frame_id frame)
+decl_line(const struct source_pane *sp, frame_id frame)
 {
-	const struct source_line *best = NULL, *best_func = NULL;
-	uint32_t nr, first = source_lines_of_file(&sp->sl, sp->file, &nr);
+	const uint32_t *frame_func = model_funcs(sp->m)->frame_func;
 
 	if (frame != FRAME_NONE) {
 		const struct frame *f = ps_frame(sp->ps, frame);
 
-		if ((f->flags & FRAME_HAS_LINE) && f->file == sp->file && f->line)
+		return (f->flags & FRAME_HAS_LINE) && f->file == sp->file ? f->line : 0;
+	}
+	for (frame_id i = 0; i < sp->ps->nr_frames; i++) {
+		const struct frame *f = ps_frame(sp->ps, i);
+
+		if (frame_func[i] == sp->func && (f->flags & FRAME_HAS_LINE) &&
+		    f->file == sp->file && f->line)
 			return f->line;
 	}
+	return 0;
+}
+
+/*
+ * The line to open on: the frame's own when its samples are there (a
+ * frame per line); else the function's hottest line here, since a
+ * frame's line is most often its function's declaration, which has no
+ * samples; else the declaration; else the file's hottest.
+ */
+static uint32_t
+pick_line(struct source_pane *sp, frame_id frame)
+{
+	const struct source_line *best = NULL, *best_func = NULL;
+	uint32_t nr, first = source_lines_of_file(&sp->sl, sp->file, &nr);
+
+	sp->decl_line = decl_line(sp, frame);
 	for (uint32_t i = first; i < first + nr; i++) {
 		const struct source_line *l = &sp->sl.lines[i];
 
@@ -102,8 +126,19 @@ pick_line(const struct source_pane *sp, frame_id frame)
 		if (is_func_line(sp, l) && (!best_func || l->total > best_func->total))
 			best_func = l;
 	}
-	if (best_func)
-		return best_func->line;
+	sp->hot_line = best_func ? best_func->line : 0;
+	if (frame != FRAME_NONE) {
+		const struct frame *f = ps_frame(sp->ps, frame);
+		const struct source_line *l;
+
+		if ((f->flags & FRAME_HAS_LINE) && f->file == sp->file && f->line &&
+		    (l = line_weight(sp, f->line)) && is_func_line(sp, l))
+			return f->line;
+	}
+	if (sp->hot_line)
+		return sp->hot_line;
+	if (sp->decl_line)
+		return sp->decl_line;
 	return best ? best->line : 1;
 }
 
@@ -259,6 +294,26 @@ find_weighed(struct source_pane *sp, int dir, struct strbuf *msg)
 					   : "no line with weight above");
 }
 
+/* d: to the declaration, and back to the hottest line. */
+static void
+to_decl(struct source_pane *sp, struct strbuf *msg)
+{
+	uint32_t to;
+
+	if (!sp->file_mode) {
+		strbuf_addstr(msg, "no file shown: the list has the lines with weight only");
+		return;
+	}
+	if (!sp->decl_line || sp->decl_line > sp->nr_items) {
+		strbuf_addstr(msg, "the profile does not say where the function is declared");
+		return;
+	}
+	to = sp->cur + 1 == sp->decl_line && sp->hot_line ? sp->hot_line : sp->decl_line;
+	move_to(sp, (int64_t)to - 1);
+	strbuf_addf(msg, "line %u: %s", to,
+		    to == sp->decl_line ? "the declaration" : "the function's hottest line");
+}
+
 bool
 source_pane_request(struct source_pane *sp, enum request req, const struct pane_input *in,
 		    struct strbuf *msg)
@@ -291,6 +346,9 @@ source_pane_request(struct source_pane *sp, enum request req, const struct pane_
 	case REQ_FIND_NEXT:
 	case REQ_FIND_PREV:
 		find_weighed(sp, req == REQ_FIND_NEXT ? 1 : -1, msg);
+		break;
+	case REQ_SOURCE_DECL:
+		to_decl(sp, msg);
 		break;
 	case REQ_MOVE_LEFT:
 	case REQ_PAN_LEFT:

@@ -128,6 +128,7 @@ static const struct key_hint source_hints[] = {
 	{ { REQ_MOVE_DOWN, REQ_MOVE_UP }, "move" },
 	{ { REQ_FIND_NEXT, REQ_FIND_PREV }, "lines with weight" },
 	{ { REQ_MOVE_LEFT, REQ_MOVE_RIGHT }, "scroll" },
+	{ { REQ_SOURCE_DECL }, "declaration" },
 	{ { REQ_TOP, REQ_BOTTOM }, "ends" },
 	{ { REQ_BACK }, "back" },
 };
