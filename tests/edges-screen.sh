@@ -63,7 +63,10 @@ keys q
 wait_for "EXIT=0"
 run "$TFLAME" data/sample.perf.txt
 wait_for " 1 L" || bail "tflame did not start"
-keys j s
+keys s
+check "s on a process box: said so, apart from what is marked" \
+	wait_for "a process, not a function: the table has none; marked: demo"
+keys 1 j s
 check "s: marked in Sandwich" wait_for "marked: __libc_start_call_main  (Enter: back"
 keys Tab
 check "the marked function's weight in Sandwich" \

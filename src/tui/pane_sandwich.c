@@ -912,7 +912,9 @@ sandwich_show(struct pane *pane, struct pane_ctx *ctx, uint32_t func)
 
 	sp->focus = FOCUS_TABLE;
 	if (i == UINT32_MAX) {
-		strbuf_addstr(ctx->message, "the search hides that function: Esc clears it");
+		strbuf_addstr(ctx->message, model_funcs(ctx->model)->process[func]
+					    ? "a process, not a function: the table has none; "
+					    : "the search hides that function: Esc clears it; ");
 		return;
 	}
 	sp->row = i;
