@@ -93,8 +93,7 @@ start 100 30
 run "$TFLAME --source-dir='$top_srcdir/tests/data/symbols' '$prof'"
 check "first screen" wait_for "symbols done"
 keys j j
-check "outer selected" poll sh -c "[ \"\$(tmux -L '$sock' -f /dev/null capture-pane -p -t tf |
-	sed -n '/^──/{n;p;q;}' | sed 's/ *\$//')\" = outer ]"
+check "outer selected" wait_details outer
 keys o
 check "o: the source of outer" wait_for "prog.c"
 check "on its hottest line, not its declaration (38)" \
