@@ -4,12 +4,18 @@
 /*
  * Helpers shared by the benchmark programs (built by `make bench`): a
  * monotonic clock in milliseconds, a deterministic pseudo-random generator
- * so every run measures the same input, and the median of a set of runs.
+ * so every run measures the same input, the median of a set of runs, and
+ * a profile read from a file given on the command line.
  */
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
+
+#include "tflame/error.h"
+#include "tflame/import.h"
+#include "tflame/profile.h"
+#include "tflame/xalloc.h"
 
 static inline double
 now_ms(void)
@@ -42,6 +48,19 @@ median(double *v, int n)
 {
 	qsort(v, (size_t)n, sizeof(*v), bench_cmp_double);
 	return v[n / 2];
+}
+
+/* The profile in file, as tflame reads it; dies on an error. */
+static inline struct profile_set *
+bench_load(const char *file)
+{
+	struct import_options opts = { 0 };
+	struct tf_error err = TF_ERROR_INIT;
+	struct profile_set *ps;
+
+	if (import_file(file, NULL, &opts, &ps, &err))
+		die("%s", tf_error_text(&err));
+	return ps;
 }
 
 #endif /* TFLAME_BENCH_H */

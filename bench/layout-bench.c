@@ -94,18 +94,6 @@ generate(void)
 	return ps;
 }
 
-static struct profile_set *
-load(const char *file)
-{
-	struct import_options opts = { 0 };
-	struct tf_error err = TF_ERROR_INIT;
-	struct profile_set *ps;
-
-	if (import_file(file, NULL, &opts, &ps, &err))
-		die("%s", tf_error_text(&err));
-	return ps;
-}
-
 struct zoom {
 	const char *name;
 	uint64_t x0, x1;
@@ -177,7 +165,7 @@ main(int argc, char **argv)
 	uint32_t nodes = 0, mid;
 
 	t0 = now_ms();
-	ps = argc > 1 ? load(argv[1]) : generate();
+	ps = argc > 1 ? bench_load(argv[1]) : generate();
 	p = ps->profiles[0];
 	for (size_t i = 1; i < ps->nr_profiles; i++)
 		if (ps->profiles[i]->nr_samples > p->nr_samples)
