@@ -33,5 +33,12 @@ unsigned render_label(struct strbuf *out, const char *name, size_t len, unsigned
  */
 unsigned render_cut(struct strbuf *out, const char *text, size_t len, unsigned width,
 		    bool utf8);
+/*
+ * The same, cut in the middle when it does not fit, the end keeping up to
+ * half the width: a file name keeps its start and its extension
+ * ("system-…f.txt.gz"), a path its file name.
+ */
+void render_cut_middle(struct strbuf *out, const char *text, size_t len, unsigned width,
+		       bool utf8);
 
 #endif /* TFLAME_RENDER_H */

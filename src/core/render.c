@@ -97,3 +97,29 @@ render_label(struct strbuf *out, const char *name, size_t len, unsigned width, b
 	strbuf_release(&esc);
 	return used;
 }
+
+void
+render_cut_middle(struct strbuf *out, const char *text, size_t len, unsigned width, bool utf8)
+{
+	size_t tail = len;
+	unsigned tail_w = 0, w;
+
+	if (render_width(text, len) <= width || width < 5) {
+		render_cut(out, text, len, width, utf8);
+		return;
+	}
+	/* The tail gets half the room less the ellipsis, whole characters. */
+	while (tail > 0) {
+		size_t at = tail - 1;
+
+		while (at > 0 && ((unsigned char)text[at] & 0xc0) == 0x80)
+			at--;
+		w = render_width(text + at, tail - at);
+		if (tail_w + w > (width - 1) / 2)
+			break;
+		tail_w += w;
+		tail = at;
+	}
+	render_cut(out, text, tail, width - tail_w, utf8);
+	strbuf_add(out, text + tail, len - tail);
+}

@@ -474,7 +474,8 @@ draw_title(struct source_pane *sp, const struct display *d)
 		display_addstr(d, label.buf, label.len);
 	}
 	strbuf_reset(&label);
-	render_cut(&label, left.buf, left.len, width > rw + 4 ? width - rw - 4 : 1, d->utf8);
+	/* A long path keeps its file name. */
+	render_cut_middle(&label, left.buf, left.len, width > rw + 4 ? width - rw - 4 : 1, d->utf8);
 	attrset(display_attr(d, DISPLAY_TAB_BAR) | A_BOLD);
 	mvaddstr(0, 1, "");
 	display_addstr(d, label.buf, label.len);

@@ -325,36 +325,6 @@ fit_info(struct info *info, size_t nr, unsigned room, bool filtered)
 	}
 }
 
-/*
- * Append text (escaped) cut to width columns in the middle, so that a
- * file name keeps its start and its extension: "system-…f.txt.gz".
- */
-static void
-cut_middle(struct strbuf *out, const char *text, size_t len, unsigned width, bool utf8)
-{
-	size_t tail = len;
-	unsigned tail_w = 0, w;
-
-	if (render_width(text, len) <= width || width < 5) {
-		render_cut(out, text, len, width, utf8);
-		return;
-	}
-	/* The tail gets half the room less the ellipsis, whole characters. */
-	while (tail > 0) {
-		size_t at = tail - 1;
-
-		while (at > 0 && ((unsigned char)text[at] & 0xc0) == 0x80)
-			at--;
-		w = render_width(text + at, tail - at);
-		if (tail_w + w > (width - 1) / 2)
-			break;
-		tail_w += w;
-		tail = at;
-	}
-	render_cut(out, text, tail, width - tail_w, utf8);
-	strbuf_add(out, text + tail, len - tail);
-}
-
 /* The label of tab t in style st into label (reset first). */
 static void
 tab_label(struct tui *ui, int t, enum tab_style st, struct strbuf *label)
@@ -458,7 +428,7 @@ draw_tabs(struct tui *ui)
 		x += 3;
 		strbuf_reset(&label);
 		if (i == 0)
-			cut_middle(&label, info[i].text.buf, info[i].text.len, info[i].want, d->utf8);
+			render_cut_middle(&label, info[i].text.buf, info[i].text.len, info[i].want, d->utf8);
 		else
 			render_cut(&label, info[i].text.buf, info[i].text.len, info[i].want, d->utf8);
 		x += (int)render_width(label.buf, label.len);

@@ -77,6 +77,29 @@ test_cut_escaped(void **state)
 	strbuf_release(&sb);
 }
 
+/* A path cut in the middle keeps its file name, whole characters on both sides. */
+static void
+test_cut_middle(void **state)
+{
+	static const char path[] = "/tmp/build/tflame-0.1.0/_build/sub/../../tests/prog.c";
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	render_cut_middle(&sb, path, strlen(path), 80, true);
+	assert_string_equal(sb.buf, path);
+	strbuf_reset(&sb);
+	render_cut_middle(&sb, path, strlen(path), 30, true);
+	assert_int_equal(render_width(sb.buf, sb.len), 30);
+	assert_non_null(strstr(sb.buf, "tests/prog.c"));
+	assert_int_equal(strncmp(sb.buf, "/tmp/build/", 11), 0);
+	assert_non_null(strstr(sb.buf, "\xe2\x80\xa6"));
+	strbuf_reset(&sb);
+	/* Neither side splits a character (e-acute: two bytes, one column). */
+	render_cut_middle(&sb, "a\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9" "b", 12, 5, true);
+	assert_int_equal(render_width(sb.buf, sb.len), 5);
+	strbuf_release(&sb);
+}
+
 int
 main(void)
 {
@@ -84,6 +107,7 @@ main(void)
 		cmocka_unit_test(test_fits_and_cut),
 		cmocka_unit_test(test_wide_and_escaped),
 		cmocka_unit_test(test_cut_escaped),
+		cmocka_unit_test(test_cut_middle),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
