@@ -10,8 +10,10 @@
  * through text_escape() before it is printed or drawn.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct strbuf;
 
@@ -32,5 +34,14 @@ void text_escape(struct strbuf *out, const char *s, size_t len);
 
 /* text_escape() of a NUL-terminated string. */
 void text_escape_str(struct strbuf *out, const char *s);
+
+/* Whether the len bytes at s start with the string lit. */
+static inline bool
+text_starts(const char *s, size_t len, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return len >= n && !memcmp(s, lit, n);
+}
 
 #endif /* TFLAME_TEXT_H */

@@ -13,6 +13,7 @@
 #include "tflame/lines.h"
 #include "tflame/profile.h"
 #include "tflame/strbuf.h"
+#include "tflame/text.h"
 #include "tflame/xalloc.h"
 
 /*
@@ -988,14 +989,6 @@ callgrind_load(struct input *in, const struct import_options *opts, struct profi
 
 /* ------------------------------------------------------------------ probe */
 
-static bool
-starts(const char *p, const char *end, const char *lit)
-{
-	size_t n = strlen(lit);
-
-	return (size_t)(end - p) >= n && !memcmp(p, lit, n);
-}
-
 /*
  * Sure on "# callgrind format" first; else the header must hold an
  * "events:" line, and a fn= or fl= line, or a callgrind creator/version
@@ -1009,18 +1002,18 @@ callgrind_probe(const char *data, size_t len)
 
 	if (!len || memchr(data, '\0', len))
 		return 0;
-	if (starts(p, end, "# callgrind format"))
+	if (text_starts(data, len, "# callgrind format"))
 		return 100;
 	for (int n = 0; p < end && n < 200; n++) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *e = nl ? nl : end;
+		size_t l = (size_t)((nl ? nl : end) - p);
 
-		if (starts(p, e, "events:"))
+		if (text_starts(p, l, "events:"))
 			events = true;
-		else if (starts(p, e, "version:") || starts(p, e, "creator:") ||
-			 starts(p, e, "positions:"))
+		else if (text_starts(p, l, "version:") || text_starts(p, l, "creator:") ||
+			 text_starts(p, l, "positions:"))
 			header = true;
-		else if (starts(p, e, "fn=") || starts(p, e, "fl="))
+		else if (text_starts(p, l, "fn=") || text_starts(p, l, "fl="))
 			context = true;
 		if (!nl)
 			break;

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "tflame/strbuf.h"
+#include "tflame/text.h"
 
 /*
  * Profile formats tflame does not read, told by their signatures, so that
@@ -14,15 +15,6 @@
  * the probe window only and never parses: a wrong guess costs a message,
  * not a profile, and runs only after every importer declined the file.
  */
-
-/* Whether data starts with the len bytes of s. */
-static bool
-starts(const char *data, size_t len, const char *s)
-{
-	size_t n = strlen(s);
-
-	return len >= n && !memcmp(data, s, n);
-}
 
 static bool
 has(const char *data, size_t len, const char *s)
@@ -36,7 +28,7 @@ first_byte(const char *data, size_t len)
 {
 	size_t i = 0;
 
-	if (starts(data, len, "\xef\xbb\xbf"))
+	if (text_starts(data, len, "\xef\xbb\xbf"))
 		i = 3;
 	while (i < len && strchr(" \t\r\n", data[i]))
 		i++;
@@ -98,24 +90,24 @@ import_foreign_format(const char *data, size_t len, const char **hint)
 
 	*hint = NULL;
 	/* Binary formats, by their magic. */
-	if (starts(data, len, "FLR") && len >= 4 && data[3] == '\0')
+	if (text_starts(data, len, "FLR") && len >= 4 && data[3] == '\0')
 		return "a Java Flight Recorder recording (JFR)";
-	if (starts(data, len, "JAVA PROFILE 1.0."))
+	if (text_starts(data, len, "JAVA PROFILE 1.0."))
 		return "a Java heap dump (hprof)";
-	if (starts(data, len, "go 1.") && has(data, len < 16 ? len : 16, " trace")) {
+	if (text_starts(data, len, "go 1.") && has(data, len < 16 ? len : 16, " trace")) {
 		*hint = "go tool trace -pprof=sched (or net, sync, syscall) writes a pprof "
 			"profile, which tflame reads";
 		return "a Go execution trace";
 	}
-	if (starts(data, len, "gmon") && len >= 20)
+	if (text_starts(data, len, "gmon") && len >= 20)
 		return "a gprof gmon.out file";
-	if (starts(data, len, "Nettrace") && has(data, len, "!FastSerialization")) {
+	if (text_starts(data, len, "Nettrace") && has(data, len, "!FastSerialization")) {
 		*hint = "dotnet-trace convert --format Speedscope writes a speedscope file, "
 			"which tflame reads";
 		return "a .NET EventPipe trace (nettrace)";
 	}
 	/* Ruby's Marshal format: version 4.8, then a hash. */
-	if (starts(data, len, "\x04\x08{") && has(data, len, "mode") && has(data, len, "frames"))
+	if (text_starts(data, len, "\x04\x08{") && has(data, len, "mode") && has(data, len, "frames"))
 		return "a stackprof profile (Ruby Marshal data)";
 
 	if (json) {
@@ -135,7 +127,7 @@ import_foreign_format(const char *data, size_t len, const char **hint)
 	}
 
 	/* Text formats. */
-	if (starts(data, len, "v8-version,")) {
+	if (text_starts(data, len, "v8-version,")) {
 		*hint = "node --prof-process --preprocess turns it into JSON, which tflame "
 			"does not read either";
 		return "a V8 tick log (node --prof)";

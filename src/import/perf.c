@@ -19,6 +19,7 @@
 #include "tflame/lines.h"
 #include "tflame/profile.h"
 #include "tflame/strbuf.h"
+#include "tflame/text.h"
 #include "tflame/xalloc.h"
 
 /*
@@ -307,14 +308,6 @@ mem_is(const char *s, size_t len, const char *lit)
 }
 
 static bool
-mem_starts(const char *s, size_t len, const char *lit)
-{
-	size_t n = strlen(lit);
-
-	return len >= n && !memcmp(s, lit, n);
-}
-
-static bool
 mem_ends(const char *s, size_t len, const char *lit)
 {
 	size_t n = strlen(lit);
@@ -353,7 +346,7 @@ module_flags(const char *m, size_t len)
 	size_t blen = len;
 
 	if (len > 2 && m[0] == '[' && m[len - 1] == ']') {
-		if (mem_starts(m, len, "[anon") || mem_starts(m, len, "[stack:"))
+		if (text_starts(m, len, "[anon") || text_starts(m, len, "[stack:"))
 			return 0;
 		for (size_t i = 0; i < ARRAY_SIZE(user_brackets); i++)
 			if (mem_is(m, len, user_brackets[i]))
@@ -373,7 +366,7 @@ module_flags(const char *m, size_t len)
 	}
 	if (digits_between(base, blen, "perf-", ".map"))
 		return FRAME_JIT;
-	if (mem_starts(base, blen, "jitted-") && mem_ends(base, blen, ".so")) {
+	if (text_starts(base, blen, "jitted-") && mem_ends(base, blen, ".so")) {
 		/* jitted-<pid>-<n>.so */
 		const char *s = base + 7, *e = base + blen - 3;
 		const char *dash = memchr(s, '-', (size_t)(e - s));
@@ -1988,9 +1981,9 @@ perf_probe(const char *data, size_t len)
 		if (s == e) {
 			after_header = false;
 		} else if (*p == '#') {
-			if (mem_starts(p, (size_t)(e - p), "# perf version") ||
-			    mem_starts(p, (size_t)(e - p), "# cmdline") ||
-			    mem_starts(p, (size_t)(e - p), "# ========"))
+			if (text_starts(p, (size_t)(e - p), "# perf version") ||
+			    text_starts(p, (size_t)(e - p), "# cmdline") ||
+			    text_starts(p, (size_t)(e - p), "# ========"))
 				perf_comment = true;
 		} else if (s == p) {
 			header = parse_strong_header(p, e, &h);
