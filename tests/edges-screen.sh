@@ -119,6 +119,8 @@ check "the warning itself, with file and line" \
 keys Escape
 check "Esc: back to the pane" wait_for " 1 L"
 keys W Escape q
+# The page shows the same text: wait for the exit before looking for it.
+check "the explorer exits" wait_for "EXIT=0"
 check "and listed after the explorer exits" \
 	wait_for "invalid.txt:1: warning: 5 bad lines skipped"
 run "$TFLAME" data/sample.perf.txt
