@@ -208,7 +208,7 @@ fi
 mv "$tmpdir/prog.orig" "$prog"
 # --verbose says how many addresses were looked up, and how long it took.
 "$TFLAME" report --verbose "$tmpdir/synth.txt" >/dev/null 2>"$tmpdir/err"
-if grep -Eq "symbols: [0-9]+ address(es)? in 1 module looked up in [0-9]+ ms \([0-9]+ threads?\), stacks rebuilt in [0-9]+ ms" "$tmpdir/err"; then
+if grep -Eq "symbols: [0-9]+ address(es)? in 1 module looked up in [0-9]+ ms \([0-9]+ threads?\), [0-9]+ stacks rebuilt as [0-9]+ in [0-9]+ ms" "$tmpdir/err"; then
 	ok "--verbose times the lookups and the rebuild"
 else
 	not_ok "--verbose times the lookups and the rebuild" "$(cat "$tmpdir/err")"

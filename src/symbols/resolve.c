@@ -58,6 +58,7 @@ struct symbols_job {
 	size_t nr_lookups, nr_modules;
 	int nr_workers;
 	double lookup_ms, rebuild_ms;
+	uint32_t nr_before, nr_after; /* stacks before and after the rewrite */
 };
 
 static double
@@ -559,6 +560,7 @@ symbols_job_run(struct symbols_job *job, const struct rewrite_opts *o)
 	}
 	t1 = now_ms();
 	job->lookup_ms = t1 - t0;
+	job->nr_before = job->src->nr_stacks;
 	summarize(job);
 	/* The addressed tables kept aside are the job's own: rewritten in place. */
 	if (job->owns_src)
@@ -569,6 +571,8 @@ symbols_job_run(struct symbols_job *job, const struct rewrite_opts *o)
 							&job->map);
 	free_symbolizers(job); /* after a cancel, frames_done() was not called */
 	job->rebuild_ms = now_ms() - t1;
+	if (job->result)
+		job->nr_after = job->result->nr_stacks;
 	return job->result != NULL;
 }
 
@@ -614,10 +618,11 @@ symbols_job_apply(struct symbols_job *job, struct profile_set *ps, stack_id **ma
 	if (job->c.flags & SYMBOLS_VERBOSE)
 		profile_set_warn(ps, 0,
 				 "symbols: %zu address%s in %zu module%s looked up in %.0f ms "
-				 "(%d thread%s), stacks rebuilt in %.0f ms",
+				 "(%d thread%s), %u stacks rebuilt as %u in %.0f ms",
 				 job->nr_lookups, job->nr_lookups == 1 ? "" : "es", job->nr_modules,
 				 job->nr_modules == 1 ? "" : "s", job->lookup_ms, job->nr_workers,
-				 job->nr_workers == 1 ? "" : "s", job->rebuild_ms);
+				 job->nr_workers == 1 ? "" : "s", job->nr_before, job->nr_after,
+				 job->rebuild_ms);
 	return job->c.resolved;
 }
 
