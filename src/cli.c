@@ -173,6 +173,17 @@ cli_file_arg(struct cli_common *co, int argc, char **argv)
 	return CLI_NEXT;
 }
 
+int
+cli_diff_args(struct cli_common *co, int argc, char **argv, const char **base)
+{
+	if (argc - optind != 2)
+		return cli_usage_error(co->cmd, "--diff takes two input files, BASE and NEW "
+				       "(got %d)", argc - optind);
+	*base = argv[optind];
+	optind++;
+	return cli_file_arg(co, argc, argv);
+}
+
 void
 cli_lens_release(struct cli_lens *l)
 {

@@ -8,6 +8,7 @@
 
 #include "tflame/cli.h"
 #include "tflame/collapse.h"
+#include "tflame/diff.h"
 #include "tflame/error.h"
 #include "tflame/profile.h"
 #include "tflame/strbuf.h"
@@ -15,6 +16,7 @@
 
 static const char collapse_usage[] =
 	"usage: tflame collapse [OPTIONS] FILE\n"
+	"   or: tflame collapse --diff [OPTIONS] BASE NEW\n"
 	"\n"
 	"Print folded stacks, one 'frame;frame;... count' line per distinct stack,\n"
 	"sorted: a drop-in for FlameGraph's stackcollapse-perf.pl. Folded input is\n"
@@ -31,11 +33,15 @@ static const char collapse_usage[] =
 	"  --inline                expand each frame into its inline chain, read from\n"
 	"                          the binary with libdw (as addr2line -i -f -s -C)\n"
 	"  --context               with --inline, add :file:line to each frame\n"
+	"  --diff                  compare BASE and NEW: 'stack base new' lines, as\n"
+	"                          difffolded.pl writes them for flamegraph.pl\n"
+	"  --normalize             with --diff, scale BASE's counts to NEW's total\n"
+	"                          (difffolded.pl -n)\n"
 	CLI_COMMON_USAGE;
 
 enum {
 	OPT_PID = 256, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS, OPT_EVENT,
-	OPT_SRCLINE, OPT_INLINE, OPT_CONTEXT,
+	OPT_SRCLINE, OPT_INLINE, OPT_CONTEXT, OPT_DIFF, OPT_NORMALIZE,
 };
 
 static const struct option collapse_options_table[] = {
@@ -49,6 +55,8 @@ static const struct option collapse_options_table[] = {
 	{ "srcline", no_argument, NULL, OPT_SRCLINE },
 	{ "inline", no_argument, NULL, OPT_INLINE },
 	{ "context", no_argument, NULL, OPT_CONTEXT },
+	{ "diff", no_argument, NULL, OPT_DIFF },
+	{ "normalize", no_argument, NULL, OPT_NORMALIZE },
 	CLI_COMMON_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -60,29 +68,23 @@ cmd_collapse_options(void)
 }
 
 /*
- * Folded stacks go into a pipe or a file byte for byte, as the reference
- * writes them; to a terminal, a frame name is profile data that must not
- * drive it, so there each line is escaped as every other output is
- * (text_escape()). Returns as collapse_write().
+ * Write len bytes of folded lines to stdout: into a pipe or a file byte for
+ * byte, as the reference writes them; to a terminal, a frame name is
+ * profile data that must not drive it, so there each line is escaped as
+ * every other output is (text_escape()).
  */
 static int
-write_folded(const struct profile_set *ps, const struct collapse_options *co,
-	     struct collapse_result *res, struct tf_error *err)
+emit_folded(const char *buf, size_t len, struct tf_error *err)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem;
-	int ret;
+	bool tty = isatty(STDOUT_FILENO);
+	int ret = 0;
 
-	if (!isatty(STDOUT_FILENO))
-		return collapse_write(ps, co, stdout, res, err);
-	mem = open_memstream(&buf, &len);
-	if (!mem)
-		return tf_error_set(err, "cannot write output");
-	ret = collapse_write(ps, co, mem, res, err);
-	if (fclose(mem) && !ret)
-		ret = tf_error_set(err, "cannot write output");
+	if (!tty) {
+		if (len && fwrite(buf, 1, len, stdout) != len)
+			ret = tf_error_set(err, "cannot write output");
+		return ret;
+	}
 	for (size_t i = 0; !ret && i < len;) {
 		const char *nl = memchr(buf + i, '\n', len - i);
 		size_t n = nl ? (size_t)(nl - (buf + i)) : len - i;
@@ -95,7 +97,95 @@ write_folded(const struct profile_set *ps, const struct collapse_options *co,
 		i += n + 1;
 	}
 	strbuf_release(&sb);
-	free(buf);
+	return ret;
+}
+
+/* ps's folded stacks in a new buffer (*buf, *len; free() it). Returns as collapse_write(). */
+static int
+collapse_to_memory(const struct profile_set *ps, const struct collapse_options *co,
+		   struct collapse_result *res, char **buf, size_t *len, struct tf_error *err)
+{
+	FILE *mem = open_memstream(buf, len);
+	int ret;
+
+	if (!mem)
+		return tf_error_set(err, "cannot write output");
+	ret = collapse_write(ps, co, mem, res, err);
+	if (fclose(mem) && !ret)
+		ret = tf_error_set(err, "cannot write output");
+	return ret;
+}
+
+/*
+ * Say what collapse left out, or why it failed. Returns the exit status:
+ * failed is collapse_write()'s return value, err its error.
+ */
+static int
+collapse_report(const struct profile_set *ps, const struct collapse_options *co,
+		const struct collapse_result *res, int failed, struct tf_error *err)
+{
+	if (failed) {
+		struct strbuf sb = STRBUF_INIT;
+
+		text_escape_str(&sb, err->msg ? tf_error_text(err) : "cannot write output");
+		cli_error("%s", sb.buf);
+		strbuf_release(&sb);
+		return err->msg && strstr(err->msg, "no samples of event") ? EXIT_USAGE : EXIT_INPUT;
+	}
+	if (res->skipped_events && !res->kept) {
+		cli_error("no samples of event %s; kept only the samples whose event "
+			  "could not be read (as stackcollapse-perf.pl does)", co->event_filter);
+	} else if (res->skipped_events) {
+		struct strbuf sb = STRBUF_INIT;
+
+		text_escape_str(&sb, ps_get(ps, res->kept->name));
+		cli_error("kept event %s; skipped %llu samples of %zu other event%s "
+			  "(choose with --event-filter)",
+			  sb.buf, (unsigned long long)res->skipped_samples, res->skipped_events,
+			  res->skipped_events == 1 ? "" : "s");
+		strbuf_release(&sb);
+	}
+	return EXIT_OK;
+}
+
+/*
+ * collapse --diff: each file collapsed as on its own, then the two sets
+ * of lines joined as difffolded.pl joins them.
+ */
+static int
+collapse_diff(struct cli_common *cc, const char *base, const struct collapse_options *co,
+	      unsigned flags)
+{
+	const char *paths[2] = { base, cc->path };
+	char *buf[2] = { NULL, NULL }, *out = NULL;
+	size_t len[2] = { 0, 0 }, out_len = 0;
+	struct tf_error err = TF_ERROR_INIT;
+	int ret = EXIT_OK;
+
+	for (int k = 0; k < 2 && ret == EXIT_OK; k++) {
+		struct collapse_result res;
+		struct profile_set *ps;
+		int failed;
+
+		if ((ret = cli_load(paths[k], cc->format, &cc->io, &ps)) != CLI_NEXT)
+			break;
+		failed = collapse_to_memory(ps, co, &res, &buf[k], &len[k], &err);
+		ret = collapse_report(ps, co, &res, failed, &err);
+		profile_set_free(ps);
+	}
+	if (ret == EXIT_OK) {
+		FILE *mem = open_memstream(&out, &out_len);
+
+		if (!mem || diff_folded_write(buf[0], len[0], buf[1], len[1], flags, mem, &err) ||
+		    fclose(mem) || emit_folded(out, out_len, &err) || fflush(stdout)) {
+			cli_error("%s", err.msg ? tf_error_text(&err) : "cannot write output");
+			ret = EXIT_INPUT;
+		}
+	}
+	free(buf[0]);
+	free(buf[1]);
+	free(out);
+	tf_error_release(&err);
 	return ret;
 }
 
@@ -107,7 +197,9 @@ cmd_collapse(int argc, char **argv)
 	struct collapse_result res;
 	struct tf_error err = TF_ERROR_INIT;
 	struct profile_set *ps;
-	int c, r, ret = EXIT_OK;
+	unsigned diff_flags = 0;
+	bool diff = false;
+	int c, r, failed, ret;
 
 	cc.io.collapse_compat = true;
 	optind = 1;
@@ -150,33 +242,42 @@ cmd_collapse(int argc, char **argv)
 		case OPT_CONTEXT:
 			co.context = true;
 			break;
+		case OPT_DIFF:
+			diff = true;
+			break;
+		case OPT_NORMALIZE:
+			diff_flags |= DIFF_NORMALIZE;
+			break;
 		}
 	}
+	if (diff) {
+		const char *base;
+
+		if ((r = cli_diff_args(&cc, argc, argv, &base)) != CLI_NEXT)
+			return r;
+		return collapse_diff(&cc, base, &co, diff_flags);
+	}
+	if (diff_flags & DIFF_NORMALIZE)
+		return cli_usage_error("collapse", "--normalize compares: it needs --diff");
 	if ((r = cli_file_arg(&cc, argc, argv)) != CLI_NEXT)
 		return r;
 
 	if ((r = cli_load(cc.path, cc.format, &cc.io, &ps)) != CLI_NEXT)
 		return r;
-	if (write_folded(ps, &co, &res, &err) || fflush(stdout)) {
-		struct strbuf sb = STRBUF_INIT;
+	if (isatty(STDOUT_FILENO)) {
+		char *buf = NULL;
+		size_t len = 0;
 
-		text_escape_str(&sb, err.msg ? tf_error_text(&err) : "cannot write output");
-		cli_error("%s", sb.buf);
-		strbuf_release(&sb);
-		ret = err.msg && strstr(err.msg, "no samples of event") ? EXIT_USAGE : EXIT_INPUT;
-	} else if (res.skipped_events && !res.kept) {
-		cli_error("no samples of event %s; kept only the samples whose event "
-			  "could not be read (as stackcollapse-perf.pl does)", co.event_filter);
-	} else if (res.skipped_events) {
-		struct strbuf sb = STRBUF_INIT;
-
-		text_escape_str(&sb, ps_get(ps, res.kept->name));
-		cli_error("kept event %s; skipped %llu samples of %zu other event%s "
-			  "(choose with --event-filter)",
-			  sb.buf, (unsigned long long)res.skipped_samples, res.skipped_events,
-			  res.skipped_events == 1 ? "" : "s");
-		strbuf_release(&sb);
+		failed = collapse_to_memory(ps, &co, &res, &buf, &len, &err);
+		if (!failed)
+			failed = emit_folded(buf, len, &err);
+		free(buf);
+	} else {
+		failed = collapse_write(ps, &co, stdout, &res, &err);
 	}
+	if (!failed && fflush(stdout))
+		failed = tf_error_set(&err, "cannot write output");
+	ret = collapse_report(ps, &co, &res, failed, &err);
 	tf_error_release(&err);
 	profile_set_free(ps);
 	return ret;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tflame/cli.h"
+#include "tflame/diff.h"
 #include "tflame/functions.h"
 #include "tflame/json.h"
 #include "tflame/model.h"
@@ -20,6 +21,7 @@
 
 static const char report_usage[] =
 	"usage: tflame report [OPTIONS] FILE\n"
+	"   or: tflame report --diff [OPTIONS] BASE NEW\n"
 	"\n"
 	"Summarise a profile: its format, events, samples, total weight and time\n"
 	"span, the threads, and the top functions by self and by total weight\n"
@@ -36,12 +38,21 @@ static const char report_usage[] =
 	"  --limit=N               top N threads, functions or lines (default 20, 0 for\n"
 	"                          all)\n"
 	"  --lines                 the top source lines instead of the top functions\n"
+	"  --diff                  compare BASE and NEW: the functions whose total and\n"
+	"                          self weight changed most\n"
+	"  --normalize             with --diff, scale BASE to NEW's total weight\n"
+	"  --ignore-module         with --diff, match functions by name alone\n"
+	"  --fail-above=PCT        with --diff, exit 4 when a function's share of the\n"
+	"                          total grew by more than PCT percentage points\n"
 	CLI_LENS_USAGE
 	CLI_SYMBOL_USAGE
 	"  --json                  the same numbers as JSON\n"
 	CLI_COMMON_USAGE;
 
-enum { OPT_LIMIT = 256, OPT_JSON, OPT_LINES };
+enum {
+	OPT_LIMIT = 256, OPT_JSON, OPT_LINES, OPT_DIFF, OPT_NORMALIZE, OPT_IGNORE_MODULE,
+	OPT_FAIL_ABOVE,
+};
 
 static const struct option report_options_table[] = {
 	{ "limit", required_argument, NULL, OPT_LIMIT },
@@ -49,6 +60,10 @@ static const struct option report_options_table[] = {
 	CLI_SYMBOL_OPTIONS,
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "lines", no_argument, NULL, OPT_LINES },
+	{ "diff", no_argument, NULL, OPT_DIFF },
+	{ "normalize", no_argument, NULL, OPT_NORMALIZE },
+	{ "ignore-module", no_argument, NULL, OPT_IGNORE_MODULE },
+	{ "fail-above", required_argument, NULL, OPT_FAIL_ABOVE },
 	CLI_COMMON_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -885,6 +900,337 @@ print_json(const struct report *r)
 	json_finish(&jw);
 }
 
+/* ------------------------------------------------------------- --diff */
+
+/* One side of report --diff: its file, loaded, with the lens applied. */
+struct diff_input {
+	const char *path;
+	struct profile_set *ps;
+	struct model m;
+	bool have_model;
+	struct diff_side side;
+};
+
+struct diff_opts {
+	unsigned flags;      /* enum diff_flags */
+	uint64_t base_whole; /* what BASE's shares are of: its total, scaled as its rows are */
+	size_t limit;
+	bool json;
+	bool fail;           /* --fail-above given */
+	double fail_above;   /* percentage points */
+};
+
+static int64_t
+row_delta(const struct diff_row *r, bool self)
+{
+	return self ? (int64_t)(r->new_self - r->base_self) : (int64_t)(r->new_total - r->base_total);
+}
+
+static uint64_t
+abs_delta(const struct diff_row *r, bool self)
+{
+	int64_t d = row_delta(r, self);
+
+	return d < 0 ? -(uint64_t)d : (uint64_t)d;
+}
+
+/* Biggest change first, then by name and module: the same order every run. */
+static int
+cmp_diff_row(const struct diff_row *x, const struct diff_row *y, bool self)
+{
+	uint64_t dx = abs_delta(x, self), dy = abs_delta(y, self);
+	int c;
+
+	if (dx != dy)
+		return dx > dy ? -1 : 1;
+	if ((c = strcmp(x->name, y->name)))
+		return c;
+	return strcmp(x->module, y->module);
+}
+
+static int
+cmp_diff_self(const void *a, const void *b)
+{
+	return cmp_diff_row(a, b, true);
+}
+
+static int
+cmp_diff_total(const void *a, const void *b)
+{
+	return cmp_diff_row(a, b, false);
+}
+
+/* "+1.20 s", "-5", "0": a signed amount of NEW's unit. */
+static void
+add_delta(struct strbuf *sb, const struct profile *p, int64_t d)
+{
+	if (d)
+		strbuf_addch(sb, d > 0 ? '+' : '-');
+	profile_format_amount_short(p, d < 0 ? -(uint64_t)d : (uint64_t)d, sb);
+}
+
+/* The change relative to base: "+66.7%", "new", "gone". */
+static void
+add_change(struct strbuf *sb, uint64_t base, uint64_t now)
+{
+	if (!base && !now)
+		strbuf_addstr(sb, "0%");
+	else if (!base)
+		strbuf_addstr(sb, "new");
+	else if (!now)
+		strbuf_addstr(sb, "gone");
+	else
+		strbuf_addf(sb, "%+.1f%%", 100.0 * ((double)now - (double)base) / (double)base);
+}
+
+/* Rows with a change in self (or total), at most limit of them, sorted. */
+static size_t
+diff_order(struct diff_row *rows, size_t nr, bool self, size_t limit)
+{
+	size_t n = 0;
+
+	qsort(rows, nr, sizeof(*rows), self ? cmp_diff_self : cmp_diff_total);
+	while (n < nr && abs_delta(&rows[n], self) && (!limit || n < limit))
+		n++;
+	return n;
+}
+
+static void
+print_diff_table(struct strbuf *out, const struct diff_input *in, struct diff_row *rows,
+		 size_t nr, bool self, const struct diff_opts *o)
+{
+	const struct profile *p = model_profile(&in[1].m);
+	size_t n = diff_order(rows, nr, self, o->limit);
+	struct strbuf cell = STRBUF_INIT;
+	unsigned wmod = 6;
+
+	strbuf_addf(out, "\n%s changed most (%zu function%s)\n", self ? "self" : "total", n,
+		    n == 1 ? "" : "s");
+	if (!n) {
+		strbuf_addstr(out, "  (none)\n");
+		strbuf_release(&cell);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		strbuf_reset(&cell);
+		add_escaped(&cell, *rows[i].module ? basename_of(rows[i].module) : "-");
+		wmod = fit_column(wmod, &cell, 40);
+	}
+	strbuf_addf(out, "  %9s  %9s  %9s  %7s  %6s  %-*s  %s\n", "base", "new", "delta",
+		    "change", "share", (int)wmod, "module", "function");
+	for (size_t i = 0; i < n; i++) {
+		const struct diff_row *r = &rows[i];
+		uint64_t b = self ? r->base_self : r->base_total;
+		uint64_t now = self ? r->new_self : r->new_total;
+		double share = self ? pct(r->new_self, in[1].side.total) -
+					      pct(r->base_self, o->base_whole)
+				    : diff_share_change(r, o->base_whole, in[1].side.total);
+
+		strbuf_reset(&cell);
+		profile_format_amount_short(p, b, &cell);
+		strbuf_addf(out, "  %9s", cell.buf);
+		strbuf_reset(&cell);
+		profile_format_amount_short(p, now, &cell);
+		strbuf_addf(out, "  %9s", cell.buf);
+		strbuf_reset(&cell);
+		add_delta(&cell, p, row_delta(r, self));
+		strbuf_addf(out, "  %9s", cell.buf);
+		strbuf_reset(&cell);
+		add_change(&cell, b, now);
+		strbuf_addf(out, "  %7s  %+6.1f  ", cell.buf, share);
+		strbuf_reset(&cell);
+		add_escaped(&cell, *r->module ? basename_of(r->module) : "-");
+		add_column(out, cell.buf, cell.len, wmod);
+		strbuf_addstr(out, "  ");
+		add_escaped(out, r->name);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_release(&cell);
+}
+
+static void
+add_side_line(struct strbuf *out, const char *label, const struct diff_input *in)
+{
+	const struct profile *p = model_profile(&in->m);
+
+	strbuf_addf(out, "%-5s ", label);
+	add_escaped(out, in->path);
+	strbuf_addf(out, " (%s, ", in->ps->format ? in->ps->format : "unknown");
+	add_escaped(out, *ps_get(in->ps, p->name) ? ps_get(in->ps, p->name) : "(unnamed)");
+	strbuf_addf(out, ", %zu samples, ", p->nr_samples);
+	add_amount(out, p, in->side.total);
+	strbuf_addstr(out, ")\n");
+}
+
+static void
+json_diff_side(struct json_writer *jw, const struct diff_input *in)
+{
+	const struct profile *p = model_profile(&in->m);
+
+	json_object_begin(jw);
+	json_key(jw, "file");
+	json_string(jw, in->path);
+	json_key(jw, "format");
+	json_string(jw, in->ps->format ? in->ps->format : "unknown");
+	json_key(jw, "profile");
+	json_string(jw, ps_get(in->ps, p->name));
+	json_key(jw, "unit");
+	json_string(jw, unit_phrase(p));
+	json_key(jw, "weight");
+	json_weight(jw, p, in->side.total);
+	json_object_end(jw);
+}
+
+static void
+print_diff_json(const struct diff_input *in, struct diff_row *rows, size_t nr,
+		const struct diff_opts *o, const struct diff_row *failed, size_t nr_failed)
+{
+	const struct profile *p = model_profile(&in[1].m);
+	size_t n = diff_order(rows, nr, false, o->limit);
+	struct json_writer jw;
+
+	json_init(&jw, stdout);
+	json_object_begin(&jw);
+	json_key(&jw, "base");
+	json_diff_side(&jw, &in[0]);
+	json_key(&jw, "new");
+	json_diff_side(&jw, &in[1]);
+	json_key(&jw, "normalized");
+	json_bool(&jw, o->flags & DIFF_NORMALIZE);
+	json_key(&jw, "ignore_module");
+	json_bool(&jw, o->flags & DIFF_IGNORE_MODULE);
+	json_key(&jw, "functions");
+	json_array_begin(&jw);
+	for (size_t i = 0; i < n; i++) {
+		const struct diff_row *r = &rows[i];
+
+		json_object_begin(&jw);
+		json_key(&jw, "name");
+		json_string(&jw, r->name);
+		json_key(&jw, "module");
+		json_string(&jw, r->module);
+		json_key(&jw, "base_self");
+		json_weight(&jw, p, r->base_self);
+		json_key(&jw, "base_total");
+		json_weight(&jw, p, r->base_total);
+		json_key(&jw, "new_self");
+		json_weight(&jw, p, r->new_self);
+		json_key(&jw, "new_total");
+		json_weight(&jw, p, r->new_total);
+		json_key(&jw, "delta_self");
+		json_int(&jw, row_delta(r, true));
+		json_key(&jw, "delta_total");
+		json_int(&jw, row_delta(r, false));
+		json_key(&jw, "share_change");
+		json_double(&jw, diff_share_change(r, o->base_whole, in[1].side.total));
+		json_object_end(&jw);
+	}
+	json_array_end(&jw);
+	if (o->fail) {
+		json_key(&jw, "fail_above");
+		json_double(&jw, o->fail_above);
+		json_key(&jw, "failed");
+		json_array_begin(&jw);
+		for (size_t i = 0; i < nr_failed; i++)
+			json_string(&jw, failed[i].name);
+		json_array_end(&jw);
+	}
+	json_object_end(&jw);
+	json_finish(&jw);
+}
+
+static int
+report_diff(struct cli_common *cc, const struct cli_lens *lens, const char *base,
+	    struct diff_opts *o)
+{
+	struct diff_input in[2];
+	struct diff_row *rows = NULL, *failed = NULL;
+	size_t nr = 0, nr_failed = 0;
+	int ret = EXIT_OK;
+
+	memset(in, 0, sizeof(in));
+	in[0].path = base;
+	in[1].path = cc->path;
+	for (int k = 0; k < 2; k++) {
+		if ((ret = cli_load(in[k].path, cc->format, &cc->io, &in[k].ps)) != CLI_NEXT)
+			goto out;
+		model_init(&in[k].m, in[k].ps);
+		in[k].have_model = true;
+		if ((ret = cli_lens_apply(lens, &in[k].m, in[k].path)) != CLI_NEXT)
+			goto out;
+		in[k].side.ps = in[k].ps;
+		in[k].side.ft = model_funcs(&in[k].m);
+		in[k].side.stats = model_func_stats(&in[k].m);
+		in[k].side.total = model_total(&in[k].m);
+	}
+	ret = EXIT_OK;
+	if (model_profile(&in[0].m)->unit != model_profile(&in[1].m)->unit ||
+	    model_profile(&in[0].m)->weight_decimals != model_profile(&in[1].m)->weight_decimals) {
+		cli_error("%s weighs in %s and %s in %s: nothing to compare (choose an event "
+			  "of the same unit with --event)", in[0].path,
+			  unit_phrase(model_profile(&in[0].m)), in[1].path,
+			  unit_phrase(model_profile(&in[1].m)));
+		ret = EXIT_INPUT;
+		goto out;
+	}
+	nr = diff_functions(&in[0].side, &in[1].side, o->flags, &rows);
+	o->base_whole = (o->flags & DIFF_NORMALIZE) ? in[1].side.total : in[0].side.total;
+	if (o->fail) {
+		/* Shares are of each side's own total: normalising changes none. */
+		failed = xcalloc(nr ? nr : 1, sizeof(*failed));
+		for (size_t i = 0; i < nr; i++)
+			if (diff_share_change(&rows[i], o->base_whole, in[1].side.total) >
+			    o->fail_above)
+				failed[nr_failed++] = rows[i];
+		qsort(failed, nr_failed, sizeof(*failed), cmp_diff_total);
+	}
+	if (o->json) {
+		print_diff_json(in, rows, nr, o, failed, nr_failed);
+	} else {
+		struct strbuf out = STRBUF_INIT;
+
+		add_side_line(&out, "base", &in[0]);
+		add_side_line(&out, "new", &in[1]);
+		if (o->flags & DIFF_NORMALIZE)
+			strbuf_addf(&out, "base scaled to new's total (x%.3f)\n",
+				    in[0].side.total ? (double)in[1].side.total /
+							       (double)in[0].side.total
+						     : 1.0);
+		print_diff_table(&out, in, rows, nr, false, o);
+		print_diff_table(&out, in, rows, nr, true, o);
+		strbuf_addstr(&out, "\nshare: change of the function's share of the total, in "
+				    "percentage points\n");
+		fputs(out.buf, stdout);
+		strbuf_release(&out);
+	}
+	if (fflush(stdout)) {
+		cli_error("cannot write output");
+		ret = EXIT_INPUT;
+	} else if (nr_failed) {
+		struct strbuf sb = STRBUF_INIT;
+
+		for (size_t i = 0; i < nr_failed && i < 10; i++) {
+			strbuf_reset(&sb);
+			add_escaped(&sb, failed[i].name);
+			cli_error("%s grew by %.1f points of the total (above %g)", sb.buf,
+				  diff_share_change(&failed[i], o->base_whole, in[1].side.total),
+				  o->fail_above);
+		}
+		if (nr_failed > 10)
+			cli_error("... and %zu more functions above %g", nr_failed - 10,
+				  o->fail_above);
+		strbuf_release(&sb);
+		ret = EXIT_REGRESSION;
+	}
+out:
+	for (int k = 0; k < 2; k++)
+		if (in[k].have_model)
+			model_release(&in[k].m);
+	free(rows);
+	free(failed);
+	return ret;
+}
+
 int
 cmd_report(int argc, char **argv)
 {
@@ -895,7 +1241,8 @@ cmd_report(int argc, char **argv)
 	struct profile_set *ps = NULL;
 	struct model m;
 	unsigned long long limit = 20;
-	bool json = false, have_model = false;
+	struct diff_opts dopt = { 0 };
+	bool json = false, have_model = false, diff = false;
 	int c, ret = EXIT_OK;
 
 	optind = 1;
@@ -921,7 +1268,48 @@ cmd_report(int argc, char **argv)
 		case OPT_LINES:
 			r.lines = true;
 			break;
+		case OPT_DIFF:
+			diff = true;
+			break;
+		case OPT_NORMALIZE:
+			dopt.flags |= DIFF_NORMALIZE;
+			break;
+		case OPT_IGNORE_MODULE:
+			dopt.flags |= DIFF_IGNORE_MODULE;
+			break;
+		case OPT_FAIL_ABOVE: {
+			char *end;
+
+			dopt.fail_above = strtod(optarg, &end);
+			if (end == optarg || *end || !(dopt.fail_above >= 0)) {
+				ret = cli_usage_error("report", "--fail-above takes percentage "
+							  "points, not '%s'", optarg);
+				goto out;
+			}
+			dopt.fail = true;
+			break;
 		}
+		}
+	}
+	if (diff) {
+		const char *base;
+
+		if (r.lines) {
+			ret = cli_usage_error("report", "--lines and --diff do not go together");
+			goto out;
+		}
+		if ((ret = cli_diff_args(&cc, argc, argv, &base)) != CLI_NEXT)
+			goto out;
+		cc.io.no_lines = true;
+		dopt.limit = (size_t)limit;
+		dopt.json = json;
+		ret = report_diff(&cc, &lens, base, &dopt);
+		goto out;
+	}
+	if (dopt.flags || dopt.fail) {
+		ret = cli_usage_error("report", "--normalize, --ignore-module and --fail-above "
+					  "compare: they need --diff");
+		goto out;
 	}
 	if ((ret = cli_file_arg(&cc, argc, argv)) != CLI_NEXT)
 		goto out;

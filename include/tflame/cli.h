@@ -8,6 +8,7 @@
  *     1  bad input: unreadable, unknown format, corrupt or empty data
  *     2  bad usage: unknown option, missing or invalid argument
  *     3  fatal: out of memory
+ *     4  report --diff --fail-above: a function grew past the threshold
  *   130  interrupted: the load was cancelled with Ctrl-C
  */
 
@@ -22,6 +23,7 @@ enum exit_code {
 	EXIT_INPUT = 1,
 	EXIT_USAGE = 2,
 	EXIT_FATAL = 3,
+	EXIT_REGRESSION = 4,
 	EXIT_INTERRUPTED = 130, /* 128 + SIGINT, as TUI_EXIT_INTERRUPTED */
 };
 
@@ -175,6 +177,11 @@ int cli_lens_apply(const struct cli_lens *l, struct model *m, const char *path);
  * Returns CLI_NEXT, or the exit status of the usage error it printed.
  */
 int cli_file_arg(struct cli_common *co, int argc, char **argv);
+/*
+ * As cli_file_arg() for the two files of a comparison: *base, then NEW in
+ * co->path. Anything but two is a usage error.
+ */
+int cli_diff_args(struct cli_common *co, int argc, char **argv, const char **base);
 
 /* Print "tflame: <msg>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

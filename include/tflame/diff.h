@@ -1,0 +1,73 @@
+#ifndef TFLAME_DIFF_H
+#define TFLAME_DIFF_H
+
+/*
+ * Comparing two profiles, BASE (before) and NEW (after).
+ *
+ * Functions match by name and module (struct func), or by name alone with
+ * DIFF_IGNORE_MODULE, for binaries at different paths. Stacks match as
+ * folded lines do: frame names joined by ';', the same text on both sides.
+ *
+ * Normalising scales BASE to NEW's total, each weight on its own, rounded
+ * down, as difffolded.pl -n does: floor(w * new_total / base_total), in
+ * exact integers here where the script uses floating point.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tflame/functions.h"
+#include "tflame/profile.h"
+
+struct tf_error;
+
+enum diff_flags {
+	DIFF_IGNORE_MODULE = 1 << 0,
+	DIFF_NORMALIZE = 1 << 1, /* scale BASE's weights to NEW's total */
+};
+
+/* One side: a profile, its function table and the figures of the lens. */
+struct diff_side {
+	const struct profile_set *ps;
+	const struct func_table *ft;
+	const struct func_stats *stats; /* ft->nr_funcs of them */
+	uint64_t total;                 /* the weight of the samples the lens keeps */
+};
+
+/* A function on either side. Names point into the sides' strings. */
+struct diff_row {
+	const char *name;
+	const char *module;   /* "" with DIFF_IGNORE_MODULE */
+	uint64_t base_self, base_total; /* scaled with DIFF_NORMALIZE */
+	uint64_t new_self, new_total;
+};
+
+/* floor(w * to / from) exactly; w when from is 0. */
+uint64_t diff_scale(uint64_t w, uint64_t from, uint64_t to);
+
+/*
+ * Every function with weight on either side (process frames aside), in no
+ * particular order: *out is a new array (free() it) of the returned count.
+ * With DIFF_IGNORE_MODULE, the functions of one name in several modules of
+ * a side add up (their totals may then count a sample twice).
+ */
+size_t diff_functions(const struct diff_side *base, const struct diff_side *new_side,
+		      unsigned flags, struct diff_row **out);
+
+/* The change of a row's total share, in percentage points (NEW minus BASE). */
+double diff_share_change(const struct diff_row *r, uint64_t base_total, uint64_t new_total);
+
+/*
+ * difffolded.pl: read the folded stacks of base and new (text, "stack
+ * count" per line, the count last after a blank) and write every stack of
+ * either as "stack base_count new_count", sorted by stack, a count 0 where
+ * the stack is missing; with DIFF_NORMALIZE, base counts scaled. Lines
+ * without a count are skipped, as the script skips them. Returns 0, or -1
+ * with err set (a write error, a count out of range).
+ */
+int diff_folded_write(const char *base, size_t base_len, const char *new_text, size_t new_len,
+		      unsigned flags, FILE *out, struct tf_error *err);
+
+#endif /* TFLAME_DIFF_H */

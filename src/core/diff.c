@@ -1,0 +1,249 @@
+#include "config.h"
+
+#include "tflame/diff.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tflame/error.h"
+#include "tflame/strbuf.h"
+#include "tflame/xalloc.h"
+
+uint64_t
+diff_scale(uint64_t w, uint64_t from, uint64_t to)
+{
+	__extension__ unsigned __int128 x;
+
+	if (!from)
+		return w;
+	x = (unsigned __int128)w * to / from;
+	return x > UINT64_MAX ? UINT64_MAX : (uint64_t)x;
+}
+
+/* A function of one side, for the join. */
+struct diff_key {
+	const char *name, *module;
+	int side;         /* 0 base, 1 new */
+	uint64_t self, total;
+};
+
+static int
+cmp_key(const void *a, const void *b)
+{
+	const struct diff_key *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : strcmp(x->module, y->module);
+}
+
+static size_t
+add_keys(struct diff_key *k, const struct diff_side *s, int side, unsigned flags)
+{
+	size_t n = 0;
+
+	for (func_id f = 0; f < s->ft->nr_funcs; f++) {
+		if (s->ft->process[f] || (!s->stats[f].self && !s->stats[f].total))
+			continue;
+		k[n].name = ps_get(s->ps, s->ft->funcs[f].name);
+		k[n].module = (flags & DIFF_IGNORE_MODULE) ? ""
+							   : ps_get(s->ps, s->ft->funcs[f].module);
+		k[n].side = side;
+		k[n].self = s->stats[f].self;
+		k[n].total = s->stats[f].total;
+		n++;
+	}
+	return n;
+}
+
+size_t
+diff_functions(const struct diff_side *base, const struct diff_side *new_side, unsigned flags,
+	       struct diff_row **out)
+{
+	size_t nk = (size_t)base->ft->nr_funcs + new_side->ft->nr_funcs;
+	struct diff_key *k = xreallocarray(NULL, nk ? nk : 1, sizeof(*k));
+	struct diff_row *rows;
+	size_t n, nr = 0;
+
+	n = add_keys(k, base, 0, flags);
+	n += add_keys(k + n, new_side, 1, flags);
+	qsort(k, n, sizeof(*k), cmp_key);
+	rows = xcalloc(n ? n : 1, sizeof(*rows));
+	for (size_t i = 0; i < n; i++) {
+		struct diff_row *r;
+
+		if (!nr || cmp_key(&k[i], &k[i - 1])) {
+			r = &rows[nr++];
+			r->name = k[i].name;
+			r->module = k[i].module;
+		} else {
+			r = &rows[nr - 1];
+		}
+		if (k[i].side) {
+			r->new_self += k[i].self;
+			r->new_total += k[i].total;
+		} else {
+			r->base_self += k[i].self;
+			r->base_total += k[i].total;
+		}
+	}
+	if (flags & DIFF_NORMALIZE) {
+		for (size_t i = 0; i < nr; i++) {
+			rows[i].base_self = diff_scale(rows[i].base_self, base->total, new_side->total);
+			rows[i].base_total = diff_scale(rows[i].base_total, base->total,
+							new_side->total);
+		}
+	}
+	free(k);
+	*out = rows;
+	return nr;
+}
+
+double
+diff_share_change(const struct diff_row *r, uint64_t base_total, uint64_t new_total)
+{
+	double b = base_total ? 100.0 * (double)r->base_total / (double)base_total : 0;
+	double n = new_total ? 100.0 * (double)r->new_total / (double)new_total : 0;
+
+	return n - b;
+}
+
+/* ------------------------------------------------------------ folded */
+
+/* A folded line of one side: its stack text and its count. */
+struct folded_line {
+	const char *stack;
+	size_t len;
+	long double count;
+	int side;
+};
+
+static int
+cmp_folded(const void *a, const void *b)
+{
+	const struct folded_line *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->stack, y->stack, n);
+
+	if (c)
+		return c;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return x->side - y->side;
+}
+
+/*
+ * The stack and count of a line as difffolded.pl's /^(.*)\s+?(\d+(?:\.\d*)?)$/
+ * reads it: a number at the end, after a blank; the stack is everything
+ * before that blank. False for a line without.
+ */
+static bool
+split_line(const char *p, size_t len, struct folded_line *out)
+{
+	size_t end = len, dot = len, start;
+	char buf[64];
+
+	/* A CR line end is dropped (the script would skip the line). */
+	if (end && p[end - 1] == '\r')
+		end--;
+	start = end;
+	while (start && (isdigit((unsigned char)p[start - 1]) || p[start - 1] == '.')) {
+		if (p[start - 1] == '.')
+			dot = start - 1;
+		start--;
+	}
+	/* Digits first, at most one dot: "5", "5.", "5.25". */
+	while (start < end && p[start] == '.')
+		start++;
+	if (start == end || dot < start || !start || !isspace((unsigned char)p[start - 1]))
+		return false;
+	for (size_t i = start; i < end; i++)
+		if (p[i] == '.' && i != dot)
+			return false;
+	if (end - start >= sizeof(buf))
+		return false;
+	memcpy(buf, p + start, end - start);
+	buf[end - start] = '\0';
+	out->stack = p;
+	out->len = start - 1;
+	out->count = strtold(buf, NULL);
+	return true;
+}
+
+static size_t
+read_folded(const char *text, size_t len, int side, struct folded_line **lines, size_t *nr,
+	    size_t *alloc, long double *total)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len;) {
+		const char *nl = memchr(text + i, '\n', len - i);
+		size_t l = nl ? (size_t)(nl - (text + i)) : len - i;
+		struct folded_line fl;
+
+		if (split_line(text + i, l, &fl)) {
+			fl.side = side;
+			ALLOC_GROW(*lines, *nr, *alloc);
+			(*lines)[(*nr)++] = fl;
+			*total += fl.count;
+			n++;
+		}
+		i += l + 1;
+	}
+	return n;
+}
+
+/* c rounded towards 0 (no libm for truncl()). */
+static long double
+whole(long double c)
+{
+	return c < 1.8e19L ? (long double)(unsigned long long)c : c;
+}
+
+static void
+add_count(struct strbuf *sb, long double c)
+{
+	if (c == whole(c))
+		strbuf_addf(sb, "%.0Lf", c);
+	else
+		strbuf_addf(sb, "%.15Lg", c);
+}
+
+int
+diff_folded_write(const char *base, size_t base_len, const char *new_text, size_t new_len,
+		  unsigned flags, FILE *out, struct tf_error *err)
+{
+	struct folded_line *lines = NULL;
+	size_t nr = 0, alloc = 0;
+	long double totals[2] = { 0, 0 };
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
+
+	read_folded(base, base_len, 0, &lines, &nr, &alloc, &totals[0]);
+	read_folded(new_text, new_len, 1, &lines, &nr, &alloc, &totals[1]);
+	if (nr)
+		qsort(lines, nr, sizeof(*lines), cmp_folded);
+	for (size_t i = 0; i < nr && !ret;) {
+		long double c[2] = { 0, 0 };
+		size_t k;
+
+		for (k = i; k < nr && lines[k].len == lines[i].len &&
+			    !memcmp(lines[k].stack, lines[i].stack, lines[i].len); k++)
+			c[lines[k].side] += lines[k].count;
+		if ((flags & DIFF_NORMALIZE) && totals[0] != totals[1] && totals[0] > 0)
+			c[0] = whole(c[0] * totals[1] / totals[0]);
+		strbuf_reset(&sb);
+		strbuf_add(&sb, lines[i].stack, lines[i].len);
+		strbuf_addch(&sb, ' ');
+		add_count(&sb, c[0]);
+		strbuf_addch(&sb, ' ');
+		add_count(&sb, c[1]);
+		strbuf_addch(&sb, '\n');
+		if (fwrite(sb.buf, 1, sb.len, out) != sb.len)
+			ret = tf_error_set(err, "cannot write output");
+		i = k;
+	}
+	strbuf_release(&sb);
+	free(lines);
+	return ret;
+}

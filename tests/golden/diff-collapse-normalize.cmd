@@ -1,0 +1,1 @@
+collapse --diff --normalize tests/data/diff/base.folded tests/data/diff/new.folded

@@ -1,0 +1,1 @@
+report --normalize tests/data/diff/base.folded

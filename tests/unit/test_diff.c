@@ -1,0 +1,229 @@
+#include "config.h"
+
+#include "tflame/diff.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "tflame/xalloc.h"
+
+#include "test_util.h"
+
+/* ------------------------------------------------------------ diff_scale */
+
+static void
+test_scale(void **state)
+{
+	(void)state;
+	/* floor(w * to / from), exactly, past 64-bit products. */
+	assert_int_equal(diff_scale(7, 25, 40), 11);
+	assert_int_equal(diff_scale(10, 25, 40), 16);
+	assert_int_equal(diff_scale(3, 3, 1), 1);
+	assert_int_equal(diff_scale(0, 5, 9), 0);
+	assert_int_equal(diff_scale(5, 0, 9), 5);
+	assert_true(diff_scale(UINT64_MAX / 2, UINT64_MAX / 2, 3) == 3);
+	assert_true(diff_scale(UINT64_MAX, 1, 2) == UINT64_MAX);
+}
+
+/* --------------------------------------------------------- diff_functions */
+
+/* A side: a set of "root;...;leaf" stacks of one profile, in module "app". */
+struct side {
+	struct profile_set *ps;
+	struct func_table ft;
+	struct func_stats *stats;
+	uint64_t total;
+	struct diff_side d;
+};
+
+/* A sample of stack, its leaf in module mod. */
+static void
+side_add(struct side *s, const char *mod, const char *stack, uint64_t w)
+{
+	struct profile *p = s->ps->nr_profiles ? s->ps->profiles[0]
+					       : profile_set_profile(s->ps, STR_EMPTY, UNIT_SAMPLES);
+	thread_id t = profile_set_thread(s->ps, 1, 1, STR_EMPTY);
+	stack_id st = STACK_ROOT;
+	const char *q = stack;
+
+	while (*q) {
+		const char *e = strchr(q, ';');
+		size_t n = e ? (size_t)(e - q) : strlen(q);
+		struct frame f = { 0 };
+
+		f.name = ps_str(s->ps, q, n);
+		f.module = e ? ps_str(s->ps, "app", 3) : ps_str(s->ps, mod, strlen(mod));
+		st = profile_set_stack(s->ps, st, profile_set_frame(s->ps, &f));
+		q += n + (e ? 1 : 0);
+	}
+	assert_int_equal(profile_add_sample(p, st, w, 0, false, t, NULL), 0);
+}
+
+static void
+side_done(struct side *s)
+{
+	uint64_t *w = xcalloc(s->ps->nr_stacks, sizeof(*w));
+
+	func_table_init(&s->ft, s->ps);
+	func_table_mark_outermost(&s->ft, s->ps);
+	s->stats = xcalloc(s->ft.nr_funcs ? s->ft.nr_funcs : 1, sizeof(*s->stats));
+	s->total = stack_weights(s->ps, s->ps->profiles[0], NULL, w);
+	func_stats_compute(&s->ft, s->ps, w, s->stats);
+	free(w);
+	s->d.ps = s->ps;
+	s->d.ft = &s->ft;
+	s->d.stats = s->stats;
+	s->d.total = s->total;
+}
+
+static void
+side_release(struct side *s)
+{
+	func_table_release(&s->ft);
+	free(s->stats);
+	profile_set_free(s->ps);
+}
+
+static const struct diff_row *
+row(const struct diff_row *rows, size_t nr, const char *name, const char *module)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (!strcmp(rows[i].name, name) && !strcmp(rows[i].module, module))
+			return &rows[i];
+	fail_msg("no row %s [%s]", name, module);
+	return NULL;
+}
+
+static void
+test_functions(void **state)
+{
+	struct side base = { .ps = profile_set_new() }, now = { .ps = profile_set_new() };
+	struct diff_row *rows;
+	const struct diff_row *r;
+	size_t nr;
+
+	(void)state;
+	side_add(&base, "app", "main;parse;tokenize", 40);
+	side_add(&base, "app", "main;gone", 7);
+	/* Recursion: fib counts once per sample, on each side. */
+	side_add(&base, "app", "main;fib;fib;fib", 12);
+	side_add(&base, "libc", "main;memcpy", 1);
+	side_done(&base);
+	side_add(&now, "app", "main;parse;tokenize", 90);
+	side_add(&now, "app", "main;fib;fib", 20);
+	side_add(&now, "app", "main;fresh", 4);
+	/* The same name in another module is another function. */
+	side_add(&now, "libc2", "main;memcpy", 3);
+	side_done(&now);
+
+	nr = diff_functions(&base.d, &now.d, 0, &rows);
+	/* main parse tokenize gone fib fresh, memcpy twice */
+	assert_int_equal(nr, 8);
+	r = row(rows, nr, "tokenize", "app");
+	assert_int_equal(r->base_self, 40);
+	assert_int_equal(r->new_self, 90);
+	r = row(rows, nr, "gone", "app");
+	assert_int_equal(r->base_total, 7);
+	assert_int_equal(r->new_total, 0);
+	r = row(rows, nr, "fresh", "app");
+	assert_int_equal(r->base_total, 0);
+	assert_int_equal(r->new_total, 4);
+	r = row(rows, nr, "fib", "app");
+	assert_int_equal(r->base_total, 12);
+	assert_int_equal(r->new_total, 20);
+	assert_int_equal(r->base_self, 12);
+	r = row(rows, nr, "main", "app");
+	assert_int_equal(r->base_total, 60);
+	assert_int_equal(r->new_total, 117);
+	assert_int_equal(r->base_self, 0);
+	row(rows, nr, "memcpy", "libc");
+	row(rows, nr, "memcpy", "libc2");
+	/* Shares: main is everything on both sides; tokenize 40/60 -> 90/117. */
+	assert_true(diff_share_change(row(rows, nr, "main", "app"), 60, 117) == 0.0);
+	assert_true(fabs(diff_share_change(row(rows, nr, "tokenize", "app"), 60, 117) -
+			 (100.0 * 90 / 117 - 100.0 * 40 / 60)) < 1e-9);
+	free(rows);
+
+	/* By name alone the two memcpy meet; normalised, base is scaled to 117/60. */
+	nr = diff_functions(&base.d, &now.d, DIFF_IGNORE_MODULE | DIFF_NORMALIZE, &rows);
+	assert_int_equal(nr, 7);
+	r = row(rows, nr, "memcpy", "");
+	assert_int_equal(r->base_total, 1 * 117 / 60);
+	assert_int_equal(r->new_total, 3);
+	r = row(rows, nr, "tokenize", "");
+	assert_int_equal(r->base_self, 40 * 117 / 60);
+	assert_int_equal(r->new_self, 90);
+	/* Whole against whole: a share change of 0. */
+	r = row(rows, nr, "main", "");
+	assert_int_equal(r->base_total, 117);
+	assert_true(diff_share_change(r, 117, 117) == 0.0);
+	free(rows);
+
+	side_release(&base);
+	side_release(&now);
+}
+
+/* ------------------------------------------------------ diff_folded_write */
+
+static char *
+folded(const char *a, const char *b, unsigned flags)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	struct tf_error err = TF_ERROR_INIT;
+
+	assert_non_null(mem);
+	assert_int_equal(diff_folded_write(a, strlen(a), b, strlen(b), flags, mem, &err), 0);
+	assert_int_equal(fclose(mem), 0);
+	return buf;
+}
+
+static void
+test_folded(void **state)
+{
+	char *out;
+
+	(void)state;
+	/* Union of stacks, sorted, 0 where missing; repeats add up. */
+	out = folded("a;b 3\na;c 5\na;b 1\n", "a;c 2\nz 9\n", 0);
+	assert_string_equal(out, "a;b 4 0\na;c 5 2\nz 0 9\n");
+	free(out);
+	/* -n: each base count scaled on its own and rounded down: 9 * 11 / 9 ... */
+	out = folded("a 7\nb 2\n", "a 10\nb 1\n", DIFF_NORMALIZE);
+	/* totals 9 and 11: a 7 * 11 / 9 = 8.55 -> 8, b 2 * 11 / 9 = 2.44 -> 2 */
+	assert_string_equal(out, "a 8 10\nb 2 1\n");
+	free(out);
+	/* Equal totals: nothing scaled. */
+	out = folded("a 3\n", "b 3\n", DIFF_NORMALIZE);
+	assert_string_equal(out, "a 3 0\nb 0 3\n");
+	free(out);
+	/* The count is the number after the last blank; the stack keeps the rest. */
+	out = folded("x y;z  12\n", "x y;z  4\n", 0);
+	assert_string_equal(out, "x y;z  12 4\n");
+	free(out);
+	/* Decimals as the script reads them; lines with no count are skipped. */
+	out = folded("a 1.5\nno count here\nb .5\nc 1.2.3\n\n", "a 2.\n", 0);
+	assert_string_equal(out, "a 1.5 2\n");
+	free(out);
+	/* A CR line end is dropped; no final newline is needed. */
+	out = folded("a 1\r\nb 2", "", 0);
+	assert_string_equal(out, "a 1 0\nb 2 0\n");
+	free(out);
+	/* Nothing on either side: nothing written. */
+	out = folded("", "", DIFF_NORMALIZE);
+	assert_string_equal(out, "");
+	free(out);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_scale),
+		cmocka_unit_test(test_functions),
+		cmocka_unit_test(test_folded),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
