@@ -70,4 +70,30 @@ double diff_share_change(const struct diff_row *r, uint64_t base_total, uint64_t
 int diff_folded_write(const char *base, size_t base_len, const char *new_text, size_t new_len,
 		      unsigned flags, FILE *out, struct tf_error *err);
 
+/*
+ * For the views of NEW compared with BASE: put base's samples into ps
+ * (NEW's set), so that a call path both have is one stack whose weights
+ * on the two sides a view reads from two profiles. Each frame of base goes
+ * to ps's frame of the same function, where ps has one: the same name, the
+ * same module (any, with DIFF_IGNORE_MODULE), the same kind (kernel, JIT,
+ * inlined, unnamed, process); file, line and address may differ, as they
+ * do between two builds. Base's threads join ps's (a filter by comm keeps
+ * both sides' threads of that comm), and each of its profiles becomes one
+ * of ps named DIFF_BASE_PREFIX and its name, with its unit and decimals
+ * and its samples (not its recorded figures). base is not changed.
+ * Returns 0, or -1 with err set (a total weight past 64 bits; base's
+ * profiles there already).
+ */
+#define DIFF_BASE_PREFIX "base: "
+int diff_join(struct profile_set *ps, const struct profile_set *base, unsigned flags,
+	      struct tf_error *err);
+
+/*
+ * The profile p is compared with: for a profile of NEW the one diff_join()
+ * made of BASE's of the same name, and the other way round (so that
+ * showing the base profile swaps the sides); for the "after" profile of a
+ * differential folded file its "before", and back. NULL when p has none.
+ */
+struct profile *diff_other(const struct profile_set *ps, const struct profile *p);
+
 #endif /* TFLAME_DIFF_H */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tflame/bsearch.h"
 #include "tflame/error.h"
 #include "tflame/strbuf.h"
 #include "tflame/xalloc.h"
@@ -246,4 +247,152 @@ diff_folded_write(const char *base, size_t base_len, const char *new_text, size_
 	strbuf_release(&sb);
 	free(lines);
 	return ret;
+}
+
+/* ---------------------------------------------------------------- join */
+
+/* What a frame's function is, for matching across sets. */
+#define DIFF_KIND (FRAME_KERNEL | FRAME_JIT | FRAME_INLINED | FRAME_UNNAMED | FRAME_PROCESS)
+
+struct join_key {
+	str_id name, module;
+	uint32_t kind;
+	frame_id frame;
+};
+
+static int
+cmp_join_key(const struct join_key *a, const struct join_key *b)
+{
+	if (a->name != b->name)
+		return a->name < b->name ? -1 : 1;
+	if (a->module != b->module)
+		return a->module < b->module ? -1 : 1;
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	return a->frame < b->frame ? -1 : a->frame > b->frame;
+}
+
+static int
+qsort_join_key(const void *a, const void *b)
+{
+	return cmp_join_key(a, b);
+}
+
+static bool
+join_key_before(const void *elem, const void *key)
+{
+	return cmp_join_key(elem, key) < 0;
+}
+
+static struct join_key
+key_of(const struct frame *f, unsigned flags)
+{
+	struct join_key k;
+
+	k.name = f->name;
+	k.module = (flags & DIFF_IGNORE_MODULE) ? STR_EMPTY : f->module;
+	k.kind = f->flags & DIFF_KIND;
+	k.frame = 0; /* the lowest frame id of the key, in a search */
+	return k;
+}
+
+int
+diff_join(struct profile_set *ps, const struct profile_set *base, unsigned flags,
+	  struct tf_error *err)
+{
+	uint32_t nr_strings = intern_count(&base->strings);
+	uint32_t nr_keys = ps->nr_frames;
+	str_id *smap = xmalloc(sizeof(*smap) * (nr_strings ? nr_strings : 1));
+	frame_id *fmap = xmalloc(sizeof(*fmap) * (base->nr_frames ? base->nr_frames : 1));
+	stack_id *kmap = xmalloc(sizeof(*kmap) * (base->nr_stacks ? base->nr_stacks : 1));
+	thread_id *tmap = xmalloc(sizeof(*tmap) * (base->nr_threads ? base->nr_threads : 1));
+	struct join_key *keys = xmalloc(sizeof(*keys) * (nr_keys ? nr_keys : 1));
+	struct strbuf name = STRBUF_INIT;
+	int ret = 0;
+
+	for (size_t i = 0; i < base->nr_profiles; i++) {
+		strbuf_reset(&name);
+		strbuf_addf(&name, "%s%s", DIFF_BASE_PREFIX, ps_get(base, base->profiles[i]->name));
+		if (profile_set_find_profile(ps, name.buf)) {
+			ret = tf_error_set(err, "the set has a profile named %s already", name.buf);
+			goto out;
+		}
+	}
+	for (uint32_t i = 0; i < nr_strings; i++)
+		smap[i] = ps_str(ps, intern_get(&base->strings, i), intern_len(&base->strings, i));
+	/* ps's functions, to look base's frames up in. */
+	for (uint32_t f = 0; f < nr_keys; f++) {
+		keys[f] = key_of(&ps->frames[f], flags);
+		keys[f].frame = f;
+	}
+	qsort(keys, nr_keys, sizeof(*keys), qsort_join_key);
+	for (uint32_t f = 0; f < base->nr_frames; f++) {
+		struct frame fr = base->frames[f];
+		struct join_key k;
+		size_t at;
+
+		fr.name = smap[fr.name];
+		fr.module = smap[fr.module];
+		fr.file = smap[fr.file];
+		k = key_of(&fr, flags);
+		at = bsearch_first(keys, nr_keys, sizeof(*keys), &k, join_key_before);
+		if (at < nr_keys && keys[at].name == k.name && keys[at].module == k.module &&
+		    keys[at].kind == k.kind)
+			fmap[f] = keys[at].frame;
+		else
+			fmap[f] = profile_set_frame(ps, &fr);
+	}
+	/* Parents precede children: one pass. */
+	kmap[STACK_ROOT] = STACK_ROOT;
+	for (uint32_t s = 1; s < base->nr_stacks; s++)
+		kmap[s] = profile_set_stack(ps, kmap[base->stacks[s].parent],
+					    fmap[base->stacks[s].frame]);
+	for (uint32_t t = 0; t < base->nr_threads; t++)
+		tmap[t] = profile_set_thread(ps, base->threads[t].pid, base->threads[t].tid,
+					     smap[base->threads[t].comm]);
+	for (size_t i = 0; i < base->nr_profiles && !ret; i++) {
+		const struct profile *bp = base->profiles[i];
+		struct profile *p;
+
+		strbuf_reset(&name);
+		strbuf_addf(&name, "%s%s", DIFF_BASE_PREFIX, ps_get(base, bp->name));
+		p = profile_set_profile(ps, ps_str(ps, name.buf, name.len), bp->unit);
+		p->spans = bp->spans;
+		if (bp->weight_decimals && profile_set_decimals(p, bp->weight_decimals, err)) {
+			ret = -1;
+			break;
+		}
+		for (size_t k = 0; k < bp->nr_samples && !ret; k++)
+			ret = profile_add_sample(p, kmap[bp->stack[k]], bp->weight[k], bp->time[k],
+						 bp->has_time, tmap[bp->thread[k]], err);
+	}
+out:
+	strbuf_release(&name);
+	free(keys);
+	free(smap);
+	free(fmap);
+	free(kmap);
+	free(tmap);
+	return ret;
+}
+
+struct profile *
+diff_other(const struct profile_set *ps, const struct profile *p)
+{
+	const char *name = ps_get(ps, p->name);
+	size_t n = strlen(DIFF_BASE_PREFIX);
+	struct strbuf sb = STRBUF_INIT;
+	struct profile *other;
+
+	if (!strcmp(name, "after"))
+		return profile_set_find_profile(ps, "before");
+	if (!strcmp(name, "before"))
+		return profile_set_find_profile(ps, "after");
+	if (!strncmp(name, DIFF_BASE_PREFIX, n))
+		strbuf_addstr(&sb, name + n);
+	else
+		strbuf_addf(&sb, "%s%s", DIFF_BASE_PREFIX, name);
+	other = profile_set_find_profile(ps, sb.buf);
+	strbuf_release(&sb);
+	return other == p ? NULL : other;
 }

@@ -5,6 +5,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "tflame/error.h"
+#include "tflame/strbuf.h"
 #include "tflame/xalloc.h"
 
 #include "test_util.h"
@@ -216,6 +218,121 @@ test_folded(void **state)
 	free(out);
 }
 
+/* ---------------------------------------------------------------- join */
+
+static void
+check_set(const struct profile_set *ps)
+{
+	struct tf_error err = TF_ERROR_INIT;
+
+	if (profile_set_check(ps, &err))
+		fail_msg("profile_set_check: %s", tf_error_text(&err));
+	tf_error_release(&err);
+}
+
+/* The weight of p's samples on the stack of names path (root first). */
+static uint64_t
+weight_at(const struct profile_set *ps, const struct profile *p, const char *path)
+{
+	uint64_t w = 0;
+
+	for (size_t i = 0; i < p->nr_samples; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		size_t depth = ps->stacks[p->stack[i]].depth;
+		const char **names = xcalloc(depth ? depth : 1, sizeof(*names));
+		stack_id s = p->stack[i];
+
+		for (size_t d = depth; d-- > 0; s = ps->stacks[s].parent)
+			names[d] = ps_get(ps, ps->frames[ps->stacks[s].frame].name);
+		for (size_t d = 0; d < depth; d++)
+			strbuf_addf(&sb, "%s%s", d ? ";" : "", names[d]);
+		if (!strcmp(sb.buf, path))
+			w += p->weight[i];
+		free(names);
+		strbuf_release(&sb);
+	}
+	return w;
+}
+
+static void
+test_join(void **state)
+{
+	struct side base = { .ps = profile_set_new() }, now = { .ps = profile_set_new() };
+	struct profile *p, *b;
+	struct tf_error err = TF_ERROR_INIT;
+	uint32_t frames, stacks;
+	struct frame f = { 0 };
+
+	(void)state;
+	side_add(&base, "app", "main;parse;tokenize", 40);
+	side_add(&base, "app", "main;gone", 7);
+	side_add(&base, "libc", "main;memcpy", 1);
+	/* A frame of base at another line is still the same function. */
+	f.name = ps_str(base.ps, "main", 4);
+	f.module = ps_str(base.ps, "app", 3);
+	f.line = 99;
+	f.flags = FRAME_HAS_LINE;
+	assert_int_equal(profile_add_sample(base.ps->profiles[0],
+					    profile_set_stack(base.ps, STACK_ROOT,
+							      profile_set_frame(base.ps, &f)),
+					    2, 0, false, 0, NULL), 0);
+	side_add(&now, "app", "main;parse;tokenize", 90);
+	side_add(&now, "libc2", "main;memcpy", 3);
+	frames = now.ps->nr_frames;
+	stacks = now.ps->nr_stacks;
+
+	assert_int_equal(diff_join(now.ps, base.ps, 0, &err), 0);
+	check_set(now.ps);
+	/* Only gone and libc's memcpy are new frames; parse;tokenize is one path. */
+	assert_int_equal(now.ps->nr_frames, frames + 2);
+	assert_int_equal(now.ps->nr_stacks, stacks + 2);
+	assert_int_equal(now.ps->nr_profiles, 2);
+	p = now.ps->profiles[0];
+	b = diff_other(now.ps, p);
+	assert_non_null(b);
+	assert_string_equal(ps_get(now.ps, b->name), DIFF_BASE_PREFIX);
+	assert_ptr_equal(diff_other(now.ps, b), p);
+	assert_int_equal(b->nr_samples, 4);
+	assert_int_equal(b->total_weight, 50);
+	assert_int_equal(weight_at(now.ps, b, "main;parse;tokenize"), 40);
+	assert_int_equal(weight_at(now.ps, p, "main;parse;tokenize"), 90);
+	assert_int_equal(weight_at(now.ps, b, "main"), 2);
+	assert_int_equal(weight_at(now.ps, b, "main;gone"), 7);
+	/* Joining twice would mix two bases: refused. */
+	assert_int_equal(diff_join(now.ps, base.ps, 0, &err), -1);
+	assert_non_null(strstr(tf_error_text(&err), "base: "));
+	tf_error_release(&err);
+	side_release(&now);
+
+	/* By name alone, libc's memcpy is libc2's. */
+	now.ps = profile_set_new();
+	side_add(&now, "app", "main;parse;tokenize", 90);
+	side_add(&now, "libc2", "main;memcpy", 3);
+	frames = now.ps->nr_frames;
+	assert_int_equal(diff_join(now.ps, base.ps, DIFF_IGNORE_MODULE, &err), 0);
+	assert_int_equal(now.ps->nr_frames, frames + 1);
+	check_set(now.ps);
+	profile_set_free(now.ps);
+	profile_set_free(base.ps);
+}
+
+/* A differential folded file pairs "after" with "before". */
+static void
+test_other_before_after(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *a, *b, *c;
+
+	(void)state;
+	b = profile_set_profile(ps, ps_str(ps, "before", 6), UNIT_NONE);
+	a = profile_set_profile(ps, ps_str(ps, "after", 5), UNIT_NONE);
+	c = profile_set_profile(ps, ps_str(ps, "cycles", 6), UNIT_EVENTS);
+	assert_ptr_equal(diff_other(ps, a), b);
+	assert_ptr_equal(diff_other(ps, b), a);
+	assert_null(diff_other(ps, c));
+	profile_set_free(ps);
+}
+
 int
 main(void)
 {
@@ -223,6 +340,8 @@ main(void)
 		cmocka_unit_test(test_scale),
 		cmocka_unit_test(test_functions),
 		cmocka_unit_test(test_folded),
+		cmocka_unit_test(test_join),
+		cmocka_unit_test(test_other_before_after),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
