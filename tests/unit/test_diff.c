@@ -29,7 +29,7 @@ test_scale(void **state)
 
 /* --------------------------------------------------------- diff_functions */
 
-/* A side: a set of "root;...;leaf" stacks of one profile, in module "app". */
+/* A side: a set of "root;...;leaf" stacks of one profile. */
 struct side {
 	struct profile_set *ps;
 	struct func_table ft;
@@ -38,27 +38,24 @@ struct side {
 	struct diff_side d;
 };
 
-/* A sample of stack, its leaf in module mod. */
+/* A sample of stack, its leaf in module mod, the rest in test_stack()'s "m". */
 static void
 side_add(struct side *s, const char *mod, const char *stack, uint64_t w)
 {
 	struct profile *p = s->ps->nr_profiles ? s->ps->profiles[0]
 					       : profile_set_profile(s->ps, STR_EMPTY, UNIT_SAMPLES);
-	thread_id t = profile_set_thread(s->ps, 1, 1, STR_EMPTY);
-	stack_id st = STACK_ROOT;
-	const char *q = stack;
+	const char *leaf = strrchr(stack, ';');
+	char parent[128];
+	struct frame f = { 0 };
+	stack_id st;
 
-	while (*q) {
-		const char *e = strchr(q, ';');
-		size_t n = e ? (size_t)(e - q) : strlen(q);
-		struct frame f = { 0 };
-
-		f.name = ps_str(s->ps, q, n);
-		f.module = e ? ps_str(s->ps, "app", 3) : ps_str(s->ps, mod, strlen(mod));
-		st = profile_set_stack(s->ps, st, profile_set_frame(s->ps, &f));
-		q += n + (e ? 1 : 0);
-	}
-	assert_int_equal(profile_add_sample(p, st, w, 0, false, t, NULL), 0);
+	leaf = leaf ? leaf + 1 : stack;
+	snprintf(parent, sizeof(parent), "%.*s", leaf > stack ? (int)(leaf - stack - 1) : 0, stack);
+	f.name = ps_str(s->ps, leaf, strlen(leaf));
+	f.module = ps_str(s->ps, mod, strlen(mod));
+	st = profile_set_stack(s->ps, test_stack(s->ps, parent), profile_set_frame(s->ps, &f));
+	assert_int_equal(profile_add_sample(p, st, w, 0, false,
+					    profile_set_thread(s->ps, 1, 1, STR_EMPTY), NULL), 0);
 }
 
 static void
@@ -105,15 +102,15 @@ test_functions(void **state)
 	size_t nr;
 
 	(void)state;
-	side_add(&base, "app", "main;parse;tokenize", 40);
-	side_add(&base, "app", "main;gone", 7);
+	side_add(&base, "m", "main;parse;tokenize", 40);
+	side_add(&base, "m", "main;gone", 7);
 	/* Recursion: fib counts once per sample, on each side. */
-	side_add(&base, "app", "main;fib;fib;fib", 12);
+	side_add(&base, "m", "main;fib;fib;fib", 12);
 	side_add(&base, "libc", "main;memcpy", 1);
 	side_done(&base);
-	side_add(&now, "app", "main;parse;tokenize", 90);
-	side_add(&now, "app", "main;fib;fib", 20);
-	side_add(&now, "app", "main;fresh", 4);
+	side_add(&now, "m", "main;parse;tokenize", 90);
+	side_add(&now, "m", "main;fib;fib", 20);
+	side_add(&now, "m", "main;fresh", 4);
 	/* The same name in another module is another function. */
 	side_add(&now, "libc2", "main;memcpy", 3);
 	side_done(&now);
@@ -121,28 +118,28 @@ test_functions(void **state)
 	nr = diff_functions(&base.d, &now.d, 0, &rows);
 	/* main parse tokenize gone fib fresh, memcpy twice */
 	assert_int_equal(nr, 8);
-	r = row(rows, nr, "tokenize", "app");
+	r = row(rows, nr, "tokenize", "m");
 	assert_int_equal(r->base_self, 40);
 	assert_int_equal(r->new_self, 90);
-	r = row(rows, nr, "gone", "app");
+	r = row(rows, nr, "gone", "m");
 	assert_int_equal(r->base_total, 7);
 	assert_int_equal(r->new_total, 0);
-	r = row(rows, nr, "fresh", "app");
+	r = row(rows, nr, "fresh", "m");
 	assert_int_equal(r->base_total, 0);
 	assert_int_equal(r->new_total, 4);
-	r = row(rows, nr, "fib", "app");
+	r = row(rows, nr, "fib", "m");
 	assert_int_equal(r->base_total, 12);
 	assert_int_equal(r->new_total, 20);
 	assert_int_equal(r->base_self, 12);
-	r = row(rows, nr, "main", "app");
+	r = row(rows, nr, "main", "m");
 	assert_int_equal(r->base_total, 60);
 	assert_int_equal(r->new_total, 117);
 	assert_int_equal(r->base_self, 0);
 	row(rows, nr, "memcpy", "libc");
 	row(rows, nr, "memcpy", "libc2");
 	/* Shares: main is everything on both sides; tokenize 40/60 -> 90/117. */
-	assert_true(diff_share_change(row(rows, nr, "main", "app"), 60, 117) == 0.0);
-	assert_true(fabs(diff_share_change(row(rows, nr, "tokenize", "app"), 60, 117) -
+	assert_true(diff_share_change(row(rows, nr, "main", "m"), 60, 117) == 0.0);
+	assert_true(fabs(diff_share_change(row(rows, nr, "tokenize", "m"), 60, 117) -
 			 (100.0 * 90 / 117 - 100.0 * 40 / 60)) < 1e-9);
 	free(rows);
 
@@ -220,37 +217,16 @@ test_folded(void **state)
 
 /* ---------------------------------------------------------------- join */
 
-static void
-check_set(const struct profile_set *ps)
-{
-	struct tf_error err = TF_ERROR_INIT;
-
-	if (profile_set_check(ps, &err))
-		fail_msg("profile_set_check: %s", tf_error_text(&err));
-	tf_error_release(&err);
-}
-
 /* The weight of p's samples on the stack of names path (root first). */
 static uint64_t
 weight_at(const struct profile_set *ps, const struct profile *p, const char *path)
 {
+	char buf[256];
 	uint64_t w = 0;
 
-	for (size_t i = 0; i < p->nr_samples; i++) {
-		struct strbuf sb = STRBUF_INIT;
-		size_t depth = ps->stacks[p->stack[i]].depth;
-		const char **names = xcalloc(depth ? depth : 1, sizeof(*names));
-		stack_id s = p->stack[i];
-
-		for (size_t d = depth; d-- > 0; s = ps->stacks[s].parent)
-			names[d] = ps_get(ps, ps->frames[ps->stacks[s].frame].name);
-		for (size_t d = 0; d < depth; d++)
-			strbuf_addf(&sb, "%s%s", d ? ";" : "", names[d]);
-		if (!strcmp(sb.buf, path))
+	for (size_t i = 0; i < p->nr_samples; i++)
+		if (!strcmp(stack_text(ps, p->stack[i], buf, sizeof(buf)), path))
 			w += p->weight[i];
-		free(names);
-		strbuf_release(&sb);
-	}
 	return w;
 }
 
@@ -264,25 +240,25 @@ test_join(void **state)
 	struct frame f = { 0 };
 
 	(void)state;
-	side_add(&base, "app", "main;parse;tokenize", 40);
-	side_add(&base, "app", "main;gone", 7);
+	side_add(&base, "m", "main;parse;tokenize", 40);
+	side_add(&base, "m", "main;gone", 7);
 	side_add(&base, "libc", "main;memcpy", 1);
 	/* A frame of base at another line is still the same function. */
 	f.name = ps_str(base.ps, "main", 4);
-	f.module = ps_str(base.ps, "app", 3);
+	f.module = ps_str(base.ps, "m", 1);
 	f.line = 99;
 	f.flags = FRAME_HAS_LINE;
 	assert_int_equal(profile_add_sample(base.ps->profiles[0],
 					    profile_set_stack(base.ps, STACK_ROOT,
 							      profile_set_frame(base.ps, &f)),
 					    2, 0, false, 0, NULL), 0);
-	side_add(&now, "app", "main;parse;tokenize", 90);
+	side_add(&now, "m", "main;parse;tokenize", 90);
 	side_add(&now, "libc2", "main;memcpy", 3);
 	frames = now.ps->nr_frames;
 	stacks = now.ps->nr_stacks;
 
 	assert_int_equal(diff_join(now.ps, base.ps, 0, &err), 0);
-	check_set(now.ps);
+	check_profile_set(now.ps);
 	/* Only gone and libc's memcpy are new frames; parse;tokenize is one path. */
 	assert_int_equal(now.ps->nr_frames, frames + 2);
 	assert_int_equal(now.ps->nr_stacks, stacks + 2);
@@ -306,12 +282,12 @@ test_join(void **state)
 
 	/* By name alone, libc's memcpy is libc2's. */
 	now.ps = profile_set_new();
-	side_add(&now, "app", "main;parse;tokenize", 90);
+	side_add(&now, "m", "main;parse;tokenize", 90);
 	side_add(&now, "libc2", "main;memcpy", 3);
 	frames = now.ps->nr_frames;
 	assert_int_equal(diff_join(now.ps, base.ps, DIFF_IGNORE_MODULE, &err), 0);
 	assert_int_equal(now.ps->nr_frames, frames + 1);
-	check_set(now.ps);
+	check_profile_set(now.ps);
 	profile_set_free(now.ps);
 	profile_set_free(base.ps);
 }
