@@ -132,6 +132,7 @@ extern const struct importer importer_speedscope;
 extern const struct importer importer_chrome;
 extern const struct importer importer_cprofile;
 extern const struct importer importer_perfdata;
+extern const struct importer importer_jfr;
 
 /*
  * The text importers' parsers on their own, for the unit tests and for
@@ -171,6 +172,14 @@ int callgrind_parse_lines(struct line_reader *lr, const struct import_options *o
  */
 int pprof_parse_buffer(const void *data, size_t len, const struct import_options *opts,
 		       struct profile_set *ps, struct tf_error *err);
+
+/*
+ * The JFR decoder on its own, for the unit tests and the fuzzer: reads
+ * the recording in data (len bytes, every chunk) into ps, as load() does.
+ * Errors name the byte offset they are about.
+ */
+int jfr_parse_buffer(const void *data, size_t len, const struct import_options *opts,
+		     struct profile_set *ps, struct tf_error *err);
 
 /* The importers, NULL-terminated, in probing order. */
 extern const struct importer *const importers[];

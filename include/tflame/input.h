@@ -84,6 +84,14 @@ int input_peek(struct input *in, size_t want, const char **data, size_t *len,
  */
 ssize_t input_read(struct input *in, void *buf, size_t len, struct tf_error *err);
 
+/*
+ * Read the rest of the input into one new buffer (free() it): *out and
+ * *out_len, the decompressed bytes. For the binary importers, which jump
+ * about the whole file. A plain file's size is known and read at once;
+ * anything else grows by doubling. Returns 0, or -1 with err set.
+ */
+int input_read_all(struct input *in, uint8_t **out, size_t *out_len, struct tf_error *err);
+
 /* True if input_pread() works: a plain regular file. */
 bool input_seekable(const struct input *in);
 

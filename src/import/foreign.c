@@ -90,8 +90,6 @@ import_foreign_format(const char *data, size_t len, const char **hint)
 
 	*hint = NULL;
 	/* Binary formats, by their magic. */
-	if (text_starts(data, len, "FLR") && len >= 4 && data[3] == '\0')
-		return "a Java Flight Recorder recording (JFR)";
 	if (text_starts(data, len, "JAVA PROFILE 1.0."))
 		return "a Java heap dump (hprof)";
 	if (text_starts(data, len, "go 1.") && has(data, len < 16 ? len : 16, " trace")) {

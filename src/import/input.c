@@ -516,3 +516,36 @@ input_pread(struct input *in, void *buf, size_t len, uint64_t offset,
 	__atomic_fetch_add(&in->raw_read, (uint64_t)done, __ATOMIC_RELAXED);
 	return (ssize_t)done;
 }
+
+/* Bytes read at a time when the size of the input is unknown. */
+#define READ_ALL_BLOCK (1024 * 1024)
+
+int
+input_read_all(struct input *in, uint8_t **out, size_t *out_len, struct tf_error *err)
+{
+	bool known = in->compression == INPUT_PLAIN && in->regular && in->size;
+	size_t cap = known ? in->size + 1 : READ_ALL_BLOCK;
+	size_t len = 0;
+	uint8_t *buf = xmalloc(cap);
+
+	for (;;) {
+		ssize_t r;
+
+		/* A known size needs one byte more, to see the end. */
+		if (cap - len < (known ? 1 : READ_ALL_BLOCK / 4)) {
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		r = input_read(in, buf + len, cap - len, err);
+		if (r < 0) {
+			free(buf);
+			return -1;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	*out = buf;
+	*out_len = len;
+	return 0;
+}

@@ -40,8 +40,6 @@
  */
 
 #define PPROF_FORMAT "pprof"
-/* Bytes read from the input at a time when its size is unknown. */
-#define READ_BLOCK (1024 * 1024)
 /* Progress is published after this many bytes of samples. */
 #define PROGRESS_STEP (4 * 1024 * 1024)
 /*
@@ -950,38 +948,6 @@ out:
 	return ret;
 }
 
-/*
- * The whole decompressed input in one buffer: a plain file's size is
- * known, anything else grows by doubling.
- */
-static int
-read_all(struct input *in, uint8_t **out, size_t *out_len, struct tf_error *err)
-{
-	size_t cap = in->compression == INPUT_PLAIN && in->regular && in->size ? in->size + 1 : READ_BLOCK;
-	size_t len = 0;
-	uint8_t *buf = xmalloc(cap);
-
-	for (;;) {
-		ssize_t r;
-
-		if (cap - len < READ_BLOCK / 4) {
-			cap *= 2;
-			buf = xrealloc(buf, cap);
-		}
-		r = input_read(in, buf + len, cap - len, err);
-		if (r < 0) {
-			free(buf);
-			return -1;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-	}
-	*out = buf;
-	*out_len = len;
-	return 0;
-}
-
 static int
 pprof_load(struct input *in, const struct import_options *opts, struct profile_set *ps,
 	   struct tf_error *err)
@@ -990,7 +956,7 @@ pprof_load(struct input *in, const struct import_options *opts, struct profile_s
 	size_t len;
 	int ret;
 
-	if (read_all(in, &buf, &len, err))
+	if (input_read_all(in, &buf, &len, err))
 		return -1;
 	ret = pprof_parse_buffer(buf, len, opts, ps, err);
 	free(buf);

@@ -25,6 +25,7 @@ const struct importer *const importers[] = {
 	&importer_perfdata,
 	&importer_pprof,
 	&importer_callgrind,
+	&importer_jfr,
 	NULL,
 };
 

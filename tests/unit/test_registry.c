@@ -368,8 +368,8 @@ test_foreign(void **state)
 	const char *p;
 
 	/* Binary signatures. */
-	assert_string_equal(FOREIGN("FLR\0\0\2\0\0", false),
-			    "a Java Flight Recorder recording (JFR)");
+	/* JFR is read now: no longer foreign. */
+	assert_string_equal(FOREIGN("FLR\0\0\2\0\0", false), "(none)");
 	assert_string_equal(FOREIGN("JAVA PROFILE 1.0.2\0\0\0\4", false),
 			    "a Java heap dump (hprof)");
 	assert_string_equal(FOREIGN("go 1.22 trace\0\0\0", true), "a Go execution trace");
@@ -418,8 +418,7 @@ test_foreign(void **state)
 
 	/* Through import_file: the error names the file and the format. */
 	p = tmpdir_put(state, "rec.jfr", "FLR\0\0\2\0\0", 8);
-	import_fails(p, NULL, named(p, "looks like a Java Flight Recorder recording (JFR), "
-				       "which tflame does not read yet"));
+	import_fails(p, NULL, named(p, "byte 0: chunk header cut short (8 of 68 bytes)"));
 	p = put_str(state, "report.txt", "# Samples: 12 of event 'cycles'\n\n  50.00%  a  a  main\n");
 	import_fails(p, NULL, named(p, "looks like perf report output, which tflame does not "
 				       "read yet; give tflame the perf.data file, or perf "

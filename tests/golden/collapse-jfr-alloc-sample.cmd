@@ -1,0 +1,1 @@
+collapse --event=jdk.ObjectAllocationSample tests/data/jfr/alloc.jfr.gz

@@ -1,0 +1,1 @@
+report --event=jdk.ObjectAllocationInNewTLAB tests/data/jfr/alloc.jfr.gz

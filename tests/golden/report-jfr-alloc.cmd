@@ -1,0 +1,1 @@
+report tests/data/jfr/alloc.jfr.gz

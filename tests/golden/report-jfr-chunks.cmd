@@ -1,0 +1,1 @@
+report tests/data/jfr/chunks.jfr.gz

@@ -1,0 +1,1 @@
+report tests/data/jfr/cut-header.jfr
