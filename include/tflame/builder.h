@@ -73,6 +73,18 @@ void builder_begin_sample(struct builder *b, struct profile *p, thread_id thread
 
 void builder_push_frame(struct builder *b, frame_id frame);
 
+/*
+ * Add a sample whose stack the importer already holds, as a begin, push,
+ * end of that stack's frames would (max_samples included): for a format
+ * that names whole stacks (a JFR stack trace) and interns each once with
+ * profile_set_stack(), rather than pushing its frames for every sample.
+ * No sample may be open. Returns 0, or -1 with err set (total weight
+ * overflow).
+ */
+int builder_add_stack_sample(struct builder *b, struct profile *p, thread_id thread,
+			     uint64_t weight, int64_t time, bool has_time, stack_id stack,
+			     struct tf_error *err);
+
 /* Drop the frames pushed so far (the sample stays open). */
 static inline void
 builder_clear_frames(struct builder *b)

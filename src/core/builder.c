@@ -80,6 +80,23 @@ switch_path(struct builder *b, frame_id root)
 	return &b->path;
 }
 
+/*
+ * Count a sample about to be added; true if max_samples drops it (the
+ * first one dropped adds the warning).
+ */
+static bool
+count_sample(struct builder *b)
+{
+	if (builder_full(b)) {
+		if (b->nr_samples++ == b->max_samples)
+			profile_set_warn(b->ps, 0, "stopped after %" PRIu64 " samples (--max-samples)",
+					 b->max_samples);
+		return true;
+	}
+	b->nr_samples++;
+	return false;
+}
+
 int
 builder_end_sample(struct builder *b, enum builder_order order, struct tf_error *err)
 {
@@ -90,15 +107,11 @@ builder_end_sample(struct builder *b, enum builder_order order, struct tf_error 
 
 	if (!p)
 		BUG("builder_end_sample() with no open sample");
-	if (builder_full(b)) {
-		if (b->nr_samples++ == b->max_samples)
-			profile_set_warn(b->ps, 0, "stopped after %" PRIu64 " samples (--max-samples)",
-					 b->max_samples);
+	if (count_sample(b)) {
 		b->profile = NULL;
 		b->nr_frames = 0;
 		return 0;
 	}
-	b->nr_samples++;
 	if (n && path->len) {
 		frame_id root = b->frames[order == BUILDER_ROOT_FIRST ? 0 : n - 1];
 
@@ -127,6 +140,18 @@ builder_end_sample(struct builder *b, enum builder_order order, struct tf_error 
 	b->profile = NULL;
 	b->nr_frames = 0;
 	return profile_add_sample(p, s, b->weight, b->time, b->has_time, b->thread, err);
+}
+
+int
+builder_add_stack_sample(struct builder *b, struct profile *p, thread_id thread,
+			 uint64_t weight, int64_t time, bool has_time, stack_id stack,
+			 struct tf_error *err)
+{
+	if (b->profile)
+		BUG("builder_add_stack_sample() with a sample open");
+	if (count_sample(b))
+		return 0;
+	return profile_add_sample(p, stack, weight, time, has_time, thread, err);
 }
 
 /*

@@ -66,6 +66,8 @@
 #define MAX_NEST 32
 /* Fields of a struct that read_struct() hands back; later ones are skipped. */
 #define MAX_VALS 16
+/* Bytes of a chunk read at a time. */
+#define READ_STEP (16 * 1024 * 1024)
 /* Progress is published after this many bytes of events. */
 #define PROGRESS_STEP (4 * 1024 * 1024)
 #define UNRESOLVED UINT32_MAX
@@ -150,7 +152,7 @@ struct pool_entry {
 };
 
 struct trace {
-	uint32_t first, nr; /* in jfr.trace_frames, leaf first */
+	stack_id stack;     /* the whole trace, interned once */
 };
 
 /* A field's value as read_struct() saw it. */
@@ -173,8 +175,9 @@ struct walk {
 };
 
 struct jfr {
-	const uint8_t *buf;
+	const uint8_t *buf;        /* the chunks in memory: one, or all of them */
 	size_t len;
+	uint64_t base;             /* where buf starts in the file, for messages */
 	const struct import_options *opts;
 	struct profile_set *ps;
 	struct tf_error *err;
@@ -195,7 +198,7 @@ struct jfr {
 	size_t pool_mask, nr_pool;
 	struct trace *traces;
 	size_t nr_traces, alloc_traces;
-	frame_id *trace_frames;
+	frame_id *trace_frames;    /* of the trace being read, leaf first */
 	size_t nr_trace_frames, alloc_trace_frames;
 	uint64_t ev_count[NR_EV];
 
@@ -204,7 +207,8 @@ struct jfr {
 	struct strbuf sb;
 	struct walk stack[MAX_NEST + 1];
 	uint64_t nr_missing_stacks, nr_missing_methods, nr_truncated, nr_chunks;
-	size_t reported;
+	uint64_t reported;         /* bytes of the file given to progress */
+	bool stop;                 /* the last chunk was cut: no more to read */
 };
 
 static int
@@ -219,7 +223,7 @@ fail_at(struct jfr *j, size_t at, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	tf_error_set_at(j->err, NULL, 0, "byte %zu: %s", at, sb.buf);
+	tf_error_set_at(j->err, NULL, 0, "byte %" PRIu64 ": %s", j->base + at, sb.buf);
 	strbuf_release(&sb);
 	return -1;
 }
@@ -1167,8 +1171,7 @@ stack_trace(struct jfr *j, uint64_t key, uint32_t *out)
 	}
 	c.p = e->off;
 	c.end = j->chunk_end;
-	tr.first = (uint32_t)j->nr_trace_frames;
-	tr.nr = 0;
+	j->nr_trace_frames = 0;
 	upto = s->trace_frames == NONE ? 0 : s->trace_frames + 1;
 	if (s->trace_truncated != NONE && s->trace_truncated + 1 > upto)
 		upto = s->trace_truncated + 1;
@@ -1197,9 +1200,15 @@ stack_trace(struct jfr *j, uint64_t key, uint32_t *out)
 				return -1;
 			ALLOC_GROW(j->trace_frames, j->nr_trace_frames, j->alloc_trace_frames);
 			j->trace_frames[j->nr_trace_frames++] = fid;
-			tr.nr++;
 		}
 	}
+	/*
+	 * Interned once here, from the root: samples of a trace then cost
+	 * no walk, where consecutive samples seldom share a path.
+	 */
+	tr.stack = STACK_ROOT;
+	for (size_t i = j->nr_trace_frames; i > 0; i--)
+		tr.stack = profile_set_stack(j->ps, tr.stack, j->trace_frames[i - 1]);
 	ALLOC_GROW(j->traces, j->nr_traces, j->alloc_traces);
 	j->traces[j->nr_traces] = tr;
 	*out = e->resolved = (uint32_t)j->nr_traces++;
@@ -1271,6 +1280,7 @@ add_event(struct jfr *j, enum ev e, struct cur *c)
 	int64_t time = 0;
 	bool has_time = false;
 	frame_id cls = FRAME_NONE;
+	stack_id stack = STACK_ROOT;
 
 	for (size_t i = 0; i < sizeof(idx) / sizeof(idx[0]); i++)
 		if (idx[i] != NONE && idx[i] + 1 > upto)
@@ -1309,18 +1319,15 @@ add_event(struct jfr *j, enum ev e, struct cur *c)
 		cls = found ? plain_frame(j, j->sb.buf, j->sb.len)
 			    : plain_frame(j, "[unknown class]", 15);
 	}
-	builder_begin_sample(&j->b, j->prof[e], thread, weight, time, has_time);
+	if (trace != NONE)
+		stack = j->traces[trace].stack;
+	else if (vals[s->ev_stack[e]].u)
+		stack = profile_set_stack(j->ps, STACK_ROOT,
+					  plain_frame(j, "[missing stack trace]", 21));
 	if (cls != FRAME_NONE)
-		builder_push_frame(&j->b, cls);
-	if (trace != NONE) {
-		const struct trace *t = &j->traces[trace];
-
-		for (uint32_t i = 0; i < t->nr; i++)
-			builder_push_frame(&j->b, j->trace_frames[t->first + i]);
-	} else if (s->ev_stack[e] != NONE && vals[s->ev_stack[e]].u) {
-		builder_push_frame(&j->b, plain_frame(j, "[missing stack trace]", 21));
-	}
-	return builder_end_sample(&j->b, BUILDER_LEAF_FIRST, j->err);
+		stack = profile_set_stack(j->ps, stack, cls);
+	return builder_add_stack_sample(&j->b, j->prof[e], thread, weight, time, has_time, stack,
+					j->err);
 }
 
 /*
@@ -1363,9 +1370,9 @@ walk_events(struct jfr *j, int pass)
 				return 0;
 		}
 		p += (size_t)size;
-		if (pass == 2 && prog && p - j->reported >= PROGRESS_STEP) {
-			atomic_fetch_add(&prog->bytes_done, p - j->reported);
-			j->reported = p;
+		if (pass == 2 && prog && j->base + p - j->reported >= PROGRESS_STEP) {
+			atomic_fetch_add(&prog->bytes_done, j->base + p - j->reported);
+			j->reported = j->base + p;
 			if (atomic_load(&prog->cancel))
 				return tf_error_set(j->err, "cancelled");
 		}
@@ -1397,6 +1404,13 @@ read_chunk(struct jfr *j, size_t at, size_t *next)
 	unsigned major, minor;
 	int64_t tps;
 
+	if (j->len - at < CHUNK_HEADER_SIZE && j->nr_chunks) {
+		profile_set_warn(j->ps, 0, "byte %" PRIu64 ": the last chunk's header is cut "
+				 "short (%zu of %d bytes); kept the %" PRIu64 " chunks before it",
+				 j->base + at, j->len - at, CHUNK_HEADER_SIZE, j->nr_chunks);
+		j->stop = true;
+		return 0;
+	}
 	if (j->len - at < CHUNK_HEADER_SIZE)
 		return fail_at(j, at, "chunk header cut short (%zu of %d bytes)", j->len - at,
 			       CHUNK_HEADER_SIZE);
@@ -1411,6 +1425,17 @@ read_chunk(struct jfr *j, size_t at, size_t *next)
 	j->start_nanos = (int64_t)be64(h + 32);
 	j->start_ticks = (int64_t)be64(h + 48);
 	tps = (int64_t)be64(h + 56);
+	/*
+	 * A JVM that died mid-recording leaves its last chunk unfinished:
+	 * keep the chunks before it.
+	 */
+	if ((size == 0 || size > j->len - at) && j->nr_chunks) {
+		profile_set_warn(j->ps, 0, "byte %" PRIu64 ": the last chunk is %s; kept the %"
+				 PRIu64 " chunks before it", j->base + at,
+				 size ? "cut short" : "unfinished (size 0)", j->nr_chunks);
+		j->stop = true;
+		return 0;
+	}
 	if (size == 0)
 		return fail_at(j, at, "chunk is still being written (its size is 0)");
 	if (size < CHUNK_HEADER_SIZE || size > j->len - at)
@@ -1438,17 +1463,12 @@ read_chunk(struct jfr *j, size_t at, size_t *next)
 	return walk_events(j, 2);
 }
 
-int
-jfr_parse_buffer(const void *data, size_t len, const struct import_options *opts,
-		 struct profile_set *ps, struct tf_error *err)
+static struct jfr *
+jfr_new(const struct import_options *opts, struct profile_set *ps, struct tf_error *err)
 {
 	static const struct import_options defaults;
 	struct jfr *j = xcalloc(1, sizeof(*j));
-	size_t at = 0;
-	int ret = -1;
 
-	j->buf = data;
-	j->len = len;
 	j->opts = opts ? opts : &defaults;
 	j->ps = ps;
 	j->err = err;
@@ -1456,32 +1476,25 @@ jfr_parse_buffer(const void *data, size_t len, const struct import_options *opts
 	builder_init(&j->b, ps);
 	j->b.max_samples = j->opts->max_samples;
 	ps->format = JFR_FORMAT;
-	if (!len) {
-		tf_error_set_at(err, NULL, 0, "empty JFR recording");
-		goto out;
-	}
-	while (at < len && !builder_stopped(&j->b)) {
-		size_t next = len;
+	return j;
+}
 
-		chunk_release(j);
-		if (read_chunk(j, at, &next))
-			goto out;
-		at = next;
-	}
-	if (j->opts->progress)
-		atomic_fetch_add(&j->opts->progress->bytes_done, len - j->reported);
-	if (j->nr_truncated)
+/* Say what was skipped or cut, and free j. */
+static void
+jfr_finish(struct jfr *j, bool ok)
+{
+	struct profile_set *ps = j->ps;
+
+	if (ok && j->nr_truncated)
 		profile_set_warn(ps, 0, "%" PRIu64 " stack traces were cut short by the JVM "
 				 "(-XX:FlightRecorderOptions:stackdepth=N records deeper ones)",
 				 j->nr_truncated);
-	if (j->nr_missing_stacks)
+	if (ok && j->nr_missing_stacks)
 		profile_set_warn(ps, 0, "%" PRIu64 " events name stack traces that are in no "
 				 "constant pool", j->nr_missing_stacks);
-	if (j->nr_missing_methods)
+	if (ok && j->nr_missing_methods)
 		profile_set_warn(ps, 0, "%" PRIu64 " stack frames name methods that are in no "
 				 "constant pool", j->nr_missing_methods);
-	ret = 0;
-out:
 	chunk_release(j);
 	free(j->types);
 	free(j->fields);
@@ -1490,20 +1503,107 @@ out:
 	strbuf_release(&j->sb);
 	builder_release(&j->b);
 	free(j);
-	return ret;
 }
 
+int
+jfr_parse_buffer(const void *data, size_t len, const struct import_options *opts,
+		 struct profile_set *ps, struct tf_error *err)
+{
+	struct jfr *j = jfr_new(opts, ps, err);
+	size_t at = 0;
+
+	j->buf = data;
+	j->len = len;
+	if (!len) {
+		jfr_finish(j, false);
+		return tf_error_set_at(err, NULL, 0, "empty JFR recording");
+	}
+	while (at < len && !builder_stopped(&j->b) && !j->stop) {
+		size_t next = len;
+
+		chunk_release(j);
+		if (read_chunk(j, at, &next)) {
+			jfr_finish(j, false);
+			return -1;
+		}
+		at = next;
+	}
+	jfr_finish(j, true);
+	return 0;
+}
+
+/* Read up to n bytes; fewer only at the end of the input. */
+static ssize_t
+read_full(struct input *in, uint8_t *buf, size_t n, struct tf_error *err)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = input_read(in, buf + got, n - got, err);
+
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+/*
+ * One chunk at a time: a chunk is all a parse needs (its own metadata and
+ * pools), so a long recording costs the memory of its largest chunk, not
+ * of the file. The buffer grows with what is read, never with what a
+ * header claims.
+ */
 static int
 jfr_load(struct input *in, const struct import_options *opts, struct profile_set *ps,
 	 struct tf_error *err)
 {
-	uint8_t *buf;
-	size_t len;
-	int ret;
+	struct jfr *j = jfr_new(opts, ps, err);
+	uint8_t *buf = NULL;
+	size_t alloc = 0;
+	uint64_t base = 0;
+	int ret = -1;
 
-	if (input_read_all(in, &buf, &len, err))
-		return -1;
-	ret = jfr_parse_buffer(buf, len, opts, ps, err);
+	while (!builder_stopped(&j->b) && !j->stop) {
+		size_t len, next;
+		uint64_t size;
+		ssize_t r;
+
+		ALLOC_GROW_BY(buf, 0, CHUNK_HEADER_SIZE, alloc);
+		r = read_full(in, buf, CHUNK_HEADER_SIZE, err);
+		if (r < 0)
+			goto out;
+		if (r == 0 && base)
+			break;
+		len = (size_t)r;
+		size = len == CHUNK_HEADER_SIZE ? be64(buf + 8) : 0;
+		/* Read what the header says is the chunk, as far as there is one. */
+		while (len < size) {
+			size_t want = size - len < READ_STEP ? (size_t)(size - len) : READ_STEP;
+
+			ALLOC_GROW_BY(buf, len, want, alloc);
+			r = read_full(in, buf + len, want, err);
+			if (r < 0)
+				goto out;
+			len += (size_t)r;
+			if ((size_t)r < want)
+				break;
+		}
+		j->buf = buf;
+		j->len = len;
+		j->base = base;
+		chunk_release(j);
+		if (read_chunk(j, 0, &next))
+			goto out;
+		base += len;
+	}
+	if (j->opts->progress)
+		atomic_fetch_add(&j->opts->progress->bytes_done, base - j->reported);
+	ret = 0;
+out:
+	jfr_finish(j, ret == 0);
 	free(buf);
 	return ret;
 }

@@ -199,7 +199,42 @@ test_max_samples(void **state)
 	assert_int_equal(p->total_weight, 3);
 	assert_int_equal(ps->nr_diags, 1);
 	assert_string_equal(ps->diags[0].msg, "stopped after 2 samples (--max-samples)");
+	/* A sample of a known stack counts the same, and is dropped the same. */
+	assert_int_equal(builder_add_stack_sample(&bld, p, t, 9, 0, false, p->stack[0], NULL), 0);
+	assert_int_equal(p->nr_samples, 2);
+	assert_int_equal(ps->nr_diags, 1);
 
+	builder_release(&bld);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
+/* A sample added with its stack is the sample pushing its frames gives. */
+static void
+test_stack_sample(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, STR_EMPTY, UNIT_SAMPLES);
+	thread_id t = profile_set_thread(ps, -1, 7, STR_EMPTY);
+	frame_id a = mkframe(ps, "a"), b = mkframe(ps, "b");
+	stack_id ab = profile_set_stack(ps, profile_set_stack(ps, STACK_ROOT, a), b);
+	struct builder bld;
+
+	(void)state;
+	builder_init(&bld, ps);
+	builder_begin_sample(&bld, p, t, 2, 10, true);
+	builder_push_frame(&bld, a);
+	builder_push_frame(&bld, b);
+	assert_int_equal(builder_end_sample(&bld, BUILDER_ROOT_FIRST, NULL), 0);
+	assert_int_equal(builder_add_stack_sample(&bld, p, t, 3, 20, true, ab, NULL), 0);
+	assert_int_equal(p->nr_samples, 2);
+	assert_int_equal(p->stack[0], ab);
+	assert_int_equal(p->stack[1], ab);
+	assert_int_equal(p->weight[1], 3);
+	assert_int_equal(p->time[1], 20);
+	assert_int_equal(p->thread[1], t);
+	assert_int_equal(p->total_weight, 5);
+	assert_int_equal(bld.nr_samples, 2);
 	builder_release(&bld);
 	check_profile_set(ps);
 	profile_set_free(ps);
@@ -375,6 +410,7 @@ main(void)
 		cmocka_unit_test(test_shared_prefixes_between_samples),
 		cmocka_unit_test(test_overflow_reported),
 		cmocka_unit_test(test_max_samples),
+		cmocka_unit_test(test_stack_sample),
 		cmocka_unit_test(test_interleaved_roots),
 		cmocka_unit_test(test_add_roots),
 		cmocka_unit_test(test_apportion),

@@ -728,10 +728,45 @@ test_bad_header(void **state)
 	sb.buf[5] = 9;
 	parse_fails(&sb, "byte 0: JFR version 9.1");
 	strbuf_reset(&sb);
-	/* A second chunk cut off after 10 bytes. */
-	make_chunk(&sb, events_one);
 	strbuf_add(&sb, "FLR\0\0\2\0\1\0\0", 10);
-	parse_fails(&sb, "chunk header cut short (10 of 68 bytes)");
+	parse_fails(&sb, "byte 0: chunk header cut short (10 of 68 bytes)");
+	strbuf_release(&sb);
+}
+
+/*
+ * A recording whose last chunk is cut (a JVM that died): the chunks
+ * before it are kept, with a warning naming the byte.
+ */
+static void
+test_cut_last_chunk(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct profile_set *ps;
+	size_t first;
+	char want[128];
+
+	(void)state;
+	make_chunk(&sb, events_one);
+	first = sb.len;
+	strbuf_add(&sb, "FLR\0\0\2\0\1\0\0", 10);
+	ps = parse_ok(&sb, NULL);
+	assert_int_equal(ps->profiles[0]->nr_samples, 1);
+	snprintf(want, sizeof(want), "byte %zu: the last chunk's header is cut short (10 of 68 "
+		 "bytes); kept the 1 chunks before it", first);
+	assert_int_equal(ps->nr_diags, 1);
+	assert_string_equal(ps->diags[0].msg, want);
+	profile_set_free(ps);
+
+	/* The whole second chunk but its last byte. */
+	strbuf_setlen(&sb, first);
+	make_chunk(&sb, events_one);
+	strbuf_setlen(&sb, sb.len - 1);
+	ps = parse_ok(&sb, NULL);
+	assert_int_equal(ps->profiles[0]->nr_samples, 1);
+	snprintf(want, sizeof(want), "byte %zu: the last chunk is cut short; kept the 1 chunks "
+		 "before it", first);
+	assert_string_equal(ps->diags[0].msg, want);
+	profile_set_free(ps);
 	strbuf_release(&sb);
 }
 
@@ -894,6 +929,7 @@ main(void)
 		cmocka_unit_test(test_string_encodings),
 		cmocka_unit_test(test_two_chunks),
 		cmocka_unit_test(test_bad_header),
+		cmocka_unit_test(test_cut_last_chunk),
 		cmocka_unit_test(test_bad_event),
 		cmocka_unit_test(test_bad_metadata),
 		cmocka_unit_test(test_max_samples),
