@@ -17,7 +17,7 @@ set -u
 src=$1 build=$2 secs=$3
 shift 3
 targets=${*:-fuzz_perf fuzz_folded fuzz_cprofile fuzz_speedscope fuzz_chrome fuzz_pprof \
-	fuzz_callgrind fuzz_import}
+	fuzz_callgrind fuzz_import fuzz_jfr}
 status=0
 limits="-max_total_time=$secs"
 if [ -n "${FUZZ_RUNS:-}" ]; then
@@ -55,6 +55,13 @@ for t in $targets; do
 		done ;;
 	fuzz_callgrind) seed "$corpus" "$src"/tests/data/callgrind/*.callgrind \
 			"$src"/tests/fuzz-regressions/callgrind/* ;;
+	fuzz_jfr)
+		# Recordings are bigger than -max_len: small generated ones.
+		seed "$corpus" "$src"/tests/data/jfr/*.jfr "$src"/tests/fuzz-regressions/jfr/*
+		for n in 1 2 3; do
+			python3 "$src/bench/gen-jfr.py" --events $((n * 20)) --seed $n \
+				"$corpus/seed-gen-$n.jfr" || status=1
+		done ;;
 	fuzz_import)
 		# A leading 0xff byte: probe the content rather than force a format.
 		find "$src/tests/data" "$src/tests/fuzz-regressions" -type f -size -256k \
