@@ -83,4 +83,29 @@ for f in "$corpus"/speedscope/speedscope/*/* "$corpus"/speedscope/Chrome/*/* \
 		not_ok "probed as $want: $short"
 	fi
 done
+# Java Flight Recorder: read, probed by content, and (with the JDK's jfr
+# tool) every event type's stacks as the JDK reads them.
+for f in "$corpus"/speedscope/java-flight-recorder/*; do
+	[ -f "$f" ] || continue
+	short=${f#"$corpus"/}
+	for sub in collapse report "report --json"; do
+		# shellcheck disable=SC2086
+		if "$TFLAME" $sub "$f" >"$tmpdir/out" 2>"$tmpdir/err" && [ -s "$tmpdir/out" ]; then
+			ok "$sub $short"
+		else
+			not_ok "$sub $short" "$(head -5 "$tmpdir/err")"
+		fi
+	done
+	if "$TFLAME" report "$f" 2>/dev/null | grep -q "^format  *jfr\$"; then
+		ok "probed as jfr: $short"
+	else
+		not_ok "probed as jfr: $short"
+	fi
+	sh "$top_srcdir/tests/jfr-reference.sh" "$f" >"$tmpdir/ref" 2>&1
+	case $? in
+	0) ok "as jfr print reads it: $short" ;;
+	77) echo "# no jfr tool: $short not compared" ;;
+	*) not_ok "as jfr print reads it: $short" "$(grep -A5 '^not ok' "$tmpdir/ref" | head -12)" ;;
+	esac
+done
 finish

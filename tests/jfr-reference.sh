@@ -3,7 +3,8 @@
 # tests/data/jfr (one of them of two chunks), `tflame collapse --event=T` equals the
 # folded stacks tests/jfr-folded.py computes from `jfr print --json` for
 # every event type T tflame reads: every stack, frame name and weight.
-# Skipped (77) without the JDK's jfr tool or python3.
+# Skipped (77) without the JDK's jfr tool or python3. With arguments, the
+# recordings named instead (tests/corpus.sh gives the corpus's).
 
 . "$top_srcdir/tests/lib.sh"
 
@@ -13,12 +14,19 @@ if ! command -v jfr >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; the
 	exit 77
 fi
 
-for f in alloc deep chunks; do
-	gunzip -c "$data/$f.jfr.gz" >"$tmpdir/$f.jfr" || exit 99
-done
+# The JDK's tool reads plain files: gunzip the recorded ones.
+if [ $# -eq 0 ]; then
+	for f in alloc deep chunks; do
+		gunzip -c "$data/$f.jfr.gz" >"$tmpdir/$f.jfr" || exit 99
+		set -- "$@" "$tmpdir/$f.jfr"
+	done
+	counts="$tmpdir/alloc.jfr $tmpdir/chunks.jfr"
+else
+	counts="$*"
+fi
 
-for f in alloc deep chunks; do
-	file=$tmpdir/$f.jfr
+for file in "$@"; do
+	f=$(basename "$file" .jfr)
 	# The event types tflame found, from report --json.
 	types=$("$TFLAME" report --json "$file" 2>/dev/null |
 		python3 -c 'import json,sys; [print(p["name"]) for p in json.load(sys.stdin)["profiles"]]')
@@ -43,9 +51,10 @@ done
 
 # Every event type the JDK counts is one tflame read, with as many samples
 # (the allocations with a zero weight aside, of which these have none).
-for f in alloc chunks; do
-	jfr summary "$tmpdir/$f.jfr" >"$tmpdir/summary" || exit 99
-	"$TFLAME" report --json "$tmpdir/$f.jfr" >"$tmpdir/report.json" || exit 99
+for file in $counts; do
+	f=$(basename "$file" .jfr)
+	jfr summary "$file" >"$tmpdir/summary" || exit 99
+	"$TFLAME" report --json "$file" 2>/dev/null >"$tmpdir/report.json" || exit 99
 	if python3 - "$tmpdir/summary" "$tmpdir/report.json" <<'PY'
 import json, sys
 want = {}
