@@ -934,6 +934,34 @@ pool_add(struct jfr *j, uint32_t type, uint64_t key, size_t off)
 	}
 }
 
+/*
+ * The entry of (type, key), with c on its value, or NULL if there is none
+ * (type NONE: the metadata has no such type).
+ */
+static struct pool_entry *
+pool_open(struct jfr *j, uint32_t type, uint64_t key, struct cur *c)
+{
+	struct pool_entry *e = type == NONE ? NULL : pool_find(j, type, key);
+
+	if (e) {
+		c->p = e->off;
+		c->end = j->chunk_end;
+	}
+	return e;
+}
+
+/* How many fields to read to see each of idx[0..n) that is not NONE. */
+static uint32_t
+fields_upto(const uint32_t *idx, size_t n)
+{
+	uint32_t upto = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (idx[i] != NONE && idx[i] + 1 > upto)
+			upto = idx[i] + 1;
+	return upto;
+}
+
 /* A checkpoint event: index every entry of every pool in it. */
 static int
 read_checkpoint(struct jfr *j, struct cur *c)
@@ -980,13 +1008,10 @@ read_checkpoint(struct jfr *j, struct cur *c)
 static int
 lookup_pooled_string(struct jfr *j, uint64_t key, struct strbuf *sb, size_t at)
 {
-	struct pool_entry *e = j->s.string == NONE ? NULL : pool_find(j, j->s.string, key);
 	struct cur c;
 
-	if (!e)
+	if (!pool_open(j, j->s.string, key, &c))
 		return fail_at(j, at, "string %" PRIu64 " is in no constant pool", key);
-	c.p = e->off;
-	c.end = j->chunk_end;
 	/* A pooled string is a plain one: no chain to follow. */
 	return rd_string(j, &c, sb, false);
 }
@@ -1014,13 +1039,10 @@ struct_string(struct jfr *j, uint32_t type, const struct val *vals, uint32_t idx
 	if (f->array)
 		return 0;
 	if (f->pool) {
-		struct pool_entry *e = pool_find(j, f->type, vals[idx].u);
 		struct val sv[MAX_VALS];
 
-		if (!e)
+		if (!pool_open(j, f->type, vals[idx].u, &c))
 			return 0; /* null, or missing: no name */
-		c.p = e->off;
-		c.end = j->chunk_end;
 		if (j->types[f->type].kind == K_STRING)
 			return rd_string(j, &c, &j->sb, true);
 		/* A Symbol: its one string field. */
@@ -1048,16 +1070,13 @@ struct_string(struct jfr *j, uint32_t type, const struct val *vals, uint32_t idx
 static int
 class_name(struct jfr *j, uint64_t key, bool *found)
 {
-	struct pool_entry *e = j->s.class_ == NONE ? NULL : pool_find(j, j->s.class_, key);
 	struct val vals[MAX_VALS];
 	struct cur c;
 	size_t start = j->sb.len, dims = 0;
 
 	*found = false;
-	if (!e || j->s.class_name == NONE)
+	if (!pool_open(j, j->s.class_, key, &c) || j->s.class_name == NONE)
 		return 0;
-	c.p = e->off;
-	c.end = j->chunk_end;
 	if (read_struct(j, &c, j->s.class_, vals, j->s.class_name + 1) ||
 	    struct_string(j, j->s.class_, vals, j->s.class_name))
 		return -1;
@@ -1111,10 +1130,10 @@ static int
 method_frame(struct jfr *j, uint64_t key, frame_id *out)
 {
 	struct schema *s = &j->s;
-	struct pool_entry *e = s->method == NONE ? NULL : pool_find(j, s->method, key);
-	struct val vals[MAX_VALS];
 	struct cur c;
-	uint32_t upto;
+	struct pool_entry *e = pool_open(j, s->method, key, &c);
+	struct val vals[MAX_VALS];
+	uint32_t want[] = { s->method_class, s->method_name };
 	bool found = false;
 
 	if (!e) {
@@ -1126,12 +1145,7 @@ method_frame(struct jfr *j, uint64_t key, frame_id *out)
 		*out = e->resolved;
 		return 0;
 	}
-	c.p = e->off;
-	c.end = j->chunk_end;
-	upto = (s->method_class == NONE ? 0 : s->method_class + 1);
-	if (s->method_name != NONE && s->method_name + 1 > upto)
-		upto = s->method_name + 1;
-	if (read_struct(j, &c, s->method, vals, upto))
+	if (read_struct(j, &c, s->method, vals, fields_upto(want, 2)))
 		return -1;
 	strbuf_reset(&j->sb);
 	if (s->method_class != NONE && vals[s->method_class].set &&
@@ -1154,12 +1168,12 @@ static int
 stack_trace(struct jfr *j, uint64_t key, uint32_t *out)
 {
 	struct schema *s = &j->s;
-	struct pool_entry *e = s->trace == NONE ? NULL : pool_find(j, s->trace, key);
+	struct cur c;
+	struct pool_entry *e = pool_open(j, s->trace, key, &c);
 	struct val vals[MAX_VALS];
+	uint32_t want[] = { s->trace_frames, s->trace_truncated };
 	const struct jfr_field *ff;
 	struct trace tr;
-	struct cur c;
-	uint32_t upto;
 
 	if (!e) {
 		*out = NONE;
@@ -1169,13 +1183,8 @@ stack_trace(struct jfr *j, uint64_t key, uint32_t *out)
 		*out = e->resolved;
 		return 0;
 	}
-	c.p = e->off;
-	c.end = j->chunk_end;
 	j->nr_trace_frames = 0;
-	upto = s->trace_frames == NONE ? 0 : s->trace_frames + 1;
-	if (s->trace_truncated != NONE && s->trace_truncated + 1 > upto)
-		upto = s->trace_truncated + 1;
-	if (read_struct(j, &c, s->trace, vals, upto))
+	if (read_struct(j, &c, s->trace, vals, fields_upto(want, 2)))
 		return -1;
 	if (s->trace_truncated != NONE && vals[s->trace_truncated].set &&
 	    vals[s->trace_truncated].u)
@@ -1220,9 +1229,9 @@ static int
 thread_of(struct jfr *j, uint64_t key, thread_id *out)
 {
 	struct schema *s = &j->s;
-	struct pool_entry *e = s->thread == NONE ? NULL : pool_find(j, s->thread, key);
-	struct val vals[MAX_VALS];
 	struct cur c;
+	struct pool_entry *e = pool_open(j, s->thread, key, &c);
+	struct val vals[MAX_VALS];
 	int64_t tid = -1;
 	str_id comm;
 
@@ -1234,8 +1243,6 @@ thread_of(struct jfr *j, uint64_t key, thread_id *out)
 		*out = e->resolved;
 		return 0;
 	}
-	c.p = e->off;
-	c.end = j->chunk_end;
 	strbuf_reset(&j->sb);
 	if (read_struct(j, &c, s->thread, vals, UINT32_MAX) ||
 	    struct_string(j, s->thread, vals, s->thread_java_name))
@@ -1272,8 +1279,8 @@ add_event(struct jfr *j, enum ev e, struct cur *c)
 {
 	struct schema *s = &j->s;
 	struct val vals[MAX_VALS];
-	uint32_t upto = 0, idx[] = { s->ev_time[e], s->ev_thread[e], s->ev_stack[e],
-				     s->ev_class[e], s->ev_weight[e] };
+	uint32_t idx[] = { s->ev_time[e], s->ev_thread[e], s->ev_stack[e], s->ev_class[e],
+			   s->ev_weight[e] };
 	uint64_t weight = 1;
 	uint32_t trace = NONE;
 	thread_id thread;
@@ -1282,10 +1289,7 @@ add_event(struct jfr *j, enum ev e, struct cur *c)
 	frame_id cls = FRAME_NONE;
 	stack_id stack = STACK_ROOT;
 
-	for (size_t i = 0; i < sizeof(idx) / sizeof(idx[0]); i++)
-		if (idx[i] != NONE && idx[i] + 1 > upto)
-			upto = idx[i] + 1;
-	if (read_struct(j, c, s->ev_type[e], vals, upto))
+	if (read_struct(j, c, s->ev_type[e], vals, fields_upto(idx, sizeof(idx) / sizeof(idx[0]))))
 		return -1;
 	if (s->ev_weight[e] != NONE && j->opts->weight != WEIGHT_SAMPLES) {
 		weight = vals[s->ev_weight[e]].u;

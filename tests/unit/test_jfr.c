@@ -352,6 +352,21 @@ put_std_pools(struct strbuf *p)
 	return 5;
 }
 
+#define NR_STD (sizeof(std_types) / sizeof(std_types[0]))
+
+/* sb becomes one chunk of the usual types and the nr pools in pools. */
+static void
+pools_chunk(struct strbuf *sb, const struct strbuf *pools, size_t nr)
+{
+	struct chunk c;
+
+	strbuf_reset(sb);
+	begin_chunk(sb, &c);
+	put_checkpoint(sb, pools, nr);
+	chunk_metadata(sb, &c, std_types, NR_STD);
+	end_chunk(sb, &c);
+}
+
 static void
 put_exec(struct strbuf *out, uint64_t ticks, uint64_t thread, uint64_t trace)
 {
@@ -380,8 +395,6 @@ put_alloc(struct strbuf *out, uint64_t ticks, uint64_t thread, uint64_t trace, u
 	put_event(out, &b);
 	strbuf_release(&b);
 }
-
-#define NR_STD (sizeof(std_types) / sizeof(std_types[0]))
 
 /* A chunk of the usual types and pools, then events (written by fn). */
 static void
@@ -790,52 +803,36 @@ test_bad_event(void **state)
 	parse_fails(&sb, want);
 
 	/* A pool of a type the metadata does not declare. */
-	strbuf_reset(&sb);
-	begin_chunk(&sb, &c);
 	put_varint(&pools, 77);
 	put_varint(&pools, 1);
-	put_checkpoint(&sb, &pools, 1);
-	chunk_metadata(&sb, &c, std_types, NR_STD);
-	end_chunk(&sb, &c);
+	pools_chunk(&sb, &pools, 1);
 	parse_fails(&sb, "constant pool of type 77, which the metadata does not declare");
 
 	/* An array length far past the event's end. */
-	strbuf_reset(&sb);
 	strbuf_reset(&pools);
-	begin_chunk(&sb, &c);
 	put_varint(&pools, T_TRACE);
 	put_varint(&pools, 1);
 	put_varint(&pools, 1);
 	strbuf_addch(&pools, 0);
 	put_varint(&pools, 1u << 30);
-	put_checkpoint(&sb, &pools, 1);
-	chunk_metadata(&sb, &c, std_types, NR_STD);
-	end_chunk(&sb, &c);
+	pools_chunk(&sb, &pools, 1);
 	parse_fails(&sb, "array element count 1073741824 is more than the");
 
 	/* A value of a type that holds itself inline: refused, no loop. */
-	strbuf_reset(&sb);
 	strbuf_reset(&pools);
-	begin_chunk(&sb, &c);
 	put_varint(&pools, T_LOOP);
 	put_varint(&pools, 1);
 	put_varint(&pools, 1);
-	put_checkpoint(&sb, &pools, 1);
-	chunk_metadata(&sb, &c, std_types, NR_STD);
-	end_chunk(&sb, &c);
+	pools_chunk(&sb, &pools, 1);
 	parse_fails(&sb, "field Loop is of type Loop, which holds no data");
 
 	/* A string of an unknown encoding. */
-	strbuf_reset(&sb);
 	strbuf_reset(&pools);
-	begin_chunk(&sb, &c);
 	put_varint(&pools, T_SYMBOL);
 	put_varint(&pools, 1);
 	put_varint(&pools, 1);
 	strbuf_addch(&pools, 9);
-	put_checkpoint(&sb, &pools, 1);
-	chunk_metadata(&sb, &c, std_types, NR_STD);
-	end_chunk(&sb, &c);
+	pools_chunk(&sb, &pools, 1);
 	parse_fails(&sb, "unknown string encoding 9");
 
 	/* A truncated integer at the end of an event. */
