@@ -293,6 +293,30 @@ try "protobuf nested length past the end (pprof)" "$d/nested-past.pb" --format=p
 gzip -c "$d/past-end.pb" >"$d/past-end.pb.gz"
 try "gzipped protobuf past the end (pprof)" "$d/past-end.pb.gz" --format=pprof
 
+# JFR chunk headers that claim what is not there: an exabyte chunk (the
+# buffer grows with what is read, not with the claim), a metadata offset
+# past the end, and random bytes after a good magic.
+be64() { # N: eight bytes, big-endian
+	_i=56
+	while [ $_i -ge 0 ]; do
+		# shellcheck disable=SC2059
+		printf "\\$(printf %03o $(($1 >> _i & 255)))"
+		_i=$((_i - 8))
+	done
+}
+jfr_header() { # SIZE METADATA-OFFSET
+	printf 'FLR\000\000\002\000\001'
+	be64 "$1"; be64 0; be64 "$2"; be64 0; be64 0; be64 0; be64 1000000000
+	printf '\000\000\000\000'
+}
+{ jfr_header 4611686018427387904 68; head -c 1000 /dev/urandom; } >"$d/huge-chunk.jfr"
+try "JFR chunk of 4 EB (probed)" "$d/huge-chunk.jfr"
+{ jfr_header 1068 5000; head -c 1000 /dev/urandom; } >"$d/meta-past.jfr"
+try "JFR metadata offset past its chunk" "$d/meta-past.jfr"
+{ jfr_header 1048644 68; cat "$d/random.bin"; } >"$d/random.jfr"
+try "JFR header and 1 MB of random bytes" "$d/random.jfr"
+try "random bytes as jfr" "$d/random.bin" --format=jfr
+
 # --- Files that are not regular files ------------------------------------
 : >"$d/empty"
 try "empty file" "$d/empty"
