@@ -143,16 +143,16 @@ struct schema {
 	uint32_t string;               /* the pool of java.lang.String */
 };
 
-/* A constant pool entry: where its value is, and what it became. */
+/*
+ * A constant pool entry and what it became, once resolved. Where its value
+ * is sits apart (jfr.pool_off, by slot): only resolving reads it, while
+ * every event looks entries up, and small slots miss the cache less.
+ */
 struct pool_entry {
 	uint64_t key;
 	uint32_t type;     /* type index; NONE for an empty slot */
-	uint32_t resolved; /* str_id, frame_id, thread_id or trace index */
-	size_t off;        /* of the value */
-};
-
-struct trace {
-	stack_id stack;     /* the whole trace, interned once */
+	uint32_t resolved; /* frame_id (a method, or an allocated class),
+			    * thread_id or stack_id (a trace) */
 };
 
 /* A field's value as read_struct() saw it. */
@@ -195,9 +195,8 @@ struct jfr {
 	size_t nr_fields, alloc_fields;
 	struct schema s;
 	struct pool_entry *pool;   /* open addressing on (type, key) */
+	size_t *pool_off;          /* per slot: where the value is */
 	size_t pool_mask, nr_pool;
-	struct trace *traces;
-	size_t nr_traces, alloc_traces;
 	frame_id *trace_frames;    /* of the trace being read, leaf first */
 	size_t nr_trace_frames, alloc_trace_frames;
 	uint64_t ev_count[NR_EV];
@@ -897,28 +896,32 @@ pool_find(struct jfr *j, uint32_t type, uint64_t key)
 static void
 pool_add(struct jfr *j, uint32_t type, uint64_t key, size_t off)
 {
+	size_t i;
+
 	if ((j->nr_pool + 1) * 2 > j->pool_mask + 1 || !j->pool) {
 		size_t n = j->pool ? (j->pool_mask + 1) * 2 : 1024;
 		struct pool_entry *old = j->pool;
+		size_t *old_off = j->pool_off;
 		size_t old_n = j->pool ? j->pool_mask + 1 : 0;
 
 		j->pool = xreallocarray(NULL, n, sizeof(*j->pool));
-		for (size_t i = 0; i < n; i++)
+		j->pool_off = xreallocarray(NULL, n, sizeof(*j->pool_off));
+		for (i = 0; i < n; i++)
 			j->pool[i].type = NONE;
 		j->pool_mask = n - 1;
-		for (size_t i = 0; i < old_n; i++) {
-			size_t s;
-
-			if (old[i].type == NONE)
+		for (size_t k = 0; k < old_n; k++) {
+			if (old[k].type == NONE)
 				continue;
-			for (s = pool_slot(j, old[i].type, old[i].key); j->pool[s].type != NONE;
-			     s = (s + 1) & j->pool_mask)
+			for (i = pool_slot(j, old[k].type, old[k].key); j->pool[i].type != NONE;
+			     i = (i + 1) & j->pool_mask)
 				;
-			j->pool[s] = old[i];
+			j->pool[i] = old[k];
+			j->pool_off[i] = old_off[k];
 		}
 		free(old);
+		free(old_off);
 	}
-	for (size_t i = pool_slot(j, type, key);; i = (i + 1) & j->pool_mask) {
+	for (i = pool_slot(j, type, key);; i = (i + 1) & j->pool_mask) {
 		struct pool_entry *e = &j->pool[i];
 
 		if (e->type == type && e->key == key)
@@ -926,8 +929,8 @@ pool_add(struct jfr *j, uint32_t type, uint64_t key, size_t off)
 		if (e->type == NONE) {
 			e->type = type;
 			e->key = key;
-			e->off = off;
 			e->resolved = UNRESOLVED;
+			j->pool_off[i] = off;
 			j->nr_pool++;
 			return;
 		}
@@ -944,7 +947,7 @@ pool_open(struct jfr *j, uint32_t type, uint64_t key, struct cur *c)
 	struct pool_entry *e = type == NONE ? NULL : pool_find(j, type, key);
 
 	if (e) {
-		c->p = e->off;
+		c->p = j->pool_off[e - j->pool];
 		c->end = j->chunk_end;
 	}
 	return e;
@@ -1063,6 +1066,18 @@ struct_string(struct jfr *j, uint32_t type, const struct val *vals, uint32_t idx
 	return rd_string(j, &c, &j->sb, true);
 }
 
+static frame_id
+plain_frame(struct jfr *j, const char *name, size_t len)
+{
+	struct frame fr;
+
+	memset(&fr, 0, sizeof(fr));
+	fr.name = ps_str(j->ps, name, len);
+	fr.module = STR_EMPTY;
+	fr.file = STR_EMPTY;
+	return profile_set_frame(j->ps, &fr);
+}
+
 /*
  * Append the name of the class with pool key key to j->sb as Java writes
  * it: "java.util.HashMap", "int[]"; *found is false if there is none.
@@ -1113,16 +1128,29 @@ class_name(struct jfr *j, uint64_t key, bool *found)
 	return 0;
 }
 
-static frame_id
-plain_frame(struct jfr *j, const char *name, size_t len)
-{
-	struct frame fr;
 
-	memset(&fr, 0, sizeof(fr));
-	fr.name = ps_str(j->ps, name, len);
-	fr.module = STR_EMPTY;
-	fr.file = STR_EMPTY;
-	return profile_set_frame(j->ps, &fr);
+/*
+ * The frame of the class allocated, with pool key key: its name, cached
+ * in the class's entry (which nothing else caches in).
+ */
+static int
+allocated_class(struct jfr *j, uint64_t key, frame_id *out)
+{
+	struct cur c;
+	struct pool_entry *e = pool_open(j, j->s.class_, key, &c);
+	bool found;
+
+	if (e && e->resolved != UNRESOLVED) {
+		*out = e->resolved;
+		return 0;
+	}
+	strbuf_reset(&j->sb);
+	if (class_name(j, key, &found))
+		return -1;
+	*out = found ? plain_frame(j, j->sb.buf, j->sb.len) : plain_frame(j, "[unknown class]", 15);
+	if (e)
+		e->resolved = *out;
+	return 0;
 }
 
 /* The frame of the method with pool key key: "package.Class.method". */
@@ -1163,9 +1191,12 @@ method_frame(struct jfr *j, uint64_t key, frame_id *out)
 	return 0;
 }
 
-/* The trace (index in j->traces) of the stack trace with pool key key. */
+/*
+ * The stack of the stack trace with pool key key, as *out; *found is false
+ * if there is no such trace.
+ */
 static int
-stack_trace(struct jfr *j, uint64_t key, uint32_t *out)
+stack_trace(struct jfr *j, uint64_t key, stack_id *out, bool *found)
 {
 	struct schema *s = &j->s;
 	struct cur c;
@@ -1173,12 +1204,12 @@ stack_trace(struct jfr *j, uint64_t key, uint32_t *out)
 	struct val vals[MAX_VALS];
 	uint32_t want[] = { s->trace_frames, s->trace_truncated };
 	const struct jfr_field *ff;
-	struct trace tr;
+	stack_id stack = STACK_ROOT;
 
-	if (!e) {
-		*out = NONE;
+	*found = e != NULL;
+	*out = STACK_ROOT;
+	if (!e)
 		return 0;
-	}
 	if (e->resolved != UNRESOLVED) {
 		*out = e->resolved;
 		return 0;
@@ -1215,12 +1246,9 @@ stack_trace(struct jfr *j, uint64_t key, uint32_t *out)
 	 * Interned once here, from the root: samples of a trace then cost
 	 * no walk, where consecutive samples seldom share a path.
 	 */
-	tr.stack = STACK_ROOT;
 	for (size_t i = j->nr_trace_frames; i > 0; i--)
-		tr.stack = profile_set_stack(j->ps, tr.stack, j->trace_frames[i - 1]);
-	ALLOC_GROW(j->traces, j->nr_traces, j->alloc_traces);
-	j->traces[j->nr_traces] = tr;
-	*out = e->resolved = (uint32_t)j->nr_traces++;
+		stack = profile_set_stack(j->ps, stack, j->trace_frames[i - 1]);
+	*out = e->resolved = stack;
 	return 0;
 }
 
@@ -1282,7 +1310,6 @@ add_event(struct jfr *j, enum ev e, struct cur *c)
 	uint32_t idx[] = { s->ev_time[e], s->ev_thread[e], s->ev_stack[e], s->ev_class[e],
 			   s->ev_weight[e] };
 	uint64_t weight = 1;
-	uint32_t trace = NONE;
 	thread_id thread;
 	int64_t time = 0;
 	bool has_time = false;
@@ -1308,26 +1335,20 @@ add_event(struct jfr *j, enum ev e, struct cur *c)
 	}
 	if (field_of(j, s->ev_type[e], s->ev_stack[e])->pool) {
 		uint64_t key = vals[s->ev_stack[e]].u;
-
-		if (stack_trace(j, key, &trace))
-			return -1;
-		if (trace == NONE && key)
-			j->nr_missing_stacks++;
-	}
-	if (s->ev_class[e] != NONE && field_of(j, s->ev_type[e], s->ev_class[e])->pool) {
 		bool found;
 
-		strbuf_reset(&j->sb);
-		if (class_name(j, vals[s->ev_class[e]].u, &found))
+		if (stack_trace(j, key, &stack, &found))
 			return -1;
-		cls = found ? plain_frame(j, j->sb.buf, j->sb.len)
-			    : plain_frame(j, "[unknown class]", 15);
+		/* Key 0 is no stack at all: a JVM thread's allocation, say. */
+		if (!found && key) {
+			j->nr_missing_stacks++;
+			stack = profile_set_stack(j->ps, STACK_ROOT,
+						  plain_frame(j, "[missing stack trace]", 21));
+		}
 	}
-	if (trace != NONE)
-		stack = j->traces[trace].stack;
-	else if (vals[s->ev_stack[e]].u)
-		stack = profile_set_stack(j->ps, STACK_ROOT,
-					  plain_frame(j, "[missing stack trace]", 21));
+	if (s->ev_class[e] != NONE && field_of(j, s->ev_type[e], s->ev_class[e])->pool &&
+	    allocated_class(j, vals[s->ev_class[e]].u, &cls))
+		return -1;
 	if (cls != FRAME_NONE)
 		stack = profile_set_stack(j->ps, stack, cls);
 	return builder_add_stack_sample(&j->b, j->prof[e], thread, weight, time, has_time, stack,
@@ -1394,9 +1415,11 @@ chunk_release(struct jfr *j)
 	j->nr_strings = 0;
 	j->nr_types = j->nr_fields = 0;
 	free(j->pool);
+	free(j->pool_off);
 	j->pool = NULL;
+	j->pool_off = NULL;
 	j->nr_pool = j->pool_mask = 0;
-	j->nr_traces = j->nr_trace_frames = 0;
+	j->nr_trace_frames = 0;
 	memset(j->ev_count, 0, sizeof(j->ev_count));
 }
 
@@ -1502,7 +1525,6 @@ jfr_finish(struct jfr *j, bool ok)
 	chunk_release(j);
 	free(j->types);
 	free(j->fields);
-	free(j->traces);
 	free(j->trace_frames);
 	strbuf_release(&j->sb);
 	builder_release(&j->b);
