@@ -106,6 +106,11 @@ struct jfr_type {
 	uint32_t min_size; /* bytes a value takes at least, for the loop guard */
 };
 
+struct type_id {
+	uint64_t id;
+	uint32_t idx;      /* in jfr.types */
+};
+
 /* The event types that become profiles, in the order of the profiles. */
 enum ev {
 	EV_EXECUTION,
@@ -193,6 +198,7 @@ struct jfr {
 	size_t nr_types, alloc_types;
 	struct jfr_field *fields;
 	size_t nr_fields, alloc_fields;
+	struct type_id *by_id;     /* the types in order of id, then index */
 	struct schema s;
 	struct pool_entry *pool;   /* open addressing on (type, key) */
 	size_t *pool_off;          /* per slot: where the value is */
@@ -392,14 +398,22 @@ rd_string(struct jfr *j, struct cur *c, struct strbuf *sb, bool allow_pool)
 
 /* ---------------------------------------------------------- metadata */
 
+/* The index of the type with id id, by binary search of j->by_id. */
 static uint32_t
 type_index(const struct jfr *j, uint64_t id)
 {
-	/* Types are few (hundreds) and looked up once per field and pool. */
-	for (size_t i = 0; i < j->nr_types; i++)
-		if (j->types[i].id == id)
-			return (uint32_t)i;
-	return NONE;
+	size_t lo = 0, hi = j->nr_types;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (j->by_id[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Among equal ids the first declared wins: the sort is by index next. */
+	return lo < j->nr_types && j->by_id[lo].id == id ? j->by_id[lo].idx : NONE;
 }
 
 static const char *
@@ -610,6 +624,16 @@ type_named(const struct jfr *j, const char *name)
 	return NONE;
 }
 
+static int
+cmp_type_id(const void *a, const void *b)
+{
+	const struct type_id *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
 /*
  * Resolve field types, give each type its kind and least size, and find
  * the types and fields the importer reads.
@@ -641,6 +665,13 @@ link_types(struct jfr *j, size_t meta_off)
 			break;
 		}
 	}
+	free(j->by_id);
+	j->by_id = xreallocarray(NULL, j->nr_types ? j->nr_types : 1, sizeof(*j->by_id));
+	for (size_t i = 0; i < j->nr_types; i++) {
+		j->by_id[i].id = j->types[i].id;
+		j->by_id[i].idx = (uint32_t)i;
+	}
+	qsort(j->by_id, j->nr_types, sizeof(*j->by_id), cmp_type_id);
 	for (size_t i = 0; i < j->nr_fields; i++) {
 		struct jfr_field *f = &j->fields[i];
 
@@ -651,9 +682,12 @@ link_types(struct jfr *j, size_t meta_off)
 	}
 	/*
 	 * Least sizes, to a fixed point: a struct takes what its fields take.
-	 * A cycle of inline structs grows each round and stops at the cap.
+	 * A round settles one more level of nesting; values nest MAX_NEST
+	 * deep at most, so more rounds would only serve types that cannot be
+	 * read anyway (and cost quadratic time on hostile metadata). A cycle
+	 * of inline structs grows each round and stops at the cap.
 	 */
-	for (size_t round = 0; changed && round <= j->nr_types; round++) {
+	for (size_t round = 0; changed && round <= MAX_NEST + 1; round++) {
 		changed = false;
 		for (size_t i = 0; i < j->nr_types; i++) {
 			struct jfr_type *t = &j->types[i];
@@ -1292,14 +1326,21 @@ thread_of(struct jfr *j, uint64_t key, thread_id *out)
 static int64_t
 ticks_to_ns(const struct jfr *j, uint64_t ticks)
 {
-	double d = (double)((int64_t)ticks - j->start_ticks) / j->ticks_per_ns;
+	/* The difference wraps rather than overflows: ticks are untrusted. */
+	double d = (double)(int64_t)(ticks - (uint64_t)j->start_ticks) / j->ticks_per_ns;
+	int64_t ns;
 
 	/* What the JDK's TimeConverter does, saturated. */
-	if (d > 9e18)
-		d = 9e18;
-	if (d < -9e18)
-		d = -9e18;
-	return j->start_nanos + (int64_t)d;
+	if (d > 4e18)
+		d = 4e18;
+	if (d < -4e18)
+		d = -4e18;
+	ns = (int64_t)d;
+	if (ns > 0 && j->start_nanos > INT64_MAX - ns)
+		return INT64_MAX;
+	if (ns < 0 && j->start_nanos < INT64_MIN - ns)
+		return INT64_MIN;
+	return j->start_nanos + ns;
 }
 
 static int
@@ -1525,6 +1566,7 @@ jfr_finish(struct jfr *j, bool ok)
 	chunk_release(j);
 	free(j->types);
 	free(j->fields);
+	free(j->by_id);
 	free(j->trace_frames);
 	strbuf_release(&j->sb);
 	builder_release(&j->b);

@@ -884,6 +884,45 @@ test_bad_metadata(void **state)
 	strbuf_release(&body);
 }
 
+/*
+ * Inline structs 40 deep (each a number and the next one): refused past
+ * the nesting limit, with no recursion to get there.
+ */
+static void
+test_deep_nesting(void **state)
+{
+	struct ttype types[NR_STD + 40];
+	char names[40][16];
+	struct strbuf sb = STRBUF_INIT, pools = STRBUF_INIT;
+	struct chunk c;
+
+	(void)state;
+	memcpy(types, std_types, sizeof(std_types));
+	for (unsigned i = 0; i < 40; i++) {
+		struct ttype *t = &types[NR_STD + i];
+
+		memset(t, 0, sizeof(*t));
+		snprintf(names[i], sizeof(names[i]), "Nest%u", i);
+		t->id = 200 + i;
+		t->name = names[i];
+		t->f[0] = (struct tfield)F("x", T_INT);
+		if (i < 39)
+			t->f[1] = (struct tfield)F("next", 201 + i);
+	}
+	put_varint(&pools, 200);
+	put_varint(&pools, 1);
+	put_varint(&pools, 1);
+	for (unsigned i = 0; i < 40; i++)
+		put_varint(&pools, i);
+	begin_chunk(&sb, &c);
+	put_checkpoint(&sb, &pools, 1);
+	chunk_metadata(&sb, &c, types, NR_STD + 40);
+	end_chunk(&sb, &c);
+	parse_fails(&sb, "values nest more than 32 deep");
+	strbuf_release(&sb);
+	strbuf_release(&pools);
+}
+
 static void
 test_max_samples(void **state)
 {
@@ -929,6 +968,7 @@ main(void)
 		cmocka_unit_test(test_cut_last_chunk),
 		cmocka_unit_test(test_bad_event),
 		cmocka_unit_test(test_bad_metadata),
+		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_max_samples),
 		cmocka_unit_test(test_probe),
 	};
