@@ -40,7 +40,9 @@
  * event again (pass 2), turning those of the types below into samples and
  * resolving what they name, once per key (cached). Other events are
  * skipped by their size. Checkpoints are read in file order rather than
- * through the chain of deltas from the header, which could loop.
+ * through the chain of deltas from the header, which could loop. A file
+ * is read a chunk at a time (jfr_load()), and a last chunk cut short, as
+ * a JVM that died leaves it, is dropped with a warning.
  *
  * Everything in the file is untrusted: every size, count and offset is
  * checked against the end of what holds it, and errors name the byte.
@@ -49,15 +51,16 @@
  * depth, and a struct type that could hold no bytes, which would let a
  * loop spin without reading, is refused where it is used.
  *
- * Profiles, one per event type, named after it (what speedscope shows,
- * and what JMC and async-profiler weigh allocations by):
+ * Profiles, one per event type, named after it (speedscope reads the
+ * first two; allocations weigh what JMC weighs them by):
  *  - jdk.ExecutionSample, jdk.NativeMethodSample: 1 per sample;
  *  - jdk.ObjectAllocationInNewTLAB: the size of the new TLAB (bytes);
  *  - jdk.ObjectAllocationOutsideTLAB: the size of the allocation (bytes);
  *  - jdk.ObjectAllocationSample: its weight (bytes).
  * An allocation's stack ends with a frame for the class allocated. A
  * frame is a method, "package.Class.method": one function whatever line
- * ran, as in speedscope. Threads are the Java threads, by name.
+ * ran, as in speedscope. Threads are the Java threads, by name and Java
+ * thread id; the JVM's own threads by their OS name and id.
  */
 
 #define JFR_FORMAT "jfr"
