@@ -163,6 +163,22 @@ struct pool_entry {
 			    * thread_id or stack_id (a trace) */
 };
 
+/*
+ * The entries of a type whose keys are dense (the JVM numbers stack traces
+ * and threads in order) sit in an array by key as well: every event looks
+ * up its thread and stack trace, and a small array misses the cache far
+ * less than the whole pool's table.
+ */
+struct cell {
+	uint32_t resolved; /* as in struct pool_entry */
+	uint32_t slot;     /* in jfr.pool, + 1; 0 for no entry */
+};
+
+struct dense {
+	uint64_t min, span; /* keys min .. min + span - 1 */
+	struct cell *cells; /* NULL when the keys are not dense */
+};
+
 /* A field's value as read_struct() saw it. */
 struct val {
 	uint64_t u;        /* number, pool key, array length, string encoding */
@@ -205,6 +221,7 @@ struct jfr {
 	struct schema s;
 	struct pool_entry *pool;   /* open addressing on (type, key) */
 	size_t *pool_off;          /* per slot: where the value is */
+	struct dense *dense;       /* per type, after pass 1 */
 	size_t pool_mask, nr_pool;
 	frame_id *trace_frames;    /* of the trace being read, leaf first */
 	size_t nr_trace_frames, alloc_trace_frames;
@@ -975,19 +992,95 @@ pool_add(struct jfr *j, uint32_t type, uint64_t key, size_t off)
 }
 
 /*
- * The entry of (type, key), with c on its value, or NULL if there is none
- * (type NONE: the metadata has no such type).
+ * After pass 1: an array by key for each type whose keys are dense (at
+ * least half the keys from the least to the greatest are used).
  */
-static struct pool_entry *
+static void
+build_dense(struct jfr *j)
+{
+	struct { uint64_t min, max, n; } *st = xcalloc(j->nr_types ? j->nr_types : 1, sizeof(*st));
+	size_t slots = j->pool ? j->pool_mask + 1 : 0;
+
+	j->dense = xcalloc(j->nr_types ? j->nr_types : 1, sizeof(*j->dense));
+	for (size_t i = 0; i < slots; i++) {
+		const struct pool_entry *e = &j->pool[i];
+
+		if (e->type == NONE)
+			continue;
+		if (!st[e->type].n || e->key < st[e->type].min)
+			st[e->type].min = e->key;
+		if (!st[e->type].n || e->key > st[e->type].max)
+			st[e->type].max = e->key;
+		st[e->type].n++;
+	}
+	for (size_t t = 0; t < j->nr_types; t++) {
+		if (st[t].n < 64 || st[t].max - st[t].min >= 2 * st[t].n)
+			continue;
+		j->dense[t].min = st[t].min;
+		j->dense[t].span = st[t].max - st[t].min + 1;
+		j->dense[t].cells = xcalloc(j->dense[t].span, sizeof(struct cell));
+	}
+	for (size_t i = 0; i < slots; i++) {
+		const struct pool_entry *e = &j->pool[i];
+		struct dense *d;
+
+		if (e->type == NONE || !(d = &j->dense[e->type])->cells)
+			continue;
+		d->cells[e->key - d->min].resolved = UNRESOLVED;
+		d->cells[e->key - d->min].slot = (uint32_t)i + 1;
+	}
+	free(st);
+}
+
+/*
+ * What the entry of (type, key) resolved to, for reading and writing
+ * (UNRESOLVED until then), and *slot its slot for pool_cursor(); NULL if
+ * there is no such entry (type NONE: the metadata has no such type).
+ */
+static uint32_t *
+pool_ref(struct jfr *j, uint32_t type, uint64_t key, size_t *slot)
+{
+	struct pool_entry *e;
+
+	if (type == NONE)
+		return NULL;
+	if (j->dense && j->dense[type].cells) {
+		struct dense *d = &j->dense[type];
+		struct cell *cell;
+
+		if (key < d->min || key - d->min >= d->span)
+			return NULL;
+		cell = &d->cells[key - d->min];
+		if (!cell->slot)
+			return NULL;
+		*slot = cell->slot - 1;
+		return &cell->resolved;
+	}
+	e = pool_find(j, type, key);
+	if (!e)
+		return NULL;
+	*slot = (size_t)(e - j->pool);
+	return &e->resolved;
+}
+
+/* c on the value in slot. */
+static void
+pool_cursor(const struct jfr *j, size_t slot, struct cur *c)
+{
+	c->p = j->pool_off[slot];
+	c->end = j->chunk_end;
+}
+
+/* Whether (type, key) has an entry; if so, c on its value. */
+static bool
 pool_open(struct jfr *j, uint32_t type, uint64_t key, struct cur *c)
 {
-	struct pool_entry *e = type == NONE ? NULL : pool_find(j, type, key);
+	size_t slot;
 
-	if (e) {
-		c->p = j->pool_off[e - j->pool];
-		c->end = j->chunk_end;
-	}
-	return e;
+	if (!pool_ref(j, type, key, &slot))
+		return false;
+	pool_cursor(j, slot, c);
+	return true;
 }
 
 /* How many fields to read to see each of idx[0..n) that is not NONE. */
@@ -1173,20 +1266,20 @@ class_name(struct jfr *j, uint64_t key, bool *found)
 static int
 allocated_class(struct jfr *j, uint64_t key, frame_id *out)
 {
-	struct cur c;
-	struct pool_entry *e = pool_open(j, j->s.class_, key, &c);
+	size_t slot;
+	uint32_t *res = pool_ref(j, j->s.class_, key, &slot);
 	bool found;
 
-	if (e && e->resolved != UNRESOLVED) {
-		*out = e->resolved;
+	if (res && *res != UNRESOLVED) {
+		*out = *res;
 		return 0;
 	}
 	strbuf_reset(&j->sb);
 	if (class_name(j, key, &found))
 		return -1;
 	*out = found ? plain_frame(j, j->sb.buf, j->sb.len) : plain_frame(j, "[unknown class]", 15);
-	if (e)
-		e->resolved = *out;
+	if (res)
+		*res = *out;
 	return 0;
 }
 
@@ -1196,20 +1289,22 @@ method_frame(struct jfr *j, uint64_t key, frame_id *out)
 {
 	struct schema *s = &j->s;
 	struct cur c;
-	struct pool_entry *e = pool_open(j, s->method, key, &c);
+	size_t slot;
+	uint32_t *res = pool_ref(j, s->method, key, &slot);
 	struct val vals[MAX_VALS];
 	uint32_t want[] = { s->method_class, s->method_name };
 	bool found = false;
 
-	if (!e) {
+	if (!res) {
 		j->nr_missing_methods++;
 		*out = plain_frame(j, "[unknown method]", 16);
 		return 0;
 	}
-	if (e->resolved != UNRESOLVED) {
-		*out = e->resolved;
+	if (*res != UNRESOLVED) {
+		*out = *res;
 		return 0;
 	}
+	pool_cursor(j, slot, &c);
 	if (read_struct(j, &c, s->method, vals, fields_upto(want, 2)))
 		return -1;
 	strbuf_reset(&j->sb);
@@ -1223,8 +1318,7 @@ method_frame(struct jfr *j, uint64_t key, frame_id *out)
 		return -1;
 	if (!j->sb.len)
 		strbuf_addstr(&j->sb, "[unknown method]");
-	*out = plain_frame(j, j->sb.buf, j->sb.len);
-	e->resolved = *out;
+	*out = *res = plain_frame(j, j->sb.buf, j->sb.len);
 	return 0;
 }
 
@@ -1237,20 +1331,22 @@ stack_trace(struct jfr *j, uint64_t key, stack_id *out, bool *found)
 {
 	struct schema *s = &j->s;
 	struct cur c;
-	struct pool_entry *e = pool_open(j, s->trace, key, &c);
+	size_t slot;
+	uint32_t *res = pool_ref(j, s->trace, key, &slot);
 	struct val vals[MAX_VALS];
 	uint32_t want[] = { s->trace_frames, s->trace_truncated };
 	const struct jfr_field *ff;
 	stack_id stack = STACK_ROOT;
 
-	*found = e != NULL;
+	*found = res != NULL;
 	*out = STACK_ROOT;
-	if (!e)
+	if (!res)
 		return 0;
-	if (e->resolved != UNRESOLVED) {
-		*out = e->resolved;
+	if (*res != UNRESOLVED) {
+		*out = *res;
 		return 0;
 	}
+	pool_cursor(j, slot, &c);
 	j->nr_trace_frames = 0;
 	if (read_struct(j, &c, s->trace, vals, fields_upto(want, 2)))
 		return -1;
@@ -1285,7 +1381,7 @@ stack_trace(struct jfr *j, uint64_t key, stack_id *out, bool *found)
 	 */
 	for (size_t i = j->nr_trace_frames; i > 0; i--)
 		stack = profile_set_stack(j->ps, stack, j->trace_frames[i - 1]);
-	*out = e->resolved = stack;
+	*out = *res = stack;
 	return 0;
 }
 
@@ -1295,19 +1391,21 @@ thread_of(struct jfr *j, uint64_t key, thread_id *out)
 {
 	struct schema *s = &j->s;
 	struct cur c;
-	struct pool_entry *e = pool_open(j, s->thread, key, &c);
+	size_t slot;
+	uint32_t *res = pool_ref(j, s->thread, key, &slot);
 	struct val vals[MAX_VALS];
 	int64_t tid = -1;
 	str_id comm;
 
-	if (!e) {
+	if (!res) {
 		*out = profile_set_thread(j->ps, -1, -1, STR_EMPTY);
 		return 0;
 	}
-	if (e->resolved != UNRESOLVED) {
-		*out = e->resolved;
+	if (*res != UNRESOLVED) {
+		*out = *res;
 		return 0;
 	}
+	pool_cursor(j, slot, &c);
 	strbuf_reset(&j->sb);
 	if (read_struct(j, &c, s->thread, vals, UINT32_MAX) ||
 	    struct_string(j, s->thread, vals, s->thread_java_name))
@@ -1320,7 +1418,7 @@ thread_of(struct jfr *j, uint64_t key, thread_id *out)
 	if (tid < 0 && s->thread_os_id != NONE && vals[s->thread_os_id].set)
 		tid = (int64_t)vals[s->thread_os_id].u;
 	comm = j->sb.len ? ps_str(j->ps, j->sb.buf, j->sb.len) : STR_EMPTY;
-	*out = e->resolved = profile_set_thread(j->ps, -1, tid, comm);
+	*out = *res = profile_set_thread(j->ps, -1, tid, comm);
 	return 0;
 }
 
@@ -1457,6 +1555,10 @@ chunk_release(struct jfr *j)
 	free(j->strings);
 	j->strings = NULL;
 	j->nr_strings = 0;
+	for (size_t t = 0; j->dense && t < j->nr_types; t++)
+		free(j->dense[t].cells);
+	free(j->dense);
+	j->dense = NULL;
 	j->nr_types = j->nr_fields = 0;
 	free(j->pool);
 	free(j->pool_off);
@@ -1524,6 +1626,7 @@ read_chunk(struct jfr *j, size_t at, size_t *next)
 	if (read_metadata(j, at + (size_t)meta) || link_types(j, at + (size_t)meta) ||
 	    walk_events(j, 1))
 		return -1;
+	build_dense(j);
 	for (int e = 0; e < NR_EV; e++)
 		if (j->ev_count[e] && !j->prof[e])
 			j->prof[e] = profile_set_profile(j->ps, ps_str(j->ps, ev_names[e],

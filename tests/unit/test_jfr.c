@@ -885,6 +885,57 @@ test_bad_metadata(void **state)
 }
 
 /*
+ * Many stack traces with dense keys (looked up in an array by key): the
+ * usual 1 and 2, then 3 to 102 but 50, trace k one frame, method 1 or 2
+ * by parity. A key in the gap and keys past the range have no trace.
+ */
+static void
+test_dense_keys(void **state)
+{
+	static const uint64_t keys[] = { 3, 102, 4, 50, 103, 200 };
+	struct strbuf sb = STRBUF_INIT, pools = STRBUF_INIT;
+	struct profile_set *ps;
+	const struct profile *p;
+	struct chunk c;
+	char buf[256];
+	size_t n;
+
+	(void)state;
+	begin_chunk(&sb, &c);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		put_exec(&sb, START_TICKS + i, 1, keys[i]);
+	n = put_std_pools(&pools);
+	put_varint(&pools, T_TRACE);
+	put_varint(&pools, 99);
+	for (uint64_t k = 3; k <= 102; k++) {
+		if (k == 50)
+			continue;
+		put_varint(&pools, k);
+		strbuf_addch(&pools, 0);
+		put_varint(&pools, 1);
+		put_varint(&pools, k % 2 ? 2 : 1);
+		put_varint(&pools, 0);
+		put_varint(&pools, 0);
+	}
+	put_checkpoint(&sb, &pools, n + 1);
+	chunk_metadata(&sb, &c, std_types, NR_STD);
+	end_chunk(&sb, &c);
+	ps = parse_ok(&sb, NULL);
+	p = ps->profiles[0];
+	assert_int_equal(p->nr_samples, 6);
+	assert_string_equal(stack_text(ps, p->stack[0], buf, sizeof(buf)), "com.example.App.work");
+	assert_string_equal(stack_text(ps, p->stack[1], buf, sizeof(buf)), "com.example.App.main");
+	assert_string_equal(stack_text(ps, p->stack[2], buf, sizeof(buf)), "com.example.App.main");
+	for (int i = 3; i < 6; i++)
+		assert_string_equal(stack_text(ps, p->stack[i], buf, sizeof(buf)),
+				    "[missing stack trace]");
+	assert_non_null(strstr(ps->diags[0].msg, "3 events name stack traces that are in no"));
+	profile_set_free(ps);
+	strbuf_release(&sb);
+	strbuf_release(&pools);
+}
+
+/*
  * Inline structs 40 deep (each a number and the next one): refused past
  * the nesting limit, with no recursion to get there.
  */
@@ -968,6 +1019,7 @@ main(void)
 		cmocka_unit_test(test_cut_last_chunk),
 		cmocka_unit_test(test_bad_event),
 		cmocka_unit_test(test_bad_metadata),
+		cmocka_unit_test(test_dense_keys),
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_max_samples),
 		cmocka_unit_test(test_probe),
