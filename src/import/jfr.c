@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tflame/bsearch.h"
 #include "tflame/builder.h"
 #include "tflame/error.h"
 #include "tflame/hash.h"
@@ -418,22 +419,20 @@ rd_string(struct jfr *j, struct cur *c, struct strbuf *sb, bool allow_pool)
 
 /* ---------------------------------------------------------- metadata */
 
+static bool
+type_id_before(const void *elem, const void *key)
+{
+	return ((const struct type_id *)elem)->id < *(const uint64_t *)key;
+}
+
 /* The index of the type with id id, by binary search of j->by_id. */
 static uint32_t
 type_index(const struct jfr *j, uint64_t id)
 {
-	size_t lo = 0, hi = j->nr_types;
+	size_t i = bsearch_first(j->by_id, j->nr_types, sizeof(*j->by_id), &id, type_id_before);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (j->by_id[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	/* Among equal ids the first declared wins: the sort is by index next. */
-	return lo < j->nr_types && j->by_id[lo].id == id ? j->by_id[lo].idx : NONE;
+	return i < j->nr_types && j->by_id[i].id == id ? j->by_id[i].idx : NONE;
 }
 
 static const char *
