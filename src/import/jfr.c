@@ -108,6 +108,7 @@ struct jfr_type {
 	uint32_t first_field, nr_fields;
 	enum kind kind;
 	uint32_t min_size; /* bytes a value takes at least, for the loop guard */
+	bool indexed;      /* its pools are indexed: the importer reads them */
 };
 
 struct type_id {
@@ -653,6 +654,14 @@ cmp_type_id(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+/* Index the pools of type, one the importer resolves; NONE: no such type. */
+static void
+mark_indexed(struct jfr *j, uint32_t type)
+{
+	if (type != NONE)
+		j->types[type].indexed = true;
+}
+
 /*
  * Resolve field types, give each type its kind and least size, and find
  * the types and fields the importer reads.
@@ -761,6 +770,12 @@ link_types(struct jfr *j, size_t meta_off)
 	s->thread_java_name = field_named(j, s->thread, "javaName");
 	s->thread_java_id = field_named(j, s->thread, "javaThreadId");
 	s->string = type_named(j, "java.lang.String");
+	mark_indexed(j, s->trace);
+	mark_indexed(j, s->method);
+	mark_indexed(j, s->class_);
+	mark_indexed(j, s->symbol);
+	mark_indexed(j, s->thread);
+	mark_indexed(j, s->string);
 	return 0;
 }
 
@@ -1129,7 +1144,9 @@ read_checkpoint(struct jfr *j, struct cur *c)
 
 			if (rd_varint(j, c, &key))
 				return -1;
-			pool_add(j, type, key, c->p);
+			/* Other pools (modules, thread groups...) are only walked. */
+			if (j->types[type].indexed)
+				pool_add(j, type, key, c->p);
 			if (skip_fields(j, c, &whole, 1))
 				return -1;
 		}
