@@ -133,6 +133,8 @@ extern const struct importer importer_chrome;
 extern const struct importer importer_cprofile;
 extern const struct importer importer_perfdata;
 extern const struct importer importer_jfr;
+extern const struct importer importer_gecko;
+extern const struct importer importer_safari;
 
 /*
  * The text importers' parsers on their own, for the unit tests and for
@@ -161,6 +163,10 @@ struct json_reader;
 int speedscope_parse(struct json_reader *jr, const struct import_options *opts,
 		     struct profile_set *ps, struct tf_error *err);
 int chrome_parse(struct json_reader *jr, const struct import_options *opts,
+		 struct profile_set *ps, struct tf_error *err);
+int gecko_parse(struct json_reader *jr, const struct import_options *opts,
+		struct profile_set *ps, struct tf_error *err);
+int safari_parse(struct json_reader *jr, const struct import_options *opts,
 		 struct profile_set *ps, struct tf_error *err);
 
 int callgrind_parse_lines(struct line_reader *lr, const struct import_options *opts,

@@ -109,11 +109,6 @@ import_foreign_format(const char *data, size_t len, const char **hint)
 		return "a stackprof profile (Ruby Marshal data)";
 
 	if (json) {
-		if (has_key(data, len, "meta") && has_key(data, len, "threads") &&
-		    has_key(data, len, "interval"))
-			return "a Firefox Profiler profile";
-		if (has_key(data, len, "systemHost") && has(data, len, "Firefox"))
-			return "a Firefox DevTools performance recording";
 		if (has_key(data, len, "snapshot") && has_key(data, len, "node_fields"))
 			return "a Chrome/V8 heap snapshot";
 		if (has_key(data, len, "mode") && has_key(data, len, "frames"))

@@ -21,6 +21,8 @@ const struct importer *const importers[] = {
 	&importer_folded,
 	&importer_speedscope,
 	&importer_chrome,
+	&importer_gecko,
+	&importer_safari,
 	&importer_cprofile,
 	&importer_perfdata,
 	&importer_pprof,

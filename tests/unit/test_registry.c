@@ -380,13 +380,7 @@ test_foreign(void **state)
 	assert_string_equal(FOREIGN("\x04\x08{\x0a:\x09modeI\":\x0b" "frames{", false),
 			    "a stackprof profile (Ruby Marshal data)");
 	/* JSON ones, by their keys (not by a word in a string). */
-	assert_string_equal(FOREIGN("{\"meta\": {\"interval\": 1, \"version\": 24},\n"
-				    " \"libs\": [], \"threads\": []}", false),
-			    "a Firefox Profiler profile");
 	assert_string_equal(FOREIGN("{\"name\": \"meta threads interval\"}", false), "(none)");
-	assert_string_equal(FOREIGN("{\"systemHost\": {\"name\": \"Firefox\"}, \"profile\": {}}",
-				    false),
-			    "a Firefox DevTools performance recording");
 	assert_string_equal(FOREIGN("{\"snapshot\":{\"meta\":{\"node_fields\":[\"type\"]}},"
 				    "\"nodes\":[]}", false),
 			    "a Chrome/V8 heap snapshot");

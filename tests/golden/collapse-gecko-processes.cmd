@@ -1,0 +1,1 @@
+collapse tests/data/gecko/raw-processes.json

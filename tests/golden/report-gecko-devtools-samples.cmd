@@ -1,0 +1,1 @@
+report --weight=samples tests/data/gecko/devtools.json

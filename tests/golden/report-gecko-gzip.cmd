@@ -1,0 +1,1 @@
+report tests/data/gecko/samply.json.gz

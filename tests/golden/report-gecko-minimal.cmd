@@ -1,0 +1,1 @@
+report tests/data/gecko/minimal.json
