@@ -108,4 +108,37 @@ for f in "$corpus"/speedscope/java-flight-recorder/*; do
 	*) not_ok "as jfr print reads it: $short" "$(grep -A5 '^not ok' "$tmpdir/ref" | head -12)" ;;
 	esac
 done
+# Firefox (DevTools recordings) and Safari: loaded, probed, and every
+# function's figures as the file adds them up (tests/json-arith.py), and
+# the recordings' page JS as speedscope shows it.
+for f in "$corpus"/speedscope/Firefox/*/* "$corpus"/speedscope/Safari/*/*; do
+	[ -f "$f" ] || continue
+	short=${f#"$corpus"/}
+	case $short in
+	*/Firefox/*) want="Gecko profile" kinds="gecko gecko-js" ;;
+	*) want="Safari recording" kinds=safari ;;
+	esac
+	for sub in collapse report; do
+		if "$TFLAME" $sub "$f" >"$tmpdir/out" 2>"$tmpdir/err" && [ -s "$tmpdir/out" ]; then
+			ok "$sub $short"
+		else
+			not_ok "$sub $short" "$(head -5 "$tmpdir/err")"
+		fi
+	done
+	if "$TFLAME" report "$f" 2>/dev/null | grep -q "^format  *$want\$"; then
+		ok "probed as $want: $short"
+	else
+		not_ok "probed as $want: $short"
+	fi
+	command -v python3 >/dev/null 2>&1 || continue
+	"$TFLAME" report --json --limit=0 "$f" >"$tmpdir/report.json" 2>/dev/null
+	for kind in $kinds; do
+		if python3 "$top_srcdir/tests/json-arith.py" $kind "$f" "$tmpdir/report.json" \
+			>"$tmpdir/out" 2>&1; then
+			ok "$kind arithmetic: $short"
+		else
+			not_ok "$kind arithmetic: $short" "$(tail -5 "$tmpdir/out")"
+		fi
+	done
+done
 finish

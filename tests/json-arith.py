@@ -22,11 +22,26 @@ numbers are computed here from the profile alone, with exact decimals:
               last not at all, as speedscope weighs them; a time that goes
               back holds until the samples pass it. (root) is above every
               stack and not shown.
+  gecko       a Gecko profile, raw or processed, with its processes: a
+              sample counts 1 (or its weight), one with no stack nowhere;
+              in a DevTools recording (under "profile") a sample lasts
+              until the next, the last not at all. Times in ms from the
+              outermost startTime; the outermost (root) is not shown.
+  gecko-js    a DevTools recording as speedscope shows it: page JS frames
+              only (no native labels, no resource: or self-hosted JS). A
+              function's total must be tflame's; its self too, unless a
+              hidden frame ran under it (then speedscope gives the hidden
+              frame's time to it). A name that Firefox's own JS uses too
+              is one function to tflame (same name, same category): those
+              are counted and left out.
+  safari      a Safari recording: a sample weighs its duration (s), a gap
+              of more than 2 ms before it is a sample of no frames.
 
 Prints one line per mismatch and exits 1 if there is any.
 """
 
 import json
+import re
 import sys
 from decimal import Decimal, ROUND_HALF_UP
 
@@ -166,14 +181,185 @@ def cpuprofile(doc):
     return self_, total, weight, held[0], held[-1]
 
 
+def gecko_name(loc):
+    """A raw frame's location as tflame names it."""
+    k = loc.rfind(" (")
+    if len(loc) < 4 or not loc.endswith(")") or k < 1:
+        return loc or "(anonymous)"
+    inner = loc[k + 2:-1]
+    if inner.startswith("in ") and len(inner) > 3:
+        return loc[:k]
+    if re.fullmatch(r"(.+?):(\d{1,9})(?::(\d{1,9}))?", inner):
+        return loc[:k] or "(anonymous)"
+    return loc
+
+
+def gecko_threads(doc):
+    """(thread, offset ns, devtools) of every thread of every process."""
+    devtools = "profile" in doc and "meta" not in doc
+    top = doc["profile"] if devtools else doc
+    out, todo, root = [], [(top, None)], None
+    while todo:
+        prof, strings = todo.pop()
+        start = prof.get("meta", {}).get("startTime")
+        if start is not None and root is None:
+            root = ns(start, 3)
+        off = ns(start, 3) - root if start is not None else 0
+        shared = prof.get("shared", {}).get("stringArray")
+        for t in prof.get("threads", []):
+            out.append((t, off, shared))
+        todo.extend((p, None) for p in prof.get("processes", []))
+    return out, devtools
+
+
+def gecko_table(t, name):
+    """A table as {column: list}, from either form."""
+    tab = t.get(name, {})
+    if "schema" not in tab:
+        return tab
+    cols = {}
+    for col, idx in tab["schema"].items():
+        cols[col] = [row[idx] if idx < len(row) else None for row in tab["data"]]
+    return cols
+
+
+def gecko_stacks(t, shared):
+    strings = t.get("stringTable", t.get("stringArray", shared))
+    st, fr = gecko_table(t, "stackTable"), gecko_table(t, "frameTable")
+    fn = gecko_table(t, "funcTable")
+
+    def frame_name(f):
+        if "func" in fr and fr["func"][f] is not None:
+            return strings[fn["name"][fr["func"][f]]] or "(anonymous)"
+        return gecko_name(strings[fr["location"][f]])
+
+    def stack(s):
+        out = []
+        while s is not None:
+            out.append(frame_name(st["frame"][s]))
+            s = st["prefix"][s]
+        if len(out) > 1 and out[-1] == "(root)":
+            out.pop()
+        return out          # leaf first
+    return stack
+
+
+def gecko(doc):
+    self_, total, weight, times = {}, {}, 0, []
+    threads, devtools = gecko_threads(doc)
+    for t, off, shared in threads:
+        stack = gecko_stacks(t, shared)
+        smp = gecko_table(t, "samples")
+        if "timeDeltas" in smp:
+            acc, ts = 0, []
+            for d in smp["timeDeltas"]:
+                acc += ns(d, 3)
+                ts.append(acc)
+        else:
+            ts = [ns(x, 3) for x in smp["time"]]
+        ts = [x + off for x in ts]
+        wts = smp.get("weight") or [1] * len(ts)
+        for i, s in enumerate(smp["stack"]):
+            if devtools:
+                w = max(ts[i + 1] - ts[i], 0) if i + 1 < len(ts) else 0
+            elif s is None:
+                continue
+            else:
+                w = wts[i]
+            weight += w
+            times.append(ts[i])
+            names = stack(s) if s is not None else []
+            if names:
+                add(self_, names[0], w)
+            for name in set(names):
+                add(total, name, w)
+    return self_, total, weight, min(times), max(times)
+
+
+def gecko_js(doc, got):
+    """speedscope's view of a DevTools recording against tflame's report."""
+    rx = re.compile(r"(.*)\s+\((.*?)(?::(\d+))?(?::(\d+))?\)$")
+
+    def page_js(loc):
+        m = rx.match(loc)
+        if not m or m.group(2).startswith("resource:") or \
+           m.group(2).split(":")[0] == "self-hosted":
+            if m:
+                internal.add(m.group(1))
+            return None
+        return m.group(1)
+    internal = set()
+    t = doc["profile"]["threads"][0]
+    strings = t["stringTable"]
+    st, fr = gecko_table(t, "stackTable"), gecko_table(t, "frameTable")
+    smp = gecko_table(t, "samples")
+    ts = [ns(x, 3) for x in smp["time"]]
+    self_, total, hidden = {}, {}, set()
+    for i, s in enumerate(smp["stack"][:-1]):
+        w = ts[i + 1] - ts[i]
+        locs = []
+        while s is not None:
+            locs.append(strings[fr["location"][st["frame"][s]]])
+            s = st["prefix"][s]
+        js = [page_js(x) for x in locs]
+        shown = [x for x in js if x]
+        if shown:
+            add(self_, shown[0], w)
+            if js[0] is None:
+                hidden.add(shown[0])
+        for name in set(shown):
+            add(total, name, w)
+    rows = {r["function"]: r for r in got["top_self"] + got["top_total"]}
+    bad = []
+    shared = set(total) & internal
+    for name in sorted(set(total) - shared):
+        r = rows.get(name, {"self": 0, "total": 0})
+        if r["total"] != total[name] or (name not in hidden and r["self"] != self_.get(name, 0)):
+            bad.append("%s: tflame self %s total %s, speedscope self %s total %s"
+                       % (name, r["self"], r["total"], self_.get(name, 0), total[name]))
+    return bad, len(total), len(hidden), len(shared)
+
+
+def safari(doc):
+    rec = doc["recording"]
+    self_, total, weight, prev, first = {}, {}, 0, None, None
+    end = None
+    for smp, dur in zip(rec["sampleStackTraces"], rec["sampleDurations"]):
+        e, w = ns(smp["timestamp"], 0), ns(dur, 0)
+        if prev is not None and e - w - prev > 2000000:
+            weight += e - w - prev
+        weight += w
+        first = e - w if first is None else first
+        end = e
+        prev = e
+        names = []
+        for f in smp["stackFrames"]:
+            url = f.get("url") or ""
+            names.append(f.get("name") or ("(anonymous %s:%d)" % (url.split("/")[-1], f["line"])
+                                           if url else "(anonymous)"))
+        if names:
+            add(self_, names[0], w)
+        for name in set(names):
+            add(total, name, w)
+    return self_, total, weight, first, end
+
+
 def main():
     kind, path, report = sys.argv[1:4]
     with open(path) as f:
         doc = json.load(f, parse_float=Decimal)
-    self_, total, weight, start, end = {"speedscope": speedscope, "trace": trace,
-                                        "cpuprofile": cpuprofile}[kind](doc)
     with open(report) as f:
         got = json.load(f)
+    if kind == "gecko-js":
+        bad, n, hidden, shared = gecko_js(doc, got)
+        for line in bad:
+            print(line)
+        print("%s: %d page JS functions as speedscope shows them (%d calling hidden frames, "
+              "%d named as Firefox's own), %d mismatches" % (path, n, hidden, shared, len(bad)))
+        return 1 if bad else 0
+    self_, total, weight, start, end = {"speedscope": speedscope, "trace": trace,
+                                        "cpuprofile": cpuprofile, "gecko": gecko,
+                                        "safari": safari}[kind](doc)
     bad = []
     if got["weight"] != weight:
         bad.append("weight: tflame %s, file %s" % (got["weight"], weight))

@@ -33,5 +33,16 @@ check_file trace chrome/span.json
 # node --cpu-prof, and the old head form with timestamps (gen-old.py).
 check_file cpuprofile chrome/fib.cpuprofile
 check_file cpuprofile chrome/old-timestamps.cpuprofile
+# Gecko profiles: a DevTools recording (and as speedscope shows it), raw
+# with a child process, processed as Python's sampler and samply write
+# them, and perf's samples as perf script report gecko writes them.
+check_file gecko gecko/devtools.json
+check_file gecko-js gecko/devtools.json
+check_file gecko gecko/raw-processes.json
+check_file gecko gecko/python-sampling.json
+check_file gecko gecko/samply.json
+check_file gecko gecko/perf-script.json
+# Safari: an idle gap, noise, anonymous and recursive frames.
+check_file safari safari/gaps-recording.json
 
 finish
