@@ -192,6 +192,7 @@ read_traces(struct safari *s)
 	s->traces_line = s->jr->tok_line;
 	while ((tok = next(s)) == JSON_OBJECT_BEGIN) {
 		struct sf_sample sm = { 0, s->nr_frames, 0 };
+		uint64_t line = s->jr->tok_line, at = s->jr->tok_offset;
 		bool timed = false;
 
 		while ((tok = next(s)) == JSON_KEY) {
@@ -228,7 +229,8 @@ read_traces(struct safari *s)
 			goto out;
 		}
 		if (!timed) {
-			bad(s, "a sample has no timestamp");
+			tf_error_set_at(s->err, NULL, line, "a sample has no timestamp (at byte %llu)",
+					(unsigned long long)at);
 			goto out;
 		}
 		sm.nr = s->nr_frames - sm.first;
