@@ -160,6 +160,7 @@ struct gecko {
 
 	/* Per build: scratch by stack and frame index. */
 	frame_id *stack_frame;
+	stack_id *stack_sid;    /* STACK_ROOT for Gecko's (root) alone */
 	int64_t *stack_cat;
 	size_t alloc_stack;
 	frame_id *frame_cache;
@@ -666,8 +667,8 @@ make_frame(struct gecko *g, const struct gk_thread *t, const str_id *strs, size_
 }
 
 /*
- * Every stack's frame, and category (its own, its frame's, or its
- * prefix's). Prefixes mostly come first; one that does not is resolved
+ * Every stack's frame, category (its own, its frame's, or its prefix's)
+ * and id in the set. Prefixes mostly come first; one that does not is resolved
  * by walking up, which a cycle would never end, so walks are bounded by
  * the number of stacks.
  */
@@ -680,6 +681,7 @@ resolve_stacks(struct gecko *g, const struct gk_thread *t, const str_id *strs, s
 
 	if (n > g->alloc_stack) {
 		g->stack_frame = xrealloc(g->stack_frame, n * sizeof(*g->stack_frame));
+		g->stack_sid = xrealloc(g->stack_sid, n * sizeof(*g->stack_sid));
 		g->stack_cat = xrealloc(g->stack_cat, n * sizeof(*g->stack_cat));
 		g->alloc_stack = n;
 	}
@@ -738,6 +740,12 @@ resolve_stacks(struct gecko *g, const struct gk_thread *t, const str_id *strs, s
 				g->frame_cache_cat[fr] = cat;
 			}
 			g->stack_frame[y] = g->frame_cache[fr];
+			/* Gecko's (root) is above every stack: left out, as for V8. */
+			if (p == GK_NULL && ps_frame(g->ps, g->stack_frame[y])->name == g->root_name)
+				g->stack_sid[y] = STACK_ROOT;
+			else
+				g->stack_sid[y] = profile_set_stack(g->ps, p == GK_NULL ? STACK_ROOT
+								    : g->stack_sid[p], g->stack_frame[y]);
 		}
 	}
 	ret = 0;
@@ -801,6 +809,7 @@ build_thread(struct gecko *g, struct gk_thread *t)
 				t->name ? ps_str(g->ps, t->name, strlen(t->name)) : STR_EMPTY);
 	for (size_t i = 0; i < n && !builder_stopped(&g->b); i++) {
 		int64_t s = cell(t, C_S_STACK, i), w = 1, d;
+		stack_id sid;
 		int64_t at = deltas ? cell(t, C_S_DELTA, i) : cell(t, C_S_TIME, i);
 		bool has_time = timed && at != GK_NULL;
 
@@ -828,22 +837,15 @@ build_thread(struct gecko *g, struct gk_thread *t)
 		 */
 		if (s == GK_NULL && !g->devtools)
 			continue;
-		builder_begin_sample(&g->b, p, th, (uint64_t)w, has_time ? at : 0, has_time);
-		if (s != GK_NULL) {
-			size_t steps = 0;
-
-			if (s < 0 || (uint64_t)s >= nst)
-				return bad_index(g, t, "sample", i, s, "the stack table", nst);
-			/* resolve_stacks() checked every chain: no cycle, no bad index. */
-			for (int64_t x = s; x != GK_NULL && steps++ <= nst;
-			     x = cell(t, C_ST_PREFIX, (size_t)x))
-				builder_push_frame(&g->b, g->stack_frame[x]);
-			/* Gecko's (root) is above every stack: left out, as for V8. */
-			if (g->b.nr_frames > 1 &&
-			    ps_frame(g->ps, g->b.frames[g->b.nr_frames - 1])->name == g->root_name)
-				g->b.nr_frames--;
-		}
-		if (builder_end_sample(&g->b, BUILDER_LEAF_FIRST, g->err))
+		if (s != GK_NULL && (s < 0 || (uint64_t)s >= nst))
+			return bad_index(g, t, "sample", i, s, "the stack table", nst);
+		if (s == GK_NULL)
+			sid = STACK_ROOT;
+		else if ((sid = g->stack_sid[s]) == STACK_ROOT)
+			/* (root) alone: it is the stack. */
+			sid = profile_set_stack(g->ps, STACK_ROOT, g->stack_frame[s]);
+		if (builder_add_stack_sample(&g->b, p, th, (uint64_t)w, has_time ? at : 0, has_time,
+					     sid, g->err))
 			return -1;
 	}
 	return 0;
@@ -1158,6 +1160,7 @@ release(struct gecko *g)
 	free(g->ctxs);
 	free(g->waiting);
 	free(g->stack_frame);
+	free(g->stack_sid);
 	free(g->stack_cat);
 	free(g->frame_cache);
 	free(g->frame_cache_cat);
