@@ -16,8 +16,8 @@
 set -u
 src=$1 build=$2 secs=$3
 shift 3
-targets=${*:-fuzz_perf fuzz_folded fuzz_cprofile fuzz_speedscope fuzz_chrome fuzz_pprof \
-	fuzz_callgrind fuzz_import fuzz_jfr}
+targets=${*:-fuzz_perf fuzz_folded fuzz_cprofile fuzz_speedscope fuzz_chrome fuzz_gecko \
+	fuzz_safari fuzz_pprof fuzz_callgrind fuzz_import fuzz_jfr}
 status=0
 limits="-max_total_time=$secs"
 if [ -n "${FUZZ_RUNS:-}" ]; then
@@ -47,6 +47,9 @@ for t in $targets; do
 			"$src"/tests/fuzz-regressions/speedscope/* ;;
 	fuzz_chrome) seed "$corpus" "$src"/tests/data/chrome/*.json "$src"/tests/data/chrome/*.cpuprofile \
 			"$src"/tests/fuzz-regressions/chrome/* ;;
+	fuzz_gecko) seed "$corpus" "$src"/tests/data/gecko/*.json "$src"/tests/fuzz-regressions/gecko/* ;;
+	fuzz_safari) seed "$corpus" "$src"/tests/data/safari/*.json \
+			"$src"/tests/fuzz-regressions/safari/* ;;
 	fuzz_pprof)
 		# The decoder reads protobuf as it is: gunzip the gzipped seeds.
 		seed "$corpus" "$src"/tests/data/pprof/*.pb "$src"/tests/fuzz-regressions/pprof/*
