@@ -29,8 +29,9 @@ static const char usage_text[] =
 	"       tflame --help | --version\n"
 	"\n"
 	"FILE is perf script text, perf.data, folded stacks, speedscope JSON, a Chrome\n"
-	"or Node profile, pprof, callgrind, cProfile or Java Flight Recorder, plain,\n"
-	"gzip or zstd; - reads stdin.\n"
+	"or Node profile, a Gecko profile (Firefox, samply, perf), a Safari recording,\n"
+	"pprof, callgrind, cProfile or Java Flight Recorder, plain, gzip or zstd; -\n"
+	"reads stdin.\n"
 	"\n"
 	"Options of the explorer:\n"
 	CLI_COMMON_USAGE

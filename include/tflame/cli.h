@@ -71,8 +71,8 @@ enum {
 /* The usage lines of CLI_COMMON_OPTIONS, for the commands' --help. */
 #define CLI_COMMON_USAGE \
 	"  --format=FORMAT         read FILE as FORMAT instead of probing: perf,\n" \
-	"                          folded, speedscope, chrome, cprofile, perf.data,\n" \
-	"                          pprof, callgrind or jfr\n" \
+	"                          folded, speedscope, chrome, gecko, safari,\n" \
+	"                          cprofile, perf.data, pprof, callgrind or jfr\n" \
 	"  --weight=period|samples weigh samples by period (default) or count them\n" \
 	"  --max-samples=N         keep the first N samples and warn if there are more\n" \
 	"  -h, --help              show this help\n"
