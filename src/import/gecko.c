@@ -110,10 +110,19 @@ static const char *const table_names[NR_TABLES] = {
 	"samples", "stackTable", "frameTable", "funcTable", "resourceTable",
 };
 
+/*
+ * A column's cells: times and weights as int64 (v), indices, lines and
+ * categories as int32 (n), which is most of what a thread holds while it
+ * waits for the end of the document.
+ */
 struct gk_column {
 	int64_t *v;
+	int32_t *n;
 	size_t nr, alloc;
 };
+
+/* A narrow (int32) column's null. */
+#define N32_NULL INT32_MIN
 
 enum gk_weight_type { W_SAMPLES, W_MS, W_BYTES };
 
@@ -284,18 +293,53 @@ read_cell(struct gecko *g, enum json_token tok, int shift, const char *what, int
 	}
 }
 
-static void
-col_push(struct gk_column *c, int64_t v)
+/* Whether column c keeps int64 cells. */
+static inline bool
+wide(enum gk_col c)
 {
-	ALLOC_GROW(c->v, c->nr, c->alloc);
-	c->v[c->nr++] = v;
+	return columns[c].shift != 0;
+}
+
+/* Append v (GK_NULL, or in int32's range for a narrow column) to column c. */
+static void
+col_push(struct gk_thread *t, enum gk_col c, int64_t v)
+{
+	struct gk_column *col = &t->col[c];
+
+	if (wide(c)) {
+		ALLOC_GROW(col->v, col->nr, col->alloc);
+		col->v[col->nr++] = v;
+	} else {
+		ALLOC_GROW(col->n, col->nr, col->alloc);
+		col->n[col->nr++] = v == GK_NULL ? N32_NULL : (int32_t)v;
+	}
 }
 
 /* The cell of column c in row i, GK_NULL when the column is short. */
 static int64_t
 cell(const struct gk_thread *t, enum gk_col c, size_t i)
 {
-	return i < t->col[c].nr ? t->col[c].v[i] : GK_NULL;
+	const struct gk_column *col = &t->col[c];
+
+	if (i >= col->nr)
+		return GK_NULL;
+	if (wide(c))
+		return col->v[i];
+	return col->n[i] == N32_NULL ? GK_NULL : col->n[i];
+}
+
+/* A cell read for column c, checked to fit it. */
+static int
+read_col_cell(struct gecko *g, enum json_token tok, enum gk_col c, int64_t *v)
+{
+	char msg[96];
+
+	if (read_cell(g, tok, columns[c].shift, columns[c].name, v))
+		return -1;
+	if (wide(c) || *v == GK_NULL || (*v > N32_NULL && *v <= INT32_MAX))
+		return 0;
+	snprintf(msg, sizeof(msg), "%s is out of range", columns[c].name);
+	return bad(g, msg);
 }
 
 /* The column of table called name, or -1. */
@@ -334,9 +378,9 @@ read_column(struct gecko *g, struct gk_thread *t, enum gk_col c)
 	int64_t v;
 
 	while ((tok = next(g)) != JSON_ARRAY_END) {
-		if (read_cell(g, tok, columns[c].shift, columns[c].name, &v))
+		if (read_col_cell(g, tok, c, &v))
 			return -1;
-		col_push(&t->col[c], v);
+		col_push(t, c, v);
 		if (!(t->col[c].nr & 0xffff) && progress(g))
 			return -1;
 	}
@@ -363,13 +407,13 @@ read_rows(struct gecko *g, struct gk_thread *t, enum gk_table table, const int *
 			if (c < 0) {
 				if (skip(g, tok))
 					return -1;
-			} else if (read_cell(g, tok, columns[c].shift, columns[c].name, &v)) {
+			} else if (read_col_cell(g, tok, (enum gk_col)c, &v)) {
 				return -1;
 			} else {
 				/* Pad a column left short by an earlier row. */
 				while (t->col[c].nr < t->rows[table])
-					col_push(&t->col[c], GK_NULL);
-				col_push(&t->col[c], v);
+					col_push(t, (enum gk_col)c, GK_NULL);
+				col_push(t, (enum gk_col)c, v);
 			}
 			k++;
 		}
@@ -458,8 +502,10 @@ read_table(struct gecko *g, struct gk_thread *t, enum gk_table table)
 static void
 thread_release(struct gk_thread *t)
 {
-	for (int c = 0; c < NR_COLS; c++)
+	for (int c = 0; c < NR_COLS; c++) {
 		free(t->col[c].v);
+		free(t->col[c].n);
+	}
 	free(t->strings);
 	free(t->name);
 	memset(t, 0, sizeof(*t));
@@ -938,9 +984,14 @@ read_thread_text(struct gecko *g, uint32_t ctx)
 	else
 		ret = tok == JSON_ERROR ? -1 : bad(g, "a thread is not an object");
 	g->jr = outer;
-	if (ret)
+	if (ret && g->err) {
+		/* The message is rewritten from a copy: set_at() replaces it. */
+		char *msg = xstrdup(g->err->msg ? g->err->msg : "");
+
 		tf_error_set_at(g->err, NULL, outer->tok_line, "in a thread given as JSON text: %s",
-				g->err->msg);
+				msg);
+		free(msg);
+	}
 	json_reader_release(&sub);
 	free(text);
 	return ret;

@@ -73,6 +73,17 @@ test_processes(void **state)
 	assert_int_equal(ps->nr_diags, 1);
 	assert_non_null(strstr(ps->diags[0].msg, "1 process given as JSON text"));
 	profile_set_free(ps);
+
+	/* A thread given as JSON text is read; an error in it says so. */
+	ps = parse("{\"meta\": {}, \"threads\": [\"{\\\"name\\\": \\\"S\\\","
+		   " \\\"samples\\\": {\\\"schema\\\": {\\\"stack\\\": 0}, \\\"data\\\": [[0]]},"
+		   " \\\"stackTable\\\": {\\\"schema\\\": {\\\"frame\\\": 0}, \\\"data\\\": [[0]]},"
+		   " \\\"frameTable\\\": {\\\"schema\\\": {\\\"location\\\": 0}, \\\"data\\\": [[0]]},"
+		   " \\\"stringTable\\\": [\\\"s\\\"]}\"]}");
+	ASSERT_SAMPLES(ps, 0, "s 1@-|-1\n");
+	profile_set_free(ps);
+	parse_fails("{\"meta\": {}, \"threads\": [\"[1]\"]}",
+		    "1: in a thread given as JSON text: a thread is not an object (at byte 0)");
 }
 
 static void
@@ -229,6 +240,8 @@ test_errors(void **state)
 		    " \"samples\": {\"stack\": [0], \"time\": [1]}, \"stackTable\": {\"frame\": [0],"
 		    " \"prefix\": [null]}, \"frameTable\": {\"func\": [0]}, \"funcTable\": {\"name\": [0]}}]}",
 		    "1: thread 'N': no string table");
+	parse_fails("{\"meta\": {}, \"threads\": [{\"samples\": {\"stack\": [3000000000]}}]}",
+		    "1: stack is out of range (at byte 48)");
 	parse_fails("[1]", "1: not a Gecko profile: expected an object (at byte 0)");
 	parse_fails("{\"a\": 1}", "1: not a Gecko profile: no meta, threads or profile");
 	parse_fails("{\"meta\": {}, \"threads\": [", "1: unexpected end of input");
