@@ -129,4 +129,36 @@ bool json_parse_scaled(const char *s, size_t len, int shift, int64_t *v);
 /* s as a double (any JSON number); false if it is not one. */
 bool json_parse_double(const char *s, size_t len, double *v);
 
+/*
+ * For importers, the errors every one of them gives: tok (JSON_ERROR,
+ * whose message is set, or the end of the input) as an error, "LINE:
+ * unexpected end of input"; and what is wrong with the last token, as
+ * "LINE: what (at byte N)". Both return -1.
+ */
+int json_reader_fail(const struct json_reader *jr, enum json_token tok, struct tf_error *err);
+int json_reader_bad(const struct json_reader *jr, const char *what, struct tf_error *err);
+
+struct import_progress;
+/*
+ * Publish the bytes read since *reported to pr (which may be NULL), a
+ * megabyte at a time, and see whether the load was cancelled: -1 with
+ * err "cancelled" if so.
+ */
+int json_reader_progress(const struct json_reader *jr, struct import_progress *pr,
+			 uint64_t *reported, struct tf_error *err);
+
+/*
+ * The first byte of data past blanks and a UTF-8 byte-order mark, or 0:
+ * how a probe tells a JSON object ('{') from an array or from text.
+ */
+char json_first_byte(const char *data, size_t len);
+
+struct import_options;
+struct profile_set;
+typedef int json_parse_fn(struct json_reader *jr, const struct import_options *opts,
+			  struct profile_set *ps, struct tf_error *err);
+/* An importer's load(): parse (its parse function) on a reader of in. */
+int json_reader_load(struct input *in, json_parse_fn *parse, const struct import_options *opts,
+		     struct profile_set *ps, struct tf_error *err);
+
 #endif /* TFLAME_JSON_READER_H */

@@ -60,7 +60,6 @@
  */
 
 #define GECKO_FORMAT "Gecko profile"
-#define PROGRESS_STEP ((uint64_t)1 << 20)
 /* A cell that was null or absent. */
 #define GK_NULL INT64_MIN
 /* Times and "tracing-ms" weights are read in ms and kept in ns. */
@@ -214,16 +213,13 @@ category_str(struct profile_set *ps, const char *s, size_t len)
 static int
 json_fail(struct gecko *g, enum json_token tok)
 {
-	if (tok == JSON_ERROR)
-		return -1;
-	return tf_error_set_at(g->err, NULL, g->jr->line, "unexpected end of input");
+	return json_reader_fail(g->jr, tok, g->err);
 }
 
 static int
 bad(struct gecko *g, const char *what)
 {
-	return tf_error_set_at(g->err, NULL, g->jr->tok_line, "%s (at byte %llu)", what,
-			       (unsigned long long)g->jr->tok_offset);
+	return json_reader_bad(g->jr, what, g->err);
 }
 
 static enum json_token
@@ -243,16 +239,7 @@ skip(struct gecko *g, enum json_token tok)
 static int
 progress(struct gecko *g)
 {
-	struct import_progress *pr = g->opts->progress;
-	uint64_t done = g->jr->base + g->jr->pos;
-
-	if (!pr || done - g->reported < PROGRESS_STEP)
-		return 0;
-	atomic_fetch_add(&pr->bytes_done, done - g->reported);
-	g->reported = done;
-	if (atomic_load(&pr->cancel))
-		return tf_error_set(g->err, "cancelled");
-	return 0;
+	return json_reader_progress(g->jr, g->opts->progress, &g->reported, g->err);
 }
 
 /* Whether the text of the last token is key. */
@@ -1288,13 +1275,7 @@ static int
 gecko_load(struct input *in, const struct import_options *opts, struct profile_set *ps,
 	   struct tf_error *err)
 {
-	struct json_reader jr;
-	int ret;
-
-	json_reader_init(&jr, in);
-	ret = gecko_parse(&jr, opts, ps, err);
-	json_reader_release(&jr);
-	return ret;
+	return json_reader_load(in, gecko_parse, opts, ps, err);
 }
 
 /* Whether a JSON text has the object key name (with its quotes). */
@@ -1316,13 +1297,7 @@ has_key(const char *data, size_t len, const char *name)
 static int
 gecko_probe(const char *data, size_t len)
 {
-	size_t i = 0;
-
-	while (i < len && strchr(" \t\r\n", data[i]))
-		i++;
-	if (i + 3 <= len && !memcmp(data + i, "\xef\xbb\xbf", 3))
-		i += 3;
-	if (i >= len || data[i] != '{')
+	if (json_first_byte(data, len) != '{')
 		return 0;
 	if (has_key(data, len, "meta") &&
 	    (has_key(data, len, "threads") || has_key(data, len, "libs")) &&

@@ -4,10 +4,12 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tflame/error.h"
+#include "tflame/import.h"
 #include "tflame/input.h"
 #include "tflame/xalloc.h"
 
@@ -689,4 +691,59 @@ json_parse_double(const char *s, size_t len, double *v)
 	errno = 0;
 	*v = strtod(tmp, &end);
 	return end == tmp + len && isfinite(*v);
+}
+
+int
+json_reader_fail(const struct json_reader *jr, enum json_token tok, struct tf_error *err)
+{
+	if (tok == JSON_ERROR)
+		return -1;
+	return tf_error_set_at(err, NULL, jr->line, "unexpected end of input");
+}
+
+int
+json_reader_bad(const struct json_reader *jr, const char *what, struct tf_error *err)
+{
+	return tf_error_set_at(err, NULL, jr->tok_line, "%s (at byte %llu)", what,
+			       (unsigned long long)jr->tok_offset);
+}
+
+int
+json_reader_progress(const struct json_reader *jr, struct import_progress *pr,
+		     uint64_t *reported, struct tf_error *err)
+{
+	uint64_t done = jr->base + jr->pos;
+
+	if (!pr || done - *reported < ((uint64_t)1 << 20))
+		return 0;
+	atomic_fetch_add(&pr->bytes_done, done - *reported);
+	*reported = done;
+	if (atomic_load(&pr->cancel))
+		return tf_error_set(err, "cancelled");
+	return 0;
+}
+
+char
+json_first_byte(const char *data, size_t len)
+{
+	size_t i = 0;
+
+	if (len >= 3 && !memcmp(data, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < len && strchr(" \t\r\n", data[i]))
+		i++;
+	return i < len ? data[i] : 0;
+}
+
+int
+json_reader_load(struct input *in, json_parse_fn *parse, const struct import_options *opts,
+		 struct profile_set *ps, struct tf_error *err)
+{
+	struct json_reader jr;
+	int ret;
+
+	json_reader_init(&jr, in);
+	ret = parse(&jr, opts, ps, err);
+	json_reader_release(&jr);
+	return ret;
 }

@@ -38,7 +38,6 @@
  */
 
 #define SAFARI_FORMAT "Safari recording"
-#define PROGRESS_STEP ((uint64_t)1 << 20)
 /* Seconds are read in ns. */
 #define S_SHIFT 9
 /* speedscope's threshold for a gap to count as idle time, ns. */
@@ -71,16 +70,13 @@ struct safari {
 static int
 json_fail(struct safari *s, enum json_token tok)
 {
-	if (tok == JSON_ERROR)
-		return -1;
-	return tf_error_set_at(s->err, NULL, s->jr->line, "unexpected end of input");
+	return json_reader_fail(s->jr, tok, s->err);
 }
 
 static int
 bad(struct safari *s, const char *what)
 {
-	return tf_error_set_at(s->err, NULL, s->jr->tok_line, "%s (at byte %llu)", what,
-			       (unsigned long long)s->jr->tok_offset);
+	return json_reader_bad(s->jr, what, s->err);
 }
 
 static enum json_token
@@ -106,16 +102,7 @@ is(struct safari *s, const char *key)
 static int
 progress(struct safari *s)
 {
-	struct import_progress *pr = s->opts->progress;
-	uint64_t done = s->jr->base + s->jr->pos;
-
-	if (!pr || done - s->reported < PROGRESS_STEP)
-		return 0;
-	atomic_fetch_add(&pr->bytes_done, done - s->reported);
-	s->reported = done;
-	if (atomic_load(&pr->cancel))
-		return tf_error_set(s->err, "cancelled");
-	return 0;
+	return json_reader_progress(s->jr, s->opts->progress, &s->reported, s->err);
 }
 
 /* A time in seconds to ns; what names it in a message. */
@@ -414,13 +401,7 @@ static int
 safari_load(struct input *in, const struct import_options *opts, struct profile_set *ps,
 	    struct tf_error *err)
 {
-	struct json_reader jr;
-	int ret;
-
-	json_reader_init(&jr, in);
-	ret = safari_parse(&jr, opts, ps, err);
-	json_reader_release(&jr);
-	return ret;
+	return json_reader_load(in, safari_parse, opts, ps, err);
 }
 
 /*
@@ -431,13 +412,7 @@ safari_load(struct input *in, const struct import_options *opts, struct profile_
 static int
 safari_probe(const char *data, size_t len)
 {
-	size_t i = 0;
-
-	while (i < len && strchr(" \t\r\n", data[i]))
-		i++;
-	if (i + 3 <= len && !memcmp(data + i, "\xef\xbb\xbf", 3))
-		i += 3;
-	if (i >= len || data[i] != '{' || !memmem(data, len, "\"recording\"", 11))
+	if (json_first_byte(data, len) != '{' || !memmem(data, len, "\"recording\"", 11))
 		return 0;
 	if (memmem(data, len, "\"sampleStackTraces\"", 19))
 		return 90;

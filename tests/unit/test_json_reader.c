@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "test_util.h"
+#include "tflame/import.h"
 #include "tflame/input.h"
 #include "tflame/strbuf.h"
 #include "tflame/xalloc.h"
@@ -284,6 +285,60 @@ test_input(void **state)
 	tf_error_release(&err);
 }
 
+/* The importers' shared errors and progress. */
+static void
+test_importer_helpers(void **state)
+{
+	static const char text[] = "{\"a\":\n [1, \"x\"";
+	struct import_progress pr = { 0 };
+	struct tf_error err = TF_ERROR_INIT;
+	struct json_reader jr;
+	enum json_token tok;
+	uint64_t reported = 0;
+	struct strbuf big = STRBUF_INIT;
+
+	(void)state;
+	json_reader_init_mem(&jr, text, strlen(text));
+	while ((tok = json_reader_next(&jr, &err)) != JSON_STRING)
+		assert_true(tok > JSON_TRUNCATED);
+	assert_int_equal(json_reader_bad(&jr, "x is odd", &err), -1);
+	assert_string_equal(err.msg, "x is odd (at byte 11)");
+	assert_int_equal(err.line, 2);
+	tok = json_reader_next(&jr, &err);
+	assert_int_equal(tok, JSON_TRUNCATED);
+	assert_int_equal(json_reader_fail(&jr, tok, &err), -1);
+	assert_string_equal(err.msg, "unexpected end of input");
+	/* Below a megabyte read, nothing is published. */
+	assert_int_equal(json_reader_progress(&jr, &pr, &reported, &err), 0);
+	assert_int_equal(json_reader_progress(&jr, NULL, &reported, &err), 0);
+	assert_int_equal(pr.bytes_done, 0);
+	json_reader_release(&jr);
+
+	/* Past it: published, and a cancel is an error. */
+	strbuf_addch(&big, '[');
+	for (int i = 0; i < 300000; i++)
+		strbuf_addstr(&big, "1234,");
+	strbuf_addstr(&big, "1]");
+	json_reader_init_mem(&jr, big.buf, big.len);
+	while ((tok = json_reader_next(&jr, &err)) > JSON_TRUNCATED)
+		;
+	assert_int_equal(json_reader_progress(&jr, &pr, &reported, &err), 0);
+	assert_int_equal(pr.bytes_done, big.len);
+	assert_int_equal(reported, big.len);
+	pr.cancel = 1;
+	reported = 0;
+	assert_int_equal(json_reader_progress(&jr, &pr, &reported, &err), -1);
+	assert_string_equal(err.msg, "cancelled");
+	json_reader_release(&jr);
+	strbuf_release(&big);
+	tf_error_release(&err);
+
+	assert_int_equal(json_first_byte("\xef\xbb\xbf \r\n\t{}", 9), '{');
+	assert_int_equal(json_first_byte("  [", 3), '[');
+	assert_int_equal(json_first_byte(" \n", 2), 0);
+	assert_int_equal(json_first_byte("", 0), 0);
+}
+
 int
 main(void)
 {
@@ -296,6 +351,7 @@ main(void)
 		cmocka_unit_test(test_skip),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_input),
+		cmocka_unit_test(test_importer_helpers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
