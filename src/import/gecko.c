@@ -562,7 +562,10 @@ category_name(struct gecko *g, const struct gk_thread *t, int64_t c)
 	return STR_EMPTY;
 }
 
-/* Whether s[0..len) ends in ":digits"; *start is where the colon is. */
+/*
+ * Whether s[0..len) ends in ":digits" (at most 9); if so *start is where
+ * the colon is and *num the number, else both are left alone.
+ */
 static bool
 ends_in_number(const char *s, size_t len, size_t *start, uint32_t *num)
 {
@@ -591,7 +594,7 @@ parse_location(struct gecko *g, const char *s, size_t len, struct frame *f, bool
 {
 	const char *open;
 	size_t end, colon;
-	uint32_t line, col;
+	uint32_t line;
 
 	*lib = false;
 	f->name = ps_str(g->ps, s, len);
@@ -617,13 +620,8 @@ parse_location(struct gecko *g, const char *s, size_t len, struct frame *f, bool
 	/* file:line or file:line:col */
 	if (!ends_in_number(open + 1, (size_t)(s + end - open - 1), &colon, &line))
 		return;
-	if (ends_in_number(open + 1, colon, &colon, &col)) {
-		uint32_t tmp = line;
-
-		line = col;
-		col = tmp;
-		(void)col;
-	}
+	/* Two numbers: the last was the column (which tflame does not keep). */
+	ends_in_number(open + 1, colon, &colon, &line);
 	if (!colon)
 		return;
 	f->name = ps_str(g->ps, s, (size_t)(open - s - 1));
@@ -788,6 +786,20 @@ out:
 }
 
 /*
+ * a + b, held at int64's ends (short of GK_NULL): a hostile file's times
+ * may be anything.
+ */
+static int64_t
+sat_add(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (!__builtin_add_overflow(a, b, &r) && r != GK_NULL)
+		return r;
+	return b < 0 ? GK_NULL + 1 : INT64_MAX;
+}
+
+/*
  * The time from the outermost profile's start to the thread's profile's,
  * ns: a process's samples are timed from its own start.
  */
@@ -795,13 +807,16 @@ static int64_t
 ctx_offset(struct gecko *g, uint32_t ctx)
 {
 	uint32_t root = UINT32_MAX;
+	int64_t d;
 
 	for (uint32_t c = ctx; c != UINT32_MAX; c = g->ctxs[c].parent)
 		if (g->ctxs[c].has_start)
 			root = c;
 	if (root == UINT32_MAX || !g->ctxs[ctx].has_start)
 		return 0;
-	return g->ctxs[ctx].start - g->ctxs[root].start;
+	if (__builtin_sub_overflow(g->ctxs[ctx].start, g->ctxs[root].start, &d))
+		return 0;
+	return d;
 }
 
 static struct profile *
@@ -841,27 +856,30 @@ build_thread(struct gecko *g, struct gk_thread *t)
 	th = profile_set_thread(g->ps, t->pid, t->tid,
 				t->name ? ps_str(g->ps, t->name, strlen(t->name)) : STR_EMPTY);
 	for (size_t i = 0; i < n && !builder_stopped(&g->b); i++) {
-		int64_t s = cell(t, C_S_STACK, i), w = 1, d;
-		stack_id sid;
+		int64_t s = cell(t, C_S_STACK, i), d;
 		int64_t at = deltas ? cell(t, C_S_DELTA, i) : cell(t, C_S_TIME, i);
 		bool has_time = timed && at != GK_NULL;
+		uint64_t w = 1;
+		stack_id sid;
 
 		if (deltas) {
 			if (at != GK_NULL)
-				time += at;
+				time = sat_add(time, at);
 			at = time;
 		}
 		if (has_time)
-			at += off;
+			at = sat_add(at, off);
 		if (g->devtools && g->opts->weight != WEIGHT_SAMPLES) {
 			/* speedscope's: until the next sample, the last not at all. */
 			int64_t nx = i + 1 < n ? cell(t, C_S_TIME, i + 1) : GK_NULL;
 
-			w = nx != GK_NULL && has_time && nx + off > at ? nx + off - at : 0;
+			if (nx != GK_NULL)
+				nx = sat_add(nx, off);
+			w = nx != GK_NULL && has_time && nx > at ? (uint64_t)nx - (uint64_t)at : 0;
 		} else if (g->opts->weight != WEIGHT_SAMPLES &&
 			   (d = cell(t, C_S_WEIGHT, i)) != GK_NULL) {
-			/* Read in thousandths of a millisecond... of a unit. */
-			w = d < 0 ? 0 : t->wtype == W_MS ? d : d / 1000000;
+			/* Read in millionths: ns for tracing-ms, else whole units. */
+			w = d < 0 ? 0 : t->wtype == W_MS ? (uint64_t)d : (uint64_t)d / 1000000;
 		}
 		/*
 		 * A sample with no stack is in no call tree of the Firefox
@@ -877,8 +895,8 @@ build_thread(struct gecko *g, struct gk_thread *t)
 		else if ((sid = g->stack_sid[s]) == STACK_ROOT)
 			/* (root) alone: it is the stack. */
 			sid = profile_set_stack(g->ps, STACK_ROOT, g->stack_frame[s]);
-		if (builder_add_stack_sample(&g->b, p, th, (uint64_t)w, has_time ? at : 0, has_time,
-					     sid, g->err))
+		if (builder_add_stack_sample(&g->b, p, th, w, has_time ? at : 0, has_time, sid,
+					     g->err))
 			return -1;
 	}
 	return 0;

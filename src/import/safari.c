@@ -311,10 +311,14 @@ build(struct safari *s)
 	for (size_t i = 0; i < s->nr_samples && !builder_stopped(&b); i++) {
 		const struct sf_sample *sm = &s->samples[i];
 		int64_t dur = s->durations[i] < 0 ? 0 : s->durations[i];
-		int64_t start = sm->end - dur;
+		int64_t start, gap;
 
-		if (!samples && prev_end != INT64_MAX && start - prev_end > IDLE_GAP) {
-			builder_begin_sample(&b, p, th, (uint64_t)(start - prev_end), prev_end, true);
+		/* A hostile file's times may be anything: no overflow. */
+		if (__builtin_sub_overflow(sm->end, dur, &start))
+			start = INT64_MIN;
+		if (!samples && prev_end != INT64_MAX &&
+		    !__builtin_sub_overflow(start, prev_end, &gap) && gap > IDLE_GAP) {
+			builder_begin_sample(&b, p, th, (uint64_t)gap, prev_end, true);
 			if (builder_end_sample(&b, BUILDER_LEAF_FIRST, s->err))
 				goto out;
 		}
