@@ -162,6 +162,19 @@ test_devtools(void **state)
 			    "JavaScript");
 	profile_set_free(ps);
 
+	/*
+	 * Times near int64's ends (ns), a process 9e12 ms later: held at the
+	 * ends, no overflow; a time going back weighs nothing.
+	 */
+	ps = parse("{\"profile\": {\"meta\": {\"startTime\": 0}, \"threads\": [],"
+		   " \"processes\": [{\"meta\": {\"startTime\": 9000000000000}, \"threads\": ["
+		   RAW_THREAD("[0, 9000000000000], [0, -9000000000000], [0, 1]", "[null, 0]", "[0]",
+			      "\"a\"") "]}]}}");
+	ASSERT_SAMPLES(ps, 0, "a 0@9223372036854775807|7\n"
+			      "a 9000000000001000000@0|7\n"
+			      "a 0@9000000000001000000|7\n");
+	profile_set_free(ps);
+
 	/* --weight=samples counts them. */
 	ps = try_parse("{\"profile\": {\"meta\": {}, \"threads\": ["
 		       RAW_THREAD("[0, 1], [0, 2]", "[null, 0]", "[0]", "\"a\"") "]}}",
