@@ -224,6 +224,21 @@ test_numbers(void **state)
 	SCALED(" 42", 3, 42000);
 	SCALED("+42", 0, 42);
 	SCALED("0.000000000000000000000000000000000000000000000001234", 50, 123);
+	/* The plain numbers' fast path, at its edges. */
+	SCALED("9322348.713", 6, 9322348713000);
+	SCALED("1.5930639998987317", 6, 1593064);
+	SCALED("-0.0000005", 6, -1);
+	SCALED("-0", 6, 0);
+	SCALED("12.", 3, 12000);
+	SCALED("999999999999999999", 0, 999999999999999999);
+	SCALED("9223372036854.775807", 6, INT64_MAX);
+	SCALED("9223372036854775807", 0, INT64_MAX);
+	SCALED("1234567890123456789.4", 0, 1234567890123456789);
+	assert_false(json_parse_scaled("9223372036854.775808", 20, 6, &v));
+	assert_false(json_parse_scaled("10000000000000", 14, 6, &v));
+	assert_false(json_parse_scaled("01", 2, 0, &v));
+	assert_false(json_parse_scaled(".5", 2, 0, &v));
+	assert_false(json_parse_scaled("1.2.3", 5, 0, &v));
 	assert_false(json_parse_scaled("abc", 3, 3, &v));
 	assert_false(json_parse_scaled("", 0, 3, &v));
 	assert_false(json_parse_scaled("+", 1, 3, &v));
