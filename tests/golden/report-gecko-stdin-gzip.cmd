@@ -1,0 +1,1 @@
+report --format=gecko - < tests/data/gecko/samply.json.gz

@@ -1,0 +1,1 @@
+report --format=safari tests/data/gecko/minimal.json
