@@ -11,7 +11,7 @@
 set -e
 . "$(dirname "$0")/lib.sh"
 [ $# -gt 0 ] && shift
-formats=${*:-jfr}
+formats=${*:-jfr gecko gecko-processed safari}
 mb=${FORMATS_MB:-110}
 
 # measure FILE: load it once and print the figures.
@@ -35,6 +35,18 @@ for fmt in $formats; do
 		if [ ! -s "$input" ]; then
 			echo "generating $input ..."
 			python3 "$here/gen-jfr.py" --mb "$mb" "$input.tmp"
+			mv "$input.tmp" "$input"
+		fi
+		measure "$input" ;;
+	gecko|gecko-processed|safari)
+		# Gecko: the raw form (Firefox, perf script report gecko), 12
+		# threads in two processes; the processed form as Python's
+		# sampler writes it, strings after the threads, so every thread
+		# is held to the end; a Safari recording of 40-frame samples.
+		input=$out/$fmt-$mb.json
+		if [ ! -s "$input" ]; then
+			echo "generating $input ..."
+			python3 "$here/gecko-gen.py" "$fmt" "$mb" "$input.tmp"
 			mv "$input.tmp" "$input"
 		fi
 		measure "$input" ;;
