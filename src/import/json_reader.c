@@ -606,42 +606,45 @@ parse_scaled_plain(const char *s, size_t len, int shift, int64_t *v)
 		100000000000000, 1000000000000000, 10000000000000000,
 		100000000000000000, 1000000000000000000,
 	};
+	const char *p = s, *end = s + len, *digits;
 	uint64_t m = 0;
-	size_t i = 0, digits = 0, frac = 0;
-	bool neg = false, dot = false;
+	size_t frac = 0, nd;
+	bool neg = false;
 
 	if (shift < 0 || shift > 18 || !len)
 		return false;
-	if (s[0] == '-') {
+	if (*p == '-') {
 		neg = true;
-		i++;
+		p++;
 	}
 	/* JSON has no leading zeros, nor a number starting with a dot. */
-	if (i >= len || !is_digit(s[i]) || (s[i] == '0' && i + 1 < len && is_digit(s[i + 1])))
+	digits = p;
+	while (p < end && is_digit(*p))
+		m = m * 10 + (uint64_t)(*p++ - '0');
+	nd = (size_t)(p - digits);
+	if (!nd || (*digits == '0' && nd > 1))
 		return false;
-	for (; i < len; i++) {
-		if (is_digit(s[i])) {
-			if (++digits > 18)
-				return false;
-			m = m * 10 + (uint64_t)(s[i] - '0');
-			frac += dot;
-		} else if (s[i] == '.' && !dot) {
-			dot = true;
-		} else {
-			return false;
-		}
-	}
-	if (frac <= (size_t)shift) {
-		uint64_t p = pow10[(size_t)shift - frac];
+	if (p < end && *p == '.') {
+		const char *f = ++p;
 
-		if (m && m > (uint64_t)INT64_MAX / p)
+		while (p < end && is_digit(*p))
+			m = m * 10 + (uint64_t)(*p++ - '0');
+		frac = (size_t)(p - f);
+	}
+	/* At most 18 digits: m cannot have wrapped. */
+	if (p != end || nd + frac > 18)
+		return false;
+	if (frac <= (size_t)shift) {
+		uint64_t mul = pow10[(size_t)shift - frac];
+
+		if (m && m > (uint64_t)INT64_MAX / mul)
 			return false;
-		m *= p;
+		m *= mul;
 	} else {
 		/* Dropped digits round half away from zero, as below. */
-		uint64_t p = pow10[frac - (size_t)shift];
+		uint64_t div = pow10[frac - (size_t)shift];
 
-		m = m / p + (m % p >= p / 2);
+		m = m / div + (m % div >= div / 2);
 	}
 	*v = neg ? -(int64_t)m : (int64_t)m;
 	return true;
