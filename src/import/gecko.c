@@ -45,12 +45,14 @@
  * Weights: a sample of a raw or processed profile counts 1, or its
  * "weight" in the profile's weightType ("samples", "tracing-ms",
  * "bytes"): what the Firefox Profiler counts; a sample with no stack
- * counts nowhere. A DevTools recording is weighed as speedscope weighs
- * it: a sample lasts until the next sample of its thread, and the last
- * one not at all. Frames speedscope hides there (native labels, Firefox's
- * own resource: and self-hosted JS) are kept: the totals of page JS
- * functions are speedscope's, and so is the self of those that call none
- * of the hidden frames. Gecko's "(root)" above every stack is left out.
+ * counts nowhere. A thread's nativeAllocations and jsAllocations are
+ * profiles of their own, in bytes. A DevTools recording is weighed as
+ * speedscope weighs it: a sample lasts until the next sample of its
+ * thread, and the last one not at all. Frames speedscope hides there
+ * (native labels, Firefox's own resource: and self-hosted JS) are kept:
+ * the totals of page JS functions are speedscope's, and so is the self of
+ * those that call none of the hidden frames. Gecko's "(root)" above every
+ * stack is left out.
  *
  * The tables of a thread come in any order (Gecko writes the samples
  * before the stacks and strings), so each is kept as integers until the
@@ -77,10 +79,15 @@ enum gk_col {
 	C_FN_NAME, C_FN_FILE, C_FN_LINE, C_FN_RES,
 	/* resourceTable */
 	C_R_NAME,
+	/* nativeAllocations, jsAllocations */
+	C_NA_STACK, C_NA_TIME, C_NA_WEIGHT,
+	C_JA_STACK, C_JA_TIME, C_JA_WEIGHT,
 	NR_COLS
 };
 
-enum gk_table { T_SAMPLES, T_STACKS, T_FRAMES, T_FUNCS, T_RESOURCES, NR_TABLES };
+enum gk_table {
+	T_SAMPLES, T_STACKS, T_FRAMES, T_FUNCS, T_RESOURCES, T_NATIVE, T_JS, NR_TABLES
+};
 
 static const struct {
 	enum gk_table table;
@@ -103,10 +110,17 @@ static const struct {
 	[C_FN_LINE] = { T_FUNCS, "lineNumber", 0 },
 	[C_FN_RES] = { T_FUNCS, "resource", 0 },
 	[C_R_NAME] = { T_RESOURCES, "name", 0 },
+	[C_NA_STACK] = { T_NATIVE, "stack", 0 },
+	[C_NA_TIME] = { T_NATIVE, "time", MS_SHIFT },
+	[C_NA_WEIGHT] = { T_NATIVE, "weight", 0 },
+	[C_JA_STACK] = { T_JS, "stack", 0 },
+	[C_JA_TIME] = { T_JS, "time", MS_SHIFT },
+	[C_JA_WEIGHT] = { T_JS, "weight", 0 },
 };
 
 static const char *const table_names[NR_TABLES] = {
 	"samples", "stackTable", "frameTable", "funcTable", "resourceTable",
+	"nativeAllocations", "jsAllocations",
 };
 
 /*
@@ -280,11 +294,11 @@ read_cell(struct gecko *g, enum json_token tok, int shift, const char *what, int
 	}
 }
 
-/* Whether column c keeps int64 cells. */
+/* Whether column c keeps int64 cells: times and weights. */
 static inline bool
 wide(enum gk_col c)
 {
-	return columns[c].shift != 0;
+	return columns[c].shift != 0 || c == C_NA_WEIGHT || c == C_JA_WEIGHT;
 }
 
 /* Append v (GK_NULL, or in int32's range for a narrow column) to column c. */
@@ -333,6 +347,9 @@ read_col_cell(struct gecko *g, enum json_token tok, enum gk_col c, int64_t *v)
 static int
 find_col(enum gk_table table, const char *name)
 {
+	/* An allocation's bytes: "size" in some versions, "weight" in others. */
+	if ((table == T_NATIVE || table == T_JS) && !strcmp(name, "size"))
+		name = "weight";
 	for (int c = 0; c < NR_COLS; c++)
 		if (columns[c].table == table && !strcmp(columns[c].name, name))
 			return c;
@@ -837,10 +854,60 @@ thread_profile(struct gecko *g, const struct gk_thread *t)
 	return profile_set_profile(g->ps, ps_str(g->ps, "time", 4), UNIT_NANOSECONDS);
 }
 
+/* The id of stack s (not null) of a thread's table, named by what, row. */
+static int
+stack_of(struct gecko *g, const struct gk_thread *t, int64_t s, const char *what, size_t row,
+	 stack_id *sid)
+{
+	size_t nst = t->rows[T_STACKS];
+
+	if (s < 0 || (uint64_t)s >= nst)
+		return bad_index(g, t, what, row, s, "the stack table", nst);
+	*sid = g->stack_sid[s];
+	/* (root) alone: it is the stack. */
+	if (*sid == STACK_ROOT)
+		*sid = profile_set_stack(g->ps, STACK_ROOT, g->stack_frame[s]);
+	return 0;
+}
+
+/*
+ * The allocations of a thread (table T_NATIVE or T_JS): each weighs its
+ * bytes in a profile of its own; a native deallocation (negative) is not
+ * an allocation and is left out.
+ */
+static int
+build_allocations(struct gecko *g, const struct gk_thread *t, thread_id th, enum gk_table table)
+{
+	bool native = table == T_NATIVE, samples = g->opts->weight == WEIGHT_SAMPLES;
+	enum gk_col cs = native ? C_NA_STACK : C_JA_STACK, ct = native ? C_NA_TIME : C_JA_TIME;
+	enum gk_col cw = native ? C_NA_WEIGHT : C_JA_WEIGHT;
+	const char *name = native ? "native allocations" : "JS allocations";
+	int64_t off = ctx_offset(g, t->ctx);
+	struct profile *p = NULL;
+
+	for (size_t i = 0; i < t->rows[table] && !builder_stopped(&g->b); i++) {
+		int64_t s = cell(t, cs, i), at = cell(t, ct, i), w = cell(t, cw, i);
+		stack_id sid;
+
+		if (s == GK_NULL || w == GK_NULL || w <= 0)
+			continue;
+		if (stack_of(g, t, s, native ? "native allocation" : "JS allocation", i, &sid))
+			return -1;
+		if (!p)
+			p = profile_set_profile(g->ps, ps_str(g->ps, name, strlen(name)),
+						samples ? UNIT_SAMPLES : UNIT_BYTES);
+		if (builder_add_stack_sample(&g->b, p, th, samples ? 1 : (uint64_t)w,
+					     at == GK_NULL ? 0 : sat_add(at, off), at != GK_NULL, sid,
+					     g->err))
+			return -1;
+	}
+	return 0;
+}
+
 static int
 build_thread(struct gecko *g, struct gk_thread *t)
 {
-	size_t nr_strs, n = t->rows[T_SAMPLES], nst = t->rows[T_STACKS];
+	size_t nr_strs, n = t->rows[T_SAMPLES];
 	const str_id *strs = thread_strings(g, t, &nr_strs);
 	struct profile *p;
 	thread_id th;
@@ -848,13 +915,13 @@ build_thread(struct gecko *g, struct gk_thread *t)
 	bool deltas = !t->col[C_S_TIME].nr && t->col[C_S_DELTA].nr;
 	bool timed = t->col[C_S_TIME].nr || deltas;
 
-	if (!n)
+	if (!n && !t->rows[T_NATIVE] && !t->rows[T_JS])
 		return 0;
 	if (resolve_stacks(g, t, strs, nr_strs))
 		return -1;
-	p = thread_profile(g, t);
 	th = profile_set_thread(g->ps, t->pid, t->tid,
 				t->name ? ps_str(g->ps, t->name, strlen(t->name)) : STR_EMPTY);
+	p = n ? thread_profile(g, t) : NULL;
 	for (size_t i = 0; i < n && !builder_stopped(&g->b); i++) {
 		int64_t s = cell(t, C_S_STACK, i), d;
 		int64_t at = deltas ? cell(t, C_S_DELTA, i) : cell(t, C_S_TIME, i);
@@ -888,17 +955,15 @@ build_thread(struct gecko *g, struct gk_thread *t)
 		 */
 		if (s == GK_NULL && !g->devtools)
 			continue;
-		if (s != GK_NULL && (s < 0 || (uint64_t)s >= nst))
-			return bad_index(g, t, "sample", i, s, "the stack table", nst);
-		if (s == GK_NULL)
-			sid = STACK_ROOT;
-		else if ((sid = g->stack_sid[s]) == STACK_ROOT)
-			/* (root) alone: it is the stack. */
-			sid = profile_set_stack(g->ps, STACK_ROOT, g->stack_frame[s]);
+		sid = STACK_ROOT;
+		if (s != GK_NULL && stack_of(g, t, s, "sample", i, &sid))
+			return -1;
 		if (builder_add_stack_sample(&g->b, p, th, w, has_time ? at : 0, has_time, sid,
 					     g->err))
 			return -1;
 	}
+	if (build_allocations(g, t, th, T_NATIVE) || build_allocations(g, t, th, T_JS))
+		return -1;
 	return 0;
 }
 

@@ -137,6 +137,47 @@ test_processed(void **state)
 }
 
 static void
+test_allocations(void **state)
+{
+	struct profile_set *ps;
+	struct profile *p;
+
+	(void)state;
+	/*
+	 * Native allocations (raw, "size"; a deallocation left out) and JS
+	 * allocations (processed, "weight"): bytes, each a profile of its
+	 * own, beside the samples.
+	 */
+	ps = parse("{\"meta\": {\"startTime\": 0}, \"threads\": [{\"name\": \"A\", \"tid\": 3,"
+		   " \"samples\": {\"schema\": {\"stack\": 0, \"time\": 1}, \"data\": [[1, 1]]},"
+		   " \"nativeAllocations\": {\"schema\": {\"time\": 0, \"size\": 1, \"stack\": 2},"
+		   "  \"data\": [[1.5, 4096, 1], [2, -4096, 1], [2.5, 16, 0], [3, 8, null]]},"
+		   " \"jsAllocations\": {\"time\": [4], \"weight\": [48], \"stack\": [1],"
+		   "  \"weightType\": \"bytes\", \"length\": 1},"
+		   " \"stackTable\": {\"schema\": {\"prefix\": 0, \"frame\": 1}, \"data\": [[null, 0], [0, 1]]},"
+		   " \"frameTable\": {\"schema\": {\"location\": 0}, \"data\": [[0], [1]]},"
+		   " \"stringTable\": [\"main\", \"malloc\"]}]}");
+	assert_int_equal(ps->nr_profiles, 3);
+	ASSERT_SAMPLES(ps, 0, "main;malloc 1@1000000|3\n");
+	p = profile_set_find_profile(ps, "native allocations");
+	assert_non_null(p);
+	assert_int_equal(p->unit, UNIT_BYTES);
+	ASSERT_SAMPLES(ps, 1, "main;malloc 4096@1500000|3\nmain 16@2500000|3\n");
+	p = profile_set_find_profile(ps, "JS allocations");
+	assert_non_null(p);
+	assert_int_equal(p->unit, UNIT_BYTES);
+	ASSERT_SAMPLES(ps, 2, "main;malloc 48@4000000|3\n");
+	profile_set_free(ps);
+
+	/* A bad stack index names the allocation. */
+	parse_fails("{\"meta\": {}, \"threads\": [{\"name\": \"A\","
+		    " \"jsAllocations\": {\"weight\": [1], \"stack\": [7]},"
+		    " \"stackTable\": {\"frame\": [0], \"prefix\": [null]},"
+		    " \"frameTable\": {\"location\": [0]}, \"stringTable\": [\"m\"]}]}",
+		    "1: thread 'A': JS allocation 0 names 7, which the stack table (1 entries) lacks");
+}
+
+static void
 test_devtools(void **state)
 {
 	struct profile_set *ps;
@@ -297,6 +338,7 @@ main(void)
 		cmocka_unit_test(test_raw),
 		cmocka_unit_test(test_processes),
 		cmocka_unit_test(test_processed),
+		cmocka_unit_test(test_allocations),
 		cmocka_unit_test(test_devtools),
 		cmocka_unit_test(test_empty_and_one),
 		cmocka_unit_test(test_deep),
