@@ -791,9 +791,11 @@ resolve_stacks(struct gecko *g, const struct gk_thread *t, const str_id *strs, s
 			/* Gecko's (root) is above every stack: left out, as for V8. */
 			if (p == GK_NULL && ps_frame(g->ps, g->stack_frame[y])->name == g->root_name)
 				g->stack_sid[y] = STACK_ROOT;
+			else if (p == GK_NULL)
+				g->stack_sid[y] = profile_set_stack(g->ps, STACK_ROOT, g->stack_frame[y]);
 			else
-				g->stack_sid[y] = profile_set_stack(g->ps, p == GK_NULL ? STACK_ROOT
-								    : g->stack_sid[p], g->stack_frame[y]);
+				g->stack_sid[y] = profile_set_stack(g->ps, g->stack_sid[p],
+								    g->stack_frame[y]);
 		}
 	}
 	ret = 0;
