@@ -25,6 +25,7 @@ static const char usage_text[] =
 	"       tflame report [OPTIONS] FILE      print a summary: threads, top functions\n"
 	"       tflame collapse [OPTIONS] FILE    print folded stacks (stackcollapse-perf.pl)\n"
 	"       tflame dump [OPTIONS] FILE        print a pane as text\n"
+	"       tflame export [OPTIONS] FILE      write the lens as folded, speedscope or SVG\n"
 	"       tflame --dump-config              print the config file's defaults\n"
 	"       tflame --help | --version\n"
 	"\n"
@@ -43,8 +44,8 @@ static const char usage_text[] =
 	"come from ~/.config/tflame/config (TFLAME_CONFIG=FILE reads FILE instead,\n"
 	"TFLAME_CONFIG= none).\n"
 	"\n"
-	"Run 'tflame report --help', 'tflame collapse --help' or 'tflame dump --help'\n"
-	"for their options, and 'man tflame' for the details.\n";
+	"Run 'tflame report --help', 'tflame collapse --help', 'tflame dump --help'\n"
+	"or 'tflame export --help' for their options, and 'man tflame' for the details.\n";
 
 void
 cli_error(const char *fmt, ...)
@@ -481,6 +482,8 @@ cli_main(int argc, char **argv)
 		return cmd_collapse(argc - 1, argv + 1);
 	if (!strcmp(cmd, "dump"))
 		return cmd_dump(argc - 1, argv + 1);
+	if (!strcmp(cmd, "export"))
+		return cmd_export(argc - 1, argv + 1);
 	if (!strcmp(cmd, "__complete"))
 		return cmd_complete(argc - 1, argv + 1);
 	return ui_main(argc, argv);

@@ -36,7 +36,7 @@
 
 #define COMPLETE_MAX_SAMPLES 200000
 
-static const char *const commands[] = { "report", "collapse", "dump" };
+static const char *const commands[] = { "report", "collapse", "dump", "export" };
 /* As cmd_dump.c takes them; tests/completion.sh checks it does. */
 static const char *const views[] = { "left-heavy", "time-order", "sandwich" };
 static const char *const weights[] = { "period", "samples" };
@@ -145,6 +145,8 @@ cmd_complete(int argc, char **argv)
 			print_options(cmd_collapse_options());
 		else if (!strcmp(arg, "dump"))
 			print_options(cmd_dump_options());
+		else if (!strcmp(arg, "export"))
+			print_options(cmd_export_options());
 		return EXIT_OK;
 	}
 	if (!strcmp(what, "values")) {

@@ -69,31 +69,6 @@ cmd_dump_options(void)
 #define MAX_DUMP_WIDTH 10000
 #define MAX_DUMP_HEIGHT 100000
 
-/* Does the call path of stack s, root first, read "a;b;c"? */
-static bool
-stack_matches(const struct profile_set *ps, stack_id s, const char *path)
-{
-	size_t len = strlen(path);
-
-	/* Walk from the leaf: compare the path's pieces from its end. */
-	while (s != STACK_ROOT) {
-		const struct frame *f = ps_frame(ps, ps_stack(ps, s)->frame);
-		const char *name = ps_get(ps, f->name);
-		size_t n = strlen(name), start;
-
-		if (n > len)
-			return false;
-		start = len - n;
-		if (memcmp(path + start, name, n) || (start && path[start - 1] != ';'))
-			return false;
-		len = start ? start - 1 : 0;
-		s = ps_stack(ps, s)->parent;
-		if (!start)
-			return s == STACK_ROOT;
-	}
-	return len == 0;
-}
-
 /* The x range of the first box (tree node or chart box) on path. */
 static bool
 find_zoom(struct model *m, bool chart, const char *path, uint64_t *x0, uint64_t *x1)
@@ -107,7 +82,7 @@ find_zoom(struct model *m, bool chart, const char *path, uint64_t *x0, uint64_t 
 			const struct chart *c = &tl->lanes[l];
 
 			for (uint32_t i = 0; i < c->nr_boxes; i++) {
-				if (stack_matches(ps, chart_stack(c, i), path)) {
+				if (profile_stack_is_path(ps, chart_stack(c, i), path)) {
 					*x0 = chart_x0(c, i);
 					*x1 = chart_x1(c, i);
 					return true;
@@ -117,7 +92,7 @@ find_zoom(struct model *m, bool chart, const char *path, uint64_t *x0, uint64_t 
 		return false;
 	}
 	for (stack_id s = 1; s < ps->nr_stacks; s++)
-		if (stack_matches(ps, s, path) && calltree_node_range(model_tree(m), s, x0, x1))
+		if (profile_stack_is_path(ps, s, path) && calltree_node_range(model_tree(m), s, x0, x1))
 			return true;
 	return false;
 }

@@ -32,6 +32,7 @@ int cli_main(int argc, char **argv);
 /* Subcommands: argv[0] is the subcommand's name. */
 int cmd_collapse(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 /* tflame __complete: the words of the shell completions (cmd_complete.c). */
 int cmd_complete(int argc, char **argv);
@@ -44,6 +45,7 @@ struct option;
 const struct option *cli_ui_options(void);
 const struct option *cmd_collapse_options(void);
 const struct option *cmd_dump_options(void);
+const struct option *cmd_export_options(void);
 const struct option *cmd_report_options(void);
 
 /*

@@ -23,6 +23,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tflame/palette.h"
+
 struct tf_error;
 
 /*
@@ -54,19 +56,6 @@ enum display_color {
 };
 #undef DISPLAY_ENUM_
 
-/*
- * Families of box colours. FLAME_HOT is the FlameGraph palette of reds,
- * oranges and yellows; the others tell kinds of code apart in the
- * kernel/JIT/user colour mode.
- */
-enum flame_family {
-	FLAME_HOT,
-	FLAME_USER,
-	FLAME_KERNEL,
-	FLAME_JIT,
-	FLAME_INLINED,
-	FLAME_NR_FAMILIES
-};
 
 /*
  * A UI element's colours from the config file (conf.h), in place of its

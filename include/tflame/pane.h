@@ -20,17 +20,12 @@
 #include <stdint.h>
 
 #include "tflame/keys.h"
+#include "tflame/palette.h"
 
 struct display;
 struct model;
 struct strbuf;
 
-enum color_mode {
-	COLOR_BY_FUNCTION, /* the hash of the function's name */
-	COLOR_BY_MODULE,   /* the hash of its module */
-	COLOR_BY_KIND,     /* kernel, JIT, inlined or user code */
-	COLOR_NR_MODES
-};
 
 /* What the UI lends a pane for the length of a call. */
 struct pane_ctx {

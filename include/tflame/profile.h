@@ -336,6 +336,13 @@ ps_next_sibling(const struct profile_set *ps, stack_id s)
 }
 
 /*
+ * Whether the call path of stack s, root first, reads path: the frame
+ * names joined by ';', "main;run;parse" (a name holding ';' matches
+ * itself). STACK_ROOT reads "". O(depth), no recursion.
+ */
+bool profile_stack_is_path(const struct profile_set *ps, stack_id s, const char *path);
+
+/*
  * Append one sample. Returns 0, or -1 with err set when the total weight of
  * the profile would overflow 64 bits (the sample is then not added).
  */

@@ -1558,3 +1558,27 @@ profile_set_memory(const struct profile_set *ps)
 		      (ps->profiles[i]->src ? sizeof(src_id) : 0));
 	return n;
 }
+
+bool
+profile_stack_is_path(const struct profile_set *ps, stack_id s, const char *path)
+{
+	size_t len = strlen(path);
+
+	/* Walk from the leaf: compare the path's pieces from its end. */
+	while (s != STACK_ROOT) {
+		const struct frame *f = ps_frame(ps, ps_stack(ps, s)->frame);
+		const char *name = ps_get(ps, f->name);
+		size_t n = strlen(name), start;
+
+		if (n > len)
+			return false;
+		start = len - n;
+		if (memcmp(path + start, name, n) || (start && path[start - 1] != ';'))
+			return false;
+		len = start ? start - 1 : 0;
+		s = ps_stack(ps, s)->parent;
+		if (!start)
+			return s == STACK_ROOT;
+	}
+	return len == 0;
+}

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "tflame/error.h"
+#include "tflame/palette.h"
 #include "tflame/render.h"
 #include "tflame/text.h"
 #include "tflame/xalloc.h"
@@ -26,21 +27,6 @@ static const struct ui_color ui_colors[] = {
 	DISPLAY_COLORS(DISPLAY_UI_)
 };
 #undef DISPLAY_UI_
-
-/*
- * Box backgrounds in the xterm 256-colour cube (16 + 36r + 6g + b). The
- * hot family follows FlameGraph's palette: red high, green anywhere, blue
- * low, so everything is red, orange or yellow and black text stays
- * readable on it.
- */
-static const short hot256[] = {
-	196, 202, 208, 214, 220, 160, 166, 172, 178, 184,
-	203, 209, 215, 221, 227, 167, 173, 179, 185,
-};
-static const short user256[] = { 196, 160, 203, 167, 197, 161, 204 };
-static const short kernel256[] = { 214, 220, 178, 221, 184, 227 };
-static const short jit256[] = { 70, 76, 112, 114, 148, 150 };
-static const short inlined256[] = { 73, 79, 80, 115, 116, 152 };
 
 /* With 8 colours, shades become text/background combinations. */
 struct pair8 {
@@ -57,18 +43,30 @@ static const struct pair8 kernel8[] = {
 static const struct pair8 jit8[] = { { COLOR_BLACK, COLOR_GREEN }, { COLOR_WHITE, COLOR_GREEN } };
 static const struct pair8 inlined8[] = { { COLOR_BLACK, COLOR_CYAN }, { COLOR_WHITE, COLOR_CYAN } };
 
+/* The 256-colour shades are the core's (palette.h): an SVG export shares them. */
 static const struct {
-	const short *c256;
-	unsigned n256;
 	const struct pair8 *c8;
 	unsigned n8;
 } families[FLAME_NR_FAMILIES] = {
-	[FLAME_HOT] = { hot256, ARRAY_SIZE(hot256), hot8, ARRAY_SIZE(hot8) },
-	[FLAME_USER] = { user256, ARRAY_SIZE(user256), user8, ARRAY_SIZE(user8) },
-	[FLAME_KERNEL] = { kernel256, ARRAY_SIZE(kernel256), kernel8, ARRAY_SIZE(kernel8) },
-	[FLAME_JIT] = { jit256, ARRAY_SIZE(jit256), jit8, ARRAY_SIZE(jit8) },
-	[FLAME_INLINED] = { inlined256, ARRAY_SIZE(inlined256), inlined8, ARRAY_SIZE(inlined8) },
+	[FLAME_HOT] = { hot8, ARRAY_SIZE(hot8) },
+	[FLAME_USER] = { user8, ARRAY_SIZE(user8) },
+	[FLAME_KERNEL] = { kernel8, ARRAY_SIZE(kernel8) },
+	[FLAME_JIT] = { jit8, ARRAY_SIZE(jit8) },
+	[FLAME_INLINED] = { inlined8, ARRAY_SIZE(inlined8) },
 };
+
+/* How many shades family has with colors colours. */
+static unsigned
+family_shades(enum flame_family f, int colors)
+{
+	unsigned n;
+
+	if (colors >= 256) {
+		palette_shades(f, &n);
+		return n;
+	}
+	return families[f].n8;
+}
 
 /* Pair numbers: the UI's first, then each family's shades in turn. */
 static short
@@ -77,7 +75,7 @@ family_base(enum flame_family f, int colors)
 	short base = DISPLAY_NR_COLORS + 1;
 
 	for (int i = 0; i < (int)f; i++)
-		base += (short)(colors >= 256 ? families[i].n256 : families[i].n8);
+		base += (short)family_shades((enum flame_family)i, colors);
 	return base;
 }
 
@@ -107,8 +105,11 @@ init_colors(struct display *d)
 		short base = family_base((enum flame_family)f, d->colors);
 
 		if (d->colors == 256) {
-			for (unsigned i = 0; i < families[f].n256; i++)
-				init_pair((short)(base + i), 16, families[f].c256[i]);
+			unsigned n;
+			const short *c256 = palette_shades((enum flame_family)f, &n);
+
+			for (unsigned i = 0; i < n; i++)
+				init_pair((short)(base + i), 16, c256[i]);
 		} else {
 			for (unsigned i = 0; i < families[f].n8; i++)
 				init_pair((short)(base + i), families[f].c8[i].fg,
@@ -319,7 +320,7 @@ display_flame_attr(const struct display *d, enum flame_family family, uint32_t h
 
 	if (!d->colors)
 		return A_NORMAL;
-	n = d->colors == 256 ? families[family].n256 : families[family].n8;
+	n = family_shades(family, d->colors);
 	return COLOR_PAIR(family_base(family, d->colors) + (short)(hash % n));
 }
 
@@ -344,8 +345,12 @@ display_glyph_ellipsis(const struct display *d)
 struct ink
 display_flame_ink(const struct display *d, enum flame_family family, uint32_t hash)
 {
-	if (d->colors >= 256)
-		return (struct ink){ 16, families[family].c256[hash % families[family].n256] };
+	if (d->colors >= 256) {
+		unsigned n;
+		const short *c256 = palette_shades(family, &n);
+
+		return (struct ink){ 16, c256[hash % n] };
+	}
 	if (d->colors)
 		return (struct ink){ families[family].c8[hash % families[family].n8].fg,
 				     families[family].c8[hash % families[family].n8].bg };

@@ -12,7 +12,6 @@
 #include "tflame/display.h"
 #include "tflame/flow.h"
 #include "tflame/functions.h"
-#include "tflame/hash.h"
 #include "tflame/lanes.h"
 #include "tflame/layout.h"
 #include "tflame/model.h"
@@ -802,28 +801,7 @@ node_neighbour(const struct flame *f, uint32_t n, int dir)
 static enum flame_family
 node_hue(const struct flame *f, const struct pane_ctx *ctx, uint32_t n, uint32_t *hash)
 {
-	const struct frame *fr = node_frame(f, n);
-	const struct profile_set *ps = f->ps;
-	enum flame_family family = FLAME_HOT;
-	str_id key = fr->name;
-
-	switch (ctx->color) {
-	case COLOR_BY_MODULE:
-		key = fr->module;
-		break;
-	case COLOR_BY_KIND:
-		family = fr->flags & FRAME_KERNEL	 ? FLAME_KERNEL
-			 : fr->flags & FRAME_JIT     ? FLAME_JIT
-			 : fr->flags & FRAME_INLINED ? FLAME_INLINED
-						     : FLAME_USER;
-		break;
-	case COLOR_BY_FUNCTION:
-	case COLOR_NR_MODES:
-		break;
-	}
-	/* The name's bytes, not its id: ids differ between files and events. */
-	*hash = (uint32_t)hash_bytes(ps_get(ps, key), intern_len(&ps->strings, key), 0x7f1a);
-	return family;
+	return palette_hue(f->ps, node_frame(f, n), ctx->color, hash);
 }
 
 static attr_t

@@ -1,0 +1,54 @@
+#ifndef TFLAME_PALETTE_H
+#define TFLAME_PALETTE_H
+
+/*
+ * Box colours: which colour a frame's box takes, the same in the explorer
+ * (display.c paints it) and in an exported SVG (export.c writes it), so a
+ * flame graph handed on looks like the screen it came from.
+ *
+ * A colour is a family (by the colour mode) and a shade within it chosen
+ * by a hash of the name (or module) bytes, never of an id, so that one
+ * function keeps its colour across files and events. The shades are
+ * colours of the xterm 256-colour cube.
+ */
+
+#include <stdint.h>
+
+#include "tflame/profile.h"
+
+/*
+ * Families of box colours. FLAME_HOT is the FlameGraph palette of reds,
+ * oranges and yellows; the others tell kinds of code apart in the
+ * kernel/JIT/user colour mode.
+ */
+enum flame_family {
+	FLAME_HOT,
+	FLAME_USER,
+	FLAME_KERNEL,
+	FLAME_JIT,
+	FLAME_INLINED,
+	FLAME_NR_FAMILIES
+};
+
+/* What a box's colour says (the explorer's c key). */
+enum color_mode {
+	COLOR_BY_FUNCTION, /* the hash of the function's name */
+	COLOR_BY_MODULE,   /* the hash of its module */
+	COLOR_BY_KIND,     /* kernel, JIT, inlined or user code */
+	COLOR_NR_MODES
+};
+
+/* The shades of family as xterm colour numbers: *n of them (static). */
+const short *palette_shades(enum flame_family family, unsigned *n);
+
+/* The family of frame fr in mode, and in *hash what picks its shade. */
+enum flame_family palette_hue(const struct profile_set *ps, const struct frame *fr,
+			      enum color_mode mode, uint32_t *hash);
+
+/* The xterm shade palette_hue() gives fr in mode. */
+short palette_xterm(const struct profile_set *ps, const struct frame *fr, enum color_mode mode);
+
+/* An xterm colour number (0-255) as 0xRRGGBB, as xterm shows it. */
+uint32_t palette_xterm_rgb(short color);
+
+#endif /* TFLAME_PALETTE_H */
