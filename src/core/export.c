@@ -304,7 +304,9 @@ write_speedscope(const struct export_lens *l, const bool *in, FILE *out,
 	for (stack_id s = 1; s < ps->nr_stacks; s++) {
 		const struct frame *f = &ps->frames[ps->stacks[s].frame];
 
-		if (!used[s] || index[ps->stacks[s].frame] != UINT32_MAX)
+		/* A process root frame: the thread's profile is named after it. */
+		if (!used[s] || index[ps->stacks[s].frame] != UINT32_MAX ||
+		    (f->flags & FRAME_PROCESS))
 			continue;
 		index[ps->stacks[s].frame] = nr_index;
 		strbuf_addstr(&sb, nr_index++ ? ",\n{\"name\":" : "\n{\"name\":");
@@ -312,10 +314,6 @@ write_speedscope(const struct export_lens *l, const bool *in, FILE *out,
 		if (f->file != STR_EMPTY) {
 			strbuf_addstr(&sb, ",\"file\":");
 			add_quoted(&sb, ps, f->file);
-		} else if (f->module != STR_EMPTY) {
-			/* Where the code is, when there is no source file. */
-			strbuf_addstr(&sb, ",\"file\":");
-			add_quoted(&sb, ps, f->module);
 		}
 		if (f->flags & FRAME_HAS_LINE && f->line)
 			strbuf_addf(&sb, ",\"line\":%u", f->line);
@@ -348,8 +346,9 @@ write_speedscope(const struct export_lens *l, const bool *in, FILE *out,
 			uint32_t n = stack_path(ps, v[i].stack, &path, &alloc_path);
 
 			strbuf_addstr(&sb, i > first ? ",[" : "[");
-			for (uint32_t k = 0; k < n; k++)
-				strbuf_addf(&sb, k ? ",%u" : "%u", index[path[k]]);
+			for (uint32_t k = 0, nr_out = 0; k < n; k++)
+				if (index[path[k]] != UINT32_MAX)
+					strbuf_addf(&sb, nr_out++ ? ",%u" : "%u", index[path[k]]);
 			strbuf_addch(&sb, ']');
 			if (sb.len >= FLUSH_AT && (ret = write_buf(out, &sb, err)))
 				goto out;
@@ -366,8 +365,7 @@ write_speedscope(const struct export_lens *l, const bool *in, FILE *out,
 	}
 	strbuf_addstr(&sb, "],\n\"name\":");
 	json_quote(&sb, l->title ? l->title : "tflame", strlen(l->title ? l->title : "tflame"));
-	strbuf_addstr(&sb, ",\"activeProfileIndex\":0,\"exporter\":\"tflame " PACKAGE_VERSION
-			   "\"}\n");
+	strbuf_addstr(&sb, ",\"activeProfileIndex\":0,\"exporter\":\"tflame\"}\n");
 	ret = write_buf(out, &sb, err);
 	res->items = nr;
 out:
@@ -613,8 +611,8 @@ write_svg(const struct export_lens *l, const bool *in, const struct export_svg_o
 			 "onload=\"init(evt)\" viewBox=\"0 0 %u %.0f\" "
 			 "xmlns=\"http://www.w3.org/2000/svg\" "
 			 "xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n"
-			 "<!-- Flame graph written by tflame " PACKAGE_VERSION
-			 "; the boxes as flamegraph.pl draws them. -->\n",
+			 "<!-- Flame graph written by tflame; the boxes as flamegraph.pl "
+			 "draws them. -->\n",
 		    width, height, width, height);
 	strbuf_addf(&sb, "<script type=\"text/ecmascript\"><![CDATA[\nvar ICICLE = %s, "
 			 "ROOT_Y = %.1f;\n]]></script>\n",

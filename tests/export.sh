@@ -1,0 +1,233 @@
+#!/bin/sh
+# tflame export: the SVG is well-formed XML whose boxes are flamegraph.pl's
+# (by a model of its algorithm here, and by the script itself when
+# FLAMEGRAPH_PL names it), the speedscope JSON is what its schema asks,
+# and the round trips hold: speedscope JSON read back gives the same
+# report, folded stacks read back the same Left Heavy.
+
+. "$top_srcdir/tests/lib.sh"
+cd "$top_srcdir" || exit 99
+
+command -v python3 >/dev/null 2>&1 || { echo "no python3: skipped"; exit 77; }
+
+perf=tests/data/recorded/multi-process.txt
+folded=tests/data/folded/basic.txt
+
+# The boxes of an SVG flame graph, one "depth<TAB>width<TAB>name" line per
+# box, sorted: depth counted from the root, the width in pixels. Both
+# tflame's and flamegraph.pl's SVG hold each box as a <g> with a <title>
+# ("name (figures)") and a <rect>.
+cat >"$tmpdir/boxes.py" <<'EOF'
+import re, sys, xml.etree.ElementTree as ET
+NS = '{http://www.w3.org/2000/svg}'
+root = ET.parse(sys.argv[1]).getroot()
+icicle = len(sys.argv) > 2 and sys.argv[2] == 'icicle'
+boxes = []
+for g in root.iter(NS + 'g'):
+    title, rect = g.find(NS + 'title'), g.find(NS + 'rect')
+    if title is None or rect is None:
+        continue
+    name = re.sub(r' \([^(]*\)$', '', title.text or '')
+    boxes.append((float(rect.get('y')), float(rect.get('width')), name))
+ys = sorted({b[0] for b in boxes}, reverse=not icicle)
+for d, w, name in sorted((ys.index(y), w, name) for y, w, name in boxes):
+    print('%d\t%.1f\t%s' % (d, w, name))
+EOF
+
+# flamegraph.pl's boxes of a folded file, after its algorithm: the lines
+# sorted and merged into a tree (a frame per name under each parent), the
+# widths (width - 20) * count / total, and boxes narrower than minwidth px
+# left out with what is above them.
+cat >"$tmpdir/model.py" <<'EOF'
+import sys
+lines = [l.rstrip('\n') for l in open(sys.argv[1]) if l.strip()]
+minwidth = float(sys.argv[2])
+tree, total = {}, 0
+for l in lines:
+    stack, count = l.rsplit(' ', 1)
+    count = int(count)
+    total += count
+    node = tree
+    for f in [f for f in stack.split(';') if f != '']:
+        kid = node.setdefault(f, [0, {}])
+        kid[0] += count
+        node = kid[1]
+per = 1180.0 / total
+out = ['0\t%.1f\tall' % (total * per)]
+todo = [(tree, 1)]
+while todo:
+    node, depth = todo.pop()
+    for name, (w, kids) in node.items():
+        if w * per < minwidth:
+            continue
+        out.append('%d\t%.1f\t%s' % (depth, w * per, name))
+        todo.append((kids, depth + 1))
+for l in sorted(out, key=lambda l: (int(l.split('\t')[0]), l.split('\t', 2)[2], l)):
+    print(l)
+EOF
+
+# Boxes equal up to 0.1 px of rounding (flamegraph.pl rounds both edges).
+same_boxes() {
+	python3 - "$1" "$2" <<'EOF'
+import sys
+def read(p):
+    rows = [l.rstrip('\n').split('\t') for l in open(p)]
+    return sorted((int(d), n, float(w)) for d, w, n in rows)
+a, b = read(sys.argv[1]), read(sys.argv[2])
+if len(a) != len(b):
+    print('%d boxes against %d' % (len(a), len(b)))
+    sys.exit(1)
+for x, y in zip(a, b):
+    if x[0] != y[0] or x[1] != y[1] or abs(x[2] - y[2]) > 0.11:
+        print('box %r against %r' % (x, y))
+        sys.exit(1)
+EOF
+}
+
+# --- SVG: XML, and flamegraph.pl's boxes ------------------------------------
+"$TFLAME" collapse "$perf" >"$tmpdir/perf.folded" || exit 99
+for input in "$folded" "$tmpdir/perf.folded"; do
+	for mw in 0.1 60; do
+		name="svg of $(basename "$input") --minwidth=$mw"
+		if ! "$TFLAME" export --to=svg --minwidth=$mw "$input" -o "$tmpdir/t.svg" \
+			2>"$tmpdir/err"; then
+			not_ok "$name" "$(cat "$tmpdir/err")"
+			continue
+		fi
+		if ! python3 "$tmpdir/boxes.py" "$tmpdir/t.svg" >"$tmpdir/t.boxes" 2>"$tmpdir/err"; then
+			not_ok "$name: not well-formed XML" "$(head -3 "$tmpdir/err")"
+			continue
+		fi
+		python3 "$tmpdir/model.py" "$input" $mw >"$tmpdir/m.boxes" || exit 99
+		if out=$(same_boxes "$tmpdir/t.boxes" "$tmpdir/m.boxes"); then
+			ok "$name: flamegraph.pl's boxes ($(wc -l <"$tmpdir/t.boxes") of them)"
+		else
+			not_ok "$name: boxes differ from flamegraph.pl's algorithm" "$out"
+		fi
+		[ -n "${FLAMEGRAPH_PL:-}" ] || continue
+		perl "$FLAMEGRAPH_PL" --minwidth $mw "$input" >"$tmpdir/f.svg" 2>/dev/null || exit 99
+		python3 "$tmpdir/boxes.py" "$tmpdir/f.svg" >"$tmpdir/f.boxes" || exit 99
+		if out=$(same_boxes "$tmpdir/t.boxes" "$tmpdir/f.boxes"); then
+			ok "$name: the boxes of $FLAMEGRAPH_PL"
+		else
+			not_ok "$name: boxes differ from $FLAMEGRAPH_PL" "$out"
+		fi
+	done
+done
+[ -n "${FLAMEGRAPH_PL:-}" ] || echo "# FLAMEGRAPH_PL not set: compared with the model of flamegraph.pl only"
+
+# The icicle: the same boxes, root at the top.
+"$TFLAME" export --to=svg --icicle "$folded" -o "$tmpdir/i.svg" &&
+	python3 "$tmpdir/boxes.py" "$tmpdir/i.svg" icicle >"$tmpdir/i.boxes" &&
+	"$TFLAME" export --to=svg "$folded" -o "$tmpdir/t.svg" &&
+	python3 "$tmpdir/boxes.py" "$tmpdir/t.svg" >"$tmpdir/t.boxes"
+if cmp -s "$tmpdir/i.boxes" "$tmpdir/t.boxes" &&
+	[ "$(grep -c '<rect' "$tmpdir/i.svg")" -gt 3 ]; then
+	ok "svg --icicle: the same boxes upside down"
+else
+	not_ok "svg --icicle: the same boxes upside down"
+fi
+
+# A hostile name stays well-formed XML.
+printf 'main;a<b>&"c\001\033[31m;\377x 3\nmain 1\n' >"$tmpdir/hostile.txt"
+if "$TFLAME" export --to=svg "$tmpdir/hostile.txt" -o "$tmpdir/h.svg" &&
+	python3 "$tmpdir/boxes.py" "$tmpdir/h.svg" >/dev/null 2>&1; then
+	ok "svg of markup, control characters and invalid UTF-8: well-formed"
+else
+	not_ok "svg of markup, control characters and invalid UTF-8: well-formed"
+fi
+
+# --- speedscope: the schema's shape, time order ---------------------------
+"$TFLAME" export --to=speedscope "$perf" -o "$tmpdir/s.json" || exit 99
+if out=$(python3 - "$tmpdir/s.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['$schema'] == 'https://www.speedscope.app/file-format-schema.json'
+frames = d['shared']['frames']
+assert all(isinstance(f['name'], str) for f in frames)
+assert len(d['profiles']) == 10, len(d['profiles'])
+n = 0
+for p in d['profiles']:
+    assert p['type'] == 'sampled' and p['unit'] == 'nanoseconds'
+    assert len(p['samples']) == len(p['weights'])
+    assert p['endValue'] - p['startValue'] == sum(p['weights'])
+    assert all(0 <= i < len(frames) for s in p['samples'] for i in s)
+    n += len(p['samples'])
+assert n == 70, n
+assert sum(sum(p['weights']) for p in d['profiles']) == 707070700
+EOF
+); then
+	ok "speedscope: ten threads, 70 samples, every weight, frames in range"
+else
+	not_ok "speedscope: the schema's shape" "$out"
+fi
+
+# Time order: the samples of a thread come as perf printed them (in time).
+"$TFLAME" export --to=speedscope --thread=4583 "$perf" -o "$tmpdir/g.json" || exit 99
+"$TFLAME" export --to=folded --thread=4583 "$perf" >"$tmpdir/g.folded" || exit 99
+if python3 - "$tmpdir/g.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d['profiles']) == 1 and d['profiles'][0]['name'] == 'gzip 4583'
+assert len(d['profiles'][0]['samples']) == 37
+EOF
+then
+	ok "speedscope --thread: one profile, its 37 samples"
+else
+	not_ok "speedscope --thread: one profile, its 37 samples"
+fi
+
+# --- round trips -----------------------------------------------------------
+# speedscope JSON read back: the same report: weight, samples, and the
+# top functions by self and by total with their figures (not their
+# modules, which speedscope does not carry).
+cat >"$tmpdir/report.py" <<'EOF'
+import json, sys
+d = json.load(sys.stdin)
+print(d['weight'], d['samples'])
+for key in ('top_self', 'top_total'):
+    for f in sorted(d[key], key=lambda f: (-f[key[4:]], f['function'])):
+        print(key, f['function'], f['self'], f['total'])
+EOF
+for lens in "--thread=4580" "--thread=4583" "--pid=4581"; do
+	name="round trip speedscope $lens"
+	# shellcheck disable=SC2086
+	"$TFLAME" export --to=speedscope $lens "$perf" -o "$tmpdir/r.json" || exit 99
+	# Several threads are several profiles read back: the first is the
+	# heaviest thread's, which is what its own report says.
+	first=$lens
+	[ "$lens" = "--pid=4581" ] && first=--thread=4581
+	# shellcheck disable=SC2086
+	"$TFLAME" report --json --limit=0 $first "$perf" | python3 "$tmpdir/report.py" \
+		>"$tmpdir/a.report"
+	"$TFLAME" report --json --limit=0 "$tmpdir/r.json" | python3 "$tmpdir/report.py" \
+		>"$tmpdir/b.report"
+	if [ -s "$tmpdir/a.report" ] && diff -u "$tmpdir/a.report" "$tmpdir/b.report" >"$tmpdir/diff"; then
+		ok "$name: the same report ($(wc -l <"$tmpdir/a.report") lines)"
+	else
+		not_ok "$name: the same report" "$(head -20 "$tmpdir/diff")"
+	fi
+done
+
+# Folded stacks of a lens read back: the same Left Heavy.
+for lens in "" "--pid=4580" "--zoom=python3;[unknown]"; do
+	name="round trip folded ${lens:-(no lens)}"
+	# shellcheck disable=SC2086
+	"$TFLAME" export --to=folded $lens "$perf" >"$tmpdir/r.folded" || exit 99
+	case $lens in
+	--zoom=*) zoom=${lens#--zoom=}; set -- --zoom="$zoom" ;;
+	"") set -- ;;
+	*) set -- "$lens" ;;
+	esac
+	"$TFLAME" dump --width=120 --height=40 "$@" "$perf" | tail -n +2 >"$tmpdir/a.dump"
+	"$TFLAME" dump --width=120 --height=40 ${zoom:+--zoom="$zoom"} "$tmpdir/r.folded" |
+		tail -n +2 >"$tmpdir/b.dump"
+	zoom=
+	if diff -u "$tmpdir/a.dump" "$tmpdir/b.dump" >"$tmpdir/diff"; then
+		ok "$name: the same Left Heavy"
+	else
+		not_ok "$name: the same Left Heavy" "$(head -20 "$tmpdir/diff")"
+	fi
+done
+
+finish

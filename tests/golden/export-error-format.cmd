@@ -1,0 +1,1 @@
+export --to=pdf tests/data/folded/basic.txt

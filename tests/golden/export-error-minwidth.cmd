@@ -1,0 +1,1 @@
+export --to=svg --minwidth=2x tests/data/folded/basic.txt

@@ -1,0 +1,1 @@
+export --zoom='main;nothere' tests/data/folded/basic.txt

@@ -1,0 +1,1 @@
+export --to=folded tests/data/folded/basic.txt

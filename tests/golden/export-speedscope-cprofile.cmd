@@ -1,0 +1,1 @@
+export --to=speedscope tests/data/cprofile/fib.prof

@@ -1,0 +1,1 @@
+export --to=speedscope --pid=4581 tests/data/recorded/multi-process.txt

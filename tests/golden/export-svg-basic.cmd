@@ -1,0 +1,1 @@
+export --to=svg --minwidth=1 tests/data/folded/basic.txt

@@ -1,0 +1,1 @@
+export --to=svg --icicle --colors=kind tests/data/perf/kernel-jit.txt
