@@ -60,19 +60,6 @@ cmd_export_options(void)
 	return export_options_table;
 }
 
-/* The format OUT's name suggests. */
-static enum export_format
-format_of_path(const char *out)
-{
-	const char *dot = out ? strrchr(out, '.') : NULL;
-
-	if (dot && !strcmp(dot, ".svg"))
-		return EXPORT_SVG;
-	if (dot && !strcmp(dot, ".json"))
-		return EXPORT_SPEEDSCOPE;
-	return EXPORT_FOLDED;
-}
-
 /* --minwidth=N or N%. */
 static bool
 parse_minwidth(const char *arg, struct export_svg_options *o)
@@ -174,7 +161,7 @@ cmd_export(int argc, char **argv)
 	if (output && !strcmp(output, "-"))
 		output = NULL;
 	if (!to)
-		format = format_of_path(output);
+		format = export_format_of_path(output);
 
 	/* Names are all an export shows: no line tables to read. */
 	cc.io.no_lines = true;

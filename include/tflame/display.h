@@ -169,6 +169,20 @@ void display_eighths(const struct display *d, const struct ink *left, const stru
  */
 void display_addstr(const struct display *d, const char *s, size_t len);
 
+/*
+ * Put len bytes of text on the clipboard of the terminal the user sits at,
+ * with the OSC 52 escape (base64, so no byte of text reaches the terminal
+ * as itself): it travels through SSH, and tmux takes it when its
+ * set-clipboard option is on. Returns whether the terminal says it takes
+ * the escape: inside tmux, its set-clipboard is "on"; elsewhere, the
+ * terminfo entry has the Ms capability. On false the escape was still
+ * sent (a terminal ignores one it does not know), and the caller should
+ * keep the text where the user can find it.
+ */
+bool display_clipboard(const struct display *d, const char *text, size_t len);
+/* Whether terminfo gives the terminal Ms, the capability of OSC 52 (terminfo.c). */
+bool display_terminal_has_clipboard(void);
+
 /* Characters that depend on UTF-8: "·" or ".", "│" or "|", "…" or "~". */
 const char *display_glyph_merged(const struct display *d);
 const char *display_glyph_bar(const struct display *d);

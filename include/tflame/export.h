@@ -85,6 +85,10 @@ enum export_format {
 const char *export_format_name(enum export_format f);
 /* The format called name; false if there is none. */
 bool export_format_find(const char *name, enum export_format *out);
+/* The format a file name asks for: .svg, .json (speedscope), else folded. */
+enum export_format export_format_of_path(const char *path);
+/* The extension of format f's files: ".folded", ".json", ".svg". */
+const char *export_format_extension(enum export_format f);
 
 struct export_svg_options {
 	bool icicle;              /* root at the top (flamegraph.pl --inverted) */

@@ -131,6 +131,12 @@ bool flame_contains(const struct flame *f, int x, int y);
 uint32_t flame_selected_func(const struct flame *f, struct pane_ctx *ctx);
 
 /*
+ * The selected box and the box zoomed into, of f's last source: set, sel
+ * and zoom of *out (the zoom as a stack of that set); the rest is left.
+ */
+void flame_selection(const struct flame *f, struct pane_selection *out);
+
+/*
  * Select the first match of the search (the source's matches) in layout
  * order, showing it; false when nothing matches or there is no search.
  */

@@ -117,6 +117,14 @@ struct tf_error;
 	GROUP("The source view (o)") \
 	REQ(SOURCE_DECL, "the line that declares the function (the view opens on its " \
 			 "hottest line); again, back to the hottest", 'd') \
+	GROUP("Sharing") \
+	REQ(COPY_NAME, "copy the selected frame's name to the clipboard (OSC 52: over SSH " \
+		       "and in tmux with set-clipboard on); where the terminal does not " \
+		       "take it, to a file, and say where", 'y') \
+	REQ(COPY_STACK, "copy the selected box's call stack, root first, one frame a line", \
+	    'Y') \
+	REQ(EXPORT, "export what the panes show (profile, threads, zoom) to a file: folded " \
+		    "stacks, speedscope JSON or an SVG flame graph; Tab changes the format", 'x') \
 	GROUP("Other") \
 	REQ(HELP, "this help; q, Esc or ? closes it", '?', KEY_F(1)) \
 	REQ(REDRAW, "redraw the screen", KEYS_CTRL('l')) \

@@ -21,6 +21,7 @@
 
 #include "tflame/keys.h"
 #include "tflame/palette.h"
+#include "tflame/profile.h"
 
 struct display;
 struct model;
@@ -77,6 +78,19 @@ enum pane_reply {
 	PANE_SHOW_SOURCE,
 };
 
+/* What the copy keys (y, Y) and the export (x) act on: pane_ops.selection. */
+struct pane_selection {
+	const struct profile_set *set; /* of the boxes: the model's, or a Sandwich tree's */
+	stack_id sel;   /* the selected box's stack in set, STACK_ROOT when none */
+	/*
+	 * The box zoomed into (Enter), as a stack of the model's set;
+	 * STACK_ROOT when none, or when set is not the model's.
+	 */
+	stack_id zoom;
+	bool inverted;  /* sel's path runs up from the function (Sandwich's callers) */
+	str_id name;    /* with no box selected, the selected row's function, or STR_EMPTY */
+};
+
 struct pane {
 	const struct pane_ops *ops;
 	void *priv; /* the pane's view state, from open() */
@@ -110,6 +124,8 @@ struct pane_ops {
 	 * its selection and zoom where they still exist.
 	 */
 	void (*remap)(struct pane *p, struct pane_ctx *ctx, const uint32_t *map, uint32_t nr);
+	/* Fill *out with what is selected and zoomed into (see above). */
+	void (*selection)(struct pane *p, struct pane_ctx *ctx, struct pane_selection *out);
 	/* Free the view state. */
 	void (*done)(struct pane *p);
 };

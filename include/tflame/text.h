@@ -35,6 +35,12 @@ void text_escape(struct strbuf *out, const char *s, size_t len);
 /* text_escape() of a NUL-terminated string. */
 void text_escape_str(struct strbuf *out, const char *s);
 
+/*
+ * Append len bytes of data to out in base64 (RFC 4648, with '=' padding):
+ * how bytes travel inside a terminal escape, such as OSC 52's.
+ */
+void text_base64(struct strbuf *out, const void *data, size_t len);
+
 /* Whether the len bytes at s start with the string lit. */
 static inline bool
 text_starts(const char *s, size_t len, const char *lit)

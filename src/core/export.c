@@ -37,6 +37,30 @@ export_format_find(const char *name, enum export_format *out)
 	return false;
 }
 
+enum export_format
+export_format_of_path(const char *path)
+{
+	const char *dot = path ? strrchr(path, '.') : NULL;
+
+	if (dot && !strcmp(dot, ".svg"))
+		return EXPORT_SVG;
+	if (dot && !strcmp(dot, ".json"))
+		return EXPORT_SPEEDSCOPE;
+	return EXPORT_FOLDED;
+}
+
+const char *
+export_format_extension(enum export_format f)
+{
+	static const char *const ext[EXPORT_NR_FORMATS] = {
+		[EXPORT_FOLDED] = ".folded",
+		[EXPORT_SPEEDSCOPE] = ".json",
+		[EXPORT_SVG] = ".svg",
+	};
+
+	return f < EXPORT_NR_FORMATS ? ext[f] : "";
+}
+
 /* ------------------------------------------------------------- the lens */
 
 /*

@@ -104,3 +104,25 @@ text_escape_str(struct strbuf *out, const char *s)
 {
 	text_escape(out, s, strlen(s));
 }
+
+void
+text_base64(struct strbuf *out, const void *data, size_t len)
+{
+	static const char digits[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const unsigned char *p = data;
+
+	for (size_t i = 0; i < len; i += 3) {
+		uint32_t v = (uint32_t)p[i] << 16;
+		size_t n = len - i < 3 ? len - i : 3;
+
+		if (n > 1)
+			v |= (uint32_t)p[i + 1] << 8;
+		if (n > 2)
+			v |= p[i + 2];
+		strbuf_addch(out, digits[v >> 18]);
+		strbuf_addch(out, digits[v >> 12 & 63]);
+		strbuf_addch(out, n > 1 ? digits[v >> 6 & 63] : '=');
+		strbuf_addch(out, n > 2 ? digits[v & 63] : '=');
+	}
+}

@@ -7,6 +7,7 @@
 #include <langinfo.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include "tflame/error.h"
 #include "tflame/palette.h"
 #include "tflame/render.h"
+#include "tflame/strbuf.h"
 #include "tflame/text.h"
 #include "tflame/xalloc.h"
 
@@ -464,4 +466,42 @@ display_addstr(const struct display *d, const char *s, size_t len)
 		start = i;
 	}
 	addnstr(s + start, (int)(i - start));
+}
+
+/* Inside tmux: whether its set-clipboard option lets programs set the clipboard. */
+static bool
+tmux_takes_clipboard(void)
+{
+	char line[32] = "";
+	FILE *p;
+
+	/* The server of $TMUX, the one this terminal is a pane of. */
+	p = popen("tmux show-options -gv set-clipboard 2>/dev/null", "r");
+	if (!p)
+		return false;
+	if (!fgets(line, sizeof(line), p))
+		line[0] = '\0';
+	pclose(p);
+	return !strcmp(line, "on\n");
+}
+
+bool
+display_clipboard(const struct display *d, const char *text, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *tmux = getenv("TMUX");
+	bool takes;
+
+	(void)d;
+	strbuf_addstr(&sb, "\033]52;c;");
+	text_base64(&sb, text, len);
+	strbuf_addch(&sb, '\a');
+	/* Past curses, which has drawn everything: the escape moves no cursor. */
+	fflush(stdout);
+	if (write(STDOUT_FILENO, sb.buf, sb.len) < 0)
+		takes = false;
+	else
+		takes = tmux && *tmux ? tmux_takes_clipboard() : display_terminal_has_clipboard();
+	strbuf_release(&sb);
+	return takes;
 }

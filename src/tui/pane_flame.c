@@ -1995,6 +1995,14 @@ flame_selected_func(const struct flame *f, struct pane_ctx *ctx)
 	return model_funcs(ctx->model)->frame_func[f->ps->stacks[node_stack(f, f->sel)].frame];
 }
 
+void
+flame_selection(const struct flame *f, struct pane_selection *out)
+{
+	out->set = f->ps;
+	out->sel = f->sel != NODE_NONE && f->total ? node_stack(f, f->sel) : STACK_ROOT;
+	out->zoom = f->root != NODE_NONE && f->total ? node_stack(f, f->root) : STACK_ROOT;
+}
+
 /* ---------------------------------------------------------------- the view */
 
 struct flame *
@@ -2137,6 +2145,12 @@ flame_pane_show(struct pane *pane, struct pane_ctx *ctx, uint32_t func)
 }
 
 static void
+flame_pane_selection(struct pane *pane, struct pane_ctx *ctx, struct pane_selection *out)
+{
+	flame_selection(flame_pane_sync(pane, ctx), out);
+}
+
+static void
 flame_pane_remap(struct pane *pane, struct pane_ctx *ctx, const stack_id *map, uint32_t nr)
 {
 	struct flame_pane *fp = pane->priv;
@@ -2190,6 +2204,7 @@ const struct pane_ops pane_left_heavy = {
 	.search = flame_pane_search,
 	.show = flame_pane_show,
 	.remap = flame_pane_remap,
+	.selection = flame_pane_selection,
 	.done = flame_pane_done,
 };
 
@@ -2201,5 +2216,6 @@ const struct pane_ops pane_time_order = {
 	.search = flame_pane_search,
 	.show = flame_pane_show,
 	.remap = flame_pane_remap,
+	.selection = flame_pane_selection,
 	.done = flame_pane_done,
 };

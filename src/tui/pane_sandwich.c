@@ -924,6 +924,22 @@ sandwich_show(struct pane *pane, struct pane_ctx *ctx, uint32_t func)
 }
 
 static void
+sandwich_selection(struct pane *pane, struct pane_ctx *ctx, struct pane_selection *out)
+{
+	struct sandwich_pane *sp = pane->priv;
+
+	out->set = ctx->model->ps;
+	if (sp->focus != FOCUS_TABLE && sp->built) {
+		flame_selection(sp->focus == FOCUS_CALLERS ? sp->callers : sp->callees, out);
+		/* The trees' stacks are their own: no zoom of the model's. */
+		out->zoom = STACK_ROOT;
+		out->inverted = sp->focus == FOCUS_CALLERS;
+	} else if (sp->func != FUNC_NONE) {
+		out->name = model_funcs(ctx->model)->funcs[sp->func].name;
+	}
+}
+
+static void
 sandwich_remap(struct pane *pane, struct pane_ctx *ctx, const stack_id *map, uint32_t nr)
 {
 	struct sandwich_pane *sp = pane->priv;
@@ -980,5 +996,6 @@ const struct pane_ops pane_sandwich = {
 	.search = sandwich_search,
 	.show = sandwich_show,
 	.remap = sandwich_remap,
+	.selection = sandwich_selection,
 	.done = sandwich_done,
 };

@@ -29,3 +29,11 @@ display_terminal_check(const char *term, struct tf_error *err)
 				    term);
 	return 0;
 }
+
+bool
+display_terminal_has_clipboard(void)
+{
+	const char *ms = tigetstr("Ms");
+
+	return ms && ms != (const char *)-1;
+}

@@ -3,6 +3,8 @@
 #include "tflame/tui.h"
 
 #include <curses.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <pthread.h>
 #include <signal.h>
@@ -11,11 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tflame/cli.h"
 #include "tflame/conf.h"
 #include "tflame/display.h"
 #include "tflame/error.h"
+#include "tflame/export.h"
 #include "tflame/flow.h"
 #include "tflame/keys.h"
 #include "tflame/load.h"
@@ -197,10 +201,12 @@ struct tui {
 	size_t page_top;
 	bool quit;
 
-	/* the search prompt on the bottom line, when open */
+	/* the prompt on the bottom line, when open: a search, or x's file name */
 	bool prompting;
+	bool exporting;             /* the prompt asks for x's file name */
 	struct prompt prompt;
 	struct strbuf last_pattern; /* the last regex applied, for Up in the prompt */
+	struct strbuf last_export;  /* the last file exported to */
 
 	/* the thread picker over the panes, when open */
 	bool picking;
@@ -844,7 +850,8 @@ draw(struct tui *ui)
 
 		/* Last: the terminal's cursor stays on the prompt's. */
 		prompt_draw(pr, &ui->disp, LINES - 1, 0, COLS,
-			    !pr->text.len ? "Enter: search  Esc: cancel  Up: last search"
+			    ui->exporting ? "Enter: write  Tab: format (.folded .json .svg)  Esc: cancel"
+			    : !pr->text.len ? "Enter: search  Esc: cancel  Up: last search"
 			    : search_smart_caseless(pr->text.buf, pr->text.len)
 				    ? "ignoring case (no capital)"
 				    : "case-sensitive");
@@ -957,6 +964,8 @@ open_prompt(struct tui *ui)
 	struct search_re *re = model_search_re(&ui->model);
 
 	ui->prompting = true;
+	ui->exporting = false;
+	ui->prompt.lead = "/";
 	prompt_set(&ui->prompt, "", 0);
 	if (re) {
 		strbuf_reset(&ui->last_pattern);
@@ -1004,10 +1013,212 @@ apply_search(struct tui *ui)
 	}
 }
 
+/* ----------------------------------------------------------- copy, export */
+
+/* What the active pane has selected and zoomed into. */
+static void
+active_selection(struct tui *ui, struct pane_selection *sel)
+{
+	struct pane *p = &ui->panes[ui->active];
+
+	*sel = (struct pane_selection){ .set = ui->model.ps, .sel = STACK_ROOT,
+					.zoom = STACK_ROOT, .name = STR_EMPTY };
+	p->ops->selection(p, &ui->ctx, sel);
+}
+
+/*
+ * Where y and Y put the text when the terminal does not take OSC 52: a
+ * file of the user's own, created afresh (never through a link).
+ */
+static int
+clipboard_file(struct strbuf *path, const char *text, size_t len)
+{
+	const char *dir = getenv("TMPDIR");
+	int fd;
+
+	strbuf_addf(path, "%s/tflame-clipboard-%lu.txt", dir && *dir ? dir : "/tmp",
+		    (unsigned long)getuid());
+	fd = open(path->buf, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	if (write(fd, text, len) != (ssize_t)len) {
+		close(fd);
+		return -1;
+	}
+	return close(fd);
+}
+
+/* y and Y: the selected frame's name, or its whole stack, to the clipboard. */
+static void
+copy_selection(struct tui *ui, bool stack)
+{
+	struct pane_selection sel;
+	struct strbuf text = STRBUF_INIT, what = STRBUF_INIT, path = STRBUF_INIT;
+	const struct profile_set *ps;
+	uint32_t frames = 0;
+
+	active_selection(ui, &sel);
+	ps = sel.set;
+	if (sel.sel != STACK_ROOT && stack) {
+		uint32_t depth = ps->stacks[sel.sel].depth;
+		stack_id *path_ids = xmalloc(sizeof(*path_ids) * depth);
+		stack_id s = sel.sel;
+
+		/* Up the parent links, then out root first: no recursion. */
+		for (uint32_t i = depth; i > 0; s = ps->stacks[s].parent)
+			path_ids[--i] = s;
+		for (uint32_t i = 0; i < depth; i++) {
+			stack_id k = path_ids[sel.inverted ? depth - 1 - i : i];
+
+			strbuf_addstr(&text, ps_get(ps, ps->frames[ps->stacks[k].frame].name));
+			strbuf_addch(&text, '\n');
+		}
+		free(path_ids);
+		frames = depth;
+		strbuf_addf(&what, "the stack of %u frame%s", frames, frames == 1 ? "" : "s");
+	} else if (sel.sel != STACK_ROOT || (!stack && sel.name != STR_EMPTY)) {
+		str_id name = sel.sel != STACK_ROOT ? ps->frames[ps->stacks[sel.sel].frame].name
+						    : sel.name;
+		struct strbuf esc = STRBUF_INIT;
+
+		strbuf_addstr(&text, ps_get(ps, name));
+		text_escape_str(&esc, text.buf);
+		render_cut(&what, esc.buf, esc.len, COLS > 60 ? (unsigned)COLS / 2 : 30,
+			   ui->disp.utf8);
+		strbuf_release(&esc);
+	} else {
+		strbuf_addstr(&ui->message, stack ? "no box selected: nothing to copy"
+						  : "nothing selected to copy");
+		goto out;
+	}
+	if (display_clipboard(&ui->disp, text.buf, text.len)) {
+		strbuf_addf(&ui->message, "copied %s to the clipboard", what.buf);
+	} else if (!clipboard_file(&path, text.buf, text.len)) {
+		strbuf_addf(&ui->message, "copied %s to ", what.buf);
+		text_escape_str(&ui->message, path.buf);
+		strbuf_addstr(&ui->message, " (this terminal does not take OSC 52)");
+	} else {
+		strbuf_addstr(&ui->message, "this terminal does not take OSC 52, and ");
+		text_escape_str(&ui->message, path.buf);
+		strbuf_addf(&ui->message, " cannot be written: %s", strerror(errno));
+	}
+out:
+	strbuf_release(&text);
+	strbuf_release(&what);
+	strbuf_release(&path);
+}
+
+/* x opens the prompt with the last file name, or the profile's with .svg. */
+static void
+open_export(struct tui *ui)
+{
+	ui->prompting = true;
+	ui->exporting = true;
+	ui->prompt.lead = "export to: ";
+	if (!ui->last_export.len) {
+		const char *base = base_name(ui->path), *dot = strrchr(base, '.');
+
+		if (!strcmp(ui->path, "-"))
+			base = "tflame", dot = NULL;
+		strbuf_add(&ui->last_export, base, dot && dot != base ? (size_t)(dot - base)
+									 : strlen(base));
+		strbuf_addstr(&ui->last_export, export_format_extension(EXPORT_SVG));
+	}
+	prompt_set(&ui->prompt, ui->last_export.buf, ui->last_export.len);
+}
+
+/* Tab in x's prompt: the next format, by the file name's extension. */
+static void
+export_next_format(struct tui *ui)
+{
+	struct prompt *pr = &ui->prompt;
+	enum export_format f = export_format_of_path(pr->text.buf);
+	const char *slash = strrchr(pr->text.buf, '/');
+	const char *dot = strrchr(slash ? slash : pr->text.buf, '.');
+	struct strbuf name = STRBUF_INIT;
+
+	strbuf_add(&name, pr->text.buf, dot ? (size_t)(dot - pr->text.buf) : pr->text.len);
+	strbuf_addstr(&name, export_format_extension((f + 1) % EXPORT_NR_FORMATS));
+	prompt_set(pr, name.buf, name.len);
+	strbuf_release(&name);
+}
+
+/*
+ * Enter in x's prompt: write the lens (profile, threads, the zoom of the
+ * pane) to the file, in the format its name says; on failure say why in
+ * the prompt and leave it open.
+ */
+static void
+apply_export(struct tui *ui)
+{
+	struct prompt *pr = &ui->prompt;
+	struct export_svg_options svg = EXPORT_SVG_OPTIONS_INIT;
+	struct tf_error err = TF_ERROR_INIT;
+	struct export_result res;
+	struct export_lens el = { 0 };
+	struct pane_selection sel;
+	enum export_format f;
+	FILE *out;
+
+	if (!pr->text.len) {
+		ui->prompting = false;
+		return;
+	}
+	f = export_format_of_path(pr->text.buf);
+	active_selection(ui, &sel);
+	el.ps = ui->model.ps;
+	el.p = model_profile(&ui->model);
+	el.stack_w = model_stack_weights(&ui->model);
+	el.threads = ui->model.threads;
+	el.zoom = sel.set == ui->model.ps ? sel.zoom : STACK_ROOT;
+	el.title = ui->path;
+	svg.icicle = !ui->ctx.flip;
+	svg.color = ui->ctx.color;
+	out = fopen(pr->text.buf, "w");
+	if (!out) {
+		tf_error_set(&err, "cannot write: %s", strerror(errno));
+	} else {
+		int ret = export_write(&el, f, &svg, out, &res, &err);
+
+		if (fclose(out) && !ret)
+			tf_error_set(&err, "cannot write: %s", strerror(errno));
+	}
+	if (err.msg) {
+		prompt_set_error(pr, tf_error_text(&err), SIZE_MAX);
+		tf_error_release(&err);
+		return;
+	}
+	ui->prompting = false;
+	strbuf_reset(&ui->last_export);
+	strbuf_add(&ui->last_export, pr->text.buf, pr->text.len);
+	strbuf_addf(&ui->message, "wrote %s", export_format_name(f));
+	if (el.zoom != STACK_ROOT)
+		strbuf_addstr(&ui->message, " of the zoomed box");
+	strbuf_addf(&ui->message, " (%llu %s%s", (unsigned long long)res.items,
+		    f == EXPORT_FOLDED ? "stack" : f == EXPORT_SPEEDSCOPE ? "sample" : "box",
+		    res.items == 1 ? "" : f == EXPORT_SVG ? "es" : "s");
+	if (f == EXPORT_SPEEDSCOPE)
+		strbuf_addf(&ui->message, " of %u thread%s", res.threads,
+			    res.threads == 1 ? "" : "s");
+	strbuf_addstr(&ui->message, ") to ");
+	text_escape(&ui->message, pr->text.buf, pr->text.len);
+}
+
 static void
 prompt_input(struct tui *ui, int key)
 {
-	switch (prompt_key(&ui->prompt, key)) {
+	enum prompt_result r = prompt_key(&ui->prompt, key);
+
+	if (ui->exporting) {
+		if (r == PROMPT_ENTER)
+			apply_export(ui);
+		else if (r == PROMPT_CANCEL)
+			ui->prompting = false;
+		else if (r == PROMPT_IGNORED && key == '\t')
+			export_next_format(ui);
+		return;
+	}
+	switch (r) {
 	case PROMPT_ENTER:
 		apply_search(ui);
 		break;
@@ -1193,6 +1404,13 @@ handle(struct tui *ui, enum request req, const struct pane_input *in)
 		return;
 	case REQ_SEARCH:
 		open_prompt(ui);
+		return;
+	case REQ_COPY_NAME:
+	case REQ_COPY_STACK:
+		copy_selection(ui, req == REQ_COPY_STACK);
+		return;
+	case REQ_EXPORT:
+		open_export(ui);
 		return;
 	case REQ_THREADS:
 		picker_open(&ui->picker, &ui->model);
@@ -1623,6 +1841,7 @@ tui_run(const struct tui_options *o)
 	strbuf_init(&ui.message, 0);
 	strbuf_init(&ui.page, 0);
 	strbuf_init(&ui.last_pattern, 0);
+	strbuf_init(&ui.last_export, 0);
 	prompt_init(&ui.prompt, "/");
 	flow_init(&ui.page_flow, 80);
 	ui.ctx = (struct pane_ctx){
@@ -1670,6 +1889,7 @@ tui_run(const struct tui_options *o)
 	source_pane_free(ui.source);
 	prompt_release(&ui.prompt);
 	strbuf_release(&ui.last_pattern);
+	strbuf_release(&ui.last_export);
 	strbuf_release(&ui.page);
 	strbuf_release(&ui.message);
 	print_warnings(o->path, ps, o->conf);

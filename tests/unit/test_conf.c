@@ -154,7 +154,7 @@ test_bad_lines(void **state)
 		assert_string_equal(c.warnings[0], cases[i].msg);
 		assert_int_equal(keys_request(&c.keys, KEYMAP_GENERIC, 'z'), REQ_QUIT);
 		/* Nothing of the bad line was applied. */
-		assert_int_equal(keys_request(&c.keys, KEYMAP_GENERIC, 'x'), REQ_NONE);
+		assert_int_equal(keys_request(&c.keys, KEYMAP_GENERIC, 'x'), REQ_EXPORT);
 		assert_false(c.colors[DISPLAY_STATUS].set);
 		assert_false(c.flip);
 		check_keys(&c.keys);
@@ -493,7 +493,7 @@ test_load_user(void **state)
 	setenv("TFLAME_CONFIG", "", 1);
 	conf_init(&c);
 	assert_int_equal(conf_load_user(&c), 0);
-	assert_int_equal(keys_request(&c.keys, KEYMAP_GENERIC, 'x'), REQ_NONE);
+	assert_int_equal(keys_request(&c.keys, KEYMAP_GENERIC, 'x'), REQ_EXPORT);
 	conf_release(&c);
 
 	/* TFLAME_CONFIG=FILE must exist; the default one need not. */

@@ -64,6 +64,28 @@ test_invalid_utf8(void **state)
 	EXPECT("ok\xe2\x82", "ok\\xe2\\x82");
 }
 
+/* RFC 4648's test vectors, and bytes that are not text (as base64(1) has them). */
+static void
+test_base64(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "", "" }, { "f", "Zg==" }, { "fo", "Zm8=" }, { "foo", "Zm9v" },
+		{ "foob", "Zm9vYg==" }, { "fooba", "Zm9vYmE=" }, { "foobar", "Zm9vYmFy" },
+		{ "\033]52\a\xff", "G101Mgf/" },
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		strbuf_reset(&sb);
+		text_base64(&sb, cases[i].in, strlen(cases[i].in));
+		assert_string_equal(sb.buf, cases[i].out);
+	}
+	strbuf_release(&sb);
+}
+
 int
 main(void)
 {
@@ -72,6 +94,7 @@ main(void)
 		cmocka_unit_test(test_c0_controls),
 		cmocka_unit_test(test_c1_and_bidi),
 		cmocka_unit_test(test_invalid_utf8),
+		cmocka_unit_test(test_base64),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,232 @@
+#include "config.h"
+
+#include "tflame/export.h"
+
+#include "tflame/model.h"
+#include "tflame/strbuf.h"
+
+#include "test_util.h"
+
+/*
+ * A profile of two threads, its samples out of time order in the input:
+ * thread 10 a;b (5 at t=30), a;c (2 at t=10), a;b (1 at t=20); thread 11
+ * x (4 at t=5).
+ */
+static struct profile_set *
+two_threads(void)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "cycles", 6), UNIT_SAMPLES);
+
+	test_sample(ps, p, "a;b", 5, 30, 10);
+	test_sample(ps, p, "a;c", 2, 10, 10);
+	test_sample(ps, p, "x", 4, 5, 11);
+	test_sample(ps, p, "a;b", 1, 20, 10);
+	check_profile_set(ps);
+	return ps;
+}
+
+/* Run the export of m's lens (zoom: a call path, or NULL) into a new string. */
+static char *
+export_text(struct model *m, enum export_format f, const char *zoom,
+	    const struct export_svg_options *svg, struct export_result *res)
+{
+	struct tf_error err = TF_ERROR_INIT;
+	struct export_lens l = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct tf_error cerr = TF_ERROR_INIT;
+
+	assert_non_null(out);
+	l.ps = m->ps;
+	l.p = model_profile(m);
+	l.stack_w = model_stack_weights(m);
+	l.threads = m->threads;
+	if (zoom)
+		for (stack_id s = 1; s < m->ps->nr_stacks && !l.zoom; s++)
+			if (profile_stack_is_path(m->ps, s, zoom))
+				l.zoom = s;
+	assert_int_equal(export_write(&l, f, svg, out, res, &err), 0);
+	assert_int_equal(fclose(out), 0);
+	if (model_check(m, &cerr))
+		fail_msg("model_check: %s", tf_error_text(&cerr));
+	tf_error_release(&err);
+	return buf;
+}
+
+static void
+test_folded(void **state)
+{
+	struct model m;
+	struct export_result res;
+	bool mask[3] = { 0 };
+	char *text;
+
+	(void)state;
+	model_init(&m, two_threads());
+	text = export_text(&m, EXPORT_FOLDED, NULL, NULL, &res);
+	assert_string_equal(text, "a;b 6\na;c 2\nx 4\n");
+	assert_int_equal(res.items, 3);
+	free(text);
+
+	/* The lens: thread 11 only, then a zoom on a;c with 10 back. */
+	mask[1] = true; /* thread ids: 10 is 0, 11 is 1 */
+	model_set_threads(&m, mask);
+	text = export_text(&m, EXPORT_FOLDED, NULL, NULL, NULL);
+	assert_string_equal(text, "x 4\n");
+	free(text);
+	model_set_threads(&m, NULL);
+	text = export_text(&m, EXPORT_FOLDED, "a;c", NULL, NULL);
+	assert_string_equal(text, "a;c 2\n");
+	free(text);
+	check_profile_set(m.ps);
+	model_release(&m);
+}
+
+/* A name that would break a folded line keeps it whole. */
+static void
+test_folded_names(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "", 0), UNIT_NONE);
+	thread_id t = profile_set_thread(ps, -1, -1, STR_EMPTY);
+	struct frame f = { 0 };
+	struct model m;
+	char *text;
+
+	(void)state;
+	f.name = ps_str(ps, "a;b\nc", 5);
+	assert_int_equal(profile_add_sample(p, profile_set_stack(ps, STACK_ROOT,
+								  profile_set_frame(ps, &f)),
+					    3, 0, false, t, NULL), 0);
+	model_init(&m, ps);
+	text = export_text(&m, EXPORT_FOLDED, NULL, NULL, NULL);
+	assert_string_equal(text, "a:b c 3\n");
+	free(text);
+	check_profile_set(m.ps);
+	model_release(&m);
+}
+
+static void
+test_speedscope(void **state)
+{
+	struct model m;
+	struct export_result res;
+	char *text;
+
+	(void)state;
+	model_init(&m, two_threads());
+	text = export_text(&m, EXPORT_SPEEDSCOPE, NULL, NULL, &res);
+	assert_int_equal(res.threads, 2);
+	assert_int_equal(res.items, 4);
+	/* Frames in stack order; thread 10's samples in time order. */
+	assert_non_null(strstr(text, "\"frames\":[\n{\"name\":\"a\"},\n{\"name\":\"b\"},\n"
+				     "{\"name\":\"c\"},\n{\"name\":\"x\"}]"));
+	assert_non_null(strstr(text, "\"name\":\"thread 10\",\"unit\":\"none\",\"startValue\":0,"
+				     "\"endValue\":8,\n\"samples\":[[0,2],[0,1],[0,1]],\n"
+				     "\"weights\":[2,1,5]}"));
+	assert_non_null(strstr(text, "\"name\":\"thread 11\",\"unit\":\"none\",\"startValue\":0,"
+				     "\"endValue\":4,\n\"samples\":[[3]],\n\"weights\":[4]}"));
+	free(text);
+
+	/* A zoom keeps the samples under it, their whole paths. */
+	text = export_text(&m, EXPORT_SPEEDSCOPE, "a;b", NULL, &res);
+	assert_int_equal(res.threads, 1);
+	assert_int_equal(res.items, 2);
+	assert_non_null(strstr(text, "\"samples\":[[0,1],[0,1]],\n\"weights\":[1,5]}"));
+	assert_null(strstr(text, "\"c\""));
+	free(text);
+	check_profile_set(m.ps);
+	model_release(&m);
+}
+
+/* Count the occurrences of needle in s. */
+static size_t
+count(const char *s, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = strstr(s, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+static void
+test_svg(void **state)
+{
+	struct export_svg_options o = EXPORT_SVG_OPTIONS_INIT;
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "", 0), UNIT_SAMPLES);
+	struct export_result res;
+	struct model m;
+	char *text;
+
+	(void)state;
+	test_sample(ps, p, "main;big", 9990, -1, 1);
+	test_sample(ps, p, "main;tiny<&>", 10, -1, 1);
+	model_init(&m, ps);
+
+	/* 10 of 10000 is 0.1%: kept at the default minimum width... */
+	text = export_text(&m, EXPORT_SVG, NULL, &o, &res);
+	assert_int_equal(res.items, 4); /* all, main, big, tiny */
+	assert_int_equal(res.omitted, 0);
+	assert_int_equal(count(text, "<g class=\"f\">"), 4);
+	assert_non_null(strstr(text, "<title>tiny&lt;&amp;&gt; (10 samples, 0.10%)</title>"));
+	assert_non_null(strstr(text, "<title>main (10,000 samples, 100.00%)</title>"));
+	/* main spans the width between the pads: 1180 px from x = 10. */
+	assert_non_null(strstr(text, "<rect x=\"10.0\" y=\"53.0\" width=\"1180.0\""));
+	free(text);
+
+	/* ... and left out, with what is above it, past it. */
+	o.minwidth = 0.2;
+	text = export_text(&m, EXPORT_SVG, NULL, &o, &res);
+	assert_int_equal(res.items, 3);
+	assert_int_equal(res.omitted, 1);
+	assert_null(strstr(text, "tiny"));
+	free(text);
+
+	/* In pixels, and as an icicle: the root's row at the top. */
+	o.minwidth = 1;
+	o.minwidth_percent = false;
+	o.icicle = true;
+	text = export_text(&m, EXPORT_SVG, NULL, &o, &res);
+	assert_int_equal(res.items, 4); /* tiny is 1.18 px */
+	assert_non_null(strstr(text, "<title>all (10,000 samples, 100.00%)</title>"
+				     "<rect x=\"10.0\" y=\"36.0\""));
+	free(text);
+	check_profile_set(m.ps);
+	model_release(&m);
+}
+
+static void
+test_formats(void **state)
+{
+	enum export_format f;
+
+	(void)state;
+	assert_int_equal(export_format_of_path("out.svg"), EXPORT_SVG);
+	assert_int_equal(export_format_of_path("a.b/out.json"), EXPORT_SPEEDSCOPE);
+	assert_int_equal(export_format_of_path("out.txt"), EXPORT_FOLDED);
+	assert_int_equal(export_format_of_path(NULL), EXPORT_FOLDED);
+	for (int i = 0; i < EXPORT_NR_FORMATS; i++) {
+		assert_true(export_format_find(export_format_name((enum export_format)i), &f));
+		assert_int_equal(f, i);
+		assert_int_equal(export_format_of_path(export_format_extension(f)), f);
+	}
+	assert_false(export_format_find("pdf", &f));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_folded),
+		cmocka_unit_test(test_folded_names),
+		cmocka_unit_test(test_speedscope),
+		cmocka_unit_test(test_svg),
+		cmocka_unit_test(test_formats),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
