@@ -143,12 +143,10 @@ add_folded_name(struct strbuf *sb, const struct profile_set *ps, frame_id f)
 	}
 }
 
-static const char *sort_base;
-
 static int
 cmp_lines(const void *a, const void *b)
 {
-	return strcmp(sort_base + *(const size_t *)a, sort_base + *(const size_t *)b);
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 /*
@@ -163,6 +161,7 @@ write_folded(const struct export_lens *l, const bool *in, FILE *out,
 	const struct profile_set *ps = l->ps;
 	struct strbuf lines = STRBUF_INIT, sb = STRBUF_INIT;
 	size_t *at = NULL, nr = 0, alloc = 0;
+	const char **line;
 	frame_id *path = NULL;
 	uint32_t alloc_path = 0;
 	int ret = 0;
@@ -184,12 +183,13 @@ write_folded(const struct export_lens *l, const bool *in, FILE *out,
 		profile_format_weight(l->p, l->stack_w[s], &lines);
 		strbuf_addch(&lines, '\0');
 	}
-	/* qsort() takes no context; this is the only sort using it at a time. */
-	sort_base = lines.buf;
-	if (nr)
-		qsort(at, nr, sizeof(*at), cmp_lines);
+	/* The buffer is built: pointers into it stay valid now. */
+	line = xmalloc(sizeof(*line) * (nr ? nr : 1));
+	for (size_t i = 0; i < nr; i++)
+		line[i] = lines.buf + at[i];
+	qsort(line, nr, sizeof(*line), cmp_lines);
 	for (size_t i = 0; i < nr && !ret; i++) {
-		strbuf_addstr(&sb, lines.buf + at[i]);
+		strbuf_addstr(&sb, line[i]);
 		strbuf_addch(&sb, '\n');
 		if (sb.len >= FLUSH_AT)
 			ret = write_buf(out, &sb, err);
@@ -197,6 +197,7 @@ write_folded(const struct export_lens *l, const bool *in, FILE *out,
 	if (!ret)
 		ret = write_buf(out, &sb, err);
 	res->items = nr;
+	free(line);
 	free(at);
 	free(path);
 	strbuf_release(&lines);
@@ -370,9 +371,13 @@ write_speedscope(const struct export_lens *l, const bool *in, FILE *out,
 			uint32_t n = stack_path(ps, v[i].stack, &path, &alloc_path);
 
 			strbuf_addstr(&sb, i > first ? ",[" : "[");
-			for (uint32_t k = 0, nr_out = 0; k < n; k++)
-				if (index[path[k]] != UINT32_MAX)
-					strbuf_addf(&sb, nr_out++ ? ",%u" : "%u", index[path[k]]);
+			for (uint32_t k = 0, nr_out = 0; k < n; k++) {
+				if (index[path[k]] == UINT32_MAX)
+					continue;
+				if (nr_out++)
+					strbuf_addch(&sb, ',');
+				strbuf_add_uint(&sb, index[path[k]]);
+			}
 			strbuf_addch(&sb, ']');
 			if (sb.len >= FLUSH_AT && (ret = write_buf(out, &sb, err)))
 				goto out;

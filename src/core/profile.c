@@ -694,7 +694,7 @@ profile_format_weight(const struct profile *p, uint64_t w, struct strbuf *out)
 	size_t len;
 
 	if (!d) {
-		strbuf_addf(out, "%llu", (unsigned long long)w);
+		strbuf_add_uint(out, w);
 		return;
 	}
 	for (unsigned i = 0; i < d; i++)

@@ -129,3 +129,16 @@ strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	strbuf_vaddf(sb, fmt, ap);
 	va_end(ap);
 }
+
+void
+strbuf_add_uint(struct strbuf *sb, uint64_t v)
+{
+	char digits[20];
+	size_t n = 0;
+
+	do {
+		digits[sizeof(digits) - ++n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	strbuf_add(sb, digits + sizeof(digits) - n, n);
+}

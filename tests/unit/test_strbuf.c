@@ -116,6 +116,25 @@ test_zalloc_table(void **state)
 	free(t);
 }
 
+static void
+test_add_uint(void **state)
+{
+	static const uint64_t values[] = { 0, 7, 10, 4294967296ULL, UINT64_MAX };
+	struct strbuf sb = STRBUF_INIT;
+	char want[32];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		strbuf_reset(&sb);
+		strbuf_addstr(&sb, "x=");
+		strbuf_add_uint(&sb, values[i]);
+		snprintf(want, sizeof(want), "x=%llu", (unsigned long long)values[i]);
+		assert_string_equal(sb.buf, want);
+		assert_int_equal(sb.len, strlen(want));
+	}
+	strbuf_release(&sb);
+}
+
 int
 main(void)
 {
@@ -126,6 +145,7 @@ main(void)
 		cmocka_unit_test(test_embedded_nul_and_setlen),
 		cmocka_unit_test(test_detach),
 		cmocka_unit_test(test_zalloc_table),
+		cmocka_unit_test(test_add_uint),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
