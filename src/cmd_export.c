@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "tflame/cli.h"
+#include "tflame/diff.h"
 #include "tflame/error.h"
 #include "tflame/export.h"
 #include "tflame/model.h"
@@ -17,11 +18,16 @@
 
 static const char export_usage[] =
 	"usage: tflame export [OPTIONS] FILE [-o OUT]\n"
+	"   or: tflame export --diff [OPTIONS] BASE NEW [-o OUT]\n"
 	"\n"
 	"Write what the explorer shows of FILE under the lens options (the event,\n"
 	"the threads, the zoom) for other tools: folded stacks for flamegraph.pl\n"
 	"or inferno, speedscope JSON (one profile per thread, in time order), or an\n"
 	"interactive SVG flame graph in the explorer's colours.\n"
+	"\n"
+	"With --diff, or a differential folded file, the SVG shows NEW with each box\n"
+	"red where it grew since BASE and blue where it shrank, as flamegraph.pl\n"
+	"draws difffolded.pl's output.\n"
 	"\n"
 	"  --to=FORMAT             folded, speedscope or svg (default: from OUT's\n"
 	"                          extension, .json speedscope, .svg svg, else folded)\n"
@@ -32,12 +38,16 @@ static const char export_usage[] =
 	"  --minwidth=N[%]         SVG: leave out boxes narrower than N pixels, or N%\n"
 	"                          of the width (default 0.1%), as flamegraph.pl does\n"
 	"  --width=PX              SVG: the image's width (default 1200)\n"
+	"  --diff                  compare BASE and NEW (SVG colours)\n"
+	"  --normalize             with --diff, scale BASE to NEW's total weight\n"
+	"  --ignore-module         with --diff, match functions by name alone\n"
 	CLI_LENS_USAGE
 	CLI_SYMBOL_USAGE
 	CLI_COMMON_USAGE;
 
 enum {
 	OPT_TO = 256, OPT_OUTPUT, OPT_ZOOM, OPT_ICICLE, OPT_COLORS, OPT_MINWIDTH, OPT_WIDTH,
+	OPT_DIFF, OPT_NORMALIZE, OPT_IGNORE_MODULE,
 };
 
 static const struct option export_options_table[] = {
@@ -48,6 +58,9 @@ static const struct option export_options_table[] = {
 	{ "colors", required_argument, NULL, OPT_COLORS },
 	{ "minwidth", required_argument, NULL, OPT_MINWIDTH },
 	{ "width", required_argument, NULL, OPT_WIDTH },
+	{ "diff", no_argument, NULL, OPT_DIFF },
+	{ "normalize", no_argument, NULL, OPT_NORMALIZE },
+	{ "ignore-module", no_argument, NULL, OPT_IGNORE_MODULE },
 	CLI_LENS_OPTIONS,
 	CLI_SYMBOL_OPTIONS,
 	CLI_COMMON_OPTIONS,
@@ -76,6 +89,39 @@ parse_minwidth(const char *arg, struct export_svg_options *o)
 	return !*end || (*end == '%' && !end[1] && v <= 100);
 }
 
+/*
+ * Load BASE and NEW and put BASE's samples on NEW's stacks (diff_join()):
+ * CLI_NEXT with *out the joined set, or the exit status of what went wrong.
+ */
+static int
+load_diff(struct cli_common *cc, const char *base, unsigned flags, struct profile_set **out)
+{
+	struct tf_error err = TF_ERROR_INIT;
+	struct profile_set *b, *ps;
+	int ret;
+
+	if ((ret = cli_load(base, cc->format, &cc->io, &b)) != CLI_NEXT)
+		return ret;
+	if ((ret = cli_load(cc->path, cc->format, &cc->io, &ps)) != CLI_NEXT) {
+		profile_set_free(b);
+		return ret;
+	}
+	if (diff_join(ps, b, flags, &err)) {
+		struct strbuf sb = STRBUF_INIT;
+
+		text_escape_str(&sb, tf_error_text(&err));
+		cli_error("%s", sb.buf);
+		strbuf_release(&sb);
+		profile_set_free(ps);
+		ret = EXIT_INPUT;
+	} else {
+		*out = ps;
+	}
+	profile_set_free(b);
+	tf_error_release(&err);
+	return ret;
+}
+
 int
 cmd_export(int argc, char **argv)
 {
@@ -95,7 +141,9 @@ cmd_export(int argc, char **argv)
 	unsigned long long width;
 	struct profile_set *ps;
 	struct model m;
-	bool have_model = false;
+	bool have_model = false, diff = false, normalize = false;
+	unsigned diff_flags = 0;
+	const char *base = NULL;
 	FILE *out = stdout;
 	int c, ret = EXIT_OK;
 
@@ -153,9 +201,24 @@ cmd_export(int argc, char **argv)
 			}
 			svg.width = (unsigned)width;
 			break;
+		case OPT_DIFF:
+			diff = true;
+			break;
+		case OPT_NORMALIZE:
+			normalize = true;
+			break;
+		case OPT_IGNORE_MODULE:
+			diff_flags |= DIFF_IGNORE_MODULE;
+			break;
 		}
 	}
-	if ((ret = cli_file_arg(&cc, argc, argv)) != CLI_NEXT)
+	if (!diff && (normalize || diff_flags)) {
+		ret = cli_usage_error("export", "--normalize and --ignore-module compare: they "
+					  "need --diff");
+		goto out;
+	}
+	if ((ret = diff ? cli_diff_args(&cc, argc, argv, &base)
+			: cli_file_arg(&cc, argc, argv)) != CLI_NEXT)
 		goto out;
 	ret = EXIT_OK;
 	if (output && !strcmp(output, "-"))
@@ -165,7 +228,8 @@ cmd_export(int argc, char **argv)
 
 	/* Names are all an export shows: no line tables to read. */
 	cc.io.no_lines = true;
-	if ((ret = cli_load(cc.path, cc.format, &cc.io, &ps)) != CLI_NEXT)
+	if ((ret = diff ? load_diff(&cc, base, diff_flags, &ps)
+			: cli_load(cc.path, cc.format, &cc.io, &ps)) != CLI_NEXT)
 		goto out;
 	model_init(&m, ps);
 	have_model = true;
@@ -178,6 +242,9 @@ cmd_export(int argc, char **argv)
 	el.stack_w = model_stack_weights(&m);
 	el.threads = m.threads;
 	el.title = cc.path;
+	/* A comparison, or a differential folded file: the SVG shows the change. */
+	el.base = diff_other(ps, el.p);
+	el.base_scale = normalize;
 	if (zoom) {
 		const struct calltree *t = model_tree(&m);
 

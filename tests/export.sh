@@ -22,12 +22,15 @@ import re, sys, xml.etree.ElementTree as ET
 NS = '{http://www.w3.org/2000/svg}'
 root = ET.parse(sys.argv[1]).getroot()
 icicle = len(sys.argv) > 2 and sys.argv[2] == 'icicle'
+fills = len(sys.argv) > 2 and sys.argv[2] == 'fills'
 boxes = []
 for g in root.iter(NS + 'g'):
     title, rect = g.find(NS + 'title'), g.find(NS + 'rect')
     if title is None or rect is None:
         continue
     name = re.sub(r' \([^(]*\)$', '', title.text or '')
+    if fills and name != 'all':
+        name += '\t' + rect.get('fill') + '\t' + title.text.rsplit('; ', 1)[-1]
     boxes.append((float(rect.get('y')), float(rect.get('width')), name))
 ys = sorted({b[0] for b in boxes}, reverse=not icicle)
 for d, w, name in sorted((ys.index(y), w, name) for y, w, name in boxes):
@@ -39,27 +42,48 @@ EOF
 # widths (width - 20) * count / total, and boxes narrower than minwidth px
 # left out with what is above them.
 cat >"$tmpdir/model.py" <<'EOF'
+# With a second count (a differential file), the second is the width, and
+# each box's fill and title say the change of the lines ending in it,
+# against the biggest change of a line (at least 1), as its color_scale().
 import sys
 lines = [l.rstrip('\n') for l in open(sys.argv[1]) if l.strip()]
 minwidth = float(sys.argv[2])
-tree, total = {}, 0
+tree, total, maxdelta, diff = {}, 0, 1, False
 for l in lines:
-    stack, count = l.rsplit(' ', 1)
-    count = int(count)
+    parts = l.rsplit(' ', 2)
+    if len(parts) == 3 and all(p.replace('.', '', 1).isdigit() for p in parts[1:]):
+        stack, before, count = parts[0], float(parts[1]), float(parts[2])
+        diff = True
+    else:
+        stack, count = l.rsplit(' ', 1)
+        before = count = float(count)
     total += count
-    node = tree
-    for f in [f for f in stack.split(';') if f != '']:
-        kid = node.setdefault(f, [0, {}])
+    maxdelta = max(maxdelta, abs(count - before))
+    node, path = tree, [f for f in stack.split(';') if f != '']
+    for i, f in enumerate(path):
+        kid = node.setdefault(f, [0, {}, 0])
         kid[0] += count
+        if i == len(path) - 1:
+            kid[2] += count - before
         node = kid[1]
+def fill(d):
+    r = g = b = 255
+    if d > 0:
+        g = b = int(210 * (maxdelta - d) / maxdelta)
+    elif d < 0:
+        r = g = int(210 * (maxdelta + d) / maxdelta)
+    return 'rgb(%d,%d,%d)' % (r, g, b)
 per = 1180.0 / total
 out = ['0\t%.1f\tall' % (total * per)]
 todo = [(tree, 1)]
 while todo:
     node, depth = todo.pop()
-    for name, (w, kids) in node.items():
+    for name, (w, kids, d) in node.items():
         if w * per < minwidth:
             continue
+        if diff:
+            pct = '%.2f' % (100 * d / total)
+            name += '\t%s\t%s%s%%)' % (fill(d), '+' if d > 0 else '', pct)
         out.append('%d\t%.1f\t%s' % (depth, w * per, name))
         todo.append((kids, depth + 1))
 for l in sorted(out, key=lambda l: (int(l.split('\t')[0]), l.split('\t', 2)[2], l)):
@@ -71,7 +95,7 @@ same_boxes() {
 	python3 - "$1" "$2" <<'EOF'
 import sys
 def read(p):
-    rows = [l.rstrip('\n').split('\t') for l in open(p)]
+    rows = [l.rstrip('\n').split('\t', 2) for l in open(p)]
     return sorted((int(d), n, float(w)) for d, w, n in rows)
 a, b = read(sys.argv[1]), read(sys.argv[2])
 if len(a) != len(b):
@@ -115,6 +139,46 @@ for input in "$folded" "$tmpdir/perf.folded"; do
 	done
 done
 [ -n "${FLAMEGRAPH_PL:-}" ] || echo "# FLAMEGRAPH_PL not set: compared with the model of flamegraph.pl only"
+
+# Differential graphs: a file of before and after counts, and --diff of
+# two files, have flamegraph.pl's colours and changes, red growing.
+cat >"$tmpdir/base.txt" <<'EOF'
+main;parse 30
+main;run;compute 50
+main;run;io 20
+EOF
+cat >"$tmpdir/new.txt" <<'EOF'
+main;parse 10
+main;run;compute 80
+main;run;io 20
+main;log 5
+EOF
+python3 - "$tmpdir/base.txt" "$tmpdir/new.txt" >"$tmpdir/diff.folded" <<'EOF'
+import sys
+side = [dict(l.rsplit(' ', 1) for l in open(f).read().split('\n') if l) for f in sys.argv[1:]]
+for k in sorted(set(side[0]) | set(side[1])):
+    print(k, side[0].get(k, 0), side[1].get(k, 0))
+EOF
+for how in "--event=after $tmpdir/diff.folded" "--diff $tmpdir/base.txt $tmpdir/new.txt"; do
+	name="svg ${how%% *}: flamegraph.pl's differential colours"
+	# shellcheck disable=SC2086
+	if "$TFLAME" export --to=svg $how -o "$tmpdir/d.svg" &&
+		python3 "$tmpdir/boxes.py" "$tmpdir/d.svg" fills >"$tmpdir/d.boxes" &&
+		python3 "$tmpdir/model.py" "$tmpdir/diff.folded" 0.1 >"$tmpdir/m.boxes" &&
+		out=$(same_boxes "$tmpdir/d.boxes" "$tmpdir/m.boxes"); then
+		ok "$name ($(grep -c 'rgb(255,' "$tmpdir/d.boxes") red or white)"
+	else
+		not_ok "$name" "$out" "$(cat "$tmpdir/d.boxes")"
+	fi
+	[ -n "${FLAMEGRAPH_PL:-}" ] || continue
+	perl "$FLAMEGRAPH_PL" "$tmpdir/diff.folded" >"$tmpdir/f.svg" 2>/dev/null || exit 99
+	python3 "$tmpdir/boxes.py" "$tmpdir/f.svg" fills >"$tmpdir/f.boxes" || exit 99
+	if out=$(same_boxes "$tmpdir/d.boxes" "$tmpdir/f.boxes"); then
+		ok "$name: those of $FLAMEGRAPH_PL"
+	else
+		not_ok "$name: those of $FLAMEGRAPH_PL" "$out"
+	fi
+done
 
 # The icicle: the same boxes, root at the top.
 "$TFLAME" export --to=svg --icicle "$folded" -o "$tmpdir/i.svg" &&

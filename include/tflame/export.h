@@ -72,6 +72,17 @@ struct export_lens {
 	 */
 	stack_id zoom;
 	const char *title;         /* the document's name (the file), or NULL */
+	/*
+	 * A differential flame graph (SVG): the profile of ps that p is
+	 * compared with (diff.h: diff_other()), or NULL. Its samples, under
+	 * the same threads and zoom, weigh each box before; a box is red
+	 * where p grew and blue where it shrank, as flamegraph.pl colours
+	 * difffolded.pl's output, deeper the more it changed, and its title
+	 * says the change. With base_scale, before's weights are first
+	 * scaled to p's total (difffolded.pl -n).
+	 */
+	const struct profile *base;
+	bool base_scale;
 };
 
 enum export_format {

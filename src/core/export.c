@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tflame/calltree.h"
+#include "tflame/diff.h"
 #include "tflame/error.h"
 #include "tflame/json.h"
 #include "tflame/strbuf.h"
@@ -565,10 +566,29 @@ static const char svg_script[] =
 	"}\n"
 	"]]></script>\n";
 
+/*
+ * flamegraph.pl's colour of a change in a differential graph: red for
+ * growth, blue for shrinking, white for none, deeper towards the biggest
+ * change of the graph (max, > 0).
+ */
+static uint32_t
+delta_rgb(int64_t delta, uint64_t max)
+{
+	uint32_t r = 255, g = 255, b = 255;
+	double d = (double)delta, m = (double)max;
+
+	if (delta > 0)
+		g = b = (uint32_t)(210 * (m - d) / m);
+	else if (delta < 0)
+		r = g = (uint32_t)(210 * (m + d) / m);
+	return r << 16 | g << 8 | b;
+}
+
 /* One box: its <g> with the title, the rect and the (cut) label. */
 static void
 add_box(struct strbuf *sb, const struct profile *p, const char *name, size_t len,
-	uint64_t weight, uint64_t all, double x, double w, double y, uint32_t rgb)
+	uint64_t weight, uint64_t all, const int64_t *delta, double x, double w, double y,
+	uint32_t rgb)
 {
 	double h = SVG_FRAME_HEIGHT - SVG_FRAME_PAD;
 	size_t chars = (size_t)(w / (SVG_FONT_SIZE * SVG_FONT_WIDTH));
@@ -579,7 +599,11 @@ add_box(struct strbuf *sb, const struct profile *p, const char *name, size_t len
 	profile_format_amount(p, weight, sb);
 	if (*weight_unit_name(p->unit))
 		strbuf_addf(sb, " %s", weight_unit_name(p->unit));
-	strbuf_addf(sb, ", %.2f%%)</title>", all ? 100.0 * (double)weight / (double)all : 0.0);
+	strbuf_addf(sb, ", %.2f%%", all ? 100.0 * (double)weight / (double)all : 0.0);
+	if (delta)
+		strbuf_addf(sb, "; %s%.2f%%", *delta > 0 ? "+" : "",
+			    all ? 100.0 * (double)*delta / (double)all : 0.0);
+	strbuf_addstr(sb, ")</title>");
 	strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 			"fill=\"rgb(%u,%u,%u)\" rx=\"2\" ry=\"2\"/>",
 		    x, y, w, h, rgb >> 16, rgb >> 8 & 0xff, rgb & 0xff);
@@ -606,6 +630,54 @@ add_box(struct strbuf *sb, const struct profile *p, const char *name, size_t len
 	strbuf_addstr(sb, "</text></g>\n");
 }
 
+/*
+ * A weight of base in p's decimals (profile.h: weight_decimals), so that
+ * 3.5 before and 3.5 after are the same amount; saturated, rounded down.
+ */
+static uint64_t
+same_decimals(uint64_t w, const struct profile *base, const struct profile *p)
+{
+	for (unsigned d = base->weight_decimals; d < p->weight_decimals; d++)
+		w = w > UINT64_MAX / 10 ? UINT64_MAX : w * 10;
+	for (unsigned d = p->weight_decimals; d < base->weight_decimals; d++)
+		w /= 10;
+	return w;
+}
+
+/*
+ * Per stack: the weight of l->base's samples that end there (the same
+ * threads and zoom as the lens), scaled to the lens's total all with
+ * base_scale.
+ */
+static uint64_t *
+base_weights(const struct export_lens *l, const bool *in, uint64_t all)
+{
+	const struct profile_set *ps = l->ps;
+	const struct profile *b = l->base;
+	uint64_t *t = xcalloc(ps->nr_stacks, sizeof(*t)), sum = 0;
+
+	for (int pass = 0; pass < 1 + l->base_scale; pass++) {
+		for (size_t i = 0; i < b->nr_samples; i++) {
+			stack_id s = b->stack[i];
+			uint64_t w = same_decimals(b->weight[i], b, l->p);
+
+			if ((l->threads && !l->threads[b->thread[i]]) || (in && !in[s]))
+				continue;
+			/*
+			 * Scaled, each sample on its own as difffolded.pl -n
+			 * scales each line, once the first pass has the sum.
+			 */
+			if (!l->base_scale)
+				t[s] += w;
+			else if (!pass)
+				sum += w;
+			else
+				t[s] += diff_scale(w, sum, all);
+		}
+	}
+	return t;
+}
+
 static int
 write_svg(const struct export_lens *l, const bool *in, const struct export_svg_options *o,
 	  FILE *out, struct export_result *res, struct tf_error *err)
@@ -618,6 +690,12 @@ write_svg(const struct export_lens *l, const bool *in, const struct export_svg_o
 	double per, min_weight, height;
 	uint64_t all;
 	uint32_t depth_max = 0;
+	/*
+	 * A differential graph, after flamegraph.pl: a box's change is that
+	 * of the samples ending in it (its self weight), its colour that
+	 * change against the biggest of any stack (at least 1).
+	 */
+	uint64_t *before = NULL, max_delta = 1;
 	stack_id *todo = NULL;
 	size_t nr_todo = 0, alloc_todo = 0;
 	int ret = 0;
@@ -634,6 +712,15 @@ write_svg(const struct export_lens *l, const bool *in, const struct export_svg_o
 		if (t.total[s] && (double)t.total[s] >= min_weight && ps->stacks[s].depth > depth_max)
 			depth_max = ps->stacks[s].depth;
 	height = (double)(depth_max + 1) * SVG_FRAME_HEIGHT + SVG_YPAD1 + SVG_YPAD2;
+	if (l->base) {
+		before = base_weights(l, in, all);
+		for (stack_id s = 1; s < ps->nr_stacks; s++) {
+			uint64_t d = w[s] > before[s] ? w[s] - before[s] : before[s] - w[s];
+
+			if (d > max_delta)
+				max_delta = d;
+		}
+	}
 
 	strbuf_addf(&sb, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
 			 "<svg version=\"1.1\" width=\"%u\" height=\"%.0f\" "
@@ -678,14 +765,18 @@ write_svg(const struct export_lens *l, const bool *in, const struct export_svg_o
 				     : height - SVG_YPAD2 - (double)(depth + 1) * SVG_FRAME_HEIGHT +
 					       SVG_FRAME_PAD;
 
+		int64_t delta = before ? (int64_t)(w[s] - before[s]) : 0;
+
 		if (s == STACK_ROOT) {
-			add_box(&sb, l->p, "all", 3, all, all, x, (double)all * per, y, 0xc0c0c0);
+			add_box(&sb, l->p, "all", 3, all, all, NULL, x, (double)all * per, y,
+				0xc0c0c0);
 		} else {
 			const struct frame *f = &ps->frames[ps->stacks[s].frame];
 
 			add_box(&sb, l->p, ps_get(ps, f->name), intern_len(&ps->strings, f->name),
-				t.total[s], all, x, (double)t.total[s] * per, y,
-				palette_xterm_rgb(palette_xterm(ps, f, o->color)));
+				t.total[s], all, before ? &delta : NULL, x, (double)t.total[s] * per,
+				y, before ? delta_rgb(delta, max_delta)
+					  : palette_xterm_rgb(palette_xterm(ps, f, o->color)));
 		}
 		res->items++;
 		for (uint32_t i = nk; i-- > 0;) {
@@ -704,6 +795,7 @@ write_svg(const struct export_lens *l, const bool *in, const struct export_svg_o
 		ret = write_buf(out, &sb, err);
 	free(todo);
 	free(w);
+	free(before);
 	calltree_release(&t);
 	strbuf_release(&sb);
 	return ret;

@@ -17,6 +17,7 @@
 
 #include "tflame/cli.h"
 #include "tflame/conf.h"
+#include "tflame/diff.h"
 #include "tflame/display.h"
 #include "tflame/error.h"
 #include "tflame/export.h"
@@ -1172,6 +1173,7 @@ apply_export(struct tui *ui)
 	el.threads = ui->model.threads;
 	el.zoom = sel.set == ui->model.ps ? sel.zoom : STACK_ROOT;
 	el.title = ui->path;
+	el.base = diff_other(el.ps, el.p);
 	svg.icicle = !ui->ctx.flip;
 	svg.color = ui->ctx.color;
 	out = fopen(pr->text.buf, "w");

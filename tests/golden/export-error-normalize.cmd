@@ -1,0 +1,1 @@
+export --to=svg --normalize tests/data/folded/basic.txt

@@ -1,0 +1,1 @@
+export --to=svg --minwidth=1 --event=after tests/data/folded/diff.txt
