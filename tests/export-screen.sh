@@ -55,6 +55,21 @@ else
 		"$(cat "$tmpdir/stack.actual")"
 fi
 
+# In Sandwich's table, y copies the function of the row: the first, main.
+keys 3
+wait_for "Function" || bail "Sandwich did not open"
+keys y
+check "y in Sandwich's table: the row's function" \
+	wait_for "copied main to the clipboard"
+if [ "$(T show-buffer 2>/dev/null)" = "main" ]; then
+	ok "y in Sandwich's table: tmux's buffer holds the function's name"
+else
+	not_ok "y in Sandwich's table: tmux's buffer holds the function's name" \
+		"buffer: $(T show-buffer 2>&1 | head -3)"
+fi
+keys 1
+wait_for " 1 L" || bail "Left Heavy did not come back"
+
 # ------------------------------------------------------------------- x
 keys Enter
 wait_for "zoom" || bail "Enter did not zoom"
