@@ -192,6 +192,80 @@ else
 	not_ok "svg --icicle: the same boxes upside down"
 fi
 
+# The SVG's script, run by node on a stand-in for the browser's DOM built
+# from the SVG's boxes: hovering shows a box's title, a click zooms (the
+# box and its callers across the width, its callees in proportion, the
+# rest hidden), Reset Zoom puts everything back, and a search lights the
+# matches and says their share. Skipped where node is missing.
+if command -v node >/dev/null 2>&1; then
+	"$TFLAME" export --to=svg "$folded" -o "$tmpdir/t.svg" || exit 99
+	python3 - "$tmpdir/t.svg" >"$tmpdir/dom.json" <<'EOF'
+import json, re, sys, xml.etree.ElementTree as ET
+NS = '{http://www.w3.org/2000/svg}'
+text = open(sys.argv[1]).read()
+root = ET.fromstring(text)
+boxes = [{'title': g.find(NS + 'title').text, 'rect': dict(g.find(NS + 'rect').attrib)}
+         for g in root.iter(NS + 'g')]
+print(json.dumps({'width': float(root.get('width')), 'boxes': boxes,
+                  'script': '\n'.join(re.findall(r'<!\[CDATA\[(.*?)\]\]>', text, re.S))}))
+EOF
+	cat >"$tmpdir/dom.js" <<'EOF'
+const assert = require('assert');
+const d = JSON.parse(require('fs').readFileSync(process.argv[2], 'utf8'));
+function node(tag, attrs, text) {
+	return { tagName: tag, attrs: Object.assign({}, attrs), style: {}, textContent: text,
+		 firstChild: { nodeValue: text }, kids: [],
+		 getAttribute(k) { return this.attrs[k]; },
+		 setAttribute(k, v) { this.attrs[k] = String(v); },
+		 getElementsByTagName(t) { return this.kids.filter(k => k.tagName === t); } };
+}
+const gs = d.boxes.map(b => {
+	const g = node('g', {}, '');
+	g.kids = [node('title', {}, b.title), node('rect', b.rect, ''), node('text', {}, '')];
+	return g;
+});
+const ids = { details: node('text', {}, ' '), matched: node('text', {}, ' '),
+	      unzoom: node('text', {}, 'Reset Zoom'), search: node('text', {}, 'Search') };
+global.document = { getElementById: id => ids[id],
+		    getElementsByTagName: t => (t === 'g' ? gs : []),
+		    documentElement: { width: { baseVal: { value: d.width } } } };
+global.window = { addEventListener() {} };
+global.prompt = () => 'compute';
+(0, eval)(d.script + '\nglobal.init = init; global.unzoom = unzoom; global.search_prompt = search_prompt;');
+init();
+const box = name => gs.find(g => g.kids[0].textContent.startsWith(name + ' ('));
+const width = name => parseFloat(box(name).kids[1].attrs.width);
+/* The SVG holds tenths of a pixel: a zoom scales their rounding. */
+const near = (a, b) => assert.ok(Math.abs(a - b) < 0.5, a + ' is not ' + b);
+box('run').onmouseover();
+assert.strictEqual(ids.details.firstChild.nodeValue, box('run').kids[0].textContent);
+box('run').onclick();
+assert.strictEqual(width('run'), d.width - 20);
+assert.strictEqual(width('main'), d.width - 20);
+assert.strictEqual(box('main').style.opacity, '0.5');
+assert.strictEqual(box('swapper').style.display, 'none');
+near(width('compute'), (d.width - 20) * 6 / 12);
+assert.strictEqual(box('compute').kids[2].textContent, 'compute');
+assert.strictEqual(ids.unzoom.style.opacity, '1.0');
+unzoom();
+near(width('run'), (d.width - 20) * 12 / 23);
+assert.strictEqual(box('swapper').style.display, 'block');
+search_prompt();
+assert.strictEqual(box('compute').kids[1].attrs.fill, 'rgb(230,0,230)');
+assert.notStrictEqual(box('run').kids[1].attrs.fill, 'rgb(230,0,230)');
+assert.strictEqual(ids.matched.firstChild.nodeValue, 'Matched: 26.1%');
+search_prompt();
+assert.notStrictEqual(box('compute').kids[1].attrs.fill, 'rgb(230,0,230)');
+EOF
+	if out=$(node "$tmpdir/dom.js" "$tmpdir/dom.json" 2>&1); then
+		ok "svg script: hover, zoom, reset, search"
+	else
+		not_ok "svg script: hover, zoom, reset, search" "$(echo "$out" | head -8)"
+	fi
+else
+	echo "# no node: the SVG's script is not run"
+fi
+
 # A hostile name stays well-formed XML.
 printf 'main;a<b>&"c\001\033[31m;\377x 3\nmain 1\n' >"$tmpdir/hostile.txt"
 if "$TFLAME" export --to=svg "$tmpdir/hostile.txt" -o "$tmpdir/h.svg" &&
