@@ -300,6 +300,26 @@ else
 	not_ok "speedscope: the schema's shape" "$out"
 fi
 
+# Against speedscope's own schema (file-format-schema.json, shipped in the
+# speedscope npm package's dist/release) when SPEEDSCOPE_SCHEMA names it
+# and python3 has jsonschema.
+if [ -n "${SPEEDSCOPE_SCHEMA:-}" ] && python3 -c 'import jsonschema' 2>/dev/null; then
+	for f in "$perf" tests/data/folded/decimal.txt tests/data/cprofile/fib.prof; do
+		"$TFLAME" export --to=speedscope "$f" -o "$tmpdir/v.json" 2>/dev/null || exit 99
+		if out=$(python3 - "$SPEEDSCOPE_SCHEMA" "$tmpdir/v.json" 2>&1 <<'EOF'
+import json, jsonschema, sys
+jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))
+EOF
+		); then
+			ok "speedscope of $f: valid against $SPEEDSCOPE_SCHEMA"
+		else
+			not_ok "speedscope of $f: valid against $SPEEDSCOPE_SCHEMA" "$(echo "$out" | tail -3)"
+		fi
+	done
+else
+	echo "# SPEEDSCOPE_SCHEMA not set (or no jsonschema): not checked against the schema"
+fi
+
 # Time order: the samples of a thread come as perf printed them (in time).
 "$TFLAME" export --to=speedscope --thread=4583 "$perf" -o "$tmpdir/g.json" || exit 99
 "$TFLAME" export --to=folded --thread=4583 "$perf" >"$tmpdir/g.folded" || exit 99
