@@ -43,23 +43,23 @@ for to in folded speedscope svg; do
 		'BEGIN { printf "%-22s %6d ms  %.2fx collapse  (%.1f MB out)\n", n, t, t / b, s / 1e6 }'
 done
 
-# A million distinct stacks: a tree of fan-out 10 and depth 6, leaves
-# weighed unevenly (a few heavy, most light) as real profiles are.
+# A million distinct stacks, shaped as profiles are: 10 to 60 frames
+# deep, each frame drawn from a Zipf-like law over 50 names of its depth
+# (so a few call paths are heavy and deep, the rest a long tail), a leaf
+# of its own per stack, weights from a Pareto law.
 stacks=$out/export-1m-stacks.folded
 if [ ! -s "$stacks" ]; then
 	echo "generating $stacks ..."
 	python3 - "$stacks" <<'EOF'
 import random, sys
 random.seed(17)
-names = ['fn_%d_%d' % (d, i) for d in range(6) for i in range(10)]
 with open(sys.argv[1], 'w') as out:
     for n in range(10 ** 6):
-        path, k = [], n
-        for d in range(6):
-            path.append('fn_%d_%d' % (d, k % 10))
-            k //= 10
-        w = 1 + int(random.paretovariate(1.2))
-        out.write('%s %d\n' % (';'.join(path), w))
+        depth = random.randint(10, 60)
+        path = ['f%d_%d' % (d, min(49, int(random.paretovariate(1.5)) - 1))
+                for d in range(depth)]
+        path.append('leaf_%d' % n)
+        out.write('%s %d\n' % (';'.join(path), 1 + int(random.paretovariate(1.2))))
 EOF
 fi
 t0=$(now_ms)
