@@ -5,6 +5,7 @@
 #include <curses.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <locale.h>
 #include <pthread.h>
 #include <signal.h>
@@ -1029,19 +1030,29 @@ active_selection(struct tui *ui, struct pane_selection *sel)
 
 /*
  * Where y and Y put the text when the terminal does not take OSC 52: a
- * file of the user's own, created afresh (never through a link).
+ * file of the user's own (in a shared /tmp, never through a link nor
+ * into another user's file of that name).
  */
 static int
 clipboard_file(struct strbuf *path, const char *text, size_t len)
 {
 	const char *dir = getenv("TMPDIR");
+	struct stat st;
 	int fd;
 
 	strbuf_addf(path, "%s/tflame-clipboard-%lu.txt", dir && *dir ? dir : "/tmp",
 		    (unsigned long)getuid());
-	fd = open(path->buf, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	fd = open(path->buf, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -1;
+	errno = 0; /* another's file sets none: EPERM below */
+	if (fstat(fd, &st) || st.st_uid != getuid() || ftruncate(fd, 0)) {
+		int e = errno;
+
+		close(fd);
+		errno = e ? e : EPERM;
+		return -1;
+	}
 	if (write(fd, text, len) != (ssize_t)len) {
 		close(fd);
 		return -1;
