@@ -7,6 +7,7 @@
 
 #include "tflame/cli.h"
 #include "tflame/error.h"
+#include "tflame/export.h"
 #include "tflame/import.h"
 #include "tflame/profile.h"
 #include "tflame/strbuf.h"
@@ -22,7 +23,8 @@
  *   commands          the subcommands
  *   options [CMD]     CMD's long options ("--limit=" when one takes a value),
  *                     the explorer's without CMD
- *   values OPTION     the fixed values of --format, --weight or --view
+ *   values OPTION     the fixed values of --format, --weight, --view, --to
+ *                     or --colors
  *   events FILE       the events (profiles) of FILE
  *   threads FILE      "TID<tab>COMM" for each thread of FILE
  *   pids FILE         "PID<tab>COMM" for each process of FILE
@@ -159,6 +161,12 @@ cmd_complete(int argc, char **argv)
 			print_list(weights, ARRAY_SIZE(weights));
 		} else if (!strcmp(arg, "view")) {
 			print_list(views, ARRAY_SIZE(views));
+		} else if (!strcmp(arg, "to")) {
+			for (int f = 0; f < EXPORT_NR_FORMATS; f++)
+				puts(export_format_name((enum export_format)f));
+		} else if (!strcmp(arg, "colors")) {
+			for (int c = 0; c < COLOR_NR_MODES; c++)
+				puts(palette_mode_name((enum color_mode)c));
 		}
 		return EXIT_OK;
 	}

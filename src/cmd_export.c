@@ -125,11 +125,6 @@ load_diff(struct cli_common *cc, const char *base, unsigned flags, struct profil
 int
 cmd_export(int argc, char **argv)
 {
-	static const char *const color_names[COLOR_NR_MODES] = {
-		[COLOR_BY_FUNCTION] = "function",
-		[COLOR_BY_MODULE] = "module",
-		[COLOR_BY_KIND] = "kind",
-	};
 	struct cli_common cc = { .cmd = "export", .usage = export_usage, CLI_SYMBOLS_ON };
 	struct cli_lens lens = { 0 };
 	struct export_svg_options svg = EXPORT_SVG_OPTIONS_INIT;
@@ -178,7 +173,7 @@ cmd_export(int argc, char **argv)
 			break;
 		case OPT_COLORS:
 			for (svg.color = 0; svg.color < COLOR_NR_MODES; svg.color++)
-				if (!strcmp(optarg, color_names[svg.color]))
+				if (!strcmp(optarg, palette_mode_name(svg.color)))
 					break;
 			if (svg.color == COLOR_NR_MODES) {
 				ret = cli_usage_error("export", "--colors takes function, module or "

@@ -78,6 +78,8 @@ check "--format= values from the importers" "tflame report --format=p" \
 	"perf${nl}perf.data${nl}pprof"
 check "--weight values" "tflame report --weight " "period${nl}samples"
 check "--limit takes no completion" "tflame report --limit=" ""
+check "export's --to= values" "tflame export --to=" "folded${nl}speedscope${nl}svg"
+check "export's --colors= values" "tflame export --colors=" "function${nl}kind${nl}module"
 
 # Every view it offers, dump takes.
 for v in $("$TFLAME" __complete values view); do
@@ -86,6 +88,18 @@ for v in $("$TFLAME" __complete values view); do
 	else
 		not_ok "dump refuses --view=$v, which the completion offers"
 	fi
+done
+
+# Every format and colour mode it offers, export takes.
+for v in $("$TFLAME" __complete values to); do
+	for c in $("$TFLAME" __complete values colors); do
+		if "$TFLAME" export --to="$v" --colors="$c" "$data/folded/basic.txt" -o "$tmpdir/e" \
+			>/dev/null 2>&1; then
+			ok "export takes --to=$v --colors=$c"
+		else
+			not_ok "export refuses --to=$v --colors=$c, which the completion offers"
+		fi
+	done
 done
 
 # ------------------------------------------------------------ __complete

@@ -38,6 +38,9 @@ enum color_mode {
 	COLOR_NR_MODES
 };
 
+/* The mode's name as options take it: "function", "module", "kind". */
+const char *palette_mode_name(enum color_mode mode);
+
 /* The shades of family as xterm colour numbers: *n of them (static). */
 const short *palette_shades(enum flame_family family, unsigned *n);
 

@@ -32,6 +32,18 @@ static const struct {
 	[FLAME_INLINED] = { inlined256, ARRAY_SIZE(inlined256) },
 };
 
+const char *
+palette_mode_name(enum color_mode mode)
+{
+	static const char *const names[COLOR_NR_MODES] = {
+		[COLOR_BY_FUNCTION] = "function",
+		[COLOR_BY_MODULE] = "module",
+		[COLOR_BY_KIND] = "kind",
+	};
+
+	return mode < COLOR_NR_MODES ? names[mode] : "";
+}
+
 const short *
 palette_shades(enum flame_family family, unsigned *n)
 {
