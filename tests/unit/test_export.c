@@ -141,6 +141,49 @@ test_speedscope(void **state)
 	model_release(&m);
 }
 
+/* A lens that maps samples (a transform): every a;b sample to a, x dropped. */
+static stack_id
+merge_b(void *ctx, size_t i)
+{
+	const struct profile_set *ps = ctx;
+	const struct profile *p = ps->profiles[0];
+	stack_id s = p->stack[i];
+
+	if (!strcmp(frame_name(ps, ps->stacks[s].frame), "x"))
+		return EXPORT_DROP;
+	if (!strcmp(frame_name(ps, ps->stacks[s].frame), "b"))
+		return ps->stacks[s].parent;
+	return s;
+}
+
+static void
+test_speedscope_sample_map(void **state)
+{
+	struct profile_set *ps = two_threads();
+	struct export_lens l = { 0 };
+	struct tf_error err = TF_ERROR_INIT;
+	struct export_result res;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(out);
+	l.ps = ps;
+	l.p = ps->profiles[0];
+	l.sample_stack = merge_b;
+	l.ctx = ps;
+	assert_int_equal(export_write(&l, EXPORT_SPEEDSCOPE, NULL, out, &res, &err), 0);
+	assert_int_equal(fclose(out), 0);
+	/* Thread 11's only sample dropped; a;b became a, in time order. */
+	assert_int_equal(res.threads, 1);
+	assert_int_equal(res.items, 3);
+	assert_non_null(strstr(buf, "\"samples\":[[0,1],[0],[0]],\n\"weights\":[2,1,5]}"));
+	free(buf);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
 /* Count the occurrences of needle in s. */
 static size_t
 count(const char *s, const char *needle)
@@ -224,6 +267,7 @@ main(void)
 		cmocka_unit_test(test_folded),
 		cmocka_unit_test(test_folded_names),
 		cmocka_unit_test(test_speedscope),
+		cmocka_unit_test(test_speedscope_sample_map),
 		cmocka_unit_test(test_svg),
 		cmocka_unit_test(test_formats),
 	};
