@@ -135,6 +135,9 @@ extern const struct importer importer_perfdata;
 extern const struct importer importer_jfr;
 extern const struct importer importer_gecko;
 extern const struct importer importer_safari;
+extern const struct importer importer_instruments;
+extern const struct importer importer_pmcstat;
+extern const struct importer importer_papyrus;
 
 /*
  * The text importers' parsers on their own, for the unit tests and for
@@ -171,6 +174,12 @@ int safari_parse(struct json_reader *jr, const struct import_options *opts,
 
 int callgrind_parse_lines(struct line_reader *lr, const struct import_options *opts,
 			  struct profile_set *ps, struct tf_error *err);
+int instruments_parse_lines(struct line_reader *lr, const struct import_options *opts,
+			    struct profile_set *ps, struct tf_error *err);
+int pmcstat_parse_lines(struct line_reader *lr, const struct import_options *opts,
+			struct profile_set *ps, struct tf_error *err);
+int papyrus_parse_lines(struct line_reader *lr, const struct import_options *opts,
+			struct profile_set *ps, struct tf_error *err);
 
 /*
  * The pprof decoder on its own, for the unit tests: reads the protobuf

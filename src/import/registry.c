@@ -28,6 +28,9 @@ const struct importer *const importers[] = {
 	&importer_pprof,
 	&importer_callgrind,
 	&importer_jfr,
+	&importer_instruments,
+	&importer_pmcstat,
+	&importer_papyrus,
 	NULL,
 };
 

@@ -1,0 +1,526 @@
+#include "config.h"
+
+#include "tflame/import.h"
+
+#include <inttypes.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tflame/builder.h"
+#include "tflame/error.h"
+#include "tflame/input.h"
+#include "tflame/lines.h"
+#include "tflame/profile.h"
+#include "tflame/strbuf.h"
+#include "tflame/text.h"
+#include "tflame/xalloc.h"
+
+/*
+ * Instruments "Deep Copy": the call tree of a Time Profiler, Counters or
+ * Allocations run as tab-separated text, a header line, then one row per
+ * tree node in pre-order, its depth told by the spaces before the symbol:
+ *
+ *	Weight<TAB>Self Weight<TAB><TAB>Symbol Name
+ *	4.93 s  100.0%<TAB>0 s<TAB> <TAB>start
+ *	2.45 s   49.7%<TAB>846.00 ms<TAB> <TAB> delta()
+ *
+ * Instruments 7 calls the weight "Running Time" ("4273.0ms   99.9%"),
+ * Allocations "Bytes Used" (" 429.93 MB  100.0%", with a "Count" column),
+ * Counters weighs cycles ("96.08 Gc"); Instruments 16 names the symbol
+ * column "Symbol Names", drops the empty column and starts the first row
+ * some spaces in. Depths are counted from the first row's indent.
+ *
+ * A row's weight is its node's total. As speedscope reads the file, a
+ * node's total is its own weight or the sum of its children's totals,
+ * whichever is larger (the printed figures are rounded), and its self
+ * weight is the rest; the file's own self column is not read. Each node
+ * becomes one sample of its self weight, emitted when the node ends, so
+ * children come before their parent's own time in Time Order, as in
+ * speedscope's flame chart.
+ */
+
+#define INSTRUMENTS_FORMAT "Instruments deep copy"
+/* Progress is published after this many bytes, to keep atomics rare. */
+#define PROGRESS_STEP (1024 * 1024)
+/* Decimals of a figure beyond this make it unreadable. */
+#define MAX_DECIMALS 9
+
+/* For figure * unit multiplier before the decimals are divided out. */
+__extension__ typedef unsigned __int128 u128;
+
+enum column_kind {
+	COL_OTHER,
+	COL_WEIGHT,  /* Weight, Running Time, Bytes Used */
+	COL_COUNT,   /* Allocations' Count */
+	COL_SYMBOL,  /* Symbol Name(s) */
+	COL_PATH,    /* Source Path */
+};
+
+/* What a figure's unit word is, and what it multiplies. */
+struct unit {
+	const char *word;
+	enum weight_unit unit;
+	uint64_t mul;
+};
+
+static const struct unit units[] = {
+	{ "ns", UNIT_NANOSECONDS, 1 },
+	{ "us", UNIT_NANOSECONDS, 1000 },
+	{ "\xc2\xb5s", UNIT_NANOSECONDS, 1000 },
+	{ "ms", UNIT_NANOSECONDS, 1000000 },
+	{ "s", UNIT_NANOSECONDS, 1000000000 },
+	{ "min", UNIT_NANOSECONDS, 60000000000 },
+	{ "cycles", UNIT_EVENTS, 1 },
+	{ "Kc", UNIT_EVENTS, 1000 },
+	{ "Mc", UNIT_EVENTS, 1000000 },
+	{ "Gc", UNIT_EVENTS, 1000000000 },
+	{ "Tc", UNIT_EVENTS, 1000000000000 },
+	{ "Bytes", UNIT_BYTES, 1 },
+	{ "KB", UNIT_BYTES, 1024 },
+	{ "MB", UNIT_BYTES, 1024 * 1024 },
+	{ "GB", UNIT_BYTES, 1024 * 1024 * 1024 },
+	{ "TB", UNIT_BYTES, (uint64_t)1024 * 1024 * 1024 * 1024 },
+};
+
+/* An open node of the tree: the rows on the path to the current one. */
+struct open_node {
+	uint64_t weight; /* the row's own figure */
+	uint64_t kids;   /* the totals of its children so far */
+	uint64_t count;  /* the Count column (Allocations) */
+	uint64_t kid_counts;
+};
+
+struct instruments {
+	struct profile_set *ps;
+	struct builder b;
+	thread_id thread;
+	struct profile *prof, *count_prof;
+
+	int ncols;
+	int weight_col, count_col, symbol_col, path_col;
+	bool have_unit;  /* the first figure fixed the profile's unit */
+	size_t base_indent;
+
+	frame_id *frames; /* the path, root first */
+	struct open_node *nodes;
+	size_t depth, alloc_frames, alloc_nodes;
+
+	uint64_t bad, first_bad;
+};
+
+static bool
+is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * Read a figure such as "4.93 s  100.0%", "4273.0ms", " 429.93 MB" or
+ * "84671": a decimal number, an optional unit word, anything after. Sets
+ * *value (rounded to the unit's integer: ns, cycles, bytes) and *u (NULL
+ * for a plain number). Returns NULL or why it is not a figure.
+ */
+static const char *
+parse_figure(const char *s, size_t len, uint64_t *value, const struct unit **u)
+{
+	size_t i = 0, w;
+	uint64_t ip = 0, frac = 0, pow10 = 1, mul = 1;
+	u128 num;
+
+	*u = NULL;
+	while (i < len && is_blank(s[i]))
+		i++;
+	if (i == len || s[i] < '0' || s[i] > '9')
+		return "no number";
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+		if (ip > (UINT64_MAX - 9) / 10)
+			return "number too large";
+		ip = ip * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (i < len && s[i] == '.') {
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+			if (pow10 >= 1000000000)
+				return "too many decimals";
+			frac = frac * 10 + (uint64_t)(s[i] - '0');
+			pow10 *= 10;
+		}
+	}
+	if (i < len && s[i] == ' ')
+		i++;
+	for (w = i; w < len && !is_blank(s[w]) && s[w] != '%'; w++)
+		;
+	if (w > i) {
+		for (size_t k = 0; k < ARRAY_SIZE(units); k++) {
+			if (strlen(units[k].word) == w - i && !memcmp(s + i, units[k].word, w - i)) {
+				*u = &units[k];
+				break;
+			}
+		}
+		if (!*u)
+			return "unknown unit";
+		mul = (*u)->mul;
+	}
+	/* (ip + frac / pow10) * mul, rounded half up, exactly. */
+	num = ((u128)ip * pow10 + frac) * mul + pow10 / 2;
+	num /= pow10;
+	if (num > UINT64_MAX)
+		return "number too large";
+	*value = (uint64_t)num;
+	return NULL;
+}
+
+/* The n-th tab-separated field of line, or false if there are fewer. */
+static bool
+field(const char *line, size_t len, int n, const char **f, size_t *flen)
+{
+	const char *p = line, *end = line + len, *tab;
+
+	for (int i = 0; i < n; i++) {
+		tab = memchr(p, '\t', (size_t)(end - p));
+
+		if (!tab)
+			return false;
+		p = tab + 1;
+	}
+	*f = p;
+	tab = memchr(p, '\t', (size_t)(end - p));
+	*flen = (size_t)((tab ? tab : end) - p);
+	return true;
+}
+
+static enum column_kind
+column_kind(const char *s, size_t len)
+{
+	static const struct {
+		const char *name;
+		enum column_kind kind;
+	} names[] = {
+		{ "Weight", COL_WEIGHT },
+		{ "Running Time", COL_WEIGHT },
+		{ "Bytes Used", COL_WEIGHT },
+		{ "Count", COL_COUNT },
+		{ "Symbol Name", COL_SYMBOL },
+		{ "Symbol Names", COL_SYMBOL },
+		{ "Source Path", COL_PATH },
+	};
+
+	while (len && is_blank(s[len - 1]))
+		len--;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (strlen(names[i].name) == len && !memcmp(s, names[i].name, len))
+			return names[i].kind;
+	return COL_OTHER;
+}
+
+static int
+header(struct instruments *ins, const char *line, size_t len, struct tf_error *err)
+{
+	const char *f;
+	size_t flen;
+
+	ins->weight_col = ins->count_col = ins->symbol_col = ins->path_col = -1;
+	for (int i = 0; field(line, len, i, &f, &flen); i++) {
+		int *col = NULL;
+
+		switch (column_kind(f, flen)) {
+		case COL_WEIGHT:
+			col = &ins->weight_col;
+			break;
+		case COL_COUNT:
+			col = &ins->count_col;
+			break;
+		case COL_SYMBOL:
+			col = &ins->symbol_col;
+			break;
+		case COL_PATH:
+			col = &ins->path_col;
+			break;
+		case COL_OTHER:
+			break;
+		}
+		if (col && *col < 0)
+			*col = i;
+		ins->ncols = i + 1;
+	}
+	if (ins->symbol_col < 0)
+		return tf_error_set_at(err, NULL, 1, "no \"Symbol Name\" column in the header");
+	if (ins->weight_col < 0)
+		return tf_error_set_at(err, NULL, 1, "no weight column (Weight, Running Time "
+					     "or Bytes Used) in the header");
+	return 0;
+}
+
+static int
+add_sample(struct instruments *ins, struct profile *p, uint64_t w, struct tf_error *err)
+{
+	if (!w)
+		return 0;
+	builder_begin_sample(&ins->b, p, ins->thread, w, 0, false);
+	for (size_t i = 0; i < ins->depth; i++)
+		builder_push_frame(&ins->b, ins->frames[i]);
+	return builder_end_sample(&ins->b, BUILDER_ROOT_FIRST, err);
+}
+
+/*
+ * Close the deepest open node: emit its self weight, and add its total
+ * to its parent's children.
+ */
+static int
+close_node(struct instruments *ins, struct tf_error *err)
+{
+	struct open_node *n = &ins->nodes[ins->depth - 1];
+	uint64_t total = n->weight > n->kids ? n->weight : n->kids;
+	uint64_t count = n->count > n->kid_counts ? n->count : n->kid_counts;
+
+	if (add_sample(ins, ins->prof, total - n->kids, err))
+		return -1;
+	if (ins->count_prof && add_sample(ins, ins->count_prof, count - n->kid_counts, err))
+		return -1;
+	ins->depth--;
+	if (ins->depth) {
+		struct open_node *parent = &ins->nodes[ins->depth - 1];
+
+		/* The profile's total would overflow first: the builder says so. */
+		parent->kids = total > UINT64_MAX - parent->kids ? UINT64_MAX : parent->kids + total;
+		parent->kid_counts = count > UINT64_MAX - parent->kid_counts
+					     ? UINT64_MAX : parent->kid_counts + count;
+	}
+	return 0;
+}
+
+static void
+bad_row(struct instruments *ins, uint64_t lineno)
+{
+	if (!ins->bad++)
+		ins->first_bad = lineno;
+}
+
+static struct profile *
+make_profile(struct instruments *ins, const char *line, size_t len, int col,
+	     enum weight_unit unit)
+{
+	const char *f;
+	size_t flen;
+
+	field(line, len, col, &f, &flen);
+	return profile_set_profile(ins->ps, ps_str(ins->ps, f, flen), unit);
+}
+
+static int
+row(struct instruments *ins, const char *line, size_t len, const char *header_line,
+    size_t header_len, uint64_t lineno, struct tf_error *err)
+{
+	const char *sym, *f;
+	size_t slen, flen, indent = 0, depth;
+	uint64_t weight = 0, count = 0;
+	const struct unit *u;
+	struct frame fr;
+
+	/* speedscope skips a row with no symbol: blank lines, the end. */
+	if (!field(line, len, ins->symbol_col, &sym, &slen))
+		return 0;
+	while (indent < slen && sym[indent] == ' ')
+		indent++;
+	while (slen > indent && is_blank(sym[slen - 1]))
+		slen--;
+	if (slen == indent)
+		return 0;
+
+	if (!field(line, len, ins->weight_col, &f, &flen) ||
+	    parse_figure(f, flen, &weight, &u)) {
+		/* speedscope weighs such a row 0. */
+		bad_row(ins, lineno);
+		weight = 0;
+		u = NULL;
+	}
+	if (!ins->prof) {
+		enum weight_unit unit = u ? u->unit : UNIT_NONE;
+
+		ins->prof = make_profile(ins, header_line, header_len, ins->weight_col, unit);
+		ins->have_unit = u != NULL;
+		if (ins->count_col >= 0)
+			ins->count_prof = make_profile(ins, header_line, header_len,
+						       ins->count_col, UNIT_NONE);
+		ins->base_indent = indent;
+	} else if (u && !ins->have_unit && ins->prof->nr_samples == 0) {
+		ins->prof->unit = u->unit;
+		ins->have_unit = true;
+	} else if (u && ins->have_unit && u->unit != ins->prof->unit) {
+		return tf_error_set_at(err, NULL, lineno, "weight \"%.*s\" is in %s, not %s "
+				       "like the rows before", (int)flen, f,
+				       weight_unit_name(u->unit),
+				       weight_unit_name(ins->prof->unit));
+	}
+	if (ins->count_prof && field(line, len, ins->count_col, &f, &flen) &&
+	    parse_figure(f, flen, &count, &u))
+		bad_row(ins, lineno);
+
+	if (indent < ins->base_indent)
+		return tf_error_set_at(err, NULL, lineno, "symbol indented %zu spaces, less "
+				       "than the first row's %zu", indent, ins->base_indent);
+	depth = indent - ins->base_indent;
+	if (depth > ins->depth)
+		return tf_error_set_at(err, NULL, lineno, "symbol at depth %zu under a row "
+				       "at depth %zu: a level is missing", depth,
+				       ins->depth ? ins->depth - 1 : 0);
+	while (ins->depth > depth)
+		if (close_node(ins, err))
+			goto fail;
+
+	memset(&fr, 0, sizeof(fr));
+	fr.name = ps_str(ins->ps, sym + indent, slen - indent);
+	fr.module = STR_EMPTY;
+	fr.file = STR_EMPTY;
+	if (ins->path_col >= 0 && field(line, len, ins->path_col, &f, &flen)) {
+		while (flen && is_blank(*f)) {
+			f++;
+			flen--;
+		}
+		while (flen && is_blank(f[flen - 1]))
+			flen--;
+		fr.file = ps_str(ins->ps, f, flen);
+	}
+	ALLOC_GROW(ins->frames, ins->depth + 1, ins->alloc_frames);
+	ALLOC_GROW(ins->nodes, ins->depth + 1, ins->alloc_nodes);
+	ins->frames[ins->depth] = profile_set_frame(ins->ps, &fr);
+	ins->nodes[ins->depth] = (struct open_node){ .weight = weight, .count = count };
+	ins->depth++;
+	return 0;
+
+fail:
+	err->line = lineno;
+	return -1;
+}
+
+static void
+publish_progress(struct import_progress *pr, uint64_t *reported, uint64_t bytes)
+{
+	atomic_fetch_add(&pr->bytes_done, bytes - *reported);
+	*reported = bytes;
+}
+
+int
+instruments_parse_lines(struct line_reader *lr, const struct import_options *opts,
+			struct profile_set *ps, struct tf_error *err)
+{
+	static const struct import_options defaults;
+	struct import_progress *pr;
+	struct instruments ins;
+	struct strbuf head = STRBUF_INIT;
+	uint64_t reported = lr->bytes;
+	const char *line;
+	size_t len;
+	int r, ret = -1;
+
+	if (!opts)
+		opts = &defaults;
+	pr = opts->progress;
+	memset(&ins, 0, sizeof(ins));
+	ins.ps = ps;
+	builder_init(&ins.b, ps);
+	ins.b.max_samples = opts->max_samples;
+	ins.thread = profile_set_thread(ps, -1, -1, STR_EMPTY);
+	ps->format = INSTRUMENTS_FORMAT;
+
+	r = line_reader_next(lr, &line, &len, err);
+	if (r <= 0) {
+		if (!r)
+			tf_error_set(err, "empty input: no Instruments header");
+		goto out;
+	}
+	if (text_starts(line, len, "\xef\xbb\xbf")) {
+		line += 3;
+		len -= 3;
+	}
+	strbuf_add(&head, line, len);
+	if (header(&ins, head.buf, head.len, err))
+		goto out;
+	while ((r = line_reader_next(lr, &line, &len, err)) > 0) {
+		if (row(&ins, line, len, head.buf, head.len, lr->lineno, err))
+			goto out;
+		if (builder_stopped(&ins.b))
+			break;
+		if (pr && lr->bytes - reported >= PROGRESS_STEP) {
+			publish_progress(pr, &reported, lr->bytes);
+			if (atomic_load(&pr->cancel)) {
+				tf_error_set(err, "cancelled");
+				goto out;
+			}
+		}
+	}
+	if (r < 0)
+		goto out;
+	while (ins.depth)
+		if (close_node(&ins, err))
+			goto out;
+	if (pr)
+		publish_progress(pr, &reported, lr->bytes);
+	if (!ins.prof) {
+		tf_error_set(err, "no rows under the Instruments header");
+		goto out;
+	}
+	if (ins.bad)
+		profile_set_warn(ps, ins.first_bad, "%" PRIu64 " row%s with no readable weight, "
+				 "weighed 0", ins.bad, ins.bad == 1 ? "" : "s");
+	ret = 0;
+out:
+	builder_release(&ins.b);
+	strbuf_release(&head);
+	free(ins.frames);
+	free(ins.nodes);
+	return ret;
+}
+
+static int
+instruments_load(struct input *in, const struct import_options *opts, struct profile_set *ps,
+		 struct tf_error *err)
+{
+	struct line_reader lr;
+	int ret;
+
+	line_reader_init(&lr, in);
+	ret = instruments_parse_lines(&lr, opts, ps, err);
+	line_reader_release(&lr);
+	return ret;
+}
+
+/*
+ * The header line names the columns: sure with a symbol column and a
+ * weight column, unsure (so that the load explains what is missing) with
+ * a symbol column alone.
+ */
+static int
+instruments_probe(const char *data, size_t len)
+{
+	const char *nl, *f;
+	size_t flen;
+	bool symbol = false, weight = false;
+
+	if (text_starts(data, len, "\xef\xbb\xbf")) {
+		data += 3;
+		len -= 3;
+	}
+	nl = memchr(data, '\n', len);
+	if (!nl || memchr(data, '\0', len))
+		return 0;
+	len = (size_t)(nl - data);
+	if (len && data[len - 1] == '\r')
+		len--;
+	for (int i = 0; field(data, len, i, &f, &flen); i++) {
+		enum column_kind k = column_kind(f, flen);
+
+		symbol |= k == COL_SYMBOL && i > 0;
+		weight |= k == COL_WEIGHT;
+	}
+	if (symbol && weight)
+		return 90;
+	return symbol ? 30 : 0;
+}
+
+const struct importer importer_instruments = {
+	.name = "instruments",
+	.description = INSTRUMENTS_FORMAT,
+	.probe = instruments_probe,
+	.load = instruments_load,
+};
