@@ -1,0 +1,1 @@
+collapse tests/data/instruments/time-7.txt

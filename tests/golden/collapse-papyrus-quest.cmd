@@ -1,0 +1,1 @@
+collapse tests/data/papyrus/quest.log
