@@ -31,8 +31,8 @@ static const char usage_text[] =
 	"\n"
 	"FILE is perf script text, perf.data, folded stacks, speedscope JSON, a Chrome\n"
 	"or Node profile, a Gecko profile (Firefox, samply, perf), a Safari recording,\n"
-	"pprof, callgrind, cProfile or Java Flight Recorder, plain, gzip or zstd; -\n"
-	"reads stdin.\n"
+	"pprof, callgrind, cProfile, Java Flight Recorder, an Instruments deep copy, a\n"
+	"pmcstat call graph or a papyrus log, plain, gzip or zstd; - reads stdin.\n"
 	"\n"
 	"Options of the explorer:\n"
 	CLI_COMMON_USAGE

@@ -75,14 +75,6 @@ has_line(const char *data, size_t len, const char *s)
 	return false;
 }
 
-static size_t
-first_line_len(const char *data, size_t len)
-{
-	const char *nl = memchr(data, '\n', len);
-
-	return nl ? (size_t)(nl - data) : len;
-}
-
 const char *
 import_foreign_format(const char *data, size_t len, const char **hint)
 {
@@ -134,9 +126,6 @@ import_foreign_format(const char *data, size_t len, const char **hint)
 	}
 	if (has_line(data, len, "Analysis of sampling "))
 		return "macOS sample output";
-	/* Its header line: "Weight\tSelf Weight\t\tSymbol Name" or so. */
-	if (has(data, first_line_len(data, len), "\tSymbol Name"))
-		return "an Instruments deep copy";
 	return NULL;
 }
 

@@ -2,6 +2,7 @@
 
 #include "tflame/import.h"
 
+#include <inttypes.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,14 +74,46 @@ looks_binary(const char *data, size_t len)
 	return ctrl * 20 > len;
 }
 
+static bool
+has_samples(const struct profile_set *ps)
+{
+	for (size_t i = 0; i < ps->nr_profiles; i++)
+		if (ps->profiles[i]->nr_samples)
+			return true;
+	return false;
+}
+
+/*
+ * The importer a file that none reads most resembles: the one whose probe
+ * came nearest, else, by its first byte, a JSON or a plain text one whose
+ * errors say what it missed.
+ */
 static const struct importer *
-pick_importer(const struct input *in, const char *data, size_t len, struct tf_error *err)
+closest_importer(const struct importer *best, const char *data, size_t len)
+{
+	size_t i = 0;
+
+	if (best)
+		return best;
+	if (looks_binary(data, len))
+		return NULL;
+	while (i < len && strchr(" \t\r\n", data[i]))
+		i++;
+	if (i < len && (data[i] == '{' || data[i] == '['))
+		return &importer_speedscope;
+	return &importer_folded;
+}
+
+static const struct importer *
+pick_importer(const struct input *in, const char *data, size_t len,
+	      const struct importer **closest, struct tf_error *err)
 {
 	const struct importer *best = NULL;
 	int best_score = 0;
 	const char *foreign, *hint;
 	struct strbuf sb = STRBUF_INIT;
 
+	*closest = NULL;
 	for (size_t i = 0; importers[i]; i++) {
 		int score = importers[i]->probe(data, len);
 
@@ -103,21 +136,46 @@ pick_importer(const struct input *in, const char *data, size_t len, struct tf_er
 						   : "unknown format (tried ");
 	importer_list_names(&sb, false);
 	strbuf_addstr(&sb, ")");
-	if (!looks_binary(data, len))
-		strbuf_addstr(&sb, "; use --format to force one");
-	tf_error_set_at(err, in->name, 0, "%s", sb.buf);
+	*closest = closest_importer(best, data, len);
+	if (!*closest)
+		tf_error_set_at(err, in->name, 0, "%s", sb.buf);
+	else
+		tf_error_set_at(err, in->name, 0, "%s; use --format to force one", sb.buf);
 	strbuf_release(&sb);
 	return NULL;
 }
 
-static bool
-has_samples(const struct profile_set *ps)
+/*
+ * Say why the file is not in the format it most resembles: load it as
+ * that and add the importer's own error, with its line, to err (an
+ * "unknown format" error). If the load works, say that --format does it.
+ */
+static void
+explain_closest(struct input *in, const struct importer *imp, struct tf_error *err)
 {
-	for (size_t i = 0; i < ps->nr_profiles; i++)
-		if (ps->profiles[i]->nr_samples)
-			return true;
-	return false;
+	struct import_options opts = { .threads = 1 };
+	struct profile_set *ps = profile_set_new();
+	struct tf_error why = TF_ERROR_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	/* err's message ends "; use --format to force one": drop that. */
+	const char *cut = strstr(err->msg, "; use --format");
+
+	strbuf_add(&sb, err->msg, cut ? (size_t)(cut - err->msg) : strlen(err->msg));
+	if (imp->load(in, &opts, ps, &why) == 0 && has_samples(ps)) {
+		strbuf_addf(&sb, "; most like %s, which --format=%s reads", imp->description,
+			    imp->name);
+	} else {
+		strbuf_addf(&sb, "; most like %s, which fails", imp->description);
+		if (why.line)
+			strbuf_addf(&sb, " at line %" PRIu64, why.line);
+		strbuf_addf(&sb, ": %s", why.msg ? why.msg : "no samples found");
+	}
+	tf_error_set_at(err, in->name, why.line, "%s", sb.buf);
+	strbuf_release(&sb);
+	tf_error_release(&why);
+	profile_set_free(ps);
 }
+
 
 /*
  * A load that failed on a truncated input: the cut is likely the reason
@@ -141,7 +199,7 @@ import_file(const char *path, const char *format, const struct import_options *o
 	    struct profile_set **out, struct tf_error *err)
 {
 	static const struct import_options defaults;
-	const struct importer *imp = NULL;
+	const struct importer *imp = NULL, *closest;
 	struct profile_set *ps = NULL;
 	struct input in;
 	const char *data;
@@ -174,8 +232,10 @@ import_file(const char *path, const char *format, const struct import_options *o
 	if (!imp) {
 		if (input_peek(&in, IMPORT_PROBE_BYTES, &data, &len, err))
 			goto fail;
-		imp = pick_importer(&in, data, len, err);
+		imp = pick_importer(&in, data, len, &closest, err);
 		if (!imp) {
+			if (closest)
+				explain_closest(&in, closest, err);
 			if (in.truncated)
 				add_cut_to_error(&in, err);
 			goto fail;

@@ -208,8 +208,23 @@ test_unknown_text(void **state)
 				   "and no stacks; none at all.\n");
 	struct strbuf want = STRBUF_INIT;
 
-	strbuf_addf(&want, "unknown format (tried %s); use --format to force one", tried());
+	/* It says what the file most resembles, and where that fails. */
+	strbuf_addf(&want, "%s:1: unknown format (tried %s); most like folded stacks, which "
+		    "fails at line 1: no valid folded stack line (3 bad), first: missing "
+		    "count: \"This is a README.\"", path, tried());
 	assert_non_null(strstr(want.buf, "unknown format (tried perf script, folded stacks, "));
+	import_fails(path, NULL, want.buf);
+	strbuf_reset(&want);
+	/* Weak folded text that loads when forced: --format says how. */
+	path = put_str(state, "weak.txt", "x y z\nhello 5\nfoo bar\nbaz qux\n");
+	strbuf_addf(&want, "unknown format (tried %s); most like folded stacks, which "
+		    "--format=folded reads", tried());
+	import_fails(path, NULL, named(path, want.buf));
+	strbuf_reset(&want);
+	/* JSON that is no profile: a JSON importer says what it missed. */
+	path = put_str(state, "x.json", "{\"a\": [1, 2]}");
+	strbuf_addf(&want, "unknown format (tried %s); most like speedscope, which fails: "
+		    "no samples found", tried());
 	import_fails(path, NULL, named(path, want.buf));
 	strbuf_release(&want);
 }
@@ -314,7 +329,8 @@ test_file_errors(void **state)
 	/* Only blank lines: text, but nothing in it. */
 	p = put_str(state, "blank.txt", "\n\n  \n");
 	strbuf_reset(&want);
-	strbuf_addf(&want, "unknown format (tried %s); use --format to force one", tried());
+	strbuf_addf(&want, "unknown format (tried %s); most like folded stacks, which fails: "
+		    "no samples found", tried());
 	import_fails(p, NULL, named(p, want.buf));
 	import_fails(p, "folded", named(p, "no samples found"));
 
@@ -330,10 +346,10 @@ test_file_errors(void **state)
 
 		p = tmpdir_put(state, "cut.gz", gz, sizeof(gz));
 		strbuf_reset(&want);
-		strbuf_addf(&want, "unknown format (tried %s); use --format to force one "
-			    "(truncated gzip data: the file ends at byte 12, inside the "
-			    "compressed stream; kept the 1 byte decompressed before the cut)",
-			    tried());
+		strbuf_addf(&want, "unknown format (tried %s); most like folded stacks, which "
+			    "fails: no samples found (truncated gzip data: the file ends at byte 12, "
+			    "inside the compressed stream; kept the 0 complete lines before the "
+			    "cut and dropped the partial line 1 (1 byte))", tried());
 		import_fails(p, NULL, named(p, want.buf));
 		import_fails(p, "folded",
 			     named(p, "no samples found (truncated gzip data: the file ends at "
@@ -401,9 +417,10 @@ test_foreign(void **state)
 	assert_string_equal(FOREIGN("Analysis of sampling prog (pid 12) every 1 millisecond\n",
 				    false),
 			    "macOS sample output");
+	/* Instruments deep copies are read now: no longer foreign. */
 	assert_string_equal(FOREIGN("Weight\tSelf Weight\t\tSymbol Name\n1.0 s  100.0%\tmain\n",
 				    false),
-			    "an Instruments deep copy");
+			    "(none)");
 	/* Nothing else. */
 	assert_string_equal(FOREIGN("a;b 1\n", false), "(none)");
 	assert_string_equal(FOREIGN("{\"a\": 1}", false), "(none)");
