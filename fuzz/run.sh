@@ -17,7 +17,8 @@ set -u
 src=$1 build=$2 secs=$3
 shift 3
 targets=${*:-fuzz_perf fuzz_folded fuzz_cprofile fuzz_speedscope fuzz_chrome fuzz_gecko \
-	fuzz_safari fuzz_pprof fuzz_callgrind fuzz_import fuzz_jfr}
+	fuzz_safari fuzz_pprof fuzz_callgrind fuzz_import fuzz_jfr fuzz_instruments fuzz_pmcstat \
+	fuzz_papyrus}
 status=0
 limits="-max_total_time=$secs"
 if [ -n "${FUZZ_RUNS:-}" ]; then
@@ -65,6 +66,9 @@ for t in $targets; do
 			python3 "$src/bench/gen-jfr.py" --events $((n * 20)) --seed $n \
 				"$corpus/seed-gen-$n.jfr" || status=1
 		done ;;
+	fuzz_instruments|fuzz_pmcstat|fuzz_papyrus)
+		fmt=${t#fuzz_}
+		seed "$corpus" "$src"/tests/data/"$fmt"/* "$src"/tests/fuzz-regressions/"$fmt"/* ;;
 	fuzz_import)
 		# A leading 0xff byte: probe the content rather than force a format.
 		find "$src/tests/data" "$src/tests/fuzz-regressions" -type f -size -256k \
