@@ -75,7 +75,7 @@ check "--pid= offers its pids" "tflame report $f --pid=1" "12066"
 check "--comm= offers its thread names" "tflame $f --comm=c" "compressor"
 check "--view= values" "tflame dump --view=" "left-heavy${nl}sandwich${nl}time-order"
 check "--format= values from the importers" "tflame report --format=p" \
-	"perf${nl}perf.data${nl}pprof"
+	"papyrus${nl}perf${nl}perf.data${nl}pmcstat${nl}pprof"
 check "--weight values" "tflame report --weight " "period${nl}samples"
 check "--limit takes no completion" "tflame report --limit=" ""
 check "export's --to= values" "tflame export --to=" "folded${nl}speedscope${nl}svg"
