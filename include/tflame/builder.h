@@ -152,4 +152,20 @@ void builder_add_roots(struct builder *b, builder_root_fn *root, void *ctx);
  */
 void builder_apportion(uint64_t w, const uint64_t *share, size_t n, uint64_t *out);
 
+/*
+ * Frames known by their name alone, for formats whose functions have no
+ * other identity (pmcstat, papyrus): a name's frame is made at its first
+ * sight, with the module given then, and found again by the name's str_id
+ * without hashing the frame. Zero-initialise; release with
+ * name_frames_release().
+ */
+struct name_frames {
+	uint32_t *frame_of; /* str_id -> frame_id + 1, 0 for none yet */
+	size_t alloc;
+};
+
+frame_id name_frames_get(struct name_frames *nf, struct profile_set *ps, str_id name,
+			 str_id module);
+void name_frames_release(struct name_frames *nf);
+
 #endif /* TFLAME_BUILDER_H */

@@ -63,4 +63,25 @@ void line_reader_release(struct line_reader *lr);
 int line_reader_next(struct line_reader *lr, const char **line, size_t *len,
 		     struct tf_error *err);
 
+struct import_options;
+struct import_progress;
+struct profile_set;
+
+/*
+ * Add the bytes lr has read since *reported to pr's count, once a
+ * megabyte has gathered or when final, so that atomics stay rare. Returns
+ * 0, or -1 with err "cancelled" when pr asks the import to stop. pr may
+ * be NULL.
+ */
+int line_reader_progress(const struct line_reader *lr, struct import_progress *pr,
+			 uint64_t *reported, bool final, struct tf_error *err);
+
+/* A text importer's parser of every line of lr (import.h's *_parse_lines()). */
+typedef int line_parse_fn(struct line_reader *lr, const struct import_options *opts,
+			  struct profile_set *ps, struct tf_error *err);
+
+/* A text importer's load(): parse the lines of all of in. */
+int line_reader_load(struct input *in, line_parse_fn *parse, const struct import_options *opts,
+		     struct profile_set *ps, struct tf_error *err);
+
 #endif /* TFLAME_LINES_H */

@@ -326,3 +326,37 @@ builder_apportion(uint64_t w, const uint64_t *share, size_t n, uint64_t *out)
 	}
 	free(rest);
 }
+
+frame_id
+name_frames_get(struct name_frames *nf, struct profile_set *ps, str_id name, str_id module)
+{
+	struct frame fr;
+	frame_id id;
+
+	if (name < nf->alloc && nf->frame_of[name])
+		return nf->frame_of[name] - 1;
+	if (name >= nf->alloc) {
+		size_t n = nf->alloc ? nf->alloc * 2 : 1024;
+
+		while (n <= name)
+			n *= 2;
+		nf->frame_of = xreallocarray(nf->frame_of, n, sizeof(*nf->frame_of));
+		memset(nf->frame_of + nf->alloc, 0, (n - nf->alloc) * sizeof(*nf->frame_of));
+		nf->alloc = n;
+	}
+	memset(&fr, 0, sizeof(fr));
+	fr.name = name;
+	fr.module = module;
+	fr.file = STR_EMPTY;
+	id = profile_set_frame(ps, &fr);
+	nf->frame_of[name] = id + 1;
+	return id;
+}
+
+void
+name_frames_release(struct name_frames *nf)
+{
+	free(nf->frame_of);
+	nf->frame_of = NULL;
+	nf->alloc = 0;
+}

@@ -3,7 +3,6 @@
 #include "tflame/import.h"
 
 #include <inttypes.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,8 +40,6 @@
  */
 
 #define INSTRUMENTS_FORMAT "Instruments deep copy"
-/* Progress is published after this many bytes, to keep atomics rare. */
-#define PROGRESS_STEP (1024 * 1024)
 /* Decimals of a figure beyond this make it unreadable. */
 #define MAX_DECIMALS 9
 
@@ -393,19 +390,11 @@ fail:
 	return -1;
 }
 
-static void
-publish_progress(struct import_progress *pr, uint64_t *reported, uint64_t bytes)
-{
-	atomic_fetch_add(&pr->bytes_done, bytes - *reported);
-	*reported = bytes;
-}
-
 int
 instruments_parse_lines(struct line_reader *lr, const struct import_options *opts,
 			struct profile_set *ps, struct tf_error *err)
 {
 	static const struct import_options defaults;
-	struct import_progress *pr;
 	struct instruments ins;
 	struct strbuf head = STRBUF_INIT;
 	uint64_t reported = lr->bytes;
@@ -415,7 +404,6 @@ instruments_parse_lines(struct line_reader *lr, const struct import_options *opt
 
 	if (!opts)
 		opts = &defaults;
-	pr = opts->progress;
 	memset(&ins, 0, sizeof(ins));
 	ins.ps = ps;
 	builder_init(&ins.b, ps);
@@ -441,21 +429,15 @@ instruments_parse_lines(struct line_reader *lr, const struct import_options *opt
 			goto out;
 		if (builder_stopped(&ins.b))
 			break;
-		if (pr && lr->bytes - reported >= PROGRESS_STEP) {
-			publish_progress(pr, &reported, lr->bytes);
-			if (atomic_load(&pr->cancel)) {
-				tf_error_set(err, "cancelled");
-				goto out;
-			}
-		}
+		if (line_reader_progress(lr, opts->progress, &reported, false, err))
+			goto out;
 	}
 	if (r < 0)
 		goto out;
 	while (ins.depth)
 		if (close_node(&ins, err))
 			goto out;
-	if (pr)
-		publish_progress(pr, &reported, lr->bytes);
+	line_reader_progress(lr, opts->progress, &reported, true, err);
 	if (!ins.prof) {
 		tf_error_set(err, "no rows under the Instruments header");
 		goto out;
@@ -476,13 +458,7 @@ static int
 instruments_load(struct input *in, const struct import_options *opts, struct profile_set *ps,
 		 struct tf_error *err)
 {
-	struct line_reader lr;
-	int ret;
-
-	line_reader_init(&lr, in);
-	ret = instruments_parse_lines(&lr, opts, ps, err);
-	line_reader_release(&lr);
-	return ret;
+	return line_reader_load(in, instruments_parse_lines, opts, ps, err);
 }
 
 /*

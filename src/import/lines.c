@@ -2,9 +2,12 @@
 
 #include "tflame/lines.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tflame/error.h"
+#include "tflame/import.h"
 #include "tflame/input.h"
 #include "tflame/xalloc.h"
 
@@ -175,4 +178,33 @@ line_reader_next(struct line_reader *lr, const char **line, size_t *len,
 		*len = n;
 		return 1;
 	}
+}
+
+/* Progress is published after this many bytes, to keep atomics rare. */
+#define PROGRESS_STEP (1024 * 1024)
+
+int
+line_reader_progress(const struct line_reader *lr, struct import_progress *pr,
+		     uint64_t *reported, bool final, struct tf_error *err)
+{
+	if (!pr || (!final && lr->bytes - *reported < PROGRESS_STEP))
+		return 0;
+	atomic_fetch_add(&pr->bytes_done, lr->bytes - *reported);
+	*reported = lr->bytes;
+	if (!final && atomic_load(&pr->cancel))
+		return tf_error_set(err, "cancelled");
+	return 0;
+}
+
+int
+line_reader_load(struct input *in, line_parse_fn *parse, const struct import_options *opts,
+		 struct profile_set *ps, struct tf_error *err)
+{
+	struct line_reader lr;
+	int ret;
+
+	line_reader_init(&lr, in);
+	ret = parse(&lr, opts, ps, err);
+	line_reader_release(&lr);
+	return ret;
 }

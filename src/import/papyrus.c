@@ -3,7 +3,6 @@
 #include "tflame/import.h"
 
 #include <inttypes.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +44,6 @@
  */
 
 #define PAPYRUS_FORMAT "papyrus log"
-#define PROGRESS_STEP (1024 * 1024)
 /* A time past this many ms would not fit in ns. */
 #define MAX_MS (INT64_MAX / 1000000 / 2)
 
@@ -87,40 +85,11 @@ struct papyrus {
 	int64_t last;      /* when the open frames last changed */
 	int64_t last_event; /* speedscope's lastEventAt */
 
-	/* str_id of a name -> frame_id + 1 (0: not seen) */
-	uint32_t *frame_of_name;
-	size_t alloc_fon;
+	struct name_frames frames;
 
 	uint64_t ignored, first_ignored;
 	uint64_t bad, first_bad;
 };
-
-static frame_id
-name_frame(struct papyrus *pp, str_id name)
-{
-	struct frame fr;
-	frame_id id;
-
-	if (name < pp->alloc_fon && pp->frame_of_name[name])
-		return pp->frame_of_name[name] - 1;
-	if (name >= pp->alloc_fon) {
-		size_t n = pp->alloc_fon ? pp->alloc_fon * 2 : 1024;
-
-		while (n <= name)
-			n *= 2;
-		pp->frame_of_name = xreallocarray(pp->frame_of_name, n, sizeof(*pp->frame_of_name));
-		memset(pp->frame_of_name + pp->alloc_fon, 0,
-		       (n - pp->alloc_fon) * sizeof(*pp->frame_of_name));
-		pp->alloc_fon = n;
-	}
-	memset(&fr, 0, sizeof(fr));
-	fr.name = name;
-	fr.module = STR_EMPTY;
-	fr.file = STR_EMPTY;
-	id = profile_set_frame(pp->ps, &fr);
-	pp->frame_of_name[name] = id + 1;
-	return id;
-}
 
 /* The stretch since the last change, as a sample of the open frames. */
 static int
@@ -149,7 +118,7 @@ push(struct papyrus *pp, str_id name, bool is_stack, int64_t stack, int64_t at,
 		return -1;
 	ALLOC_GROW(pp->open, pp->depth + 1, pp->alloc_open);
 	f = &pp->open[pp->depth];
-	f->frame = name_frame(pp, name);
+	f->frame = name_frames_get(&pp->frames, pp->ps, name, STR_EMPTY);
 	f->name = name;
 	f->is_stack = is_stack;
 	f->stack = stack;
@@ -362,7 +331,6 @@ papyrus_parse_lines(struct line_reader *lr, const struct import_options *opts,
 		    struct profile_set *ps, struct tf_error *err)
 {
 	static const struct import_options defaults;
-	struct import_progress *pr;
 	struct papyrus pp;
 	uint64_t reported = lr->bytes;
 	const char *line;
@@ -372,7 +340,6 @@ papyrus_parse_lines(struct line_reader *lr, const struct import_options *opts,
 
 	if (!opts)
 		opts = &defaults;
-	pr = opts->progress;
 	memset(&pp, 0, sizeof(pp));
 	pp.ps = ps;
 	builder_init(&pp.b, ps);
@@ -383,19 +350,12 @@ papyrus_parse_lines(struct line_reader *lr, const struct import_options *opts,
 	while ((r = line_reader_next(lr, &line, &len, err)) > 0) {
 		if (read_line(&pp, line, len, lr->lineno, &start, err))
 			goto out;
-		if (pr && lr->bytes - reported >= PROGRESS_STEP) {
-			atomic_fetch_add(&pr->bytes_done, lr->bytes - reported);
-			reported = lr->bytes;
-			if (atomic_load(&pr->cancel)) {
-				tf_error_set(err, "cancelled");
-				goto out;
-			}
-		}
+		if (line_reader_progress(lr, opts->progress, &reported, false, err))
+			goto out;
 	}
 	if (r < 0)
 		goto out;
-	if (pr)
-		atomic_fetch_add(&pr->bytes_done, lr->bytes - reported);
+	line_reader_progress(lr, opts->progress, &reported, true, err);
 	if (!pp.nr_ev) {
 		tf_error_set(err, "no papyrus events");
 		goto out;
@@ -427,7 +387,7 @@ out:
 	builder_release(&pp.b);
 	free(pp.ev);
 	free(pp.open);
-	free(pp.frame_of_name);
+	name_frames_release(&pp.frames);
 	return ret;
 }
 
@@ -435,13 +395,7 @@ static int
 papyrus_load(struct input *in, const struct import_options *opts, struct profile_set *ps,
 	     struct tf_error *err)
 {
-	struct line_reader lr;
-	int ret;
-
-	line_reader_init(&lr, in);
-	ret = papyrus_parse_lines(&lr, opts, ps, err);
-	line_reader_release(&lr);
-	return ret;
+	return line_reader_load(in, papyrus_parse_lines, opts, ps, err);
 }
 
 /* "NAME log opened (PC)" first, then "time:PUSH:..." lines. */

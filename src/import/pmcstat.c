@@ -3,7 +3,6 @@
 #include "tflame/import.h"
 
 #include <inttypes.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +36,6 @@
  */
 
 #define PMCSTAT_FORMAT "pmcstat call graph"
-#define PROGRESS_STEP (1024 * 1024)
 
 struct chain_node {
 	frame_id frame;
@@ -52,9 +50,7 @@ struct pmcstat {
 	struct profile *prof;
 	str_id image;        /* the last "@ image", in force */
 
-	/* str_id of a name -> frame_id + 1 (0: not seen) */
-	uint32_t *frame_of_name;
-	size_t alloc_fon;
+	struct name_frames frames;
 
 	struct chain_node *chain; /* the open chain, leaf first */
 	size_t depth, alloc_chain;
@@ -67,34 +63,6 @@ static bool
 is_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r';
-}
-
-static frame_id
-name_frame(struct pmcstat *pc, const char *s, size_t len)
-{
-	str_id name = ps_str(pc->ps, s, len);
-	struct frame fr;
-	frame_id id;
-
-	if (name < pc->alloc_fon && pc->frame_of_name[name])
-		return pc->frame_of_name[name] - 1;
-	if (name >= pc->alloc_fon) {
-		size_t n = pc->alloc_fon ? pc->alloc_fon * 2 : 1024;
-
-		while (n <= name)
-			n *= 2;
-		pc->frame_of_name = xreallocarray(pc->frame_of_name, n, sizeof(*pc->frame_of_name));
-		memset(pc->frame_of_name + pc->alloc_fon, 0,
-		       (n - pc->alloc_fon) * sizeof(*pc->frame_of_name));
-		pc->alloc_fon = n;
-	}
-	memset(&fr, 0, sizeof(fr));
-	fr.name = name;
-	fr.module = pc->image;
-	fr.file = STR_EMPTY;
-	id = profile_set_frame(pc->ps, &fr);
-	pc->frame_of_name[name] = id + 1;
-	return id;
 }
 
 /*
@@ -234,7 +202,8 @@ parse_line(struct pmcstat *pc, const char *line, size_t len, uint64_t lineno,
 		pc->image = ps_str(pc->ps, image, ilen);
 	ALLOC_GROW(pc->chain, pc->depth + 1, pc->alloc_chain);
 	pc->chain[pc->depth++] = (struct chain_node){
-		.frame = name_frame(pc, name, nlen),
+		.frame = name_frames_get(&pc->frames, pc->ps, ps_str(pc->ps, name, nlen),
+					 pc->image),
 		.count = count,
 	};
 	return 0;
@@ -245,7 +214,6 @@ pmcstat_parse_lines(struct line_reader *lr, const struct import_options *opts,
 		    struct profile_set *ps, struct tf_error *err)
 {
 	static const struct import_options defaults;
-	struct import_progress *pr;
 	struct pmcstat pc;
 	uint64_t reported = lr->bytes;
 	const char *line;
@@ -254,7 +222,6 @@ pmcstat_parse_lines(struct line_reader *lr, const struct import_options *opts,
 
 	if (!opts)
 		opts = &defaults;
-	pr = opts->progress;
 	memset(&pc, 0, sizeof(pc));
 	pc.ps = ps;
 	pc.image = STR_EMPTY;
@@ -268,19 +235,12 @@ pmcstat_parse_lines(struct line_reader *lr, const struct import_options *opts,
 			goto out;
 		if (builder_stopped(&pc.b))
 			break;
-		if (pr && lr->bytes - reported >= PROGRESS_STEP) {
-			atomic_fetch_add(&pr->bytes_done, lr->bytes - reported);
-			reported = lr->bytes;
-			if (atomic_load(&pr->cancel)) {
-				tf_error_set(err, "cancelled");
-				goto out;
-			}
-		}
+		if (line_reader_progress(lr, opts->progress, &reported, false, err))
+			goto out;
 	}
 	if (r < 0 || close_chain(&pc, 0, lr->lineno, err))
 		goto out;
-	if (pr)
-		atomic_fetch_add(&pr->bytes_done, lr->bytes - reported);
+	line_reader_progress(lr, opts->progress, &reported, true, err);
 	if (!pc.prof) {
 		if (pc.bad)
 			tf_error_set_at(err, NULL, pc.first_bad, "no pmcstat call graph line "
@@ -299,7 +259,7 @@ pmcstat_parse_lines(struct line_reader *lr, const struct import_options *opts,
 	ret = 0;
 out:
 	builder_release(&pc.b);
-	free(pc.frame_of_name);
+	name_frames_release(&pc.frames);
 	free(pc.chain);
 	return ret;
 }
@@ -308,13 +268,7 @@ static int
 pmcstat_load(struct input *in, const struct import_options *opts, struct profile_set *ps,
 	     struct tf_error *err)
 {
-	struct line_reader lr;
-	int ret;
-
-	line_reader_init(&lr, in);
-	ret = pmcstat_parse_lines(&lr, opts, ps, err);
-	line_reader_release(&lr);
-	return ret;
+	return line_reader_load(in, pmcstat_parse_lines, opts, ps, err);
 }
 
 /*
