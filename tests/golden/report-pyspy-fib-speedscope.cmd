@@ -1,0 +1,1 @@
+report --limit=0 tests/data/pyspy/fib.speedscope.json
