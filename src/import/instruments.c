@@ -96,7 +96,7 @@ struct instruments {
 
 	int ncols;
 	int weight_col, count_col, symbol_col, path_col;
-	bool have_unit;  /* the first figure fixed the profile's unit */
+	bool have_unit;  /* a readable figure fixed the profile's unit */
 	size_t base_indent;
 
 	frame_id *frames; /* the path, root first */
@@ -324,30 +324,28 @@ row(struct instruments *ins, const char *line, size_t len, const char *header_li
 	if (slen == indent)
 		return 0;
 
+	if (!ins->prof) {
+		ins->prof = make_profile(ins, header_line, header_len, ins->weight_col, UNIT_NONE);
+		if (ins->count_col >= 0)
+			ins->count_prof = make_profile(ins, header_line, header_len,
+						       ins->count_col, UNIT_NONE);
+		ins->base_indent = indent;
+	}
 	if (!field(line, len, ins->weight_col, &f, &flen) ||
 	    parse_figure(f, flen, &weight, &u)) {
 		/* speedscope weighs such a row 0. */
 		bad_row(ins, lineno);
 		weight = 0;
-		u = NULL;
-	}
-	if (!ins->prof) {
-		enum weight_unit unit = u ? u->unit : UNIT_NONE;
-
-		ins->prof = make_profile(ins, header_line, header_len, ins->weight_col, unit);
-		ins->have_unit = u != NULL;
-		if (ins->count_col >= 0)
-			ins->count_prof = make_profile(ins, header_line, header_len,
-						       ins->count_col, UNIT_NONE);
-		ins->base_indent = indent;
-	} else if (u && !ins->have_unit && ins->prof->nr_samples == 0) {
-		ins->prof->unit = u->unit;
+	} else if (!ins->have_unit) {
+		/* The first readable figure says what they all count. */
+		ins->prof->unit = u ? u->unit : UNIT_NONE;
 		ins->have_unit = true;
-	} else if (u && ins->have_unit && u->unit != ins->prof->unit) {
-		return tf_error_set_at(err, NULL, lineno, "weight \"%.*s\" is in %s, not %s "
-				       "like the rows before", (int)flen, f,
-				       weight_unit_name(u->unit),
-				       weight_unit_name(ins->prof->unit));
+	} else if ((u ? u->unit : UNIT_NONE) != ins->prof->unit) {
+		return tf_error_set_at(err, NULL, lineno, "weight \"%.*s\" is %s%s where the rows "
+				       "before are %s%s", (int)flen, f, u ? "in " : "a plain count",
+				       u ? weight_unit_name(u->unit) : "",
+				       ins->prof->unit ? "in " : "plain counts",
+				       ins->prof->unit ? weight_unit_name(ins->prof->unit) : "");
 	}
 	if (ins->count_prof && field(line, len, ins->count_col, &f, &flen) &&
 	    parse_figure(f, flen, &count, &u))

@@ -250,7 +250,10 @@ test_instruments_errors(void **state)
 	parse_fail(instruments_parse_lines, "Weight\tSymbol Name\n1 ms\t main\n1 ms\tout\n",
 		   "3: symbol indented 0 spaces, less than the first row's 1");
 	parse_fail(instruments_parse_lines, "Weight\tSymbol Name\n1 ms\tmain\n1 KB\t f\n",
-		   "3: weight \"1 KB\" is in bytes, not ns like the rows before");
+		   "3: weight \"1 KB\" is in bytes where the rows before are in ns");
+	/* A plain count, then a time: not one unit either. */
+	parse_fail(instruments_parse_lines, "Weight\tSymbol Name\n??\tmain\n5\t f\n2 ms\t g\n",
+		   "4: weight \"2 ms\" is in ns where the rows before are plain counts");
 }
 
 /* ---------------------------------------------------------------- pmcstat */
