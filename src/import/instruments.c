@@ -94,11 +94,12 @@ struct instruments {
 	thread_id thread;
 	struct profile *prof, *count_prof;
 
-	int ncols;
+	int ncols;  /* fields to split a row into: up to the last read */
 	int weight_col, count_col, symbol_col, path_col;
 	bool have_unit;  /* a readable figure fixed the profile's unit */
 	size_t base_indent;
 
+	struct name_frames by_name; /* frames with no source path */
 	frame_id *frames; /* the path, root first */
 	struct open_node *nodes;
 	size_t depth, alloc_frames, alloc_nodes;
@@ -148,11 +149,15 @@ parse_figure(const char *s, size_t len, uint64_t *value, const struct unit **u)
 	for (w = i; w < len && !is_blank(s[w]) && s[w] != '%'; w++)
 		;
 	if (w > i) {
-		for (size_t k = 0; k < ARRAY_SIZE(units); k++) {
-			if (strlen(units[k].word) == w - i && !memcmp(s + i, units[k].word, w - i)) {
+		/* Units are short: no memcmp() call per row for them. */
+		for (size_t k = 0; k < ARRAY_SIZE(units) && !*u; k++) {
+			const char *word = units[k].word;
+			size_t n = 0;
+
+			while (i + n < w && word[n] == s[i + n])
+				n++;
+			if (i + n == w && !word[n])
 				*u = &units[k];
-				break;
-			}
 		}
 		if (!*u)
 			return "unknown unit";
@@ -184,6 +189,38 @@ field(const char *line, size_t len, int n, const char **f, size_t *flen)
 	tab = memchr(p, '\t', (size_t)(end - p));
 	*flen = (size_t)((tab ? tab : end) - p);
 	return true;
+}
+
+/* The columns tflame reads must be among a row's first MAX_COLS. */
+#define MAX_COLS 64
+
+/* A field of a row. */
+struct span {
+	const char *p;
+	size_t len;
+};
+
+/*
+ * Split line at tabs into its first max fields (max <= MAX_COLS), in one
+ * pass; returns how many there are.
+ */
+static int
+split_row(const char *line, size_t len, struct span *out, int max)
+{
+	const char *p = line, *end = line + len;
+	int n = 0;
+
+	while (n < max) {
+		const char *tab = memchr(p, '\t', (size_t)(end - p));
+
+		out[n].p = p;
+		out[n].len = (size_t)((tab ? tab : end) - p);
+		n++;
+		if (!tab)
+			break;
+		p = tab + 1;
+	}
+	return n;
 }
 
 static enum column_kind
@@ -236,10 +273,14 @@ header(struct instruments *ins, const char *line, size_t len, struct tf_error *e
 		case COL_OTHER:
 			break;
 		}
-		if (col && *col < 0)
+		if (col && *col < 0) {
 			*col = i;
-		ins->ncols = i + 1;
+			ins->ncols = i + 1;
+		}
 	}
+	if (ins->ncols > MAX_COLS)
+		return tf_error_set_at(err, NULL, 1, "a column tflame reads comes after the "
+				       "first %d", MAX_COLS);
 	if (ins->symbol_col < 0)
 		return tf_error_set_at(err, NULL, 1, "no \"Symbol Name\" column in the header");
 	if (ins->weight_col < 0)
@@ -308,15 +349,19 @@ static int
 row(struct instruments *ins, const char *line, size_t len, const char *header_line,
     size_t header_len, uint64_t lineno, struct tf_error *err)
 {
+	struct span cols[MAX_COLS];
+	int ncols = split_row(line, len, cols, ins->ncols);
 	const char *sym, *f;
 	size_t slen, flen, indent = 0, depth;
 	uint64_t weight = 0, count = 0;
 	const struct unit *u;
-	struct frame fr;
+	str_id name;
 
 	/* speedscope skips a row with no symbol: blank lines, the end. */
-	if (!field(line, len, ins->symbol_col, &sym, &slen))
+	if (ins->symbol_col >= ncols)
 		return 0;
+	sym = cols[ins->symbol_col].p;
+	slen = cols[ins->symbol_col].len;
 	while (indent < slen && sym[indent] == ' ')
 		indent++;
 	while (slen > indent && is_blank(sym[slen - 1]))
@@ -331,8 +376,9 @@ row(struct instruments *ins, const char *line, size_t len, const char *header_li
 						       ins->count_col, UNIT_NONE);
 		ins->base_indent = indent;
 	}
-	if (!field(line, len, ins->weight_col, &f, &flen) ||
-	    parse_figure(f, flen, &weight, &u)) {
+	f = ins->weight_col < ncols ? cols[ins->weight_col].p : "";
+	flen = ins->weight_col < ncols ? cols[ins->weight_col].len : 0;
+	if (parse_figure(f, flen, &weight, &u)) {
 		/* speedscope weighs such a row 0. */
 		bad_row(ins, lineno);
 		weight = 0;
@@ -347,8 +393,8 @@ row(struct instruments *ins, const char *line, size_t len, const char *header_li
 				       ins->prof->unit ? "in " : "plain counts",
 				       ins->prof->unit ? weight_unit_name(ins->prof->unit) : "");
 	}
-	if (ins->count_prof && field(line, len, ins->count_col, &f, &flen) &&
-	    parse_figure(f, flen, &count, &u))
+	if (ins->count_prof && ins->count_col < ncols &&
+	    parse_figure(cols[ins->count_col].p, cols[ins->count_col].len, &count, &u))
 		bad_row(ins, lineno);
 
 	if (indent < ins->base_indent)
@@ -363,22 +409,28 @@ row(struct instruments *ins, const char *line, size_t len, const char *header_li
 		if (close_node(ins, err))
 			goto fail;
 
-	memset(&fr, 0, sizeof(fr));
-	fr.name = ps_str(ins->ps, sym + indent, slen - indent);
-	fr.module = STR_EMPTY;
-	fr.file = STR_EMPTY;
-	if (ins->path_col >= 0 && field(line, len, ins->path_col, &f, &flen)) {
+	ALLOC_GROW(ins->frames, ins->depth + 1, ins->alloc_frames);
+	ALLOC_GROW(ins->nodes, ins->depth + 1, ins->alloc_nodes);
+	name = ps_str(ins->ps, sym + indent, slen - indent);
+	if (ins->path_col >= 0 && ins->path_col < ncols) {
+		struct frame fr;
+
+		f = cols[ins->path_col].p;
+		flen = cols[ins->path_col].len;
 		while (flen && is_blank(*f)) {
 			f++;
 			flen--;
 		}
 		while (flen && is_blank(f[flen - 1]))
 			flen--;
+		memset(&fr, 0, sizeof(fr));
+		fr.name = name;
+		fr.module = STR_EMPTY;
 		fr.file = ps_str(ins->ps, f, flen);
+		ins->frames[ins->depth] = profile_set_frame(ins->ps, &fr);
+	} else {
+		ins->frames[ins->depth] = name_frames_get(&ins->by_name, ins->ps, name, STR_EMPTY);
 	}
-	ALLOC_GROW(ins->frames, ins->depth + 1, ins->alloc_frames);
-	ALLOC_GROW(ins->nodes, ins->depth + 1, ins->alloc_nodes);
-	ins->frames[ins->depth] = profile_set_frame(ins->ps, &fr);
 	ins->nodes[ins->depth] = (struct open_node){ .weight = weight, .count = count };
 	ins->depth++;
 	return 0;
@@ -447,6 +499,7 @@ instruments_parse_lines(struct line_reader *lr, const struct import_options *opt
 out:
 	builder_release(&ins.b);
 	strbuf_release(&head);
+	name_frames_release(&ins.by_name);
 	free(ins.frames);
 	free(ins.nodes);
 	return ret;
