@@ -48,7 +48,6 @@
 #define MAX_MS (INT64_MAX / 1000000 / 2)
 
 enum ev_kind {
-	EV_NONE,  /* fewer than 3 fields: ends a same-time look-ahead */
 	EV_OTHER, /* START, QUEUE_PUSH, ...: weighs nothing */
 	EV_PUSH,
 	EV_POP,
@@ -77,8 +76,16 @@ struct papyrus {
 	thread_id thread;
 	struct profile *prof;
 
+	/*
+	 * The events of one time, since the last event of another time or
+	 * line with no fields: a PUSH's look-ahead never goes further.
+	 */
 	struct event *ev;
 	size_t nr_ev, alloc_ev;
+	uint64_t nr_seen;      /* event lines read */
+	int64_t start;         /* the first event's time, absolute */
+	int64_t last_at;       /* the last event's, from start */
+	uint64_t none_at_end;  /* line of a last line with no fields, or 0 */
 
 	struct open_frame *open;
 	size_t depth, alloc_open;
@@ -196,93 +203,42 @@ parse_int(const char *s, size_t len, int64_t *out)
 	return true;
 }
 
-/* Split a line into up to 7 fields at ':'; returns how many there are. */
+/*
+ * Split a line at ':' into up to 7 fields, the function (the 6th) ending
+ * at the next ':' as speedscope's split() has it; returns how many.
+ * Fields are a few bytes: one pass over them beats a memchr() call each.
+ */
 static size_t
 split(const char *line, size_t len, const char **f, size_t *flen)
 {
-	const char *p = line, *end = line + len;
-	size_t n = 0;
+	size_t n = 0, from = 0;
 
-	while (n < 7) {
-		const char *c = memchr(p, ':', (size_t)(end - p));
-
-		f[n] = p;
-		flen[n] = (size_t)((c ? c : end) - p);
-		n++;
-		if (!c)
-			break;
-		p = c + 1;
-	}
-	return n;
-}
-
-static void
-bad_line(struct papyrus *pp, uint64_t lineno)
-{
-	if (!pp->bad++)
-		pp->first_bad = lineno;
-}
-
-static int
-read_line(struct papyrus *pp, const char *line, size_t len, uint64_t lineno,
-	  int64_t *start, struct tf_error *err)
-{
-	const char *f[7];
-	size_t fl[7], n;
-	struct event e;
-	int64_t at;
-
-	while (len && line[len - 1] == '\r')
-		len--;
-	if (!len || (len == 10 && !memcmp(line, "Log closed", 10)))
-		return 0;
-	if (memmem(line, len, "log opened", 10)) {
-		const char *o = memmem(line, len, " log opened", 11);
-
-		if (o && !pp->prof)
-			pp->prof = profile_set_profile(pp->ps, ps_str(pp->ps, line,
-								      (size_t)(o - line)),
-						       UNIT_NANOSECONDS);
-		return 0;
-	}
-	memset(&e, 0, sizeof(e));
-	e.lineno = lineno;
-	n = split(line, len, f, fl);
-	if (n < 3) {
-		if (!pp->nr_ev)
-			return tf_error_set_at(err, NULL, lineno, "not a papyrus log line: "
-					       "no \"time:event:stack\" fields");
-		e.kind = EV_NONE;
-		bad_line(pp, lineno);
-	} else {
-		if (!parse_int(f[0], fl[0], &at) || !parse_int(f[2], fl[2], &e.stack))
-			return tf_error_set_at(err, NULL, lineno, "%s is not a number",
-					       parse_int(f[0], fl[0], &at) ? "the stack id"
-									   : "the time");
-		if (!pp->nr_ev)
-			*start = at;
-		e.at = at - *start;
-		if (e.at < -MAX_MS || e.at > MAX_MS)
-			return tf_error_set_at(err, NULL, lineno, "time out of range");
-		e.kind = EV_OTHER;
-		if ((fl[1] == 4 && !memcmp(f[1], "PUSH", 4)) ||
-		    (fl[1] == 3 && !memcmp(f[1], "POP", 3))) {
-			if (n < 6) {
-				bad_line(pp, lineno);
-			} else {
-				e.kind = fl[1] == 4 ? EV_PUSH : EV_POP;
-				e.name = ps_str(pp->ps, f[5], fl[5]);
-			}
+	for (size_t i = 0; i < len && n < 6; i++) {
+		if (line[i] == ':') {
+			f[n] = line + from;
+			flen[n++] = i - from;
+			from = i + 1;
 		}
 	}
-	ALLOC_GROW(pp->ev, pp->nr_ev + 1, pp->alloc_ev);
-	pp->ev[pp->nr_ev++] = e;
-	return 0;
+	/* The rest: the last field, or what follows the function's ':'. */
+	f[n] = line + from;
+	flen[n] = len - from;
+	return n + 1;
 }
 
-/* Run the events, as speedscope's importer walks its lines. */
+/* The profile, made at the header or the first event, evented in ns. */
+static void
+ensure_profile(struct papyrus *pp, str_id name)
+{
+	if (pp->prof)
+		return;
+	pp->prof = profile_set_profile(pp->ps, name, UNIT_NANOSECONDS);
+	pp->prof->spans = true;
+}
+
+/* Run the batch of events, as speedscope's importer walks its lines. */
 static int
-run(struct papyrus *pp, struct tf_error *err)
+run_batch(struct papyrus *pp, struct tf_error *err)
 {
 	uint64_t lineno = 0;
 
@@ -300,17 +256,12 @@ run(struct papyrus *pp, struct tf_error *err)
 		if (e->at < pp->last)
 			return tf_error_set_at(err, NULL, e->lineno, "time goes back "
 					       "(%" PRId64 " ms after %" PRId64 ")", e->at, pp->last);
-		lineno = e->lineno;
 		if (enter(pp, e, e->at, err))
 			goto fail;
 		/* A POP of it at the same time is taken now, wherever it is. */
 		for (size_t j = i + 1; j < pp->nr_ev; j++) {
 			struct event *x = &pp->ev[j];
 
-			if (x->kind == EV_DONE)
-				continue;
-			if (x->kind == EV_NONE || x->at != e->at)
-				break;
 			if (x->kind == EV_POP && x->name == e->name && x->stack == e->stack) {
 				lineno = x->lineno;
 				if (try_leave(pp, x, err))
@@ -320,10 +271,82 @@ run(struct papyrus *pp, struct tf_error *err)
 			}
 		}
 	}
+	pp->nr_ev = 0;
 	return 0;
 fail:
 	err->line = lineno;
 	return -1;
+}
+
+static void
+bad_line(struct papyrus *pp, uint64_t lineno)
+{
+	if (!pp->bad++)
+		pp->first_bad = lineno;
+}
+
+static int
+read_line(struct papyrus *pp, const char *line, size_t len, uint64_t lineno,
+	  struct tf_error *err)
+{
+	const char *f[7];
+	size_t fl[7], n;
+	struct event e;
+	int64_t at;
+
+	while (len && line[len - 1] == '\r')
+		len--;
+	if (!len || (len == 10 && !memcmp(line, "Log closed", 10)))
+		return 0;
+	/* Event lines start with their time: only others can be the header. */
+	if ((*line < '0' || *line > '9') && memmem(line, len, "log opened", 10)) {
+		const char *o = memmem(line, len, " log opened", 11);
+
+		if (o)
+			ensure_profile(pp, ps_str(pp->ps, line, (size_t)(o - line)));
+		return 0;
+	}
+	memset(&e, 0, sizeof(e));
+	e.lineno = lineno;
+	n = split(line, len, f, fl);
+	if (n < 3) {
+		if (!pp->nr_seen)
+			return tf_error_set_at(err, NULL, lineno, "not a papyrus log line: "
+					       "no \"time:event:stack\" fields");
+		/* It ends the look-ahead of the PUSHes before it. */
+		bad_line(pp, lineno);
+		pp->none_at_end = lineno;
+		return run_batch(pp, err);
+	} else {
+		if (!parse_int(f[0], fl[0], &at) || !parse_int(f[2], fl[2], &e.stack))
+			return tf_error_set_at(err, NULL, lineno, "%s is not a number",
+					       parse_int(f[0], fl[0], &at) ? "the stack id"
+									   : "the time");
+		if (!pp->nr_seen)
+			pp->start = at;
+		e.at = at - pp->start;
+		if (e.at < -MAX_MS || e.at > MAX_MS)
+			return tf_error_set_at(err, NULL, lineno, "time out of range");
+		e.kind = EV_OTHER;
+		if ((fl[1] == 4 && !memcmp(f[1], "PUSH", 4)) ||
+		    (fl[1] == 3 && !memcmp(f[1], "POP", 3))) {
+			if (n < 6) {
+				bad_line(pp, lineno);
+			} else {
+				e.kind = fl[1] == 4 ? EV_PUSH : EV_POP;
+				e.name = ps_str(pp->ps, f[5], fl[5]);
+			}
+		}
+	}
+	ensure_profile(pp, STR_EMPTY);
+	if (pp->nr_ev && pp->ev[0].at != e.at && run_batch(pp, err))
+		return -1;
+	pp->nr_seen++;
+	pp->last_at = e.at;
+	pp->none_at_end = 0;
+	ALLOC_GROW(pp->ev, pp->nr_ev + 1, pp->alloc_ev);
+	pp->ev[pp->nr_ev++] = e;
+	return 0;
 }
 
 int
@@ -335,7 +358,6 @@ papyrus_parse_lines(struct line_reader *lr, const struct import_options *opts,
 	uint64_t reported = lr->bytes;
 	const char *line;
 	size_t len;
-	int64_t start = 0, end;
 	int r, ret = -1;
 
 	if (!opts)
@@ -348,7 +370,7 @@ papyrus_parse_lines(struct line_reader *lr, const struct import_options *opts,
 	ps->format = PAPYRUS_FORMAT;
 
 	while ((r = line_reader_next(lr, &line, &len, err)) > 0) {
-		if (read_line(&pp, line, len, lr->lineno, &start, err))
+		if (read_line(&pp, line, len, lr->lineno, err))
 			goto out;
 		if (line_reader_progress(lr, opts->progress, &reported, false, err))
 			goto out;
@@ -356,25 +378,19 @@ papyrus_parse_lines(struct line_reader *lr, const struct import_options *opts,
 	if (r < 0)
 		goto out;
 	line_reader_progress(lr, opts->progress, &reported, true, err);
-	if (!pp.nr_ev) {
+	if (!pp.nr_seen) {
 		tf_error_set(err, "no papyrus events");
 		goto out;
 	}
-	if (pp.ev[pp.nr_ev - 1].kind == EV_NONE) {
-		tf_error_set_at(err, NULL, pp.ev[pp.nr_ev - 1].lineno,
+	if (pp.none_at_end) {
+		tf_error_set_at(err, NULL, pp.none_at_end,
 				"not a papyrus log line: no \"time:event:stack\" fields");
 		goto out;
 	}
-	if (!pp.prof)
-		pp.prof = profile_set_profile(ps, STR_EMPTY, UNIT_NANOSECONDS);
-	pp.prof->spans = true;
-	if (run(&pp, err))
+	if (run_batch(&pp, err))
 		goto out;
 	/* What is still open closes at the last line's time. */
-	end = pp.ev[pp.nr_ev - 1].at;
-	if (end < pp.last)
-		end = pp.last;
-	if (flush(&pp, end, err))
+	if (flush(&pp, pp.last_at > pp.last ? pp.last_at : pp.last, err))
 		goto out;
 	if (pp.ignored)
 		profile_set_warn(ps, pp.first_ignored, "%" PRIu64 " POP line%s of a function "

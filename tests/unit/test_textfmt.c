@@ -387,6 +387,25 @@ test_papyrus_pops(void **state)
 	assert_warning(ps, "4: 1 POP line of a function not innermost ignored");
 	assert_int_equal(ps->nr_diags, 2);
 	profile_set_free(ps);
+
+	/*
+	 * The function ends at its ':' (what follows is not its name). c's
+	 * POP at c's time would be taken at once, before d starts, but a
+	 * line with no fields ends the look-ahead: d starts inside c, and
+	 * c's POP, no longer innermost, is ignored.
+	 */
+	ps = parse(papyrus_parse_lines,
+		   "0:PUSH:1:1:F:a:x\n10:PUSH:1:2:F:c\n10:PUSH:1:3:F:d\n??\n10:POP:1:2:F:c:y\n"
+		   "20:POP:1:1:F:zz\n");
+	assert_string_equal(samples(ps, 0, &sb), "STACK 1;a 10000000@0\n"
+						 "STACK 1;a;c;d 10000000@10000000\n");
+	profile_set_free(ps);
+	ps = parse(papyrus_parse_lines,
+		   "0:PUSH:1:1:F:a:x\n10:PUSH:1:2:F:c\n10:PUSH:1:3:F:d\n10:POP:1:2:F:c:y\n"
+		   "20:POP:1:1:F:zz\n");
+	assert_string_equal(samples(ps, 0, &sb), "STACK 1;a 10000000@0\n"
+						 "STACK 1;a;d 10000000@10000000\n");
+	profile_set_free(ps);
 	strbuf_release(&sb);
 }
 
