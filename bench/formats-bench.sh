@@ -11,7 +11,7 @@
 set -e
 . "$(dirname "$0")/lib.sh"
 [ $# -gt 0 ] && shift
-formats=${*:-jfr gecko gecko-processed safari}
+formats=${*:-jfr gecko gecko-processed safari instruments pmcstat papyrus}
 mb=${FORMATS_MB:-110}
 
 # measure FILE: load it once and print the figures.
@@ -47,6 +47,18 @@ for fmt in $formats; do
 		if [ ! -s "$input" ]; then
 			echo "generating $input ..."
 			python3 "$here/gecko-gen.py" "$fmt" "$mb" "$input.tmp"
+			mv "$input.tmp" "$input"
+		fi
+		measure "$input" ;;
+	instruments|pmcstat|papyrus)
+		# bench/formats-gen.py: an Instruments deep copy 40 levels deep, a
+		# pmcstat call graph of two events, a papyrus stack log on 8
+		# stacks; every call site a random function of a few thousand, so
+		# most stacks are new.
+		input=$out/$fmt-$mb.txt
+		if [ ! -s "$input" ]; then
+			echo "generating $input ..."
+			python3 "$here/formats-gen.py" "$fmt" "$mb" "$input.tmp"
 			mv "$input.tmp" "$input"
 		fi
 		measure "$input" ;;
