@@ -325,6 +325,8 @@ unit_phrase(const struct profile *p)
 		return "samples";
 	case UNIT_BYTES:
 		return "bytes";
+	case UNIT_OBJECTS:
+		return "objects";
 	case UNIT_NONE:
 		break;
 	}

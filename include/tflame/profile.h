@@ -142,6 +142,7 @@ enum weight_unit {
 	UNIT_EVENTS,      /* a hardware or software event count (cycles) */
 	UNIT_NANOSECONDS, /* time */
 	UNIT_BYTES,       /* memory */
+	UNIT_OBJECTS,     /* allocated objects (stackprof's object mode) */
 };
 
 /* "samples", "events", "ns", ...; never NULL. */

@@ -77,6 +77,8 @@ weight_unit_name(enum weight_unit unit)
 		return "ns";
 	case UNIT_BYTES:
 		return "bytes";
+	case UNIT_OBJECTS:
+		return "objects";
 	}
 	return "";
 }

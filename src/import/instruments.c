@@ -373,7 +373,7 @@ row(struct instruments *ins, const char *line, size_t len, const char *header_li
 		ins->prof = make_profile(ins, header_line, header_len, ins->weight_col, UNIT_NONE);
 		if (ins->count_col >= 0)
 			ins->count_prof = make_profile(ins, header_line, header_len,
-						       ins->count_col, UNIT_NONE);
+						       ins->count_col, UNIT_OBJECTS);
 		ins->base_indent = indent;
 	}
 	f = ins->weight_col < ncols ? cols[ins->weight_col].p : "";

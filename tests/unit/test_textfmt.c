@@ -175,6 +175,7 @@ test_instruments_allocations(void **state)
 	assert_string_equal(samples(ps, 0, &sb),
 			    "start;malloc 1536\nstart;free 12\nstart 450812732\n");
 	assert_string_equal(ps_get(ps, ps->profiles[1]->name), "Count");
+	assert_int_equal(ps->profiles[1]->unit, UNIT_OBJECTS);
 	assert_string_equal(samples(ps, 1, &sb), "start;malloc 3\nstart;free 1\nstart 84667\n");
 	profile_set_free(ps);
 	strbuf_release(&sb);
