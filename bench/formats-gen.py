@@ -56,8 +56,10 @@ def pmcstat(rng, target, w):
             count = rng.randrange(100, 5000)
             buf.append("%.2f%%  [%d]     %s @ /usr/lib/libdemo%d.so\n"
                        % (1.5, count, syms[rng.randrange(3000)], rng.randrange(9)))
-            for _ in range(rng.randrange(1, 6)):
-                part = max(1, count // rng.randrange(2, 5))
+            chains = rng.randrange(1, 6)
+            for c in range(chains):
+                # The chains share the samples out, as pmcstat prints them.
+                part = count // chains + (c < count % chains)
                 for d in range(1, rng.randrange(3, 31)):
                     buf.append("%s%.2f%%  [%d]     %s\n"
                                % (" " * d, 50.0, part, syms[rng.randrange(3000)]))
