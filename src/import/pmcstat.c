@@ -41,6 +41,7 @@ struct chain_node {
 	frame_id frame;
 	uint64_t count;
 	uint64_t callers; /* the counts of its callers so far */
+	bool has_callers; /* a chain goes on past it: it ends none */
 };
 
 struct pmcstat {
@@ -76,7 +77,7 @@ close_chain(struct pmcstat *pc, size_t depth, uint64_t lineno, struct tf_error *
 	while (pc->depth > depth) {
 		struct chain_node *n = &pc->chain[pc->depth - 1];
 
-		if (!n->callers && n->count) {
+		if (!n->has_callers && n->count) {
 			builder_begin_sample(&pc->b, pc->prof, pc->thread, n->count, 0, false);
 			for (size_t i = 0; i < pc->depth; i++)
 				builder_push_frame(&pc->b, pc->chain[i].frame);
@@ -95,6 +96,7 @@ close_chain(struct pmcstat *pc, size_t depth, uint64_t lineno, struct tf_error *
 			uint64_t c = n->callers > n->count ? n->callers : n->count;
 
 			up->callers = c > UINT64_MAX - up->callers ? UINT64_MAX : up->callers + c;
+			up->has_callers = true;
 		}
 	}
 	return 0;

@@ -310,6 +310,8 @@ test_pmcstat_edges(void **state)
 	(void)state;
 	/* No event line: a profile named "". */
 	check(pmcstat_parse_lines, "100.0%  [4]  only\n", "only 4\n");
+	/* A caller with no samples still means its callee ends no chain. */
+	check(pmcstat_parse_lines, "100.0%  [4]  f\n 0.0%  [0]  g\n50.0%  [2]  h\n", "h 2\n");
 	parse_fail(pmcstat_parse_lines, "", "0: no samples found");
 	parse_fail(pmcstat_parse_lines, "# comment\nnot pmcstat\n",
 		   "1: no pmcstat call graph line (\"12.5%  [42]  function\"), 2 others");
