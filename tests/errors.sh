@@ -58,6 +58,15 @@ for sub in report collapse; do
 	expect 2 "weight" "$sub: bad --weight" -- $sub --weight=bytes "$d/ok.folded"
 done
 expect 2 "no event named nope" "report: unknown event" -- report --event=nope "$d/ok.folded"
+# A file in no format says which it most resembles, and that one's error
+# with its line (the list of formats tried between is left to the regex).
+f=$top_srcdir/tests/data/foreign
+expect 1 "stacks-no-counts.txt:1: unknown format (tried .*); most like folded stacks, which fails at line 1: no valid folded stack line (3 bad), first: missing count: \"main;parse;lex\"" \
+	"unknown text: most like folded stacks" -- report "$f/stacks-no-counts.txt"
+expect 1 "no-profile.json: unknown format (tried .*); most like speedscope, which fails: no samples found" \
+	"unknown JSON: most like speedscope" -- report "$f/no-profile.json"
+expect 1 "gap.bad:3: symbol at depth 3 under a row at depth 0: a level is missing" \
+	"Instruments: a row under no parent" -- report "$top_srcdir/tests/data/instruments/gap.bad"
 # --event takes a part of a name when one event alone has it; otherwise the
 # message lists the events it could mean, or all of them.
 events=$top_srcdir/tests/data/recorded/event-names.txt
