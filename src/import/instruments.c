@@ -154,7 +154,8 @@ parse_figure(const char *s, size_t len, uint64_t *value, const struct unit **u)
 			const char *word = units[k].word;
 			size_t n = 0;
 
-			while (i + n < w && word[n] == s[i + n])
+			/* The input may hold a NUL: the word's own ends the match. */
+			while (i + n < w && word[n] && word[n] == s[i + n])
 				n++;
 			if (i + n == w && !word[n])
 				*u = &units[k];
