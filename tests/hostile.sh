@@ -131,6 +131,13 @@ try "10 MB line (folded)" "$d/long-line.folded"
 try "10 MB line (perf)" "$d/long-line.perf"
 rm -f "$d/long"
 
+# 100 000 nested papyrus calls: linear, not a walk down the stack per event.
+awk 'BEGIN { print "Stack_1 log opened (PC)";
+	for (i = 0; i < 100000; i++) printf "%d:PUSH:1:%d:None:f%d\n", i, i, i % 7;
+	for (i = 99999; i >= 0; i--) printf "%d:POP:1:%d:None:f%d\n", 200000 - i, i, i % 7 }' \
+	>"$d/deep.papyrus"
+try "100 000 nested papyrus calls" "$d/deep.papyrus"
+
 # --- Bytes that are not text --------------------------------------------
 head -c 1048576 /dev/urandom >"$d/random.bin"
 try "1 MB of random bytes" "$d/random.bin"
@@ -199,6 +206,24 @@ for f in escapes.folded escapes.perf; do
 		fi
 	fi
 done
+
+# The indented text formats: names, images and events with escapes, and
+# an Instruments weight whose unit is an escape (quoted in the error).
+bad=$(printf '%s[31mred\302\233x\342\200\256' "$esc")
+{ printf 'Weight\tSelf Weight\t\tSymbol Name\n'
+  printf '3.00 ms  100.0%%\t1.00 ms\t \t%s\n' "$bad"
+  printf '2.00 ms  66.0%%\t2.00 ms\t \t %s]0;t\007\n' "$esc"; } >"$d/escapes.instruments"
+try "names with escapes (Instruments)" "$d/escapes.instruments"
+{ printf 'Weight\tSymbol Name\n1 ms\tmain\n2 %s[2J\t f\n' "$esc"; } >"$d/escunit.instruments"
+try "a weight unit that is an escape (Instruments)" "$d/escunit.instruments"
+{ printf '@ ev%s[2J [3 samples]\n' "$esc"
+  printf '100.0%%  [3]  %s @ /lib/%s]0;t\007\n' "$bad" "$esc"
+  printf ' 100.0%%  [3]  caller\001\n'; } >"$d/escapes.pmcstat"
+try "names with escapes (pmcstat)" "$d/escapes.pmcstat"
+{ printf 'S%s[2J log opened (PC)\n' "$esc"
+  printf '1:PUSH:1:1:F%s[31m:%s\n2:PUSH:1:2:F:g\007\n5:POP:1:2:F:g\007\n9:POP:1:1:F:%s\n' \
+	"$esc" "$bad" "$bad"; } >"$d/escapes.papyrus"
+try "names with escapes (papyrus)" "$d/escapes.papyrus"
 
 # A file name is profile data too: messages must escape it.
 evil="$d/$(printf 'x\033]0;t\007\033[2J\342\200\256')"

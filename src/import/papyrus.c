@@ -64,6 +64,7 @@ struct event {
 
 struct open_frame {
 	frame_id frame;
+	stack_id stack_id; /* the open frames up to this one */
 	str_id name;
 	int64_t stack;   /* for a STACK frame: its id */
 	bool is_stack;
@@ -102,14 +103,12 @@ struct papyrus {
 static int
 flush(struct papyrus *pp, int64_t at, struct tf_error *err)
 {
-	if (at > pp->last && pp->depth) {
-		builder_begin_sample(&pp->b, pp->prof, pp->thread,
-				     (uint64_t)(at - pp->last) * 1000000, pp->last * 1000000, true);
-		for (size_t i = 0; i < pp->depth; i++)
-			builder_push_frame(&pp->b, pp->open[i].frame);
-		if (builder_end_sample(&pp->b, BUILDER_ROOT_FIRST, err))
-			return -1;
-	}
+	/* The open frames' stack is at hand: no walk down a deep path. */
+	if (at > pp->last && pp->depth &&
+	    builder_add_stack_sample(&pp->b, pp->prof, pp->thread,
+				     (uint64_t)(at - pp->last) * 1000000, pp->last * 1000000, true,
+				     pp->open[pp->depth - 1].stack_id, err))
+		return -1;
 	if (at > pp->last)
 		pp->last = at;
 	return 0;
@@ -126,6 +125,8 @@ push(struct papyrus *pp, str_id name, bool is_stack, int64_t stack, int64_t at,
 	ALLOC_GROW(pp->open, pp->depth + 1, pp->alloc_open);
 	f = &pp->open[pp->depth];
 	f->frame = name_frames_get(&pp->frames, pp->ps, name, STR_EMPTY);
+	f->stack_id = profile_set_stack(pp->ps, pp->depth ? pp->open[pp->depth - 1].stack_id
+							  : STACK_ROOT, f->frame);
 	f->name = name;
 	f->is_stack = is_stack;
 	f->stack = stack;
@@ -372,6 +373,9 @@ papyrus_parse_lines(struct line_reader *lr, const struct import_options *opts,
 	while ((r = line_reader_next(lr, &line, &len, err)) > 0) {
 		if (read_line(&pp, line, len, lr->lineno, err))
 			goto out;
+		/* --max-samples: the rest of the file would be dropped. */
+		if (builder_stopped(&pp.b))
+			break;
 		if (line_reader_progress(lr, opts->progress, &reported, false, err))
 			goto out;
 	}

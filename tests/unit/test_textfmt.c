@@ -218,9 +218,12 @@ test_instruments_edges(void **state)
 	assert_warning(ps, "3: 1 row with no readable weight, weighed 0");
 	profile_set_free(ps);
 
-	/* 20000 levels deep: one sample at the bottom, no recursion. */
+	/*
+	 * 10001 levels deep (the indent makes it 50 MB): one sample at the
+	 * bottom, no recursion.
+	 */
 	strbuf_addstr(&text, "Weight\tSymbol Name\n");
-	for (int i = 0; i < 20000; i++) {
+	for (int i = 0; i < 10001; i++) {
 		strbuf_addstr(&text, "1 ms  100%\t");
 		strbuf_addchars(&text, ' ', (size_t)i);
 		strbuf_addf(&text, "f%d\n", i % 7);
@@ -229,7 +232,7 @@ test_instruments_edges(void **state)
 	p = ps->profiles[0];
 	assert_int_equal(p->nr_samples, 1);
 	assert_int_equal(p->weight[0], 1000000);
-	assert_int_equal(ps_stack(ps, p->stack[0])->depth, 20000);
+	assert_int_equal(ps_stack(ps, p->stack[0])->depth, 10001);
 	profile_set_free(ps);
 	strbuf_release(&text);
 	strbuf_release(&sb);
@@ -317,14 +320,14 @@ test_pmcstat_edges(void **state)
 		   "1: no pmcstat call graph line (\"12.5%  [42]  function\"), 2 others");
 	parse_fail(pmcstat_parse_lines, "100.0%  [4]  f\n   100.0%  [4]  g\n",
 		   "2: caller at depth 3 under a line at depth 0: a level is missing");
-	/* 20000 callers deep. */
-	for (int i = 0; i < 20000; i++) {
+	/* 10001 callers deep (50 MB of indent). */
+	for (int i = 0; i < 10001; i++) {
 		strbuf_addchars(&text, ' ', (size_t)i);
 		strbuf_addf(&text, "100.0%%  [3]  f%d\n", i % 5);
 	}
 	ps = parse_len(pmcstat_parse_lines, text.buf, text.len);
 	assert_int_equal(ps->profiles[0]->nr_samples, 1);
-	assert_int_equal(ps_stack(ps, ps->profiles[0]->stack[0])->depth, 20000);
+	assert_int_equal(ps_stack(ps, ps->profiles[0]->stack[0])->depth, 10001);
 	profile_set_free(ps);
 	strbuf_release(&text);
 }
