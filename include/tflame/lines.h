@@ -76,6 +76,22 @@ struct profile_set;
 int line_reader_progress(const struct line_reader *lr, struct import_progress *pr,
 			 uint64_t *reported, bool final, struct tf_error *err);
 
+struct builder;
+
+/* What line_reader_each() calls on a line: 0, or -1 with err set to stop. */
+typedef int line_fn(void *ctx, const char *line, size_t len, uint64_t lineno,
+		    struct tf_error *err);
+
+/*
+ * Call fn on every line of lr, adding progress to pr (may be NULL) and
+ * stopping with "cancelled" when pr asks. Once b (may be NULL) has dropped
+ * a sample for --max-samples, the rest would be dropped too: it stops
+ * there and returns 0. Returns 0, or -1 with err set by fn, the source or
+ * the cancel. Progress is complete on return.
+ */
+int line_reader_each(struct line_reader *lr, struct import_progress *pr, const struct builder *b,
+		     line_fn *fn, void *ctx, struct tf_error *err);
+
 /* A text importer's parser of every line of lr (import.h's *_parse_lines()). */
 typedef int line_parse_fn(struct line_reader *lr, const struct import_options *opts,
 			  struct profile_set *ps, struct tf_error *err);

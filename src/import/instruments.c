@@ -94,6 +94,8 @@ struct instruments {
 	thread_id thread;
 	struct profile *prof, *count_prof;
 
+	struct strbuf head; /* the header line */
+	bool head_read;
 	int ncols;  /* fields to split a row into: up to the last read */
 	int weight_col, count_col, symbol_col, path_col;
 	bool have_unit;  /* a readable figure fixed the profile's unit */
@@ -441,54 +443,50 @@ fail:
 	return -1;
 }
 
+/* The line_fn: the header first, then the rows. */
+static int
+instruments_line(void *ctx, const char *line, size_t len, uint64_t lineno, struct tf_error *err)
+{
+	struct instruments *ins = ctx;
+
+	if (ins->head_read)
+		return row(ins, line, len, ins->head.buf, ins->head.len, lineno, err);
+	ins->head_read = true;
+	if (text_starts(line, len, "\xef\xbb\xbf")) {
+		line += 3;
+		len -= 3;
+	}
+	strbuf_add(&ins->head, line, len);
+	return header(ins, ins->head.buf, ins->head.len, err);
+}
+
 int
 instruments_parse_lines(struct line_reader *lr, const struct import_options *opts,
 			struct profile_set *ps, struct tf_error *err)
 {
 	static const struct import_options defaults;
 	struct instruments ins;
-	struct strbuf head = STRBUF_INIT;
-	uint64_t reported = lr->bytes;
-	const char *line;
-	size_t len;
-	int r, ret = -1;
+	int ret = -1;
 
 	if (!opts)
 		opts = &defaults;
 	memset(&ins, 0, sizeof(ins));
 	ins.ps = ps;
+	strbuf_init(&ins.head, 0);
 	builder_init(&ins.b, ps);
 	ins.b.max_samples = opts->max_samples;
 	ins.thread = profile_set_thread(ps, -1, -1, STR_EMPTY);
 	ps->format = INSTRUMENTS_FORMAT;
 
-	r = line_reader_next(lr, &line, &len, err);
-	if (r <= 0) {
-		if (!r)
-			tf_error_set(err, "empty input: no Instruments header");
+	if (line_reader_each(lr, opts->progress, &ins.b, instruments_line, &ins, err))
+		goto out;
+	if (!ins.head_read) {
+		tf_error_set(err, "empty input: no Instruments header");
 		goto out;
 	}
-	if (text_starts(line, len, "\xef\xbb\xbf")) {
-		line += 3;
-		len -= 3;
-	}
-	strbuf_add(&head, line, len);
-	if (header(&ins, head.buf, head.len, err))
-		goto out;
-	while ((r = line_reader_next(lr, &line, &len, err)) > 0) {
-		if (row(&ins, line, len, head.buf, head.len, lr->lineno, err))
-			goto out;
-		if (builder_stopped(&ins.b))
-			break;
-		if (line_reader_progress(lr, opts->progress, &reported, false, err))
-			goto out;
-	}
-	if (r < 0)
-		goto out;
 	while (ins.depth)
 		if (close_node(&ins, err))
 			goto out;
-	line_reader_progress(lr, opts->progress, &reported, true, err);
 	if (!ins.prof) {
 		tf_error_set(err, "no rows under the Instruments header");
 		goto out;
@@ -499,7 +497,7 @@ instruments_parse_lines(struct line_reader *lr, const struct import_options *opt
 	ret = 0;
 out:
 	builder_release(&ins.b);
-	strbuf_release(&head);
+	strbuf_release(&ins.head);
 	name_frames_release(&ins.by_name);
 	free(ins.frames);
 	free(ins.nodes);

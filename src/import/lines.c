@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tflame/builder.h"
 #include "tflame/error.h"
 #include "tflame/import.h"
 #include "tflame/input.h"
@@ -194,6 +195,27 @@ line_reader_progress(const struct line_reader *lr, struct import_progress *pr,
 	if (!final && atomic_load(&pr->cancel))
 		return tf_error_set(err, "cancelled");
 	return 0;
+}
+
+int
+line_reader_each(struct line_reader *lr, struct import_progress *pr, const struct builder *b,
+		 line_fn *fn, void *ctx, struct tf_error *err)
+{
+	uint64_t reported = lr->bytes;
+	const char *line;
+	size_t len;
+	int r;
+
+	while ((r = line_reader_next(lr, &line, &len, err)) > 0) {
+		if (fn(ctx, line, len, lr->lineno, err))
+			return -1;
+		if (b && builder_stopped(b))
+			break;
+		if (line_reader_progress(lr, pr, &reported, false, err))
+			return -1;
+	}
+	line_reader_progress(lr, pr, &reported, true, err);
+	return r < 0 ? -1 : 0;
 }
 
 int

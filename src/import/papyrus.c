@@ -287,9 +287,9 @@ bad_line(struct papyrus *pp, uint64_t lineno)
 }
 
 static int
-read_line(struct papyrus *pp, const char *line, size_t len, uint64_t lineno,
-	  struct tf_error *err)
+read_line(void *ctx, const char *line, size_t len, uint64_t lineno, struct tf_error *err)
 {
+	struct papyrus *pp = ctx;
 	const char *f[7];
 	size_t fl[7], n;
 	struct event e;
@@ -356,10 +356,7 @@ papyrus_parse_lines(struct line_reader *lr, const struct import_options *opts,
 {
 	static const struct import_options defaults;
 	struct papyrus pp;
-	uint64_t reported = lr->bytes;
-	const char *line;
-	size_t len;
-	int r, ret = -1;
+	int ret = -1;
 
 	if (!opts)
 		opts = &defaults;
@@ -370,18 +367,8 @@ papyrus_parse_lines(struct line_reader *lr, const struct import_options *opts,
 	pp.thread = profile_set_thread(ps, -1, -1, STR_EMPTY);
 	ps->format = PAPYRUS_FORMAT;
 
-	while ((r = line_reader_next(lr, &line, &len, err)) > 0) {
-		if (read_line(&pp, line, len, lr->lineno, err))
-			goto out;
-		/* --max-samples: the rest of the file would be dropped. */
-		if (builder_stopped(&pp.b))
-			break;
-		if (line_reader_progress(lr, opts->progress, &reported, false, err))
-			goto out;
-	}
-	if (r < 0)
+	if (line_reader_each(lr, opts->progress, &pp.b, read_line, &pp, err))
 		goto out;
-	line_reader_progress(lr, opts->progress, &reported, true, err);
 	if (!pp.nr_seen) {
 		tf_error_set(err, "no papyrus events");
 		goto out;

@@ -174,9 +174,9 @@ parse_entry(const char *line, size_t len, size_t *indent, uint64_t *count,
 }
 
 static int
-parse_line(struct pmcstat *pc, const char *line, size_t len, uint64_t lineno,
-	   struct tf_error *err)
+parse_line(void *ctx, const char *line, size_t len, uint64_t lineno, struct tf_error *err)
 {
+	struct pmcstat *pc = ctx;
 	const char *name, *image;
 	size_t indent, nlen, ilen, k;
 	uint64_t count;
@@ -217,10 +217,7 @@ pmcstat_parse_lines(struct line_reader *lr, const struct import_options *opts,
 {
 	static const struct import_options defaults;
 	struct pmcstat pc;
-	uint64_t reported = lr->bytes;
-	const char *line;
-	size_t len;
-	int r, ret = -1;
+	int ret = -1;
 
 	if (!opts)
 		opts = &defaults;
@@ -232,17 +229,9 @@ pmcstat_parse_lines(struct line_reader *lr, const struct import_options *opts,
 	pc.thread = profile_set_thread(ps, -1, -1, STR_EMPTY);
 	ps->format = PMCSTAT_FORMAT;
 
-	while ((r = line_reader_next(lr, &line, &len, err)) > 0) {
-		if (parse_line(&pc, line, len, lr->lineno, err))
-			goto out;
-		if (builder_stopped(&pc.b))
-			break;
-		if (line_reader_progress(lr, opts->progress, &reported, false, err))
-			goto out;
-	}
-	if (r < 0 || close_chain(&pc, 0, lr->lineno, err))
+	if (line_reader_each(lr, opts->progress, &pc.b, parse_line, &pc, err) ||
+	    close_chain(&pc, 0, lr->lineno, err))
 		goto out;
-	line_reader_progress(lr, opts->progress, &reported, true, err);
 	if (!pc.prof) {
 		if (pc.bad)
 			tf_error_set_at(err, NULL, pc.first_bad, "no pmcstat call graph line "
