@@ -28,11 +28,12 @@ UNITS = {"ns": 1, "us": 10**3, "\u00b5s": 10**3, "ms": 10**6, "s": 10**9,
 
 
 def figure(text):
-    m = re.match(r"[ \t]*(\d+(?:\.\d*)?) ?([^\s%]*)", text)
+    m = re.match(r"[ \t]*(\d+(?:,\d+)*(?:\.\d*)?) ?([^\s%]*)", text)
     if not m:
         return 0
     mul = UNITS[m.group(2)] if m.group(2) else 1
-    return int((Decimal(m.group(1)) * mul).to_integral_value(ROUND_HALF_UP))
+    number = Decimal(m.group(1).replace(",", ""))
+    return int((number * mul).to_integral_value(ROUND_HALF_UP))
 
 
 def instruments(path):

@@ -137,6 +137,9 @@ parse_figure(const char *s, size_t len, uint64_t *value, const struct unit **u)
 		if (ip > (UINT64_MAX - 9) / 10)
 			return "number too large";
 		ip = ip * 10 + (uint64_t)(s[i] - '0');
+		/* A thousands separator, as some locales print "1,234.50 ms". */
+		if (i + 2 < len && s[i + 1] == ',' && s[i + 2] >= '0' && s[i + 2] <= '9')
+			i++;
 	}
 	if (i < len && s[i] == '.') {
 		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {

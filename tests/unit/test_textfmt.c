@@ -142,6 +142,10 @@ test_instruments_versions(void **state)
 	      "1.50 s  100.0%\t0 s\t   start\n"
 	      "2.50 \xc2\xb5s  \xe2\x80\x87" "0.0%\t2.50 \xc2\xb5s\t    tick\n",
 	      "start;tick 2500\nstart 1499997500\n");
+	/* Thousands separators. */
+	check(instruments_parse_lines,
+	      "Weight\tSymbol Name\n1,234.50 ms  100.0%\tmain\n1,000 ms  80.0%\t f\n",
+	      "main;f 1000000000\nmain 234500000\n");
 	/* Counters: cycles, with a process row on top. */
 	ps = parse(instruments_parse_lines,
 		   "Weight\tSelf Weight\t\tSymbol Name\n1.50 Gc  100.0%\t-\t \tapp (42)\n"
