@@ -62,6 +62,8 @@ struct builder {
 	 */
 	uint64_t max_samples;
 	uint64_t nr_samples;     /* ended so far, kept or dropped */
+	uint32_t *chain;         /* builder_tree_stack()'s nodes to intern */
+	size_t alloc_chain;
 };
 
 void builder_init(struct builder *b, struct profile_set *ps);
@@ -123,6 +125,27 @@ builder_full(const struct builder *b)
 {
 	return b->max_samples && b->nr_samples >= b->max_samples;
 }
+
+/*
+ * A call tree that an importer read node by node (a heap profile, GHC's
+ * cost-centre tree), for samples of its nodes' paths: each node's parent
+ * (index + 1; 0 for a root) comes before it, and has its frame.
+ */
+struct builder_tree_node {
+	uint32_t parent;
+	frame_id frame;
+};
+
+/*
+ * The stack of node i's path. memo[n] remembers node n's stack once
+ * interned (STACK_ROOT: not yet; the caller zeroes memo, one entry per
+ * node), so a whole tree costs O(nodes) however deep it is, where
+ * pushing each path's frames would cost its depth; only the paths of
+ * the nodes asked for are interned (for builder_add_stack_sample()). No
+ * recursion.
+ */
+stack_id builder_tree_stack(struct builder *b, const struct builder_tree_node *nodes,
+			    stack_id *memo, size_t i);
 
 /* The outermost frame to give a sample of thread (builder_add_roots()). */
 typedef frame_id builder_root_fn(void *ctx, thread_id thread);

@@ -35,6 +35,12 @@ struct tf_error;
 
 /* Deep enough for any profile format, shallow enough to be a clear error. */
 #define JSON_READER_MAX_DEPTH 1000
+/*
+ * For formats whose nesting is the call tree (a .heapprofile, GHC's -pj):
+ * two levels a frame, so stacks of a million frames. The reader's depth
+ * costs a byte a level, never C stack.
+ */
+#define JSON_READER_TREE_DEPTH (2u << 20)
 
 enum json_token {
 	JSON_ERROR = -1,     /* err is set */
@@ -65,10 +71,14 @@ struct json_reader {
 
 	unsigned char *stack;   /* '{' or '[' per open container */
 	size_t depth, alloc_stack;
+	size_t max_depth;       /* deeper is an error; JSON_READER_MAX_DEPTH */
 	int state;              /* what may come next, see json_reader.c */
 	bool done;              /* JSON_END, JSON_TRUNCATED or an error was returned */
 
 	struct strbuf text;     /* of the last key, string or number */
+	/* the last number, when it is an integer that fits: json_reader_int() */
+	bool int_ok;
+	int64_t int_value;
 };
 
 /* Read the decompressed stream of in. */
@@ -93,6 +103,61 @@ enum json_token json_reader_next(struct json_reader *jr, struct tf_error *err);
  */
 int json_reader_skip(struct json_reader *jr, enum json_token tok, struct tf_error *err);
 
+/*
+ * json_reader_bad() (below) with a printf-style message. Returns -1.
+ */
+int json_reader_badf(const struct json_reader *jr, struct tf_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Skip a value as json_reader_skip() does, for importers: 0, or -1 with
+ * err set (json_reader_fail()).
+ */
+int json_reader_skip_value(struct json_reader *jr, enum json_token tok, struct tf_error *err);
+
+/*
+ * At the end of a load: publish to pr (which may be NULL) the bytes read
+ * since *reported that json_reader_progress() (below) kept back.
+ */
+struct import_progress;
+void json_reader_progress_end(const struct json_reader *jr, struct import_progress *pr,
+			      uint64_t *reported);
+
+/*
+ * A call tree written as nested objects, each node's children in an
+ * array member (V8's .heapprofile, GHC's -pj): json_reader_tree() walks
+ * it with a stack of its own, never recursion, and calls these. The
+ * reader's max_depth must allow the tree's depth (two levels a node).
+ */
+struct json_tree_ops {
+	/* A node begins; parent is the node it is a child of, or -1. */
+	void (*begin)(void *ctx, int64_t parent, int64_t node);
+	/*
+	 * A member of node other than the children: key, and the first
+	 * token of its value, which the callback reads to its end (it may
+	 * call json_reader_skip_value()). Returns 0, or -1 with err set.
+	 */
+	int (*member)(void *ctx, int64_t node, const char *key, enum json_token tok);
+	/* The node's object ended. Returns 0, or -1 with err set. */
+	int (*end)(void *ctx, int64_t node);
+};
+
+/*
+ * Walk the tree whose root object has just begun (JSON_OBJECT_BEGIN was
+ * returned), nodes numbered 0, 1, ... in the order they begin (parents
+ * before children), their children in the member named children. what
+ * names a node in errors: "WHAT is not an object". Returns 0 after the
+ * root's end, or -1 with err set.
+ */
+int json_reader_tree(struct json_reader *jr, const char *children, const char *what,
+		     const struct json_tree_ops *ops, void *ctx, struct tf_error *err);
+
+/*
+ * For probes, which see the start of a file only and never parse it:
+ * whether "name" occurs as an object key (followed by a colon).
+ */
+bool json_probe_has_key(const char *data, size_t len, const char *name);
+
 /* The text of the last key, string or number; NUL-terminated, valid until next. */
 static inline const char *
 json_reader_text(const struct json_reader *jr)
@@ -104,6 +169,21 @@ static inline size_t
 json_reader_len(const struct json_reader *jr)
 {
 	return jr->text.len;
+}
+
+/*
+ * Right after a JSON_NUMBER: whether it is an integer written without
+ * fraction or exponent that fits in int64_t, and if so *v is its value.
+ * The same as json_parse_int() of its text, already done while reading
+ * it (the importers of long arrays of numbers want it fast).
+ */
+static inline bool
+json_reader_int(const struct json_reader *jr, int64_t *v)
+{
+	if (!jr->int_ok)
+		return false;
+	*v = jr->int_value;
+	return true;
 }
 
 /* Open containers: 0 at the top level, 1 inside the outermost one. */

@@ -29,6 +29,7 @@ void
 builder_release(struct builder *b)
 {
 	free(b->frames);
+	free(b->chain);
 	path_release(&b->path);
 	for (size_t i = 0; i < BUILDER_OTHER_PATHS; i++)
 		path_release(&b->other[i]);
@@ -359,4 +360,26 @@ name_frames_release(struct name_frames *nf)
 	free(nf->frame_of);
 	nf->frame_of = NULL;
 	nf->alloc = 0;
+}
+
+stack_id
+builder_tree_stack(struct builder *b, const struct builder_tree_node *nodes, stack_id *memo,
+		   size_t i)
+{
+	size_t n = 0;
+	uint32_t at = (uint32_t)i + 1;
+	stack_id s;
+
+	/* Up to the nearest node known (or above the root), then down. */
+	while (at && memo[at - 1] == STACK_ROOT) {
+		ALLOC_GROW(b->chain, n, b->alloc_chain);
+		b->chain[n++] = at - 1;
+		at = nodes[at - 1].parent;
+	}
+	s = at ? memo[at - 1] : STACK_ROOT;
+	while (n--) {
+		s = profile_set_stack(b->ps, s, nodes[b->chain[n]].frame);
+		memo[b->chain[n]] = s;
+	}
+	return s;
 }

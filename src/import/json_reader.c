@@ -4,7 +4,9 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +48,7 @@ json_reader_init(struct json_reader *jr, struct input *in)
 	jr->data = jr->buf;
 	jr->line = 1;
 	jr->state = ST_VALUE;
+	jr->max_depth = JSON_READER_MAX_DEPTH;
 	strbuf_init(&jr->text, 64);
 }
 
@@ -59,6 +62,7 @@ json_reader_init_mem(struct json_reader *jr, const char *data, size_t len)
 	jr->eof = true;
 	jr->line = 1;
 	jr->state = ST_VALUE;
+	jr->max_depth = JSON_READER_MAX_DEPTH;
 	strbuf_init(&jr->text, 64);
 }
 
@@ -399,7 +403,11 @@ read_number(struct json_reader *jr, struct tf_error *err)
 			break;
 		}
 	}
-	if (!number_syntax(jr->text.buf, jr->text.len))
+	/* Most numbers of a profile are integers: read them on the way. */
+	jr->int_ok = json_parse_int(jr->text.buf, jr->text.len, &jr->int_value) &&
+		     (jr->text.buf[jr->text.buf[0] == '-'] != '0' ||
+		      jr->text.len == 1 + (jr->text.buf[0] == '-'));
+	if (!jr->int_ok && !number_syntax(jr->text.buf, jr->text.len))
 		return syntax_error(jr, err, "bad number");
 	return JSON_NUMBER;
 }
@@ -425,8 +433,12 @@ read_literal(struct json_reader *jr, struct tf_error *err, const char *word,
 static enum json_token
 push(struct json_reader *jr, struct tf_error *err, unsigned char kind)
 {
-	if (jr->depth >= JSON_READER_MAX_DEPTH)
-		return syntax_error(jr, err, "nested deeper than 1000 levels");
+	if (jr->depth >= jr->max_depth) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "nested deeper than %zu levels", jr->max_depth);
+		return syntax_error(jr, err, what);
+	}
 	ALLOC_GROW(jr->stack, jr->depth, jr->alloc_stack);
 	jr->stack[jr->depth++] = kind;
 	jr->pos++;
@@ -793,6 +805,39 @@ json_reader_progress(const struct json_reader *jr, struct import_progress *pr,
 	return 0;
 }
 
+void
+json_reader_progress_end(const struct json_reader *jr, struct import_progress *pr,
+			 uint64_t *reported)
+{
+	uint64_t done = jr->base + jr->pos;
+
+	if (pr && done > *reported)
+		atomic_fetch_add(&pr->bytes_done, done - *reported);
+	*reported = done;
+}
+
+int
+json_reader_badf(const struct json_reader *jr, struct tf_error *err, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	json_reader_bad(jr, sb.buf, err);
+	strbuf_release(&sb);
+	return -1;
+}
+
+int
+json_reader_skip_value(struct json_reader *jr, enum json_token tok, struct tf_error *err)
+{
+	int r = json_reader_skip(jr, tok, err);
+
+	return r ? json_reader_fail(jr, r, err) : 0;
+}
+
 char
 json_first_byte(const char *data, size_t len)
 {
@@ -803,6 +848,95 @@ json_first_byte(const char *data, size_t len)
 	while (i < len && strchr(" \t\r\n", data[i]))
 		i++;
 	return i < len ? data[i] : 0;
+}
+
+bool
+json_probe_has_key(const char *data, size_t len, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = data, *end = data + len;
+
+	while ((p = memmem(p, (size_t)(end - p), name, n))) {
+		const char *q = p + n;
+
+		if (p > data && p[-1] == '"' && q < end && *q == '"') {
+			for (q++; q < end && strchr(" \t\r\n", *q); q++)
+				;
+			if (q < end && *q == ':')
+				return true;
+		}
+		p += n;
+	}
+	return false;
+}
+
+int
+json_reader_tree(struct json_reader *jr, const char *children, const char *what,
+		 const struct json_tree_ops *ops, void *ctx, struct tf_error *err)
+{
+	int64_t *open = NULL, next_node = 0;
+	size_t nr_open = 0, alloc_open = 0;
+	enum json_token tok = JSON_OBJECT_BEGIN;
+	char key[64];
+	int ret = -1;
+
+	for (;;) {
+		if (tok == JSON_OBJECT_BEGIN) {
+			ALLOC_GROW(open, nr_open, alloc_open);
+			ops->begin(ctx, nr_open ? open[nr_open - 1] : -1, next_node);
+			open[nr_open++] = next_node++;
+		}
+		tok = json_reader_next(jr, err);
+		if (tok == JSON_KEY) {
+			/* The key's text goes with the next token: keep a copy. */
+			size_t n = json_reader_len(jr) < sizeof(key) - 1 ? json_reader_len(jr)
+									 : sizeof(key) - 1;
+
+			memcpy(key, json_reader_text(jr), n);
+			key[n] = '\0';
+			tok = json_reader_next(jr, err);
+			if (!strcmp(key, children) && tok == JSON_ARRAY_BEGIN) {
+				tok = json_reader_next(jr, err);
+				if (tok == JSON_OBJECT_BEGIN)
+					continue; /* a child begins */
+				if (tok != JSON_ARRAY_END)
+					goto unexpected;
+			} else if (!strcmp(key, children)) {
+				if (tok <= JSON_TRUNCATED)
+					goto unexpected;
+				json_reader_badf(jr, err, "%s is not an array", children);
+				goto out;
+			} else if (ops->member(ctx, open[nr_open - 1], key, tok)) {
+				goto out;
+			}
+			tok = JSON_KEY;
+			continue;
+		}
+		if (tok == JSON_OBJECT_END) {
+			if (ops->end(ctx, open[--nr_open]))
+				goto out;
+			if (!nr_open)
+				break;
+			/* After a child: another child, or the end of the list. */
+			tok = json_reader_next(jr, err);
+			if (tok == JSON_OBJECT_BEGIN)
+				continue;
+			if (tok == JSON_ARRAY_END) {
+				tok = JSON_KEY;
+				continue;
+			}
+		}
+unexpected:
+		if (tok <= JSON_TRUNCATED)
+			json_reader_fail(jr, tok, err);
+		else
+			json_reader_badf(jr, err, "%s is not an object", what);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(open);
+	return ret;
 }
 
 int

@@ -49,6 +49,50 @@ test_orders_give_the_same_stack(void **state)
 }
 
 static void
+test_tree_stacks(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, STR_EMPTY, UNIT_BYTES);
+	thread_id t = profile_set_thread(ps, -1, -1, STR_EMPTY);
+	frame_id a = mkframe(ps, "a"), b = mkframe(ps, "b"), c = mkframe(ps, "c");
+	/* a(0) -> b(1) -> c(2), a(0) -> c(3), and a second root b(4) */
+	struct builder_tree_node nodes[] = { { 0, a }, { 1, b }, { 2, c }, { 1, c }, { 0, b } };
+	stack_id memo[5] = { 0 };
+	struct builder bld;
+	char buf[64];
+
+	(void)state;
+	builder_init(&bld, ps);
+	/* The deepest first: its ancestors are interned on the way. */
+	assert_int_equal(builder_add_stack_sample(&bld, p, t, 5, 0, false,
+					    builder_tree_stack(&bld, nodes, memo, 2), NULL), 0);
+	assert_int_not_equal(memo[0], STACK_ROOT);
+	assert_int_not_equal(memo[1], STACK_ROOT);
+	assert_int_equal(memo[3], STACK_ROOT);
+	assert_int_equal(ps->nr_stacks, 4);
+	assert_int_equal(builder_add_stack_sample(&bld, p, t, 7, 0, false,
+					    builder_tree_stack(&bld, nodes, memo, 3), NULL), 0);
+	assert_int_equal(builder_add_stack_sample(&bld, p, t, 1, 0, false,
+					    builder_tree_stack(&bld, nodes, memo, 4), NULL), 0);
+	/* Asked again: the stack remembered. */
+	assert_int_equal(builder_tree_stack(&bld, nodes, memo, 2), p->stack[0]);
+	assert_string_equal(stack_text(ps, p->stack[0], buf, sizeof(buf)), "a;b;c");
+	assert_string_equal(stack_text(ps, p->stack[1], buf, sizeof(buf)), "a;c");
+	assert_string_equal(stack_text(ps, p->stack[2], buf, sizeof(buf)), "b");
+	assert_int_equal(p->total_weight, 13);
+
+	/* Past max_samples, dropped with the usual warning. */
+	bld.max_samples = 3;
+	assert_int_equal(builder_add_stack_sample(&bld, p, t, 1, 0, false, memo[4], NULL), 0);
+	assert_int_equal(p->nr_samples, 3);
+	assert_true(builder_stopped(&bld));
+	assert_string_equal(ps->diags[0].msg, "stopped after 3 samples (--max-samples)");
+	builder_release(&bld);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
+static void
 test_empty_sample_and_restart(void **state)
 {
 	struct profile_set *ps = profile_set_new();
@@ -405,6 +449,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_orders_give_the_same_stack),
+		cmocka_unit_test(test_tree_stacks),
 		cmocka_unit_test(test_empty_sample_and_restart),
 		cmocka_unit_test(test_deep_stack),
 		cmocka_unit_test(test_shared_prefixes_between_samples),

@@ -148,7 +148,156 @@ test_deep(void **state)
 	got = tokens(text + n - JSON_READER_MAX_DEPTH, 2 * JSON_READER_MAX_DEPTH);
 	assert_int_equal(got[2 * JSON_READER_MAX_DEPTH], '.');
 	free(got);
+
+	/* A tree format raises the limit: all 100,000 levels are read. */
+	json_reader_init_mem(&jr, text, 2 * n);
+	jr.max_depth = JSON_READER_TREE_DEPTH;
+	while ((tok = json_reader_next(&jr, &err)) == JSON_ARRAY_BEGIN)
+		;
+	assert_int_equal(tok, JSON_ARRAY_END);
+	assert_int_equal(json_reader_depth(&jr), n - 1);
+	assert_int_equal(json_reader_skip(&jr, JSON_ARRAY_BEGIN, &err), 0);
+	json_reader_release(&jr);
+
+	/* A lower limit says which. */
+	json_reader_init_mem(&jr, text, 2 * n);
+	jr.max_depth = 3;
+	while ((tok = json_reader_next(&jr, &err)) == JSON_ARRAY_BEGIN)
+		;
+	assert_int_equal(tok, JSON_ERROR);
+	assert_string_equal(err.msg, "nested deeper than 3 levels (at byte 3)");
+	json_reader_release(&jr);
+	tf_error_release(&err);
 	free(text);
+}
+
+/* The importers' error helpers and the probe helpers. */
+static void
+test_helpers(void **state)
+{
+	const char *text = "{\n \"a\": [1,\n 2], \"b\": {";
+	struct tf_error err = TF_ERROR_INIT;
+	struct json_reader jr;
+	enum json_token tok;
+
+	(void)state;
+	json_reader_init_mem(&jr, text, strlen(text));
+	while ((tok = json_reader_next(&jr, &err)) != JSON_NUMBER || strcmp(json_reader_text(&jr), "2"))
+		assert_true(tok > JSON_TRUNCATED);
+	assert_int_equal(json_reader_badf(&jr, &err, "%s is odd", "2"), -1);
+	assert_int_equal(err.line, 3);
+	assert_string_equal(err.msg, "2 is odd (at byte 13)");
+	tok = json_reader_next(&jr, &err);
+	assert_int_equal(tok, JSON_ARRAY_END);
+	tok = json_reader_next(&jr, &err);
+	assert_int_equal(tok, JSON_KEY);
+	tok = json_reader_next(&jr, &err);
+	assert_int_equal(json_reader_skip_value(&jr, tok, &err), -1);
+	assert_string_equal(err.msg, "unexpected end of input");
+	/* The end of a load publishes what json_reader_progress() kept back. */
+	{
+		struct import_progress pr = { 0 };
+		uint64_t reported = 3;
+
+		json_reader_progress_end(&jr, &pr, &reported);
+		assert_int_equal(reported, strlen(text));
+		assert_int_equal(pr.bytes_done, strlen(text) - 3);
+	}
+	json_reader_release(&jr);
+	tf_error_release(&err);
+
+	assert_true(json_probe_has_key(text, strlen(text), "b"));
+	assert_true(json_probe_has_key("{\"mode\" :1", strlen("{\"mode\" :1"), "mode"));
+	/* A value is no key, nor a key of which it is a part. */
+	assert_false(json_probe_has_key("{\"x\": \"mode\"}", strlen("{\"x\": \"mode\"}"), "mode"));
+	assert_false(json_probe_has_key("{\"modes\": 1}", strlen("{\"modes\": 1}"), "mode"));
+}
+
+/* What json_reader_tree() called, as text. */
+struct tree_log {
+	struct json_reader *jr;
+	struct tf_error *err;
+	struct strbuf sb;
+};
+
+static void
+tree_begin(void *ctx, int64_t parent, int64_t node)
+{
+	strbuf_addf(&((struct tree_log *)ctx)->sb, "<%lld:%lld", (long long)node, (long long)parent);
+}
+
+static int
+tree_member(void *ctx, int64_t node, const char *key, enum json_token tok)
+{
+	struct tree_log *t = ctx;
+
+	strbuf_addf(&t->sb, " %lld.%s", (long long)node, key);
+	return json_reader_skip_value(t->jr, tok, t->err);
+}
+
+static int
+tree_end(void *ctx, int64_t node)
+{
+	strbuf_addf(&((struct tree_log *)ctx)->sb, ">%lld", (long long)node);
+	return 0;
+}
+
+static const struct json_tree_ops tree_log_ops = { tree_begin, tree_member, tree_end };
+
+/* Walk text's root object; the log, or "error: MESSAGE". */
+static char *
+walk_tree(const char *text)
+{
+	struct tf_error err = TF_ERROR_INIT;
+	struct json_reader jr;
+	struct tree_log t = { &jr, &err, STRBUF_INIT };
+
+	json_reader_init_mem(&jr, text, strlen(text));
+	jr.max_depth = JSON_READER_TREE_DEPTH;
+	assert_int_equal(json_reader_next(&jr, &err), JSON_OBJECT_BEGIN);
+	if (json_reader_tree(&jr, "kids", "a node", &tree_log_ops, &t, &err)) {
+		strbuf_reset(&t.sb);
+		strbuf_addf(&t.sb, "error: %s", err.msg);
+	} else {
+		assert_int_equal(json_reader_next(&jr, &err), JSON_END);
+	}
+	json_reader_release(&jr);
+	tf_error_release(&err);
+	return strbuf_detach(&t.sb, NULL);
+}
+
+static void
+test_tree(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *got;
+
+	(void)state;
+	/* Nodes in order of their start, members around the children. */
+	got = walk_tree("{\"a\": 1, \"kids\": [{\"b\": [2], \"kids\": []}, {\"kids\": [{}]}],"
+			" \"c\": {\"kids\": 5}}");
+	assert_string_equal(got, "<0:-1 0.a<1:0 1.b>1<2:0<3:2>3>2 0.c>0");
+	free(got);
+	got = walk_tree("{\"kids\": [{}, 3]}");
+	assert_string_equal(got, "error: a node is not an object (at byte 14)");
+	free(got);
+	got = walk_tree("{\"kids\": {}}");
+	assert_string_equal(got, "error: kids is not an array (at byte 9)");
+	free(got);
+	got = walk_tree("{\"kids\": [{\"kids\": [");
+	assert_string_equal(got, "error: unexpected end of input");
+	free(got);
+
+	/* 100,000 levels of nodes: no recursion. */
+	for (int i = 0; i < 100000; i++)
+		strbuf_addstr(&sb, "{\"kids\":[");
+	strbuf_addstr(&sb, "{}");
+	for (int i = 0; i < 100000; i++)
+		strbuf_addstr(&sb, "]}");
+	got = walk_tree(sb.buf);
+	assert_true(strstr(got, "<100000:99999>100000>99999") != NULL);
+	free(got);
+	strbuf_release(&sb);
 }
 
 static void
@@ -193,6 +342,32 @@ test_numbers(void **state)
 	double d;
 
 	(void)state;
+	/* Integers are read as they are tokenized: json_reader_int(). */
+	{
+		const char *text = "[0, -0, 12, -9223372036854775808, 9223372036854775808, 1.0, 1e3, 7]";
+		static const int64_t want[] = { 0, 0, 12, INT64_MIN, -1, -1, -1, 7 };
+		struct tf_error err = TF_ERROR_INIT;
+		struct json_reader jr;
+
+		json_reader_init_mem(&jr, text, strlen(text));
+		assert_int_equal(json_reader_next(&jr, &err), JSON_ARRAY_BEGIN);
+		for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+			assert_int_equal(json_reader_next(&jr, &err), JSON_NUMBER);
+			if (want[i] == -1) {
+				assert_false(json_reader_int(&jr, &v));
+			} else {
+				assert_true(json_reader_int(&jr, &v));
+				assert_true(v == want[i]);
+			}
+		}
+		json_reader_release(&jr);
+		/* A leading zero is still bad JSON. */
+		json_reader_init_mem(&jr, "[007]", 5);
+		assert_int_equal(json_reader_next(&jr, &err), JSON_ARRAY_BEGIN);
+		assert_int_equal(json_reader_next(&jr, &err), JSON_ERROR);
+		json_reader_release(&jr);
+		tf_error_release(&err);
+	}
 	assert_true(json_parse_int("123", 3, &v));
 	assert_int_equal(v, 123);
 	assert_true(json_parse_int("-9223372036854775808", 20, &v));
@@ -364,6 +539,8 @@ main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_deep),
 		cmocka_unit_test(test_skip),
+		cmocka_unit_test(test_helpers),
+		cmocka_unit_test(test_tree),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_input),
 		cmocka_unit_test(test_importer_helpers),

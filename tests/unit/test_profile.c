@@ -289,6 +289,9 @@ test_format_amount(void **state)
 	check_amount(UNIT_EVENTS, 0, 62123456789ULL, true, "62,123,456,789");
 	check_amount(UNIT_SAMPLES, 0, 330829, true, "330,829");
 	check_amount(UNIT_SAMPLES, 0, 330829, false, "331 k");
+	check_amount(UNIT_OBJECTS, 0, 330829, true, "330,829");
+	check_amount(UNIT_OBJECTS, 0, 330829, false, "331 k");
+	assert_string_equal(weight_unit_name(UNIT_OBJECTS), "objects");
 	check_amount(UNIT_NONE, 0, UINT64_MAX, false, "18.4 E");
 	check_amount(UNIT_NONE, 0, UINT64_MAX, true, "18,446,744,073,709,551,615");
 	/* Decimals: exact as written, or three digits. */
