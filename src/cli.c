@@ -32,7 +32,8 @@ static const char usage_text[] =
 	"FILE is perf script text, perf.data, folded stacks, speedscope JSON, a Chrome\n"
 	"or Node profile, a Gecko profile (Firefox, samply, perf), a Safari recording,\n"
 	"pprof, callgrind, cProfile, Java Flight Recorder, an Instruments deep copy, a\n"
-	"pmcstat call graph or a papyrus log, plain, gzip or zstd; - reads stdin.\n"
+	"pmcstat call graph, a papyrus log, stackprof, a V8 heap profile, GHC's -pj or\n"
+	"a preprocessed V8 tick log, plain, gzip, zstd or zipped; - reads stdin.\n"
 	"\n"
 	"Options of the explorer:\n"
 	CLI_COMMON_USAGE

@@ -15,7 +15,8 @@ for f in "$corpus"/recorded/* "$corpus"/speedscope/linux-perf/* \
 	 "$corpus"/speedscope/stackcollapse/* "$corpus"/pprof/* \
 	 "$corpus"/speedscope/pprof/* "$corpus"/speedscope/callgrind/* \
 	 "$corpus"/speedscope/Instruments/*/* "$corpus"/speedscope/pmcstat/* \
-	 "$corpus"/speedscope/papyrus/*; do
+	 "$corpus"/speedscope/papyrus/* "$corpus"/speedscope/stackprof/* \
+	 "$corpus"/speedscope/haskell/*; do
 	[ -f "$f" ] || continue
 	short=${f#"$corpus"/}
 	for sub in collapse report "report --json"; do
@@ -81,14 +82,14 @@ done
 # invalid by design or in no format tflame reads; each of those must fail
 # with exit 1, no crash, and an error naming the file:
 #  - speedscope/invalid: evented profiles that do not nest;
-#  - *.heapprofile: Chrome's allocation profiles, sizes rather than samples;
-#  - node/8.5.0: V8's --prof log and a zip of it, not JSON profiles.
+#  - node/8.5.0's isolate log: V8's --prof log, which tflame reads only
+#    preprocessed (the zip beside it holds that JSON).
 for f in "$corpus"/speedscope/speedscope/*/* "$corpus"/speedscope/Chrome/*/* \
 	 "$corpus"/speedscope/node/*/* "$corpus"/speedscope/trace-event/*; do
 	[ -f "$f" ] || continue
 	short=${f#"$corpus"/}
 	case $short in
-	speedscope/speedscope/invalid/*|*.heapprofile|speedscope/node/8.5.0/*)
+	speedscope/speedscope/invalid/*|speedscope/node/8.5.0/*.log)
 		"$TFLAME" report "$f" >"$tmpdir/out" 2>"$tmpdir/err"
 		status=$?
 		if [ $status -eq 1 ] && grep -q "${f##*/}" "$tmpdir/err"; then
@@ -114,6 +115,8 @@ for f in "$corpus"/speedscope/speedscope/*/* "$corpus"/speedscope/Chrome/*/* \
 	# Content, not the name, picks the importer.
 	case $short in
 	speedscope/speedscope/*) want=speedscope ;;
+	*.heapprofile) want="V8 heap profile" ;;
+	*.v8log.json.zip) want="V8 tick log" ;;
 	*) want=Chrome/Node ;;
 	esac
 	if "$TFLAME" report "$f" 2>/dev/null | grep -q "^format  *$want\$"; then

@@ -75,7 +75,8 @@ enum {
 	"  --format=FORMAT         read FILE as FORMAT instead of probing: perf,\n" \
 	"                          folded, speedscope, chrome, gecko, safari,\n" \
 	"                          cprofile, perf.data, pprof, callgrind, jfr,\n" \
-	"                          instruments, pmcstat or papyrus\n" \
+	"                          instruments, pmcstat, papyrus, stackprof,\n" \
+	"                          heapprofile, ghc or v8log\n" \
 	"  --weight=period|samples weigh samples by period (default) or count them\n" \
 	"  --max-samples=N         keep the first N samples and warn if there are more\n" \
 	"  -h, --help              show this help\n"

@@ -138,6 +138,10 @@ extern const struct importer importer_safari;
 extern const struct importer importer_instruments;
 extern const struct importer importer_pmcstat;
 extern const struct importer importer_papyrus;
+extern const struct importer importer_stackprof;
+extern const struct importer importer_heapprofile;
+extern const struct importer importer_ghc;
+extern const struct importer importer_v8log;
 
 /*
  * The text importers' parsers on their own, for the unit tests and for
@@ -171,6 +175,14 @@ int gecko_parse(struct json_reader *jr, const struct import_options *opts,
 		struct profile_set *ps, struct tf_error *err);
 int safari_parse(struct json_reader *jr, const struct import_options *opts,
 		 struct profile_set *ps, struct tf_error *err);
+int stackprof_parse(struct json_reader *jr, const struct import_options *opts,
+		    struct profile_set *ps, struct tf_error *err);
+int heapprofile_parse(struct json_reader *jr, const struct import_options *opts,
+		      struct profile_set *ps, struct tf_error *err);
+int ghc_parse(struct json_reader *jr, const struct import_options *opts,
+	      struct profile_set *ps, struct tf_error *err);
+int v8log_parse(struct json_reader *jr, const struct import_options *opts,
+		struct profile_set *ps, struct tf_error *err);
 
 int callgrind_parse_lines(struct line_reader *lr, const struct import_options *opts,
 			  struct profile_set *ps, struct tf_error *err);

@@ -24,6 +24,11 @@ enum input_compression {
 	INPUT_PLAIN,
 	INPUT_GZIP,
 	INPUT_ZSTD,
+	/*
+	 * The first file of a zip archive, deflated or stored (a profile
+	 * zipped to be shared); the archive's other files are not read.
+	 */
+	INPUT_ZIP,
 };
 
 struct input {

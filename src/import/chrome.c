@@ -1496,7 +1496,7 @@ chrome_parse(struct json_reader *jr, const struct import_options *opts,
 			any |= c.cpus[i].nr_samples > 0;
 		if (!any)
 			ret = tf_error_set(err, "a heap profile (.heapprofile), not a CPU profile: "
-						"not supported");
+						"--format=heapprofile reads it");
 	}
 	if (!ret)
 		ret = build(&c);

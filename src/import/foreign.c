@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "tflame/json_reader.h"
 #include "tflame/strbuf.h"
 #include "tflame/text.h"
 
@@ -26,34 +27,14 @@ has(const char *data, size_t len, const char *s)
 static char
 first_byte(const char *data, size_t len)
 {
-	size_t i = 0;
-
-	if (text_starts(data, len, "\xef\xbb\xbf"))
-		i = 3;
-	while (i < len && strchr(" \t\r\n", data[i]))
-		i++;
-	return i < len ? data[i] : 0;
+	return json_first_byte(data, len);
 }
 
 /* Whether a JSON text has the object key name (with its quotes) anywhere. */
 static bool
 has_key(const char *data, size_t len, const char *name)
 {
-	size_t n = strlen(name);
-	const char *p = data, *end = data + len;
-
-	while ((p = memmem(p, (size_t)(end - p), name, n))) {
-		const char *q = p + n;
-
-		if (p > data && p[-1] == '"' && q < end && *q == '"') {
-			for (q++; q < end && strchr(" \t\r\n", *q); q++)
-				;
-			if (q < end && *q == ':')
-				return true;
-		}
-		p += n;
-	}
-	return false;
+	return json_probe_has_key(data, len, name);
 }
 
 /* Whether the text has a line that starts with s. */
@@ -103,18 +84,13 @@ import_foreign_format(const char *data, size_t len, const char **hint)
 	if (json) {
 		if (has_key(data, len, "snapshot") && has_key(data, len, "node_fields"))
 			return "a Chrome/V8 heap snapshot";
-		if (has_key(data, len, "mode") && has_key(data, len, "frames"))
-			return "a stackprof profile (Ruby)";
-		if (has_key(data, len, "code") && has_key(data, len, "functions") &&
-		    has_key(data, len, "ticks"))
-			return "a V8 tick log (node --prof-process --preprocess)";
 		return NULL;
 	}
 
 	/* Text formats. */
 	if (text_starts(data, len, "v8-version,")) {
 		*hint = "node --prof-process --preprocess turns it into JSON, which tflame "
-			"does not read either";
+			"reads";
 		return "a V8 tick log (node --prof)";
 	}
 	if (has_line(data, len, "desc:") && has_line(data, len, "time_unit:") &&

@@ -38,7 +38,19 @@ struct codec {
 	 * before deciding that the input ended early).
 	 */
 	bool out_full;
+	/* zip: the entry ended (deflate's end, or the stored size read) */
+	bool zip_done;
+	/* zip: the entry is stored, and its bytes not yet handed out */
+	bool stored;
+	uint64_t stored_left;
 };
+
+/* A zip entry's local header, and its flags and methods that matter. */
+#define ZIP_HEADER 30
+#define ZIP_ENCRYPTED 0x1
+#define ZIP_SIZE_AFTER 0x8 /* sizes in a descriptor after the data */
+#define ZIP_STORED 0
+#define ZIP_DEFLATED 8
 
 const char *
 input_compression_name(enum input_compression c)
@@ -50,6 +62,8 @@ input_compression_name(enum input_compression c)
 		return "gzip";
 	case INPUT_ZSTD:
 		return "zstd";
+	case INPUT_ZIP:
+		return "zip";
 	}
 	return "plain";
 }
@@ -167,6 +181,8 @@ gzip_read(struct input *in, unsigned char *buf, size_t len, struct tf_error *err
 				break;
 			}
 		}
+		if (c->zip_done)
+			break;
 		if (!c->in_frame) {
 			/* A new member: concatenated gzip files decode as one. */
 			if (inflateReset(zs) != Z_OK)
@@ -182,6 +198,8 @@ gzip_read(struct input *in, unsigned char *buf, size_t len, struct tf_error *err
 		case Z_STREAM_END:
 			c->in_frame = false;
 			c->out_full = false;
+			/* What follows a zip entry is the archive's directory. */
+			c->zip_done = in->compression == INPUT_ZIP;
 			break;
 		case Z_OK:
 		case Z_BUF_ERROR: /* no progress possible: needs more input */
@@ -189,7 +207,8 @@ gzip_read(struct input *in, unsigned char *buf, size_t len, struct tf_error *err
 		case Z_MEM_ERROR:
 			die("out of memory (zlib)");
 		default:
-			return tf_error_set_at(err, in->name, 0, "corrupt gzip data: %s",
+			return tf_error_set_at(err, in->name, 0, "corrupt %s data: %s",
+					       input_compression_name(in->compression),
 					       zs->msg ? zs->msg : "unknown error");
 		}
 	}
@@ -238,6 +257,25 @@ zstd_read(struct input *in, unsigned char *buf, size_t len, struct tf_error *err
 	return (ssize_t)out.pos;
 }
 
+/* A stored zip entry: its bytes as they are, and nothing after them. */
+static ssize_t
+stored_read(struct input *in, unsigned char *buf, size_t len, struct tf_error *err)
+{
+	struct codec *c = in->codec;
+	ssize_t n;
+
+	if (len > c->stored_left)
+		len = (size_t)c->stored_left;
+	if (!len)
+		return 0;
+	n = plain_read(in, buf, len, err);
+	if (n == 0)
+		cut_short(in);
+	if (n > 0)
+		c->stored_left -= (uint64_t)n;
+	return n;
+}
+
 /* The next decompressed bytes, ignoring the peek buffer. */
 static ssize_t
 decode_read(struct input *in, unsigned char *buf, size_t len, struct tf_error *err)
@@ -252,6 +290,10 @@ decode_read(struct input *in, unsigned char *buf, size_t len, struct tf_error *e
 		break;
 	case INPUT_ZSTD:
 		n = zstd_read(in, buf, len, err);
+		break;
+	case INPUT_ZIP:
+		n = ((struct codec *)in->codec)->stored ? stored_read(in, buf, len, err)
+							: gzip_read(in, buf, len, err);
 		break;
 	default:
 		n = plain_read(in, buf, len, err);
@@ -269,9 +311,9 @@ codec_new(struct input *in)
 {
 	struct codec *c = xcalloc(1, sizeof(*c));
 
-	if (in->compression == INPUT_GZIP) {
-		/* 15 + 16: a gzip wrapper only, with the largest window. */
-		int ret = inflateInit2(&c->zs, 15 + 16);
+	if (in->compression == INPUT_GZIP || in->compression == INPUT_ZIP) {
+		/* 15 + 16: a gzip wrapper only; -15: raw deflate (zip) */
+		int ret = inflateInit2(&c->zs, in->compression == INPUT_ZIP ? -15 : 15 + 16);
 
 		if (ret == Z_MEM_ERROR)
 			die("out of memory (zlib)");
@@ -292,7 +334,7 @@ codec_free(struct input *in)
 
 	if (!c)
 		return;
-	if (in->compression == INPUT_GZIP)
+	if (in->compression == INPUT_GZIP || in->compression == INPUT_ZIP)
 		inflateEnd(&c->zs);
 	else
 		ZSTD_freeDCtx(c->zd);
@@ -308,7 +350,59 @@ sniff(const unsigned char *p, size_t len)
 		return INPUT_GZIP;
 	if (len >= 4 && p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f && p[3] == 0xfd)
 		return INPUT_ZSTD;
+	if (len >= 4 && !memcmp(p, "PK\3\4", 4))
+		return INPUT_ZIP;
 	return INPUT_PLAIN;
+}
+
+static unsigned
+le16(const unsigned char *p)
+{
+	return p[0] | (unsigned)p[1] << 8;
+}
+
+/*
+ * Go past the local header of a zip's first entry, to its data, and set
+ * the codec up for its method. Returns 0, or -1 with err set.
+ */
+static int
+zip_open_entry(struct input *in, struct tf_error *err)
+{
+	struct codec *c = in->codec;
+	unsigned flags, method;
+	size_t header;
+
+	while (in->raw_len < ZIP_HEADER || in->raw_len < ZIP_HEADER +
+	       (size_t)le16(in->raw + 26) + le16(in->raw + 28)) {
+		ssize_t n = fill_raw(in, err);
+
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			return tf_error_set_at(err, in->name, 0, "truncated zip data: the file ends "
+					       "at byte %zu, inside the first entry's header",
+					       in->raw_len);
+	}
+	flags = le16(in->raw + 6);
+	method = le16(in->raw + 8);
+	header = ZIP_HEADER + le16(in->raw + 26) + le16(in->raw + 28);
+	if (flags & ZIP_ENCRYPTED)
+		return tf_error_set_at(err, in->name, 0, "the zip's first file is encrypted");
+	if (method == ZIP_STORED) {
+		const unsigned char *s = in->raw + 18;
+
+		c->stored_left = s[0] | (uint64_t)s[1] << 8 | (uint64_t)s[2] << 16 |
+				 (uint64_t)s[3] << 24;
+		if (flags & ZIP_SIZE_AFTER)
+			return tf_error_set_at(err, in->name, 0, "the zip's first file is stored "
+					       "without its size in its header");
+		c->stored = true;
+	} else if (method != ZIP_DEFLATED) {
+		return tf_error_set_at(err, in->name, 0, "the zip's first file is compressed with "
+				       "method %u; tflame reads deflate (8) or stored (0)", method);
+	}
+	in->raw_pos = header;
+	return 0;
 }
 
 static int
@@ -368,6 +462,8 @@ input_open(struct input *in, const char *path, struct tf_error *err)
 	in->compression = sniff(in->raw, in->raw_len);
 	if (in->compression != INPUT_PLAIN)
 		codec_new(in);
+	if (in->compression == INPUT_ZIP && zip_open_entry(in, err))
+		goto fail;
 
 	/* Empty means no decompressed bytes, so a gzipped empty file is too. */
 	if (input_peek(in, 1, &data, &len, err))

@@ -32,6 +32,10 @@ const struct importer *const importers[] = {
 	&importer_instruments,
 	&importer_pmcstat,
 	&importer_papyrus,
+	&importer_stackprof,
+	&importer_heapprofile,
+	&importer_ghc,
+	&importer_v8log,
 	NULL,
 };
 

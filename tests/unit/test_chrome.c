@@ -188,7 +188,8 @@ test_errors(void **state)
 	(void)state;
 	parse_fails("{\"head\": {\"callFrame\": {\"functionName\": \"(root)\"}, \"selfSize\": 0,"
 		    " \"children\": []}}",
-		    "0: a heap profile (.heapprofile), not a CPU profile: not supported");
+		    "0: a heap profile (.heapprofile), not a CPU profile: --format=heapprofile "
+		    "reads it");
 	parse_fails("{\"nodes\": [{\"id\": 1}], \"samples\": [1], \"timeDeltas\": [1]",
 		    "1: unexpected end of input");
 	parse_fails("[{\"ph\": \"X\"} {}]", "1: expected ',' or ']' (at byte 13)");

@@ -238,6 +238,123 @@ test_peek_then_read(void **state)
 	tf_error_release(&err);
 }
 
+/*
+ * A zip archive of one file holding data: deflated (method 8, with its
+ * sizes in a descriptor after the data when size_after) or stored
+ * (method 0), then a central directory, which the reader must not read
+ * as data. flags and method go into the local header as given.
+ */
+static char *
+zip_bytes(const char *data, size_t len, unsigned method, unsigned flags, size_t *out_len)
+{
+	char *copy = xmalloc(len + 1); /* zlib's next_in is not const */
+	struct strbuf sb = STRBUF_INIT;
+	unsigned char h[30] = { 'P', 'K', 3, 4, 20, 0 };
+	uLong crc = crc32(0, (const Bytef *)data, (uInt)len);
+	size_t body = sb.len;
+
+	h[6] = flags & 0xff;
+	h[7] = flags >> 8;
+	h[8] = method & 0xff;
+	h[26] = 6; /* the name: "a.json" */
+	strbuf_add(&sb, h, sizeof(h));
+	strbuf_addstr(&sb, "a.json");
+	body = sb.len;
+	if (method == 8) {
+		z_stream zs = { 0 };
+		size_t cap = deflateBound(&zs, len) + 64;
+
+		assert_int_equal(deflateInit2(&zs, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY), Z_OK);
+		strbuf_grow(&sb, cap);
+		memcpy(copy, data, len);
+		zs.next_in = (Bytef *)copy;
+		zs.avail_in = (uInt)len;
+		zs.next_out = (Bytef *)sb.buf + sb.len;
+		zs.avail_out = (uInt)cap;
+		assert_int_equal(deflate(&zs, Z_FINISH), Z_STREAM_END);
+		strbuf_setlen(&sb, sb.len + zs.total_out);
+		deflateEnd(&zs);
+	} else {
+		strbuf_add(&sb, data, len);
+	}
+	/* The sizes and CRC, in the header or after the data. */
+	{
+		uint32_t v[3] = { (uint32_t)crc, (uint32_t)(sb.len - body), (uint32_t)len };
+		unsigned char *at = (unsigned char *)sb.buf + 14;
+		unsigned char d[16] = { 'P', 'K', 7, 8 };
+
+		for (int i = 0; i < 12; i++)
+			(flags & 8 ? d + 4 : at)[i] = (unsigned char)(v[i / 4] >> (8 * (i % 4)));
+		if (flags & 8)
+			strbuf_add(&sb, d, sizeof(d));
+	}
+	strbuf_addstr(&sb, "PK\1\2 a central directory, not data");
+	free(copy);
+	*out_len = sb.len;
+	return strbuf_detach(&sb, NULL);
+}
+
+static void
+test_zip(void **state)
+{
+	struct tf_error err = TF_ERROR_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	size_t len, zlen;
+	char *data = make_text(&len), *z;
+	const char *path = tmpdir_path(state, "data.zip");
+	struct input in;
+
+	/* Deflated, with a data descriptor (as zip - writes it); stored. */
+	z = zip_bytes(data, len, 8, 8, &zlen);
+	write_file(path, z, zlen);
+	expect_contents(path, data, len, INPUT_ZIP);
+	assert_string_equal(input_compression_name(INPUT_ZIP), "zip");
+
+	/* Cut inside the deflated data: what came before, and a warning. */
+	write_file(path, z, zlen / 2);
+	assert_int_equal(input_open(&in, path, &err), 0);
+	assert_int_equal(read_all(&in, &sb, &err), 0);
+	assert_true(in.truncated);
+	assert_true(sb.len > 0 && sb.len < len);
+	assert_memory_equal(sb.buf, data, sb.len);
+	input_close(&in);
+	free(z);
+
+	z = zip_bytes(data, 1000, 0, 0, &zlen);
+	write_file(path, z, zlen);
+	expect_contents(path, data, 1000, INPUT_ZIP);
+	free(z);
+
+	/* What it cannot read, said plainly. */
+	strbuf_reset(&sb);
+	z = zip_bytes(data, 1000, 0, 8, &zlen);
+	write_file(path, z, zlen);
+	strbuf_addf(&sb, "%s: the zip's first file is stored without its size in its header", path);
+	expect_read_error(path, sb.buf, false);
+	free(z);
+	strbuf_reset(&sb);
+	z = zip_bytes(data, 1000, 12, 0, &zlen);
+	write_file(path, z, zlen);
+	strbuf_addf(&sb, "%s: the zip's first file is compressed with method 12; tflame reads "
+		    "deflate (8) or stored (0)", path);
+	expect_read_error(path, sb.buf, false);
+	strbuf_reset(&sb);
+	z[6] = 1;
+	write_file(path, z, zlen);
+	strbuf_addf(&sb, "%s: the zip's first file is encrypted", path);
+	expect_read_error(path, sb.buf, false);
+	strbuf_reset(&sb);
+	write_file(path, z, 20);
+	strbuf_addf(&sb, "%s: truncated zip data: the file ends at byte 20, inside the first "
+		    "entry's header", path);
+	expect_read_error(path, sb.buf, false);
+	free(z);
+
+	strbuf_release(&sb);
+	tf_error_release(&err);
+	free(data);
+}
+
 static void
 test_gzip(void **state)
 {
@@ -1156,6 +1273,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_fifo_streaming, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_pipe_drain, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_pread, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_zip, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_line_readers, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_stdin, tmpdir_setup, tmpdir_teardown),
 	};

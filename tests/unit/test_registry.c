@@ -400,11 +400,6 @@ test_foreign(void **state)
 	assert_string_equal(FOREIGN("{\"snapshot\":{\"meta\":{\"node_fields\":[\"type\"]}},"
 				    "\"nodes\":[]}", false),
 			    "a Chrome/V8 heap snapshot");
-	assert_string_equal(FOREIGN("\xef\xbb\xbf {\"version\":1.2,\"mode\":\"cpu\","
-				    "\"frames\":{}}", false),
-			    "a stackprof profile (Ruby)");
-	assert_string_equal(FOREIGN("{\"code\":[],\"functions\":[],\"ticks\":[]}", false),
-			    "a V8 tick log (node --prof-process --preprocess)");
 	/* Text ones. */
 	assert_string_equal(FOREIGN("v8-version,11,3,244,8,0,0\nshared-library,\"node\"\n", true),
 			    "a V8 tick log (node --prof)");

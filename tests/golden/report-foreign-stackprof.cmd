@@ -1,1 +1,0 @@
-report tests/data/foreign/stackprof.json

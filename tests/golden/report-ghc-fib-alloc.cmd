@@ -1,0 +1,1 @@
+report --limit=8 --event=allocation tests/data/ghc/fib.prof

@@ -1,0 +1,1 @@
+report --limit=8 tests/data/ghc/fib.prof

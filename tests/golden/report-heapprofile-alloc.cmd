@@ -1,0 +1,1 @@
+report --limit=8 tests/data/heapprofile/alloc.heapprofile

@@ -1,0 +1,1 @@
+report --limit=10 tests/data/stackprof/wall.json

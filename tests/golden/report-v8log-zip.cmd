@@ -1,0 +1,1 @@
+report --limit=5 tests/data/v8log/prog.v8log.json.zip
