@@ -11,7 +11,8 @@
 set -e
 . "$(dirname "$0")/lib.sh"
 [ $# -gt 0 ] && shift
-formats=${*:-jfr gecko gecko-processed safari instruments pmcstat papyrus}
+formats=${*:-jfr gecko gecko-processed safari instruments pmcstat papyrus stackprof \
+	heapprofile ghc v8log}
 mb=${FORMATS_MB:-110}
 
 # measure FILE: load it once and print the figures.
@@ -59,6 +60,17 @@ for fmt in $formats; do
 		if [ ! -s "$input" ]; then
 			echo "generating $input ..."
 			python3 "$here/formats-gen.py" "$fmt" "$mb" "$input.tmp"
+			mv "$input.tmp" "$input"
+		fi
+		measure "$input" ;;
+	stackprof|heapprofile|ghc|v8log)
+		# stackprof (wall mode), V8 heap profile, GHC -pj and V8 tick
+		# log: a synthetic call tree of a few thousand functions, laid
+		# out as each tool writes its files (jsonfmt-gen.py).
+		input=$out/$fmt-$mb.json
+		if [ ! -s "$input" ]; then
+			echo "generating $input ..."
+			python3 "$here/jsonfmt-gen.py" "$fmt" "$mb" "$input.tmp"
 			mv "$input.tmp" "$input"
 		fi
 		measure "$input" ;;
