@@ -63,7 +63,7 @@ fi
 # Every file of the speedscope corpus: none may be an "unknown format" any
 # more. A directory whose format has no importer yet goes in $pending
 # (one word per directory; remove it when its importer lands).
-pending="haskell stackprof"
+pending=""
 for f in "$corpus"/speedscope/*/* "$corpus"/speedscope/*/*/* "$corpus"/speedscope/*/*/*/*; do
 	[ -f "$f" ] || continue
 	short=${f#"$corpus"/}
