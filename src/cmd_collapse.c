@@ -8,10 +8,12 @@
 
 #include "tflame/cli.h"
 #include "tflame/collapse.h"
+#include "tflame/demangle.h"
 #include "tflame/diff.h"
 #include "tflame/error.h"
 #include "tflame/profile.h"
 #include "tflame/strbuf.h"
+#include "tflame/symbols.h"
 #include "tflame/text.h"
 
 static const char collapse_usage[] =
@@ -66,6 +68,43 @@ cmd_collapse_options(void)
 {
 	return collapse_options_table;
 }
+
+/*
+ * The script's inline() for collapse_options.expand (collapse_expand_fn):
+ * the chain from the symbolizer, names demangled with their parameters.
+ */
+static bool
+inline_chain(void *data, const struct profile_set *ps, const struct frame *f, bool context,
+	     struct strbuf *out)
+{
+	struct symbolizer *sym = data;
+	struct sym_result r;
+
+	if (!f->addr || f->module == STR_EMPTY ||
+	    !symbolizer_resolve(sym, ps_get(ps, f->module), f->addr, &r))
+		return false;
+	for (size_t i = r.nr_frames; i-- > 0;) {
+		const struct sym_frame *sf = &r.frames[i];
+		const char *name = sf->function ? sf->function : "??";
+
+		if (i != r.nr_frames - 1)
+			strbuf_addch(out, ';');
+		if (!demangle_name(name, strlen(name), DEMANGLE_PARAMS, out))
+			strbuf_addstr(out, name);
+		if (context) {
+			const char *file = sf->file ? sf->file : "??";
+			const char *slash = strrchr(file, '/');
+
+			strbuf_addf(out, ":%s:", slash ? slash + 1 : file);
+			if (sf->line)
+				strbuf_addf(out, "%u", sf->line);
+			else
+				strbuf_addch(out, '?');
+		}
+	}
+	return true;
+}
+
 
 /*
  * Write len bytes of folded lines to stdout: into a pipe or a file byte for
@@ -255,7 +294,11 @@ cmd_collapse(int argc, char **argv)
 
 		if ((r = cli_diff_args(&cc, argc, argv, &base)) != CLI_NEXT)
 			return r;
-		return collapse_diff(&cc, base, &co, diff_flags);
+		co.expand = co.inline_frames ? inline_chain : NULL;
+		co.expand_data = co.inline_frames ? symbolizer_new() : NULL;
+		ret = collapse_diff(&cc, base, &co, diff_flags);
+		symbolizer_free(co.expand_data);
+		return ret;
 	}
 	if (diff_flags & DIFF_NORMALIZE)
 		return cli_usage_error("collapse", "--normalize compares: it needs --diff");
@@ -264,6 +307,10 @@ cmd_collapse(int argc, char **argv)
 
 	if ((r = cli_load(cc.path, cc.format, &cc.io, &ps)) != CLI_NEXT)
 		return r;
+	if (co.inline_frames) {
+		co.expand = inline_chain;
+		co.expand_data = symbolizer_new();
+	}
 	if (isatty(STDOUT_FILENO)) {
 		char *buf = NULL;
 		size_t len = 0;
@@ -278,6 +325,7 @@ cmd_collapse(int argc, char **argv)
 	if (!failed && fflush(stdout))
 		failed = tf_error_set(&err, "cannot write output");
 	ret = collapse_report(ps, &co, &res, failed, &err);
+	symbolizer_free(co.expand_data);
 	tf_error_release(&err);
 	profile_set_free(ps);
 	return ret;

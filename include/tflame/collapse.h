@@ -33,6 +33,17 @@
 
 struct tf_error;
 
+struct strbuf;
+
+/*
+ * Append f's inline chain to out, outermost first, as addr2line -i -f -s
+ * -C prints it ("outer;middle;inner"), each piece with ":file:line" when
+ * context is set; return false, appending nothing, when nothing resolves
+ * f. data is collapse_options.expand_data.
+ */
+typedef bool collapse_expand_fn(void *data, const struct profile_set *ps,
+				const struct frame *f, bool context, struct strbuf *out);
+
 struct collapse_options {
 	bool pid;     /* root frame comm-PID */
 	bool tid;     /* root frame comm-PID/TID */
@@ -46,9 +57,13 @@ struct collapse_options {
 	 * -C: "outer;middle;inner", names demangled with their parameters;
 	 * with context, each as "name:file.c:12" (file base name, "??" and
 	 * "?" when unknown). A frame nothing resolves is tidied as usual.
+	 * The chain comes from expand (see collapse_expand_fn), which the
+	 * caller supplies: the core does not call the symbolizer itself.
 	 */
 	bool inline_frames;
 	bool context;
+	collapse_expand_fn *expand;
+	void *expand_data;
 	const char *event_filter; /* the event to keep; NULL: the first one seen */
 };
 

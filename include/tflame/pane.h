@@ -49,6 +49,13 @@ struct pane_ctx {
 	 */
 	bool may_build;
 	bool build_pending;
+	/*
+	 * Say at once, on the status line, that something slow is being
+	 * built ("building Sandwich of main..."), before the pane builds it:
+	 * a frozen screen looks like a hang. The UI lends it, so that panes
+	 * call nothing in the UI above them.
+	 */
+	void (*announce)(const struct pane_ctx *ctx, const char *what);
 };
 
 /* A rectangle of the screen, in cells. */
@@ -133,12 +140,5 @@ struct pane_ops {
 extern const struct pane_ops pane_left_heavy;
 extern const struct pane_ops pane_time_order;
 extern const struct pane_ops pane_sandwich;
-
-/*
- * Say at once, on the status line, that something slow is being built
- * ("building Sandwich of main..."), before the pane builds it: a frozen
- * screen looks like a hang. Defined by the UI (tui.c).
- */
-void pane_announce(const struct pane_ctx *ctx, const char *what);
 
 #endif /* TFLAME_PANE_H */

@@ -6,12 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tflame/demangle.h"
 #include "tflame/error.h"
 #include "tflame/hash.h"
 #include "tflame/import.h"
 #include "tflame/strbuf.h"
-#include "tflame/symbols.h"
 #include "tflame/xalloc.h"
 
 /* ------------------------------------------------------------ frame names */
@@ -176,41 +174,6 @@ tidy_piece(const struct profile_set *ps, const struct frame *f, const char *piec
 
 	strbuf_add(out, func.buf, func.len);
 	strbuf_release(&func);
-}
-
-/*
- * The script's inline(): f's inline chain, outermost first, as addr2line
- * -i -f -s -C prints it; false (and nothing appended) when unresolved.
- */
-static bool
-inline_chain(const struct profile_set *ps, const struct frame *f,
-	     const struct collapse_options *opts, struct symbolizer *sym, struct strbuf *out)
-{
-	struct sym_result r;
-
-	if (!f->addr || f->module == STR_EMPTY ||
-	    !symbolizer_resolve(sym, ps_get(ps, f->module), f->addr, &r))
-		return false;
-	for (size_t i = r.nr_frames; i-- > 0;) {
-		const struct sym_frame *sf = &r.frames[i];
-		const char *name = sf->function ? sf->function : "??";
-
-		if (i != r.nr_frames - 1)
-			strbuf_addch(out, ';');
-		if (!demangle_name(name, strlen(name), DEMANGLE_PARAMS, out))
-			strbuf_addstr(out, name);
-		if (opts->context) {
-			const char *file = sf->file ? sf->file : "??";
-			const char *slash = strrchr(file, '/');
-
-			strbuf_addf(out, ":%s:", slash ? slash + 1 : file);
-			if (sf->line)
-				strbuf_addf(out, "%u", sf->line);
-			else
-				strbuf_addch(out, '?');
-		}
-	}
-	return true;
 }
 
 bool
@@ -468,7 +431,6 @@ collapse_perf(const struct profile_set *ps, const struct collapse_options *opts,
 	frame_id *frames = NULL;
 	size_t frames_alloc = 0;
 	struct agg a;
-	struct symbolizer *sym = opts->inline_frames ? symbolizer_new() : NULL;
 	int ret;
 
 	for (size_t i = 0; i < ps->nr_profiles; i++) {
@@ -556,8 +518,9 @@ collapse_perf(const struct profile_set *ps, const struct collapse_options *opts,
 
 			if (c->off[f] == SIZE_MAX) {
 				c->off[f] = c->text.len;
-				c->len[f] = (sym && inline_chain(ps, &ps->frames[f], opts, sym,
-								 &c->text)) ||
+				c->len[f] = (opts->inline_frames && opts->expand &&
+					     opts->expand(opts->expand_data, ps, &ps->frames[f],
+							  opts->context, &c->text)) ||
 						    collapse_tidy_frame(ps, &ps->frames[f], opts,
 									java, &c->text)
 						    ? (uint32_t)(c->text.len - c->off[f])
@@ -573,7 +536,6 @@ collapse_perf(const struct profile_set *ps, const struct collapse_options *opts,
 
 	ret = write_entries(&a, &arena, kept ? kept : unread, NULL, out, res, err);
 
-	symbolizer_free(sym);
 	free(frames);
 	tidy_cache_release(&cache[0]);
 	tidy_cache_release(&cache[1]);

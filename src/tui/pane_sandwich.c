@@ -513,7 +513,7 @@ lend_trees(struct sandwich_pane *sp, struct pane_ctx *ctx, bool may_build)
 			return false;
 		strbuf_addstr(&what, "Sandwich of ");
 		strbuf_addstr(&what, ps_get(m->ps, f->name));
-		pane_announce(ctx, what.buf);
+		ctx->announce(ctx, what.buf);
 		strbuf_release(&what);
 	}
 	sw = model_sandwich(m, sp->func);

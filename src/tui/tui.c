@@ -887,7 +887,8 @@ announce_build(struct tui *ui, size_t pane)
 	refresh();
 }
 
-void
+/* The status line's "building ...": pane_ctx.announce. */
+static void
 pane_announce(const struct pane_ctx *ctx, const char *what)
 {
 	struct strbuf sb = STRBUF_INIT, label = STRBUF_INIT;
@@ -1864,6 +1865,7 @@ tui_run(const struct tui_options *o)
 		.flip = o->conf->flip,
 		.message = &ui.message,
 		.page = &ui.page,
+		.announce = pane_announce,
 	};
 	for (size_t i = 0; i < NR_PANES; i++) {
 		ui.panes[i].ops = pane_table[i];
