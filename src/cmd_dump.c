@@ -9,6 +9,7 @@
 #include "tflame/error.h"
 #include "tflame/layout.h"
 #include "tflame/model.h"
+#include "tflame/nav.h"
 #include "tflame/render.h"
 #include "tflame/sandwich.h"
 #include "tflame/search.h"
@@ -73,27 +74,23 @@ cmd_dump_options(void)
 static bool
 find_zoom(struct model *m, bool chart, const char *path, uint64_t *x0, uint64_t *x1)
 {
-	const struct profile_set *ps = m->ps;
+	const struct timeline *tl = chart ? model_timeline(m) : NULL;
+	uint32_t nr = chart ? tl->nr_lanes : 1;
 
-	if (chart) {
-		const struct timeline *tl = model_timeline(m);
+	for (uint32_t l = 0; l < nr; l++) {
+		struct nav nv;
+		uint32_t n;
 
-		for (uint32_t l = 0; l < tl->nr_lanes; l++) {
-			const struct chart *c = &tl->lanes[l];
-
-			for (uint32_t i = 0; i < c->nr_boxes; i++) {
-				if (profile_stack_is_path(ps, chart_stack(c, i), path)) {
-					*x0 = chart_x0(c, i);
-					*x1 = chart_x1(c, i);
-					return true;
-				}
-			}
-		}
-		return false;
-	}
-	for (stack_id s = 1; s < ps->nr_stacks; s++)
-		if (profile_stack_is_path(ps, s, path) && calltree_node_range(model_tree(m), s, x0, x1))
+		if (chart)
+			nav_chart(&nv, &tl->lanes[l]);
+		else
+			nav_tree(&nv, model_tree(m));
+		n = nav_find_path(&nv, path);
+		if (n != NAV_NONE) {
+			nv.ops->range(&nv, n, x0, x1);
 			return true;
+		}
+	}
 	return false;
 }
 
@@ -104,15 +101,6 @@ add_eighths(struct strbuf *out, uint32_t eighths)
 	strbuf_addch(out, '\xe2');
 	strbuf_addch(out, '\x96');
 	strbuf_addch(out, (char)(0x90 - eighths));
-}
-
-/* The frame of a box of a tree over ps, or of chart (when not NULL). */
-static frame_id
-box_frame(const struct profile_set *ps, const struct chart *chart, const struct box *b)
-{
-	stack_id s = chart ? chart_stack(chart, b->node) : b->node;
-
-	return ps_stack(ps, s)->frame;
 }
 
 /* The first character of name as a one-column mark: '?' if it is not plain ASCII. */
@@ -130,12 +118,13 @@ name_mark(const char *name)
  * With eighths, a cell that a wider box shares with another is the glyph
  * of the edge between them ("\u258c": half way), and the box's label and
  * mark go in the cells it fills. Trailing blanks are trimmed so the output diffs
- * well. The boxes are of a tree over ps, or of chart.
+ * well. The boxes are nv's.
  */
 static void
-print_rows(const struct profile_set *ps, const struct chart *chart, const struct layout *l,
-	   const struct view *v, const struct search *match, bool utf8, struct strbuf *out)
+print_rows(const struct nav *nv, const struct layout *l, const struct view *v,
+	   const struct search *match, bool utf8, struct strbuf *out)
 {
+	const struct profile_set *ps = nv->ps;
 	size_t i = 0;
 
 	for (uint32_t row = v->first_row; row < v->first_row + v->nr_rows; row++) {
@@ -144,7 +133,7 @@ print_rows(const struct profile_set *ps, const struct chart *chart, const struct
 
 		for (; i < l->nr && l->boxes[i].row == row; i++) {
 			const struct box *b = &l->boxes[i];
-			frame_id f = box_frame(ps, chart, b);
+			frame_id f = nav_frame(nv, b->node);
 			const char *name = ps_get(ps, ps_frame(ps, f)->name);
 			bool hit = match && search_frame(match, f);
 			uint32_t c0, c1;
@@ -176,19 +165,19 @@ print_rows(const struct profile_set *ps, const struct chart *chart, const struct
 	}
 }
 
-/* A Left Heavy layout of t, all of its width, into out. */
+/* A layout of nv, all of its width, into out. */
 static void
-print_tree(const struct calltree *t, const struct view *frame, const struct search *match,
-	   bool utf8, struct strbuf *out)
+print_whole(const struct nav *nv, const struct view *frame, const struct search *match,
+	    bool utf8, struct strbuf *out)
 {
 	struct view v = *frame;
 	struct layout l;
 
 	v.x0 = 0;
-	v.x1 = t->total[STACK_ROOT] ? t->total[STACK_ROOT] : 1;
+	v.x1 = nv->total ? nv->total : 1;
 	layout_init(&l);
-	layout_tree(&l, t, &v);
-	print_rows(t->ps, NULL, &l, &v, match, utf8, out);
+	nv->ops->layout(nv, &l, &v);
+	print_rows(nv, &l, &v, match, utf8, out);
 	layout_release(&l);
 }
 
@@ -221,6 +210,7 @@ print_sandwich(struct model *m, const char *path, const char *function,
 	const struct func_stats *st = model_func_stats(m);
 	const struct sandwich *sw;
 	struct search_re *re = NULL;
+	struct nav nv;
 	uint64_t total = model_total(m);
 	func_id chosen = UINT32_MAX;
 
@@ -279,11 +269,13 @@ print_sandwich(struct model *m, const char *path, const char *function,
 	strbuf_addstr(out, "\ncallers of ");
 	text_escape_str(out, ps_get(m->ps, ft->funcs[chosen].name));
 	strbuf_addch(out, '\n');
-	print_tree(&sw->callers, v, model_search(m), utf8, out);
+	nav_tree(&nv, &sw->callers);
+	print_whole(&nv, v, model_search(m), utf8, out);
 	strbuf_addstr(out, "\ncallees of ");
 	text_escape_str(out, ps_get(m->ps, ft->funcs[chosen].name));
 	strbuf_addch(out, '\n');
-	print_tree(&sw->callees, v, model_search(m), utf8, out);
+	nav_tree(&nv, &sw->callees);
+	print_whole(&nv, v, model_search(m), utf8, out);
 	return CLI_NEXT;
 }
 
@@ -334,6 +326,7 @@ print_lanes(struct model *m, struct layout *l, const struct view *frame, bool ut
 		const struct chart *c = &tl->lanes[i];
 		const struct thread *t = &ps->threads[c->thread];
 		struct view v = *frame;
+		struct nav nv;
 		uint64_t busy;
 
 		strbuf_addstr(out, utf8 ? "\xe2\x94\x80\xe2\x94\x80 " : "-- ");
@@ -353,8 +346,9 @@ print_lanes(struct model *m, struct layout *l, const struct view *frame, bool ut
 		}
 		strbuf_addch(out, '\n');
 		v.nr_rows = c->nr_rows < v.nr_rows ? c->nr_rows : v.nr_rows;
-		layout_chart(l, c, &v);
-		print_rows(ps, c, l, &v, model_search(m), utf8, out);
+		nav_chart(&nv, c);
+		nv.ops->layout(&nv, l, &v);
+		print_rows(&nv, l, &v, model_search(m), utf8, out);
 	}
 }
 
@@ -517,8 +511,11 @@ cmd_dump(int argc, char **argv)
 	} else if (view == VIEW_TIME_ORDER) {
 		print_lanes(&m, &l, &v, utf8, &out);
 	} else {
-		layout_tree(&l, model_tree(&m), &v);
-		print_rows(ps, NULL, &l, &v, model_search(&m), utf8, &out);
+		struct nav nv;
+
+		nav_tree(&nv, model_tree(&m));
+		nv.ops->layout(&nv, &l, &v);
+		print_rows(&nv, &l, &v, model_search(&m), utf8, &out);
 	}
 	fwrite(out.buf, 1, out.len, stdout);
 	if (fflush(stdout)) {

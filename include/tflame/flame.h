@@ -22,23 +22,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "tflame/nav.h"
 #include "tflame/pane.h"
 
-struct calltree;
-struct chart;
 struct search;
 struct search_index;
 struct strbuf;
 
-enum flame_kind {
-	FLAME_TREE,
-	FLAME_CHART,
-};
-
 /* What a view shows, lent for one call. */
 struct flame_source {
-	const struct calltree *tree;         /* FLAME_TREE: nodes are stack ids */
-	const struct chart *chart;           /* FLAME_CHART: nodes are box indexes */
+	struct nav nav;                      /* the tree or chart (nav.h) */
 	const struct search_index *matches;  /* the search over it, or NULL */
 	uint64_t all;                        /* the weight "% of all" is of */
 	/*
@@ -71,8 +64,8 @@ struct flame_look {
 	const char *path_title;
 };
 
-/* A view of kind; free with flame_free(). */
-struct flame *flame_new(enum flame_kind kind);
+/* A view, of whatever source it is lent; free with flame_free(). */
+struct flame *flame_new(void);
 void flame_free(struct flame *f);
 
 /* Lend f its source (see above); src is copied, what it points to is not. */

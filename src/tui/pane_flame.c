@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tflame/calltree.h"
 #include "tflame/chart.h"
 #include "tflame/display.h"
 #include "tflame/flow.h"
@@ -15,6 +14,7 @@
 #include "tflame/lanes.h"
 #include "tflame/layout.h"
 #include "tflame/model.h"
+#include "tflame/nav.h"
 #include "tflame/profile.h"
 #include "tflame/render.h"
 #include "tflame/search.h"
@@ -27,14 +27,14 @@
  * nodes on an x axis of cumulative weight, charts on one of time (or of
  * weight without times): either way x is a uint64_t, so the view (an x
  * range, a first row, the selection, the zoom history) and everything
- * done with it are the same code; only the handful of node_*() functions
- * below look at which source it is.
+ * done with it are the same code, which walks the source through its
+ * struct nav (nav.h) and never asks which kind of source it is.
  *
- * A node is a stack id in the tree and a box index in the chart;
+ * A node is the nav's: a stack id in a tree, a box index in a chart;
  * NODE_NONE is neither.
  */
 
-#define NODE_NONE UINT32_MAX
+#define NODE_NONE NAV_NONE
 
 /* Details take at most this share of the pane's height (the rest is boxes). */
 #define DETAILS_MAX_SHARE 2 /* 1/2 */
@@ -58,16 +58,14 @@ struct flame_anchor {
 };
 
 struct flame {
-	enum flame_kind kind;
 	bool started;              /* the state below belongs to key, key2 */
 	uint64_t key, key2;        /* the source's */
 
 	/* the source, lent again before every use */
-	const struct profile_set *ps;
-	const struct calltree *tree;
-	const struct chart *chart;
+	struct nav nav;
+	const struct profile_set *ps;       /* nav.ps */
 	const struct search_index *matches; /* or NULL */
-	uint64_t total;            /* x runs over [0, total) */
+	uint64_t total;            /* nav.total: x runs over [0, total) */
 	uint64_t all;              /* what "% of all" is of */
 	uint64_t matched_all;      /* the search's "of all", if has_matched_all */
 	bool has_matched_all;
@@ -132,290 +130,61 @@ root_range(const struct flame *f, uint64_t *x0, uint64_t *x1);
 static void
 node_range(const struct flame *f, uint32_t n, uint64_t *x0, uint64_t *x1)
 {
-	if (f->kind == FLAME_TREE) {
-		*x0 = f->tree->x0[n];
-		*x1 = *x0 + f->tree->total[n];
-	} else {
-		*x0 = chart_x0(f->chart, n);
-		*x1 = chart_x1(f->chart, n);
-	}
+	f->nav.ops->range(&f->nav, n, x0, x1);
 }
 
 static uint64_t
 node_total(const struct flame *f, uint32_t n)
 {
-	uint64_t x0, x1;
-
-	node_range(f, n, &x0, &x1);
-	return x1 - x0;
+	return nav_weight(&f->nav, n);
 }
 
 /* Row of n: stack depth - 1. */
 static uint32_t
 node_row(const struct flame *f, uint32_t n)
 {
-	if (f->kind == FLAME_TREE)
-		return f->ps->stacks[n].depth - 1;
-	return chart_depth(f->chart, n);
+	return f->nav.ops->row(&f->nav, n);
 }
 
 static uint32_t
 node_parent(const struct flame *f, uint32_t n)
 {
-	if (f->kind == FLAME_TREE) {
-		stack_id p = f->ps->stacks[n].parent;
-
-		return p == STACK_ROOT ? NODE_NONE : p;
-	}
-	return chart_parent(f->chart, n);
+	return f->nav.ops->parent(&f->nav, n);
 }
 
 static stack_id
 node_stack(const struct flame *f, uint32_t n)
 {
-	return f->kind == FLAME_TREE ? n : chart_stack(f->chart, n);
+	return f->nav.ops->stack(&f->nav, n);
 }
 
 static const struct frame *
 node_frame(const struct flame *f, uint32_t n)
 {
-	return ps_frame(f->ps, f->ps->stacks[node_stack(f, n)].frame);
-}
-
-/* Chart: the index of the first box of row that ends after x. */
-static uint32_t
-chart_lower(const struct chart *c, uint32_t row, uint64_t x)
-{
-	return row >= c->nr_rows ? CHART_NONE : chart_first_after(c, row, x);
-}
-
-/*
- * Chart children of box n: [*first, *end) in row n.depth + 1, the boxes
- * inside n's range.
- */
-static void
-chart_kids(const struct chart *c, uint32_t n, uint32_t *first, uint32_t *end)
-{
-	uint32_t row = chart_depth(c, n) + 1, i;
-	uint64_t x1 = chart_x1(c, n);
-
-	*first = *end = 0;
-	if (row >= c->nr_rows)
-		return;
-	i = chart_lower(c, row, chart_x0(c, n));
-	*first = i;
-	while (i < c->row_start[row + 1] && chart_x0(c, i) < x1)
-		i++;
-	*end = i;
-}
-
-static uint64_t
-node_self(const struct flame *f, uint32_t n)
-{
-	uint64_t self;
-	uint32_t i, end;
-
-	if (f->kind == FLAME_TREE)
-		return f->tree->self[n];
-	self = node_total(f, n);
-	chart_kids(f->chart, n, &i, &end);
-	for (; i < end; i++)
-		self -= chart_x1(f->chart, i) - chart_x0(f->chart, i);
-	return self;
-}
-
-/*
- * Tree: the child of n that covers x, or NODE_NONE. Children sit edge to
- * edge from n's left edge, in x order: a binary search on x0.
- */
-static uint32_t
-tree_kid_at(const struct calltree *t, stack_id n, uint64_t x)
-{
-	uint32_t nr, lo = 0, hi;
-	const stack_id *kids = calltree_kids(t, n, &nr);
-
-	hi = nr;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (t->x0[kids[mid]] + t->total[kids[mid]] <= x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < nr && t->x0[kids[lo]] <= x)
-		return kids[lo];
-	return NODE_NONE;
-}
-
-/*
- * Tree: the deepest node of row <= row that covers x (STACK_ROOT when no
- * frame does). O(depth x log siblings).
- */
-static stack_id
-tree_deepest_at(const struct calltree *t, const struct profile_set *ps, uint32_t row,
-		uint64_t x)
-{
-	stack_id n = STACK_ROOT;
-
-	while (ps->stacks[n].depth < row + 1) {
-		uint32_t k = tree_kid_at(t, n, x);
-
-		if (k == NODE_NONE)
-			break;
-		n = k;
-	}
-	return n;
+	return ps_frame(f->ps, nav_frame(&f->nav, n));
 }
 
 /* The node of row that covers x, or NODE_NONE. */
 static uint32_t
 node_at(const struct flame *f, uint32_t row, uint64_t x)
 {
-	if (x >= f->total)
-		return NODE_NONE;
-	if (f->kind == FLAME_TREE) {
-		stack_id n = tree_deepest_at(f->tree, f->ps, row, x);
-
-		return n != STACK_ROOT && f->ps->stacks[n].depth == row + 1 ? n : NODE_NONE;
-	}
-	return chart_find(f->chart, row, x);
+	return f->nav.ops->at(&f->nav, row, x);
 }
 
-/*
- * The next node on row in direction dir from x: to the right, the first
- * node that covers x or starts after it; to the left, the last node that
- * ends at x or before it. NODE_NONE when there is none.
- *
- * In the chart a row is an array, searched by x. In the tree the row's
- * boxes belong to different parents, with gaps where a subtree is
- * shallower: the search descends to the deepest node at x, and when that
- * node stops above the row, it jumps past it (to the right) or into its
- * last child (to the left), so each step leaves a subtree behind.
- */
 static uint32_t
 node_next_at(const struct flame *f, uint32_t row, uint64_t x, int dir)
 {
-	if (f->kind == FLAME_CHART) {
-		const struct chart *c = f->chart;
-		uint32_t i;
-
-		if (row >= c->nr_rows)
-			return NODE_NONE;
-		i = chart_lower(c, row, dir > 0 ? x : x ? x - 1 : 0);
-		if (dir > 0)
-			return i < c->row_start[row + 1] ? i : NODE_NONE;
-		/* i is the first box that ends after x - 1: it or the one before. */
-		if (i < c->row_start[row + 1] && chart_x0(c, i) < x)
-			return i;
-		return x && i > c->row_start[row] ? i - 1 : NODE_NONE;
-	}
-	if (dir > 0) {
-		while (x < f->total) {
-			stack_id a = tree_deepest_at(f->tree, f->ps, row, x);
-
-			if (a != STACK_ROOT && f->ps->stacks[a].depth == row + 1)
-				return a;
-			if (a == STACK_ROOT)
-				return NODE_NONE; /* the root's self: the end of the axis */
-			x = f->tree->x0[a] + f->tree->total[a];
-		}
-		return NODE_NONE;
-	}
-	if (!x)
-		return NODE_NONE;
-	for (x--;;) {
-		stack_id a = tree_deepest_at(f->tree, f->ps, row, x);
-		uint64_t ax0 = a == STACK_ROOT ? 0 : f->tree->x0[a];
-		uint64_t kids_end = ax0 + f->tree->total[a] - f->tree->self[a];
-
-		if (a != STACK_ROOT && f->ps->stacks[a].depth == row + 1)
-			return a;
-		/* x is in a's self, right of its children: try its last child. */
-		if (kids_end > ax0 && x >= kids_end) {
-			x = kids_end - 1;
-			continue;
-		}
-		if (!ax0 || a == STACK_ROOT)
-			return NODE_NONE;
-		x = ax0 - 1;
-	}
+	return f->nav.ops->next_at(&f->nav, row, x, dir);
 }
 
-/*
- * The callee to go down to: the heaviest one on screen, or the heaviest
- * of all when none is. In the tree, children sit heaviest first from the
- * left, so that is the one at the left edge of what shows of n.
- */
+/* The callee to go down to: the heaviest one on screen, or the heaviest of all. */
 static uint32_t
 node_child(const struct flame *f, uint32_t n)
 {
-	if (f->kind == FLAME_TREE) {
-		uint32_t nr;
-		const stack_id *kids = calltree_kids(f->tree, n, &nr);
-		uint64_t x = f->tree->x0[n] > f->x0 ? f->tree->x0[n] : f->x0;
-		uint32_t k = tree_kid_at(f->tree, n, x);
-
-		return k != NODE_NONE ? k : nr ? kids[0] : NODE_NONE;
-	} else {
-		const struct chart *c = f->chart;
-		uint32_t i, end, best = NODE_NONE, best_seen = NODE_NONE;
-		uint64_t best_w = 0, best_seen_w = 0;
-
-		chart_kids(c, n, &i, &end);
-		for (; i < end; i++) {
-			uint64_t x0 = chart_x0(c, i), x1 = chart_x1(c, i), w = x1 - x0;
-
-			if (w > best_w) {
-				best_w = w;
-				best = i;
-			}
-			if (x1 > f->x0 && x0 < f->x1 && w > best_seen_w) {
-				best_seen_w = w;
-				best_seen = i;
-			}
-		}
-		return best_seen != NODE_NONE ? best_seen : best;
-	}
-}
-
-/* The node to select first: the heaviest of row 0. */
-static uint32_t
-node_first(const struct flame *f)
-{
-	const struct chart *c = f->chart;
-	uint32_t nr, best = NODE_NONE;
-	uint64_t best_w = 0;
-
-	if (!f->total)
-		return NODE_NONE;
-	if (f->kind == FLAME_TREE) {
-		const stack_id *kids = calltree_kids(f->tree, STACK_ROOT, &nr);
-
-		return nr ? kids[0] : NODE_NONE;
-	}
-	/* The chart's first box may be a sliver: start on the widest instead. */
-	for (uint32_t i = 0; c->nr_rows && i < c->row_start[1]; i++) {
-		if (chart_x1(c, i) - chart_x0(c, i) > best_w) {
-			best_w = chart_x1(c, i) - chart_x0(c, i);
-			best = i;
-		}
-	}
-	return best;
+	return f->nav.ops->child(&f->nav, n, f->x0, f->x1);
 }
 
 /* ------------------------------------------------------------ the source */
-
-static uint32_t
-tree_depth(const struct calltree *t, const struct profile_set *ps)
-{
-	uint32_t depth = 0;
-
-	for (stack_id s = 1; s < t->nr_nodes; s++)
-		if (t->total[s] && ps->stacks[s].depth > depth)
-			depth = ps->stacks[s].depth;
-	return depth;
-}
 
 static void
 view_reset(struct flame *f)
@@ -436,15 +205,9 @@ static void show_row(struct flame *f, uint32_t row);
 static uint32_t
 anchor_node(const struct flame *f, const struct flame_anchor *a)
 {
-	uint32_t depth;
-
-	if (a->stack == STACK_ROOT || a->stack >= f->ps->nr_stacks)
+	if (a->stack == STACK_ROOT)
 		return NODE_NONE;
-	if (f->kind == FLAME_TREE)
-		return a->stack < f->tree->nr_nodes && f->tree->total[a->stack] ? a->stack
-										 : NODE_NONE;
-	depth = f->ps->stacks[a->stack].depth;
-	return depth ? chart_find(f->chart, depth - 1, a->x) : NODE_NONE;
+	return f->nav.ops->find(&f->nav, a->stack, a->x);
 }
 
 /*
@@ -459,14 +222,14 @@ remap_finish(struct flame *f)
 	uint32_t sel;
 
 	f->remapped = false;
-	f->depth = f->kind == FLAME_TREE ? tree_depth(f->tree, f->ps) : f->chart->nr_rows;
+	f->depth = f->nav.ops->depth(&f->nav);
 	f->came_from = NODE_NONE;
 	f->root = anchor_node(f, &f->a_root);
 	for (size_t i = 0; i < f->nr_hist; i++) {
 		struct zoom_step *z = &f->hist[i];
 
 		z->root = anchor_node(f, &f->a_hist[i]);
-		if (f->kind == FLAME_TREE || z->root == NODE_NONE) {
+		if (f->nav.paths || z->root == NODE_NONE) {
 			z->x0 = 0;
 			z->x1 = f->total ? f->total : 1;
 			if (z->root != NODE_NONE)
@@ -475,22 +238,22 @@ remap_finish(struct flame *f)
 	}
 	free(f->a_hist);
 	f->a_hist = NULL;
-	if (f->root != NODE_NONE && f->kind == FLAME_TREE) {
+	if (f->root != NODE_NONE && f->nav.paths) {
 		node_range(f, f->root, &f->x0, &f->x1);
-	} else if (f->x1 > f->total || f->x0 >= f->x1 || f->kind == FLAME_TREE) {
+	} else if (f->x1 > f->total || f->x0 >= f->x1 || f->nav.paths) {
 		/* No root: + and - zoomed a span, kept around the selection below. */
 		f->x0 = 0;
 		f->x1 = span0 && span0 < f->total ? span0 : f->total ? f->total : 1;
 	}
 	sel = anchor_node(f, &f->a_sel);
 	if (sel == NODE_NONE)
-		sel = f->root != NODE_NONE ? f->root : node_first(f);
+		sel = f->root != NODE_NONE ? f->root : f->nav.ops->first(&f->nav);
 	f->sel = sel;
 	if (sel != NODE_NONE) {
 		uint64_t x0, x1;
 
 		node_range(f, sel, &x0, &x1);
-		if (f->kind == FLAME_TREE && f->root == NODE_NONE && span(f) < f->total)
+		if (f->nav.paths && f->root == NODE_NONE && span(f) < f->total)
 			pan_to(f, x0 + (x1 - x0) / 2 > span(f) / 2 ? x0 + (x1 - x0) / 2 - span(f) / 2
 								     : 0);
 		select_node(f, sel);
@@ -528,8 +291,7 @@ flame_remap(struct flame *f, const stack_id *map, uint32_t nr, uint64_t key)
 		f->a_hist[i] = node_anchor(f, f->hist[i].root, map, nr);
 	f->remapped = true;
 	/* The old tree or chart goes with the model's caches: no pointer to it stays. */
-	f->tree = NULL;
-	f->chart = NULL;
+	memset(&f->nav, 0, sizeof(f->nav));
 }
 
 /*
@@ -544,15 +306,9 @@ flame_set_source(struct flame *f, const struct flame_source *src)
 {
 	uint32_t keep = NODE_NONE;
 
-	if (f->kind == FLAME_TREE) {
-		f->tree = src->tree;
-		f->ps = f->tree->ps;
-		f->total = f->tree->total[STACK_ROOT];
-	} else {
-		f->chart = src->chart;
-		f->ps = f->chart->ps;
-		f->total = f->chart->total;
-	}
+	f->nav = src->nav;
+	f->ps = f->nav.ps;
+	f->total = f->nav.total;
 	f->matches = src->matches;
 	f->all = src->all ? src->all : f->total;
 	f->matched_all = src->matched_all;
@@ -565,17 +321,17 @@ flame_set_source(struct flame *f, const struct flame_source *src)
 	}
 	if (f->started && f->key == src->key && f->key2 == src->key2)
 		return;
-	if (f->started && f->key == src->key && f->kind == FLAME_TREE && f->sel != NODE_NONE &&
-	    f->sel < f->tree->nr_nodes && f->tree->total[f->sel])
+	if (f->started && f->key == src->key && f->nav.paths && f->sel != NODE_NONE &&
+	    f->nav.ops->valid(&f->nav, f->sel))
 		keep = f->sel;
 	f->started = true;
 	f->key = src->key;
 	f->key2 = src->key2;
-	f->depth = f->kind == FLAME_TREE ? tree_depth(f->tree, f->ps) : f->chart->nr_rows;
+	f->depth = f->nav.ops->depth(&f->nav);
 	view_reset(f);
 	f->first_row = 0;
 	f->came_from = NODE_NONE;
-	f->sel = node_first(f);
+	f->sel = f->nav.ops->first(&f->nav);
 	if (keep != NODE_NONE)
 		select_node(f, keep);
 }
@@ -587,14 +343,11 @@ flame_range(const struct flame *f, uint64_t *x0, uint64_t *x1)
 	*x1 = f->x1;
 }
 
-/* Boxes of a row that flame_show_range() weighs at most: a bound per key. */
-#define SHOW_RANGE_SCAN 65536
-
 void
 flame_show_range(struct flame *f, uint64_t x0, uint64_t x1)
 {
-	uint64_t bx0, bx1, best_w = 0;
-	uint32_t n, best = NODE_NONE;
+	uint64_t bx0, bx1;
+	uint32_t n;
 
 	if (x1 > f->total)
 		x1 = f->total;
@@ -609,25 +362,7 @@ flame_show_range(struct flame *f, uint64_t x0, uint64_t x1)
 		if (bx1 > x0 && bx0 < x1)
 			return;
 	}
-	if (f->kind == FLAME_CHART && f->chart->nr_rows) {
-		const struct chart *c = f->chart;
-		uint32_t end = c->row_start[1], i = chart_first_after(c, 0, x0);
-
-		for (uint32_t k = 0; i < end && k < SHOW_RANGE_SCAN && chart_x0(c, i) < x1;
-		     i++, k++) {
-			bx0 = chart_x0(c, i) > x0 ? chart_x0(c, i) : x0;
-			bx1 = chart_x1(c, i) < x1 ? chart_x1(c, i) : x1;
-			if (bx1 - bx0 > best_w) {
-				best_w = bx1 - bx0;
-				best = i;
-			}
-		}
-	}
-	n = best;
-	if (n == NODE_NONE)
-		n = node_next_at(f, 0, x0, 1);
-	if (n == NODE_NONE)
-		n = node_next_at(f, 0, x0, -1);
+	n = f->nav.ops->first_in(&f->nav, x0, x1);
 	if (n == NODE_NONE)
 		return;
 	f->came_from = NODE_NONE;
@@ -789,8 +524,8 @@ node_neighbour(const struct flame *f, uint32_t n, int dir)
 			x = col_start(f, col);
 	}
 	next = node_next_at(f, row, x, dir);
-	/* A chart search from a cell edge may land back on n itself. */
-	if (next == n && f->kind == FLAME_CHART)
+	/* A chart's search from a cell edge may land back on n itself. */
+	if (next == n)
 		next = node_next_at(f, row, dir > 0 ? x1 : x0, dir);
 	return next == n ? NODE_NONE : next;
 }
@@ -1048,7 +783,7 @@ x_profile(const struct flame *f, const struct profile *p)
 {
 	static const struct profile ns = { .unit = UNIT_NANOSECONDS };
 
-	return f->kind == FLAME_CHART && f->chart->has_time ? &ns : p;
+	return f->nav.chart && f->nav.chart->has_time ? &ns : p;
 }
 
 /* "0.123456 s": x, ns from the start of Time Order's range. */
@@ -1089,11 +824,9 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 	if (has_zoom) {
 		zoom = node_total(f, f->root);
 		strbuf_addstr(&of, "zoom");
-	} else if (f->kind == FLAME_TREE && f->total != f->all && f->total) {
+	} else if (f->total != f->all && f->total) {
 		/* A part of the profile (Sandwich): the share of its root, the function. */
-		uint32_t nr;
-		const stack_id *kids = calltree_kids(f->tree, STACK_ROOT, &nr);
-		const struct frame *top = node_frame(f, kids[0]);
+		const struct frame *top = node_frame(f, f->nav.ops->first(&f->nav));
 
 		zoom = f->total;
 		render_label(&of, ps_get(f->ps, top->name), intern_len(&f->ps->strings, top->name),
@@ -1138,7 +871,7 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 		flow_space(fl, 3);
 		flow_wordz(fl, label, "self");
 		flow_space(fl, 1);
-		flow_amount(fl, label, x_profile(f, p), node_self(f, n), all, zoom,
+		flow_amount(fl, label, x_profile(f, p), f->nav.ops->self(&f->nav, n), all, zoom,
 			    has_zoom ? of.buf : NULL);
 	}
 	flow_newline(fl);
@@ -1167,14 +900,16 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 		flow_words(fl, A_NORMAL, why, strlen(why));
 	}
 
-	if (f->kind == FLAME_CHART) {
+	/* A box of a chart is also a stretch of time on one thread. */
+	if (f->nav.chart) {
+		const struct chart *c = f->nav.chart;
 		struct chart_span sp;
 
-		chart_box_span(f->chart, n, &sp);
+		chart_box_span(c, n, &sp);
 		flow_newline(fl);
 		flow_wordz(fl, label, "time");
 		flow_space(fl, 7);
-		if (!f->chart->has_time) {
+		if (!c->has_time) {
 			flow_wordz(fl, label, "no times in this profile: samples in file order");
 		} else {
 			/* A span is a time whatever the weight's unit. */
@@ -1193,10 +928,10 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 			flow_space(fl, 1);
 			strbuf_reset(&sb);
 			strbuf_addch(&sb, '(');
-			profile_format_share(sp.x0, f->chart->total, &sb);
+			profile_format_share(sp.x0, c->total, &sb);
 			strbuf_setlen(&sb, sb.len - 1); /* one % for both */
 			strbuf_addstr(&sb, d->utf8 ? "\xe2\x80\x93" : "-");
-			profile_format_share(sp.x1, f->chart->total, &sb);
+			profile_format_share(sp.x1, c->total, &sb);
 			strbuf_addstr(&sb, "),");
 			flow_word(fl, label, sb.buf, sb.len);
 			flow_space(fl, 1);
@@ -1208,7 +943,7 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 			strbuf_addf(&sb, "(%.1f%% of the range)", sp.pct);
 			flow_word(fl, label, sb.buf, sb.len);
 		}
-		add_thread_line(fl, label, f->ps, &f->ps->threads[chart_box_thread(f->chart, n)], &sb);
+		add_thread_line(fl, label, f->ps, &f->ps->threads[chart_box_thread(c, n)], &sb);
 	}
 
 	if (full) {
@@ -1410,10 +1145,7 @@ flame_draw(struct flame *f, struct pane_ctx *ctx, const struct pane_area *area,
 		/* Eighths need colours to tell the two sides of a cell apart. */
 		v = (struct view){ f->x0, f->x1, (uint32_t)f->body.width, f->first_row,
 				   body_rows(f), d->utf8 && d->colors };
-		if (f->kind == FLAME_TREE)
-			layout_tree(&f->lay, f->tree, &v);
-		else
-			layout_chart(&f->lay, f->chart, &v);
+		f->nav.ops->layout(&f->nav, &f->lay, &v);
 		if (!d->colors) {
 			for (size_t i = 0; i < f->lay.nr; i++)
 				draw_box_mono(f, ctx, s, &f->lay.boxes[i], &label);
@@ -2006,11 +1738,10 @@ flame_selection(const struct flame *f, struct pane_selection *out)
 /* ---------------------------------------------------------------- the view */
 
 struct flame *
-flame_new(enum flame_kind kind)
+flame_new(void)
 {
 	struct flame *f = xcalloc(1, sizeof(*f));
 
-	f->kind = kind;
 	f->sel = f->root = f->came_from = NODE_NONE;
 	layout_init(&f->lay);
 	flow_init(&f->details, 80);
@@ -2032,8 +1763,13 @@ flame_free(struct flame *f)
 
 /* -------------------------------------------------- Left Heavy, Time Order */
 
+enum flame_pane_kind {
+	FLAME_TREE,  /* Left Heavy */
+	FLAME_CHART, /* Time Order */
+};
+
 struct flame_pane {
-	enum flame_kind kind;
+	enum flame_pane_kind kind;
 	struct flame *view;
 	struct lanes lanes; /* Time Order: the threads' lanes over the chart (lanes.h) */
 	uint64_t which;     /* the chart lanes_chart() gave last */
@@ -2051,15 +1787,17 @@ flame_pane_sync(struct pane *pane, struct pane_ctx *ctx)
 		/* Stack ids are the set's: a thread filter keeps their meaning. */
 		src.key = m->profile;
 		src.key2 = m->generation;
-		src.tree = model_tree(m);
+		nav_tree(&src.nav, model_tree(m));
 		src.matches = model_search_tree(m);
 	} else {
-		src.chart = lanes_chart(&fp->lanes, m, &src.key2);
-		src.matches = model_search_lane(m, src.chart);
+		const struct chart *c = lanes_chart(&fp->lanes, m, &src.key2);
+
+		nav_chart(&src.nav, c);
+		src.matches = model_search_lane(m, c);
 		fp->which = src.key2;
 	}
 	/* A chart with times matches time, which only its index counts. */
-	if (src.matches && (fp->kind == FLAME_TREE || !src.chart->has_time)) {
+	if (src.matches && (fp->kind == FLAME_TREE || !src.nav.chart->has_time)) {
 		src.matched_all = model_search_matched(m);
 		src.has_matched_all = true;
 	}
@@ -2167,7 +1905,7 @@ left_heavy_open(struct pane_ctx *ctx)
 
 	(void)ctx;
 	fp->kind = FLAME_TREE;
-	fp->view = flame_new(FLAME_TREE);
+	fp->view = flame_new();
 	return fp;
 }
 
@@ -2178,7 +1916,7 @@ time_order_open(struct pane_ctx *ctx)
 
 	(void)ctx;
 	fp->kind = FLAME_CHART;
-	fp->view = flame_new(FLAME_CHART);
+	fp->view = flame_new();
 	lanes_init(&fp->lanes);
 	return fp;
 }

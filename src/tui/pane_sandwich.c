@@ -13,6 +13,7 @@
 #include "tflame/flow.h"
 #include "tflame/functions.h"
 #include "tflame/model.h"
+#include "tflame/nav.h"
 #include "tflame/profile.h"
 #include "tflame/render.h"
 #include "tflame/sandwich.h"
@@ -518,12 +519,12 @@ lend_trees(struct sandwich_pane *sp, struct pane_ctx *ctx, bool may_build)
 	}
 	sw = model_sandwich(m, sp->func);
 	src.key2 = sp->func;
-	src.tree = &sw->callers;
+	nav_tree(&src.nav, &sw->callers);
 	/* A regex's matches, lit and visited; a marked function is neither here. */
 	if (model_search_re(m))
 		src.matches = model_search_sandwich(m, sp->func, false);
 	flame_set_source(sp->callers, &src);
-	src.tree = &sw->callees;
+	nav_tree(&src.nav, &sw->callees);
 	if (model_search_re(m))
 		src.matches = model_search_sandwich(m, sp->func, true);
 	flame_set_source(sp->callees, &src);
@@ -964,8 +965,8 @@ sandwich_open(struct pane_ctx *ctx)
 	(void)ctx;
 	sp->by = SANDWICH_BY_TOTAL;
 	sp->func = FUNC_NONE;
-	sp->callers = flame_new(FLAME_TREE);
-	sp->callees = flame_new(FLAME_TREE);
+	sp->callers = flame_new();
+	sp->callees = flame_new();
 	flow_init(&sp->details, 80);
 	strbuf_init(&sp->title[0], 0);
 	strbuf_init(&sp->title[1], 0);
