@@ -230,6 +230,9 @@ cli_lens_option(struct cli_lens *l, const char *cmd, int c)
 	case CLI_OPT_SEARCH:
 		l->search = optarg;
 		return CLI_NEXT;
+	case CLI_OPT_INVERTED:
+		l->inverted = true;
+		return CLI_NEXT;
 	default:
 		return CLI_OWN;
 	}
@@ -340,6 +343,7 @@ cli_lens_apply(const struct cli_lens *l, struct model *m, const char *path)
 		}
 		model_set_search(m, re);
 	}
+	model_set_inverted(m, l->inverted);
 	strbuf_release(&name);
 	return CLI_NEXT;
 }

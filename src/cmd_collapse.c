@@ -39,11 +39,13 @@ static const char collapse_usage[] =
 	"                          difffolded.pl writes them for flamegraph.pl\n"
 	"  --normalize             with --diff, scale BASE's counts to NEW's total\n"
 	"                          (difffolded.pl -n)\n"
+	"  --inverted              each stack leaf first (the root frame last), for an\n"
+	"                          inverted (bottom-up) flame graph\n"
 	CLI_COMMON_USAGE;
 
 enum {
 	OPT_PID = 256, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS, OPT_EVENT,
-	OPT_SRCLINE, OPT_INLINE, OPT_CONTEXT, OPT_DIFF, OPT_NORMALIZE,
+	OPT_SRCLINE, OPT_INLINE, OPT_CONTEXT, OPT_DIFF, OPT_NORMALIZE, OPT_INVERTED,
 };
 
 static const struct option collapse_options_table[] = {
@@ -59,6 +61,7 @@ static const struct option collapse_options_table[] = {
 	{ "context", no_argument, NULL, OPT_CONTEXT },
 	{ "diff", no_argument, NULL, OPT_DIFF },
 	{ "normalize", no_argument, NULL, OPT_NORMALIZE },
+	{ "inverted", no_argument, NULL, OPT_INVERTED },
 	CLI_COMMON_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -286,6 +289,9 @@ cmd_collapse(int argc, char **argv)
 			break;
 		case OPT_NORMALIZE:
 			diff_flags |= DIFF_NORMALIZE;
+			break;
+		case OPT_INVERTED:
+			co.inverted = true;
 			break;
 		}
 	}

@@ -27,6 +27,9 @@ static const char dump_usage[] =
 	"by the first letter of its name. In UTF-8, box edges fall on eighths\n"
 	"of a cell: a cell two boxes share is the block of its left part.\n"
 	"\n"
+	"With --inverted, Left Heavy bottom-up: the frames that ran on the first\n"
+	"line, heaviest first, their callers below; --zoom reads from the leaf.\n"
+	"\n"
 	"With --view=time-order: a ruler, then each thread's rows, heaviest\n"
 	"thread first; x is time (cumulative weight when the profile has none).\n"
 	"\n"
@@ -70,7 +73,20 @@ cmd_dump_options(void)
 #define MAX_DUMP_WIDTH 10000
 #define MAX_DUMP_HEIGHT 100000
 
-/* The x range of the first box (tree node or chart box) on path. */
+/* Left Heavy as the model shows it: the tree, or the inverted tree. */
+static void
+nav_left_heavy(struct nav *nv, struct model *m)
+{
+	if (m->inverted)
+		nav_inverted(nv, &model_inverted(m)->tree);
+	else
+		nav_tree(nv, model_tree(m));
+}
+
+/*
+ * The x range of the first box (tree node or chart box) on path, which
+ * reads from the leaf in the inverted tree.
+ */
 static bool
 find_zoom(struct model *m, bool chart, const char *path, uint64_t *x0, uint64_t *x1)
 {
@@ -84,7 +100,7 @@ find_zoom(struct model *m, bool chart, const char *path, uint64_t *x0, uint64_t 
 		if (chart)
 			nav_chart(&nv, &tl->lanes[l]);
 		else
-			nav_tree(&nv, model_tree(m));
+			nav_left_heavy(&nv, m);
 		n = nav_find_path(&nv, path);
 		if (n != NAV_NONE) {
 			nv.ops->range(&nv, n, x0, x1);
@@ -269,7 +285,7 @@ print_sandwich(struct model *m, const char *path, const char *function,
 	strbuf_addstr(out, "\ncallers of ");
 	text_escape_str(out, ps_get(m->ps, ft->funcs[chosen].name));
 	strbuf_addch(out, '\n');
-	nav_tree(&nv, &sw->callers);
+	nav_inverted(&nv, &sw->callers);
 	print_whole(&nv, v, model_search(m), utf8, out);
 	strbuf_addstr(out, "\ncallees of ");
 	text_escape_str(out, ps_get(m->ps, ft->funcs[chosen].name));
@@ -420,6 +436,10 @@ cmd_dump(int argc, char **argv)
 			break;
 		}
 	}
+	if (lens.inverted && view != VIEW_LEFT_HEAVY) {
+		ret = cli_usage_error("dump", "--inverted is for --view=left-heavy");
+		goto out;
+	}
 	if ((ret = cli_file_arg(&cc, argc, argv)) != CLI_NEXT)
 		goto out;
 	path = cc.path;
@@ -475,13 +495,16 @@ cmd_dump(int argc, char **argv)
 		if (view == VIEW_TIME_ORDER)
 			strbuf_addstr(&out, "  untimed: x is cumulative weight");
 	}
+	if (m.inverted)
+		strbuf_addstr(&out, "  inverted");
 	if (zoom) {
 		strbuf_addstr(&out, "  zoom ");
 		text_escape_str(&out, zoom);
 	}
 	if (model_search_re(&m)) {
 		const struct search_index *ix = view == VIEW_TIME_ORDER ? model_search_chart(&m)
-									 : model_search_tree(&m);
+						: m.inverted		? model_search_inverted(&m)
+									: model_search_tree(&m);
 		/* Time Order with times matches time: its index counts it. */
 		uint64_t matched = timed ? search_index_matched(ix, 0, total)
 					 : model_search_matched(&m);
@@ -513,7 +536,7 @@ cmd_dump(int argc, char **argv)
 	} else {
 		struct nav nv;
 
-		nav_tree(&nv, model_tree(&m));
+		nav_left_heavy(&nv, &m);
 		nv.ops->layout(&nv, &l, &v);
 		print_rows(&nv, &l, &v, model_search(&m), utf8, &out);
 	}

@@ -129,7 +129,8 @@ int cli_common_option(struct cli_common *co, int c, char **argv);
 
 /*
  * The lens options: which profile, threads and search a command starts
- * with, shared by the explorer, report and dump.
+ * with, and whether Left Heavy is inverted, shared by the explorer,
+ * report and dump.
  */
 enum {
 	CLI_OPT_EVENT = 1010,
@@ -137,6 +138,7 @@ enum {
 	CLI_OPT_PID,
 	CLI_OPT_COMM,
 	CLI_OPT_SEARCH,
+	CLI_OPT_INVERTED,
 };
 
 #define CLI_LENS_OPTIONS \
@@ -144,7 +146,8 @@ enum {
 	{ "thread", required_argument, NULL, CLI_OPT_THREAD }, \
 	{ "pid", required_argument, NULL, CLI_OPT_PID }, \
 	{ "comm", required_argument, NULL, CLI_OPT_COMM }, \
-	{ "search", required_argument, NULL, CLI_OPT_SEARCH }
+	{ "search", required_argument, NULL, CLI_OPT_SEARCH }, \
+	{ "inverted", no_argument, NULL, CLI_OPT_INVERTED }
 
 /* The usage lines of CLI_LENS_OPTIONS, for the commands' --help. */
 #define CLI_LENS_USAGE \
@@ -153,7 +156,9 @@ enum {
 	"  --thread=TID            only samples of thread TID (repeatable)\n" \
 	"  --pid=PID               only samples of process PID (repeatable)\n" \
 	"  --comm=REGEX            only threads whose name matches REGEX\n" \
-	"  --search=REGEX          highlight frames matching REGEX (smart case)\n"
+	"  --search=REGEX          highlight frames matching REGEX (smart case)\n" \
+	"  --inverted              Left Heavy inverted: the frames that ran first,\n" \
+	"                          then their callers (bottom-up)\n"
 
 struct cli_lens {
 	const char *event;
@@ -161,6 +166,7 @@ struct cli_lens {
 	size_t nr_tids, alloc_tids, nr_pids, alloc_pids;
 	const char *comm;       /* regex, or NULL */
 	const char *search;     /* regex, or NULL */
+	bool inverted;          /* the inverted tree */
 };
 
 /* Free what the lens options collected. */
@@ -170,9 +176,10 @@ int cli_lens_option(struct cli_lens *l, const char *cmd, int c);
 /* Whether any thread option was given. */
 bool cli_lens_filters_threads(const struct cli_lens *l);
 /*
- * Apply the lens to m: the event, the thread filter, the search. On a
- * problem (no such event, no thread matched, a bad regex) print an error
- * naming path and return its exit status; else return CLI_NEXT.
+ * Apply the lens to m: the event, the thread filter, the search, the
+ * inverted tree. On a problem (no such event, no thread matched, a bad
+ * regex) print an error naming path and return its exit status; else
+ * return CLI_NEXT.
  */
 int cli_lens_apply(const struct cli_lens *l, struct model *m, const char *path);
 

@@ -65,6 +65,12 @@ struct collapse_options {
 	collapse_expand_fn *expand;
 	void *expand_data;
 	const char *event_filter; /* the event to keep; NULL: the first one seen */
+	/*
+	 * Each line's frames leaf first ("c;b;a;comm"), for an inverted
+	 * (bottom-up) flame graph: the lines are then merged and sorted as
+	 * usual.
+	 */
+	bool inverted;
 };
 
 struct collapse_result {

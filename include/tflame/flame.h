@@ -56,8 +56,6 @@ struct flame_look {
 	bool rule_on_top;   /* the rule above the boxes, as a title (no details) */
 	bool details;       /* the details bar under the rule */
 	bool focused;       /* the selection shows; the title is bold */
-	/* An inverted tree (callers): a box's self weight means nothing there. */
-	bool inverted;
 	/* The frames to light, the rest dimmed (a search), or NULL. */
 	const struct search *marks;
 	/* The heading of the call path on the details page, or NULL for the usual. */

@@ -51,6 +51,8 @@ struct tf_error;
 	REQ(LEFT_HEAVY, "Left Heavy: the call tree, heaviest callees first", '1') \
 	REQ(TIME_ORDER, "Time Order: the call stacks as they happened", '2') \
 	REQ(SANDWICH, "Sandwich: every function, and the callers and callees of one", '3') \
+	REQ(INVERT, "invert Left Heavy (bottom-up): the frames that ran on row 0, " \
+		    "heaviest first, and their callers below them; again: back", 'i') \
 	REQ(NEXT_PANE, "next pane; in Sandwich, the focus to the next of table, callers " \
 		       "and callees", '\t') \
 	REQ(PREV_PANE, "previous pane; in Sandwich, the focus back", KEY_BTAB) \

@@ -29,6 +29,7 @@
 #include "tflame/calltree.h"
 #include "tflame/chart.h"
 #include "tflame/functions.h"
+#include "tflame/inverted.h"
 #include "tflame/profile.h"
 #include "tflame/sandwich.h"
 #include "tflame/search.h"
@@ -119,6 +120,17 @@ struct model {
 	struct thread_table thread_tab; /* depends on the profile only */
 	size_t thread_tab_profile;
 	bool thread_tab_built;
+
+	/*
+	 * Left Heavy shows the inverted tree. Not part of the lens: the
+	 * tree it is built from stays, and so do the other caches.
+	 */
+	bool inverted;
+	struct inverted inv;
+	uint64_t inv_gen;
+	uint64_t inv_builds;         /* counts builds: which inverted tree is cached */
+	struct search_index search_inv;
+	uint64_t sinv_build, sinv_sgen; /* inv_builds, search_gen it is of */
 };
 
 /* Take ownership of ps (at least one profile) and show its first profile. */
@@ -256,6 +268,20 @@ const struct search_index *model_search_sandwich(struct model *m, func_id func, 
 const struct sandwich_rows *model_sandwich_rows(struct model *m, enum sandwich_sort by,
 						bool reverse, bool filter);
 
+/*
+ * Whether Left Heavy (and dump, report) show the inverted tree: a view
+ * of the lens, not a change of it, so no cache goes.
+ */
+void model_set_inverted(struct model *m, bool inverted);
+/*
+ * The inverted tree (inverted.h) of model_tree(). Built on first use for
+ * the current lens; m->inv_builds counts the builds, so that a view can
+ * tell another build (whose stack ids mean other paths) from the same.
+ */
+const struct inverted *model_inverted(struct model *m);
+/* The search over model_inverted()'s tree, as model_search_tree(); NULL with no search. */
+const struct search_index *model_search_inverted(struct model *m);
+
 /* The thread picker's table for the current profile. */
 const struct thread_table *model_thread_weights(struct model *m);
 /*
@@ -296,8 +322,8 @@ uint32_t model_carry_threads(struct model *m, bool *mask);
  * Check the model and every cache that is current: weights that sum to the
  * total, and calltree_check(), chart_check(), func_table_check() on the
  * tree, chart and functions, whose totals must agree; search_check(),
- * search_index_check(), sandwich_check(), sandwich_rows_check() and the
- * thread table's order and sums. Returns 0, or -1 with err set.
+ * search_index_check(), sandwich_check(), sandwich_rows_check(),
+ * inverted_check() and the thread table's order and sums. Returns 0, or -1 with err set.
  */
 int model_check(const struct model *m, struct tf_error *err);
 

@@ -15,10 +15,13 @@
  * box index); NAV_NONE is no node. Every node stands for a stack of
  * nav.ps, which names its frame.
  *
- * Two implementations:
+ * The implementations:
  *  - nav_tree(): any struct calltree (calltree.h) laid out Left Heavy:
- *    the main tree, the inverted tree (inverted.h) and Sandwich's callers
- *    and callees, each over its own set of stacks. Nodes are stack ids.
+ *    the main tree and Sandwich's callees, each over its own set of
+ *    stacks. Nodes are stack ids.
+ *  - nav_inverted(): a tree whose paths run from the leaf out, the
+ *    inverted tree (inverted.h) or Sandwich's callers: laid out and walked
+ *    as a tree, with the caller one row below its callee.
  *  - nav_chart(): a flame chart of Time Order (chart.h). Nodes are box
  *    indexes.
  *
@@ -101,6 +104,12 @@ struct nav {
 	 * axis, which is what survives.
 	 */
 	bool paths;
+	/*
+	 * The rows run from the leaves out (nav_inverted()): a node's self
+	 * weight is that of the samples whose outermost frame it is, which
+	 * says nothing about the frame itself.
+	 */
+	bool inverted;
 };
 
 /*
@@ -109,6 +118,8 @@ struct nav {
  * and depth, O(nodes).
  */
 void nav_tree(struct nav *nv, const struct calltree *t);
+/* An inverted tree (inverted.h, or Sandwich's callers): as nav_tree(), rows leaf first. */
+void nav_inverted(struct nav *nv, const struct calltree *t);
 /*
  * A chart: x as the chart has it. range, at and next_at cost what
  * chart_x1() and chart_find() do; child and self scan the row below n

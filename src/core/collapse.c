@@ -304,14 +304,48 @@ cmp_entry(const void *pa, const void *pb, void *arena)
 	return (a->len > b->len) - (a->len < b->len);
 }
 
+/* Reverse the bytes of [s, e). */
+static void
+reverse_bytes(char *s, char *e)
+{
+	while (s < e) {
+		char c = *s;
+
+		*s++ = *--e;
+		*e = c;
+	}
+}
+
+/*
+ * Turn a line's frames around, "a;b;c" to "c;b;a", in place: the whole
+ * line reversed, then each frame back. Frames are what ';' separates, as
+ * for every reader of folded stacks, so an inline chain turns around too.
+ */
+static void
+reverse_frames(char *s, size_t len)
+{
+	char *end = s + len, *from = s;
+
+	reverse_bytes(s, end);
+	for (char *p = s; p <= end; p++) {
+		if (p == end || *p == ';') {
+			reverse_bytes(from, p);
+			from = p + 1;
+		}
+	}
+}
+
 static int
-write_entries(struct agg *a, const struct strbuf *arena, const struct profile *p0,
-	      const struct profile *p1, FILE *out, struct collapse_result *res,
+write_entries(struct agg *a, struct strbuf *arena, const struct profile *p0,
+	      const struct profile *p1, bool inverted, FILE *out, struct collapse_result *res,
 	      struct tf_error *err)
 {
 	struct strbuf line = STRBUF_INIT;
 	size_t i = 0;
 
+	/* Leaf first, then merged and sorted as any other line. */
+	for (size_t k = 0; inverted && k < a->nr; k++)
+		reverse_frames(arena->buf + a->entries[k].text, a->entries[k].len);
 	qsort_r(a->entries, a->nr, sizeof(*a->entries), cmp_entry, arena->buf);
 	while (i < a->nr) {
 		struct entry *e = &a->entries[i];
@@ -534,7 +568,8 @@ collapse_perf(const struct profile_set *ps, const struct collapse_options *opts,
 		e->len = arena.len - e->text;
 	}
 
-	ret = write_entries(&a, &arena, kept ? kept : unread, NULL, out, res, err);
+	ret = write_entries(&a, &arena, kept ? kept : unread, NULL, opts->inverted, out, res,
+			    err);
 
 	free(frames);
 	tidy_cache_release(&cache[0]);
@@ -593,7 +628,7 @@ collapse_plain(const struct profile_set *ps, const struct collapse_options *opts
 		}
 		e->len = arena.len - e->text;
 	}
-	ret = write_entries(&a, &arena, p0, p1, out, res, err);
+	ret = write_entries(&a, &arena, p0, p1, opts->inverted, out, res, err);
 	free(frames);
 	agg_release(&a);
 	strbuf_release(&arena);

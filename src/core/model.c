@@ -55,6 +55,8 @@ model_release(struct model *m)
 	search_index_release(&m->search_sw[1]);
 	sandwich_rows_release(&m->rows);
 	thread_table_release(&m->thread_tab);
+	inverted_release(&m->inv);
+	search_index_release(&m->search_inv);
 	profile_set_free(m->ps);
 	memset(m, 0, sizeof(*m));
 }
@@ -377,6 +379,46 @@ model_search_matched(struct model *m)
 				return st[f].total;
 	}
 	return search_index_matched(model_search_tree(m), 0, model_total(m));
+}
+
+/* -------------------------------------------------------------- inverted */
+
+void
+model_set_inverted(struct model *m, bool inverted)
+{
+	m->inverted = inverted;
+}
+
+const struct inverted *
+model_inverted(struct model *m)
+{
+	const struct calltree *t;
+
+	if (m->inv_gen == m->generation && m->inv_builds)
+		return &m->inv;
+	t = model_tree(m);
+	inverted_release(&m->inv);
+	inverted_build(&m->inv, t);
+	m->inv_gen = m->generation;
+	m->inv_builds++;
+	return &m->inv;
+}
+
+const struct search_index *
+model_search_inverted(struct model *m)
+{
+	const struct search *s = model_search(m);
+
+	if (!s)
+		return NULL;
+	model_inverted(m);
+	if (m->sinv_build == m->inv_builds && m->sinv_sgen == m->search_gen)
+		return &m->search_inv;
+	search_index_release(&m->search_inv);
+	search_index_tree(&m->search_inv, s, &m->inv.tree);
+	m->sinv_build = m->inv_builds;
+	m->sinv_sgen = m->search_gen;
+	return &m->search_inv;
 }
 
 /* -------------------------------------------------------------- sandwich */
@@ -855,6 +897,18 @@ check_more(const struct model *m, struct tf_error *err)
 	if (m->thread_tab_built &&
 	    thread_table_check(&m->thread_tab, ps, ps->profiles[m->thread_tab_profile], err))
 		return -1;
+	if (m->inv_gen > g || m->sinv_build > m->inv_builds || m->sinv_sgen > sg)
+		return tf_error_set(err, "an inverted tree newer than its generation");
+	if (m->inv_builds && m->inv_gen == g && m->tree_gen == g &&
+	    inverted_check(&m->inv, &m->tree, err))
+		return -1;
+	if (searched && m->inv_builds && m->inv_gen == g && m->sinv_build == m->inv_builds &&
+	    m->sinv_sgen == sg) {
+		if (m->search_inv.tree != &m->inv.tree)
+			return tf_error_set(err, "a search index of another tree");
+		if (search_index_check(&m->search_inv, &m->search, err))
+			return -1;
+	}
 	return 0;
 }
 

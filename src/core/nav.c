@@ -243,6 +243,13 @@ nav_tree(struct nav *nv, const struct calltree *t)
 	};
 }
 
+void
+nav_inverted(struct nav *nv, const struct calltree *t)
+{
+	nav_tree(nv, t);
+	nv->inverted = true;
+}
+
 /* ----------------------------------------------------------------- charts */
 
 static void

@@ -867,7 +867,8 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 	flow_space(fl, 1);
 	flow_amount(fl, label, x_profile(f, p), node_total(f, n), all, zoom,
 		    has_zoom ? of.buf : NULL);
-	if (!f->look.inverted) {
+	/* In an inverted tree a box's self weight says nothing of its frame. */
+	if (!f->nav.inverted) {
 		flow_space(fl, 3);
 		flow_wordz(fl, label, "self");
 		flow_space(fl, 1);
@@ -1771,6 +1772,11 @@ enum flame_pane_kind {
 struct flame_pane {
 	enum flame_pane_kind kind;
 	struct flame *view;
+	/*
+	 * Left Heavy inverted (model_set_inverted()): a view of its own, so
+	 * that each face keeps its selection and zoom across toggles.
+	 */
+	struct flame *inv;
 	struct lanes lanes; /* Time Order: the threads' lanes over the chart (lanes.h) */
 	uint64_t which;     /* the chart lanes_chart() gave last */
 };
@@ -1782,8 +1788,17 @@ flame_pane_sync(struct pane *pane, struct pane_ctx *ctx)
 	struct flame_pane *fp = pane->priv;
 	struct model *m = ctx->model;
 	struct flame_source src = { .key = m->generation, .all = 0 };
+	struct flame *f = fp->view;
 
-	if (fp->kind == FLAME_TREE) {
+	if (fp->kind == FLAME_TREE && m->inverted) {
+		const struct inverted *inv = model_inverted(m);
+
+		/* Its stack ids are one build's: another build is another tree. */
+		src.key = m->inv_builds;
+		nav_inverted(&src.nav, &inv->tree);
+		src.matches = model_search_inverted(m);
+		f = fp->inv;
+	} else if (fp->kind == FLAME_TREE) {
 		/* Stack ids are the set's: a thread filter keeps their meaning. */
 		src.key = m->profile;
 		src.key2 = m->generation;
@@ -1801,8 +1816,8 @@ flame_pane_sync(struct pane *pane, struct pane_ctx *ctx)
 		src.matched_all = model_search_matched(m);
 		src.has_matched_all = true;
 	}
-	flame_set_source(fp->view, &src);
-	return fp->view;
+	flame_set_source(f, &src);
+	return f;
 }
 
 static void
@@ -1828,6 +1843,8 @@ flame_pane_draw(struct pane *pane, struct pane_ctx *ctx, const struct pane_area 
 		rest.height -= rows;
 		lanes_title(&fp->lanes, ctx->model, &title);
 		look.title = title.len ? title.buf : NULL;
+	} else if (ctx->model->inverted) {
+		look.path_title = "# from the frame that ran out to the outermost caller";
 	}
 	flame_draw(f, ctx, &rest, &look);
 	strbuf_release(&title);
@@ -1894,7 +1911,10 @@ flame_pane_remap(struct pane *pane, struct pane_ctx *ctx, const stack_id *map, u
 	struct flame_pane *fp = pane->priv;
 	const struct model *m = ctx->model;
 
-	/* The keys flame_pane_sync() gives. */
+	/*
+	 * The keys flame_pane_sync() gives. The inverted tree's stack ids are
+	 * its own: that view starts over on the tree built from the new set.
+	 */
 	flame_remap(fp->view, map, nr, fp->kind == FLAME_TREE ? m->profile : m->generation);
 }
 
@@ -1906,6 +1926,7 @@ left_heavy_open(struct pane_ctx *ctx)
 	(void)ctx;
 	fp->kind = FLAME_TREE;
 	fp->view = flame_new();
+	fp->inv = flame_new();
 	return fp;
 }
 
@@ -1929,6 +1950,7 @@ flame_pane_done(struct pane *pane)
 	if (!fp)
 		return;
 	flame_free(fp->view);
+	flame_free(fp->inv);
 	lanes_release(&fp->lanes);
 	free(fp);
 	pane->priv = NULL;

@@ -519,7 +519,7 @@ lend_trees(struct sandwich_pane *sp, struct pane_ctx *ctx, bool may_build)
 	}
 	sw = model_sandwich(m, sp->func);
 	src.key2 = sp->func;
-	nav_tree(&src.nav, &sw->callers);
+	nav_inverted(&src.nav, &sw->callers);
 	/* A regex's matches, lit and visited; a marked function is neither here. */
 	if (model_search_re(m))
 		src.matches = model_search_sandwich(m, sp->func, false);
@@ -583,9 +583,7 @@ sandwich_draw(struct pane *pane, struct pane_ctx *ctx, const struct pane_area *a
 		look.title = sp->title[0].buf;
 		look.focused = sp->focus == FOCUS_CALLERS;
 		look.path_title = "# callers, from the function out to the outermost frame";
-		look.inverted = true;
 		flame_draw(sp->callers, ctx, &fa[0], &look);
-		look.inverted = false;
 		look.title = sp->title[1].buf;
 		look.focused = sp->focus == FOCUS_CALLEES;
 		look.path_title = "# call path, from the function down";

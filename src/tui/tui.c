@@ -349,6 +349,9 @@ tab_label(struct tui *ui, int t, enum tab_style st, struct strbuf *label)
 	if (has_key)
 		strbuf_addch(label, ' ');
 	strbuf_addstr(label, st == TABS_NAMES ? tab_names[t].name : tab_names[t].initials);
+	/* The inverted tree is Left Heavy's other face: its tab says which shows. */
+	if (t == TAB_LEFT_HEAVY && ui->model.inverted)
+		strbuf_addstr(label, st == TABS_NAMES ? " inverted" : "i");
 }
 
 /*
@@ -1438,6 +1441,16 @@ handle(struct tui *ui, enum request req, const struct pane_input *in)
 		strbuf_addstr(&ui->message, color_names[ui->ctx.color]);
 		if (!ui->disp.colors)
 			strbuf_addstr(&ui->message, " (no colours on this terminal, or NO_COLOR)");
+		return;
+	case REQ_INVERT:
+		/* A view of Left Heavy: show it there. */
+		model_set_inverted(&ui->model, !ui->model.inverted);
+		if (ui->active != TAB_LEFT_HEAVY)
+			switch_pane(ui, TAB_LEFT_HEAVY);
+		strbuf_addstr(&ui->message, ui->model.inverted
+					    ? "inverted: the frames that ran on row 0, their "
+					      "callers below"
+					    : "not inverted: the outermost frames on row 0");
 		return;
 	case REQ_FLIP:
 		ui->ctx.flip = !ui->ctx.flip;
