@@ -27,6 +27,9 @@ static const char report_usage[] =
 	"span, the threads, and the top functions by self and by total weight\n"
 	"(total counts a function once per sample, even when it recurses).\n"
 	"\n"
+	"With --inverted, the top of the inverted (bottom-up) tree too: the frames\n"
+	"that ran, heaviest first, each with its heaviest callers.\n"
+	"\n"
 	"With --search, the weight of the samples with a matching frame, counted\n"
 	"once per sample.\n"
 	"\n"
@@ -464,6 +467,68 @@ print_top(const struct report *r, bool self, struct strbuf *out)
 	strbuf_release(&num);
 }
 
+/* Callers listed under each frame of the inverted tree's top. */
+#define INVERTED_CALLERS 3
+
+/* One row of print_inverted(): weight, share, the frame indented by indent. */
+static void
+add_inverted_row(struct strbuf *out, const struct report *r, const struct calltree *t,
+		 stack_id s, int w, int indent)
+{
+	const struct profile_set *v = t->ps;
+	struct strbuf num = STRBUF_INIT;
+
+	add_amount(&num, r->p, t->total[s]);
+	strbuf_addf(out, "  %*s  ", w, num.buf);
+	add_share_cell(out, t->total[s], r->total);
+	strbuf_addf(out, "  %*s", indent, "");
+	add_escaped(out, ps_get(v, ps_frame(v, v->stacks[s].frame)->name));
+	strbuf_addch(out, '\n');
+	strbuf_release(&num);
+}
+
+/*
+ * The top of the inverted tree (--inverted): the frames that ran, the
+ * heaviest first, each with its heaviest direct callers: where the time
+ * went, and who asked for it.
+ */
+static void
+print_inverted(const struct report *r, struct strbuf *out)
+{
+	const struct calltree *t = &model_inverted(r->m)->tree;
+	uint32_t nr_top;
+	const stack_id *top = calltree_kids(t, STACK_ROOT, &nr_top);
+	size_t n = r->limit && r->limit < nr_top ? r->limit : nr_top;
+	struct strbuf num = STRBUF_INIT;
+	int w = 6;
+
+	for (size_t i = 0; i < n; i++) {
+		strbuf_reset(&num);
+		add_amount(&num, r->p, t->total[top[i]]);
+		if ((int)num.len > w)
+			w = (int)num.len;
+	}
+	strbuf_addf(out, "\ninverted tree: the top %zu frames that ran, and their callers\n", n);
+	if (!n) {
+		strbuf_addstr(out, "  (none)\n");
+		strbuf_release(&num);
+		return;
+	}
+	strbuf_addf(out, "  %*s  %6s  %s\n", w, "weight", "%", "frame  (callers below it)");
+	for (size_t i = 0; i < n; i++) {
+		uint32_t nr;
+		const stack_id *kids = calltree_kids(t, top[i], &nr);
+
+		add_inverted_row(out, r, t, top[i], w, 0);
+		for (uint32_t k = 0; k < nr && k < INVERTED_CALLERS; k++)
+			add_inverted_row(out, r, t, kids[k], w, 4);
+		if (nr > INVERTED_CALLERS)
+			strbuf_addf(out, "  %*s  %6s      ... %u more\n", w, "", "",
+				    nr - INVERTED_CALLERS);
+	}
+	strbuf_release(&num);
+}
+
 /* "file:line" of a source line, escaped. */
 static void
 add_place(struct strbuf *sb, const struct report *r, const struct source_line *l)
@@ -704,6 +769,8 @@ functions:
 		print_top(r, true, &out);
 		print_top(r, false, &out);
 	}
+	if (r->m->inverted)
+		print_inverted(r, &out);
 	fwrite(out.buf, 1, out.len, stdout);
 	strbuf_release(&out);
 }
@@ -750,6 +817,52 @@ json_top(struct json_writer *jw, const struct report *r, bool self)
 		json_key(jw, "module");
 		json_string(jw, ps_get(r->ps, fn->module));
 		json_self_total(jw, r, st->self, st->total);
+		json_object_end(jw);
+	}
+	json_array_end(jw);
+}
+
+/* One node of the inverted tree: its frame, module and weight. */
+static void
+json_inverted_node(struct json_writer *jw, const struct report *r, const struct calltree *t,
+		   stack_id s)
+{
+	const struct frame *f = ps_frame(t->ps, t->ps->stacks[s].frame);
+
+	json_key(jw, "frame");
+	json_string(jw, ps_get(t->ps, f->name));
+	json_key(jw, "module");
+	json_string(jw, ps_get(t->ps, f->module));
+	json_key(jw, "weight");
+	json_weight(jw, r->p, t->total[s]);
+	json_key(jw, "percent");
+	json_double(jw, pct(t->total[s], r->total));
+}
+
+/* print_inverted() as JSON: every direct caller, not only the first few. */
+static void
+json_inverted(struct json_writer *jw, const struct report *r)
+{
+	const struct calltree *t = &model_inverted(r->m)->tree;
+	uint32_t nr_top;
+	const stack_id *top = calltree_kids(t, STACK_ROOT, &nr_top);
+	size_t n = r->limit && r->limit < nr_top ? r->limit : nr_top;
+
+	json_array_begin(jw);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t nr;
+		const stack_id *kids = calltree_kids(t, top[i], &nr);
+
+		json_object_begin(jw);
+		json_inverted_node(jw, r, t, top[i]);
+		json_key(jw, "callers");
+		json_array_begin(jw);
+		for (uint32_t k = 0; k < nr; k++) {
+			json_object_begin(jw);
+			json_inverted_node(jw, r, t, kids[k]);
+			json_object_end(jw);
+		}
+		json_array_end(jw);
 		json_object_end(jw);
 	}
 	json_array_end(jw);
@@ -897,6 +1010,10 @@ print_json(const struct report *r)
 		json_top(&jw, r, true);
 		json_key(&jw, "top_total");
 		json_top(&jw, r, false);
+	}
+	if (r->m->inverted) {
+		json_key(&jw, "inverted");
+		json_inverted(&jw, r);
 	}
 	json_object_end(&jw);
 	json_finish(&jw);
