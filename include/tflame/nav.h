@@ -38,6 +38,7 @@
 struct calltree;
 struct chart;
 struct layout;
+struct tf_error;
 struct view;
 
 #define NAV_NONE UINT32_MAX
@@ -150,5 +151,17 @@ nav_weight(const struct nav *nv, uint32_t n)
  * not for a keystroke.
  */
 uint32_t nav_find_path(const struct nav *nv, const char *path);
+
+/*
+ * Check that the operations agree on every valid node n: its range in
+ * [0, total) and inside its parent's, on the row below the parent's,
+ * the row its stack's depth says; at() finds n in its row; the next
+ * node on its row starts at or after its end, and the one before it
+ * ends at or before its start; self() is at most its weight; child() is
+ * a node whose parent is n; depth() exceeds its row; and first() is a
+ * valid node of row 0 (NAV_NONE only when nothing weighs). O(nodes x
+ * the cost of at and next_at). Returns 0, or -1 with err set.
+ */
+int nav_check(const struct nav *nv, struct tf_error *err);
 
 #endif /* TFLAME_NAV_H */

@@ -5,6 +5,7 @@
 
 #include "tflame/calltree.h"
 #include "tflame/chart.h"
+#include "tflame/error.h"
 #include "tflame/layout.h"
 
 /* Boxes of row 0 that a chart's first_in() weighs at most: a bound per key. */
@@ -470,4 +471,68 @@ nav_find_path(const struct nav *nv, const char *path)
 		    profile_stack_is_path(nv->ps, nv->ops->stack(nv, n), path))
 			return n;
 	return NAV_NONE;
+}
+
+/* ------------------------------------------------------------------ check */
+
+int
+nav_check(const struct nav *nv, struct tf_error *err)
+{
+	const struct nav_ops *o = nv->ops;
+	uint32_t depth = o->depth(nv), first = o->first(nv), nr_valid = 0;
+
+	for (uint32_t n = nv->begin; n < nv->end; n++) {
+		uint64_t x0, x1, px0, px1;
+		uint32_t row, p, k;
+		stack_id s;
+
+		if (!o->valid(nv, n))
+			continue;
+		nr_valid++;
+		o->range(nv, n, &x0, &x1);
+		row = o->row(nv, n);
+		s = o->stack(nv, n);
+		if (x0 >= x1 || x1 > nv->total)
+			return tf_error_set(err, "node %u: range [%llu, %llu) of %llu", n,
+					    (unsigned long long)x0, (unsigned long long)x1,
+					    (unsigned long long)nv->total);
+		if (s == STACK_ROOT || s >= nv->ps->nr_stacks || nv->ps->stacks[s].depth != row + 1)
+			return tf_error_set(err, "node %u: row %u, stack %u", n, row, s);
+		if (row >= depth)
+			return tf_error_set(err, "node %u: row %u of %u", n, row, depth);
+		p = o->parent(nv, n);
+		if ((p == NAV_NONE) != !row)
+			return tf_error_set(err, "node %u: row %u, parent %u", n, row, p);
+		if (p != NAV_NONE) {
+			o->range(nv, p, &px0, &px1);
+			if (!o->valid(nv, p) || o->row(nv, p) + 1 != row || x0 < px0 || x1 > px1 ||
+			    nv->ps->stacks[s].parent != o->stack(nv, p))
+				return tf_error_set(err, "node %u: not inside its parent %u", n, p);
+		}
+		if (o->at(nv, row, x0) != n || o->at(nv, row, x1 - 1) != n)
+			return tf_error_set(err, "node %u: not found on row %u at its edges", n, row);
+		k = o->next_at(nv, row, x1, 1);
+		if (k != NAV_NONE) {
+			o->range(nv, k, &px0, &px1);
+			if (k == n || px0 < x1 || o->row(nv, k) != row)
+				return tf_error_set(err, "node %u: next node %u starts at %llu", n, k,
+						    (unsigned long long)px0);
+		}
+		k = o->next_at(nv, row, x0, -1);
+		if (k != NAV_NONE) {
+			o->range(nv, k, &px0, &px1);
+			if (k == n || px1 > x0 || o->row(nv, k) != row)
+				return tf_error_set(err, "node %u: node %u before it ends at %llu", n,
+						    k, (unsigned long long)px1);
+		}
+		if (o->self(nv, n) > x1 - x0)
+			return tf_error_set(err, "node %u: self above its weight", n);
+		k = o->child(nv, n, 0, nv->total);
+		if (k != NAV_NONE && o->parent(nv, k) != n)
+			return tf_error_set(err, "node %u: child %u of another parent", n, k);
+	}
+	if (first == NAV_NONE ? nr_valid && nv->total
+			      : !o->valid(nv, first) || o->row(nv, first))
+		return tf_error_set(err, "first node %u of %u valid ones", first, nr_valid);
+	return 0;
 }
