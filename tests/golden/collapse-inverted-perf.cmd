@@ -1,0 +1,1 @@
+collapse --inverted --pid tests/data/perf/processes.txt

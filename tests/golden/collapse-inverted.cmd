@@ -1,0 +1,1 @@
+collapse --inverted tests/data/folded/inverted.txt

@@ -1,0 +1,1 @@
+dump --view=time-order --inverted tests/data/folded/inverted.txt

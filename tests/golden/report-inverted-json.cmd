@@ -1,0 +1,1 @@
+report --inverted --json --limit=2 tests/data/folded/inverted.txt

@@ -1,0 +1,1 @@
+report --inverted tests/data/folded/inverted.txt
