@@ -51,8 +51,6 @@ struct tf_error;
 	REQ(LEFT_HEAVY, "Left Heavy: the call tree, heaviest callees first", '1') \
 	REQ(TIME_ORDER, "Time Order: the call stacks as they happened", '2') \
 	REQ(SANDWICH, "Sandwich: every function, and the callers and callees of one", '3') \
-	REQ(INVERT, "invert Left Heavy (bottom-up): the frames that ran on row 0, " \
-		    "heaviest first, and their callers below them; again: back", 'i') \
 	REQ(NEXT_PANE, "next pane; in Sandwich, the focus to the next of table, callers " \
 		       "and callees", '\t') \
 	REQ(PREV_PANE, "previous pane; in Sandwich, the focus back", KEY_BTAB) \
@@ -102,6 +100,8 @@ struct tf_error;
 		      "are printed when tflame exits too)", 'W') \
 	REQ(SOURCE, "the source of the selected function, each line with its self and " \
 		    "total weight; n N go to the lines with weight, Esc back", 'o') \
+	REQ(INVERT, "invert Left Heavy (bottom-up): the frames that ran on row 0, " \
+		    "heaviest first, and their callers below them; again: back", 'i') \
 	REQ(FLIP, "flip the flame panes: root at the top (icicle) or at the bottom", 'f') \
 	REQ(COLORS, "colour boxes by function, by module, or kernel/JIT/user; neighbours " \
 		    "of one colour take two shades", 'c') \
