@@ -1417,6 +1417,10 @@ cmd_report(int argc, char **argv)
 			ret = cli_usage_error("report", "--lines and --diff do not go together");
 			goto out;
 		}
+		if (lens.inverted) {
+			ret = cli_usage_error("report", "--inverted and --diff do not go together");
+			goto out;
+		}
 		if ((ret = cli_diff_args(&cc, argc, argv, &base)) != CLI_NEXT)
 			goto out;
 		cc.io.no_lines = true;

@@ -1,0 +1,1 @@
+report --diff --inverted tests/data/diff/base.folded tests/data/diff/new.folded
