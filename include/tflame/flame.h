@@ -7,9 +7,11 @@
  * the keys that move them, the search's highlights and n/N, and the
  * details of the selection.
  *
- * Left Heavy and Time Order are each one view over the model's tree and
- * chart (pane_flame.c); Sandwich holds two, over the callers and callees
- * trees of its function (pane_sandwich.c). The view keeps only view
+ * A view walks its source through a struct nav (nav.h), whatever it is:
+ * Left Heavy holds two views, over the model's tree and over its
+ * inverted tree, and Time Order one over its chart (pane_flame.c);
+ * Sandwich holds two, over the callers and callees trees of its function
+ * (pane_sandwich.c). The view keeps only view
  * state: its owner lends it the source before every draw or request with
  * flame_set_source(), and the view starts over (first box selected, no
  * zoom) when the source's key changes, since its node ids then mean

@@ -10,8 +10,9 @@
  * scroll), and never loads or aggregates: it asks the model for a tree or
  * a chart and the layout for boxes.
  *
- * Left Heavy and Time Order are one flame view (flame.h) each, over the
- * model's call tree and its chart (pane_flame.c); Sandwich is a table of
+ * Left Heavy and Time Order are flame views (flame.h) over the model's
+ * call tree (or its inverted tree, a view of its own) and its chart
+ * (pane_flame.c); Sandwich is a table of
  * functions and two flame views over the callers and callees of the one
  * selected (pane_sandwich.c).
  */
