@@ -279,6 +279,8 @@ void model_set_inverted(struct model *m, bool inverted);
  * tell another build (whose stack ids mean other paths) from the same.
  */
 const struct inverted *model_inverted(struct model *m);
+/* Whether model_inverted() is cached, so answers without building. */
+bool model_inverted_cached(const struct model *m);
 /* The search over model_inverted()'s tree, as model_search_tree(); NULL with no search. */
 const struct search_index *model_search_inverted(struct model *m);
 

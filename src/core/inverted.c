@@ -22,9 +22,24 @@ inverted_build(struct inverted *inv, const struct calltree *t)
 	size_t nr = 0, alloc = 0;
 	uint64_t *w;
 
+	uint64_t steps = 0;
+
 	memset(inv, 0, sizeof(*inv));
 	inv->ps = ps;
 	profile_set_view_init(&inv->view, ps);
+	/*
+	 * The walks make at most one stack a step, and reversed paths share
+	 * less than paths do: room for them at once spares the table its
+	 * rehashes. Deep stacks whose ends do share would make that bound
+	 * a waste, so it stops at twice the tree.
+	 */
+	for (stack_id s = 1; s < t->nr_nodes; s++)
+		if (t->self[s])
+			steps += ps->stacks[s].depth;
+	if (steps > 2 * (uint64_t)t->nr_nodes)
+		steps = 2 * (uint64_t)t->nr_nodes;
+	if (steps < STACK_BUSY / 2)
+		profile_set_reserve_stacks(&inv->view, (uint32_t)steps);
 	/*
 	 * Parents come before children in the set, but a path read from its
 	 * leaf is interned whole, its own parents first: any order will do.

@@ -394,7 +394,7 @@ model_inverted(struct model *m)
 {
 	const struct calltree *t;
 
-	if (m->inv_gen == m->generation && m->inv_builds)
+	if (model_inverted_cached(m))
 		return &m->inv;
 	t = model_tree(m);
 	inverted_release(&m->inv);
@@ -402,6 +402,12 @@ model_inverted(struct model *m)
 	m->inv_gen = m->generation;
 	m->inv_builds++;
 	return &m->inv;
+}
+
+bool
+model_inverted_cached(const struct model *m)
+{
+	return m->inv_gen == m->generation && m->inv_builds;
 }
 
 const struct search_index *

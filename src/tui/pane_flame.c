@@ -40,6 +40,11 @@
 #define DETAILS_MAX_SHARE 2 /* 1/2 */
 /* A name longer than this many lines goes on the details page (d). */
 #define DETAILS_NAME_LINES 4
+/*
+ * An inverted tree of this many stacks takes long enough to build (about
+ * a second for 4 M) that the status line says so first.
+ */
+#define SLOW_INVERTED_STACKS 1000000
 
 /* One step of the zoom history: what Esc goes back to. */
 struct zoom_step {
@@ -1791,7 +1796,12 @@ flame_pane_sync(struct pane *pane, struct pane_ctx *ctx)
 	struct flame *f = fp->view;
 
 	if (fp->kind == FLAME_TREE && m->inverted) {
-		const struct inverted *inv = model_inverted(m);
+		const struct inverted *inv;
+
+		if (!model_inverted_cached(m) && m->ps->nr_stacks >= SLOW_INVERTED_STACKS &&
+		    ctx->announce)
+			ctx->announce(ctx, "the inverted tree");
+		inv = model_inverted(m);
 
 		/* Its stack ids are one build's: another build is another tree. */
 		src.key = m->inv_builds;
