@@ -503,8 +503,8 @@ cmd_dump(int argc, char **argv)
 	}
 	if (model_search_re(&m)) {
 		const struct search_index *ix = view == VIEW_TIME_ORDER ? model_search_chart(&m)
-						: m.inverted		? model_search_inverted(&m)
-									: model_search_tree(&m);
+						: m.inverted ? model_search_inverted(&m)
+						: model_search_tree(&m);
 		/* Time Order with times matches time: its index counts it. */
 		uint64_t matched = timed ? search_index_matched(ix, 0, total)
 					 : model_search_matched(&m);

@@ -510,20 +510,21 @@ nav_check(const struct nav *nv, struct tf_error *err)
 				return tf_error_set(err, "node %u: not inside its parent %u", n, p);
 		}
 		if (o->at(nv, row, x0) != n || o->at(nv, row, x1 - 1) != n)
-			return tf_error_set(err, "node %u: not found on row %u at its edges", n, row);
+			return tf_error_set(err, "node %u: not found at its edges on row %u", n,
+					    row);
 		k = o->next_at(nv, row, x1, 1);
 		if (k != NAV_NONE) {
 			o->range(nv, k, &px0, &px1);
 			if (k == n || px0 < x1 || o->row(nv, k) != row)
-				return tf_error_set(err, "node %u: next node %u starts at %llu", n, k,
-						    (unsigned long long)px0);
+				return tf_error_set(err, "node %u: next node %u starts at %llu",
+						    n, k, (unsigned long long)px0);
 		}
 		k = o->next_at(nv, row, x0, -1);
 		if (k != NAV_NONE) {
 			o->range(nv, k, &px0, &px1);
 			if (k == n || px1 > x0 || o->row(nv, k) != row)
-				return tf_error_set(err, "node %u: node %u before it ends at %llu", n,
-						    k, (unsigned long long)px1);
+				return tf_error_set(err, "node %u: node %u before it ends at %llu",
+						    n, k, (unsigned long long)px1);
 		}
 		if (o->self(nv, n) > x1 - x0)
 			return tf_error_set(err, "node %u: self above its weight", n);

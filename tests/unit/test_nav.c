@@ -400,7 +400,8 @@ test_inverted(void **state)
 	assert_int_equal(o->next_at(&nv, 1, 40, 1), node(&nv, "alloc;eval"));
 	assert_int_equal(o->at(&nv, 2, 70), node(&nv, "expr;expr;eval"));
 	/* Names are the set's frames. */
-	assert_int_equal(nav_frame(&nv, lex), fx.ps->stacks[test_stack(fx.ps, "main;parse;lex")].frame);
+	n = test_stack(fx.ps, "main;parse;lex");
+	assert_int_equal(nav_frame(&nv, lex), fx.ps->stacks[n].frame);
 	assert_layout(&fx, &nv, 17,
 		      "0:0-8 lex\n0:8-12 alloc\n0:12-16 expr\n0:16-17 main\n"
 		      "1:0-6 lex;parse\n1:6-8 lex;expr\n1:8-11 alloc;eval\n1:11-12 alloc;main\n"
