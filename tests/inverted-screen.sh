@@ -2,8 +2,9 @@
 # Screen tests of Left Heavy inverted (i, --inverted): the tab, the first
 # row of the frames that ran, zoom and Esc in it, search and n, each face
 # keeping its own selection across toggles, i from another pane, the tab's
-# initials when narrow. The real binary in tmux, as in screen.sh. Skipped
-# (77) when tmux is missing.
+# initials when narrow, and a thread filter keeping the selected call path.
+# The real binary in tmux, as in screen.sh. Skipped (77) when tmux is
+# missing.
 #
 # tests/data/folded/inverted.txt, inverted: lex 40 (parse 30, expr 10),
 # alloc 20 (eval 15, main 5), expr 20 (expr 20: eval, main), main 5.
@@ -100,6 +101,34 @@ keys G
 check "G: down the heaviest callers to the outermost" wait_details "main"
 keys g
 check "g: up to the frame that ran" wait_details "lex"
+keys q
+check "q quits" wait_for "EXIT=0"
+
+# -------------------------------------- a thread filter keeps the path
+# tests/data/recorded/multi-process.txt: [gzip] ran 374 ms, 212 ms of it
+# called from gzip (the process frame), all of it in thread gzip 4583.
+start 100 30
+run "$TFLAME" --inverted tests/data/recorded/multi-process.txt
+wait_for " 1 Left Heavy inverted" || bail "tflame --inverted did not start"
+keys j
+check "the caller of the heaviest frame that ran" wait_for "this box   total 212 ms (30.0% of all)"
+keys t
+wait_for "gzip" || bail "the picker did not open"
+keys -l gzip
+keys C-o Enter
+check "one thread: the tree is built again" wait_for "1 thread: gzip 4583"
+check "the same call path stays selected" wait_for "this box   total 212 ms (56.8% of all)"
+keys t
+wait_for "gzip" || bail "the picker did not open"
+keys C-a Enter
+check "all threads again, the same path" wait_for "this box   total 212 ms (30.0% of all)"
+keys k l
+check "a frame that ran in other threads only" wait_details "_PyEval_EvalFrameDefault"
+keys t
+wait_for "gzip" || bail "the picker did not open"
+keys -l gzip
+keys C-o Enter
+check "a path the new tree lacks: the heaviest frame that ran" wait_details "[gzip]"
 keys q
 check "q quits" wait_for "EXIT=0"
 finish

@@ -123,6 +123,11 @@ bool flame_contains(const struct flame *f, int x, int y);
  */
 uint32_t flame_selected_func(const struct flame *f, struct pane_ctx *ctx);
 
+/* The selected node of the source lent last, or NAV_NONE. */
+uint32_t flame_selected(const struct flame *f);
+/* Select node n (a valid node of the source lent last) and show it. */
+void flame_select(struct flame *f, uint32_t n);
+
 /*
  * The selected box and the box zoomed into, of f's last source: set, sel
  * and zoom of *out (the zoom as a stack of that set); the rest is left.

@@ -153,6 +153,19 @@ nav_weight(const struct nav *nv, uint32_t n)
 uint32_t nav_find_path(const struct nav *nv, const char *path);
 
 /*
+ * The frames of n's path, row 0 first, in a new array of *depth (n's row
+ * + 1) entries that the caller frees: a node written down in terms that
+ * outlive the view's ids, for nav_find_frames() over another build.
+ */
+frame_id *nav_frames(const struct nav *nv, uint32_t n, uint32_t *depth);
+/*
+ * The node whose path is path[0 .. depth) (frames, row 0 first), the
+ * first in x order on each row: NAV_NONE if there is none or depth is
+ * 0. O(depth x siblings x next_at).
+ */
+uint32_t nav_find_frames(const struct nav *nv, const frame_id *path, uint32_t depth);
+
+/*
  * Check that the operations agree on every valid node n: its range in
  * [0, total) and inside its parent's, on the row below the parent's,
  * the row its stack's depth says; at() finds n in its row; the next

@@ -7,6 +7,7 @@
 #include "tflame/chart.h"
 #include "tflame/error.h"
 #include "tflame/layout.h"
+#include "tflame/xalloc.h"
 
 /* Boxes of row 0 that a chart's first_in() weighs at most: a bound per key. */
 #define FIRST_IN_SCAN 65536
@@ -471,6 +472,43 @@ nav_find_path(const struct nav *nv, const char *path)
 		    profile_stack_is_path(nv->ps, nv->ops->stack(nv, n), path))
 			return n;
 	return NAV_NONE;
+}
+
+frame_id *
+nav_frames(const struct nav *nv, uint32_t n, uint32_t *depth)
+{
+	uint32_t rows = nv->ops->row(nv, n) + 1;
+	frame_id *path = xreallocarray(NULL, rows, sizeof(*path));
+
+	for (uint32_t i = rows; i-- > 0; n = nv->ops->parent(nv, n))
+		path[i] = nav_frame(nv, n);
+	*depth = rows;
+	return path;
+}
+
+uint32_t
+nav_find_frames(const struct nav *nv, const frame_id *path, uint32_t depth)
+{
+	uint32_t n = NAV_NONE;
+	uint64_t x0 = 0, x1 = nv->total;
+
+	/* Down the rows, through the children of the node found: those inside its range. */
+	for (uint32_t row = 0; row < depth; row++) {
+		uint32_t k = nv->ops->next_at(nv, row, x0, 1);
+		uint64_t k0, k1;
+
+		for (; k != NAV_NONE; k = nv->ops->next_at(nv, row, k1, 1)) {
+			nv->ops->range(nv, k, &k0, &k1);
+			if (k0 >= x1 || nav_frame(nv, k) == path[row])
+				break;
+		}
+		if (k == NAV_NONE || k0 >= x1)
+			return NAV_NONE;
+		n = k;
+		x0 = k0;
+		x1 = k1;
+	}
+	return n;
 }
 
 /* ------------------------------------------------------------------ check */

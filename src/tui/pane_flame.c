@@ -1680,6 +1680,19 @@ selected_match(const struct flame *f)
 	return i + 1;
 }
 
+uint32_t
+flame_selected(const struct flame *f)
+{
+	return f->sel;
+}
+
+void
+flame_select(struct flame *f, uint32_t n)
+{
+	f->came_from = NODE_NONE;
+	select_node(f, n);
+}
+
 bool
 flame_select_first_match(struct flame *f)
 {
@@ -1782,6 +1795,14 @@ struct flame_pane {
 	 * that each face keeps its selection and zoom across toggles.
 	 */
 	struct flame *inv;
+	/*
+	 * The inverted tree inv was lent last, of which profile, and whether
+	 * the set was rewritten since (symbols came): its ids are one
+	 * build's, so across a build the selection is carried by its frames.
+	 */
+	struct nav inv_nav;
+	size_t inv_profile;
+	bool inv_rewritten;
 	struct lanes lanes; /* Time Order: the threads' lanes over the chart (lanes.h) */
 	uint64_t which;     /* the chart lanes_chart() gave last */
 };
@@ -1794,13 +1815,21 @@ flame_pane_sync(struct pane *pane, struct pane_ctx *ctx)
 	struct model *m = ctx->model;
 	struct flame_source src = { .key = m->generation, .all = 0 };
 	struct flame *f = fp->view;
+	frame_id *path = NULL;
+	uint32_t depth = 0, sel;
 
 	if (fp->kind == FLAME_TREE && m->inverted) {
 		const struct inverted *inv;
 
-		if (!model_inverted_cached(m) && m->ps->nr_stacks >= SLOW_INVERTED_STACKS &&
-		    ctx->announce)
-			ctx->announce(ctx, "the inverted tree");
+		if (!model_inverted_cached(m)) {
+			/* Another thread filter: the same call path, where it still is. */
+			sel = flame_selected(fp->inv);
+			if (sel != NAV_NONE && fp->inv_nav.ops && fp->inv_profile == m->profile &&
+			    !fp->inv_rewritten)
+				path = nav_frames(&fp->inv_nav, sel, &depth);
+			if (m->ps->nr_stacks >= SLOW_INVERTED_STACKS && ctx->announce)
+				ctx->announce(ctx, "the inverted tree");
+		}
 		inv = model_inverted(m);
 
 		/* Its stack ids are one build's: another build is another tree. */
@@ -1827,6 +1856,14 @@ flame_pane_sync(struct pane *pane, struct pane_ctx *ctx)
 		src.has_matched_all = true;
 	}
 	flame_set_source(f, &src);
+	if (f == fp->inv) {
+		if (path && (sel = nav_find_frames(&src.nav, path, depth)) != NAV_NONE)
+			flame_select(f, sel);
+		fp->inv_nav = src.nav;
+		fp->inv_profile = m->profile;
+		fp->inv_rewritten = false;
+	}
+	free(path);
 	return f;
 }
 
@@ -1926,6 +1963,7 @@ flame_pane_remap(struct pane *pane, struct pane_ctx *ctx, const stack_id *map, u
 	 * its own: that view starts over on the tree built from the new set.
 	 */
 	flame_remap(fp->view, map, nr, fp->kind == FLAME_TREE ? m->profile : m->generation);
+	fp->inv_rewritten = true;
 }
 
 static void *

@@ -413,6 +413,71 @@ test_inverted(void **state)
 	release(&fx);
 }
 
+/* Build fx's tree and inverted tree of the samples of the threads mask keeps. */
+static void
+build_threads(struct fixture *fx, const bool *mask)
+{
+	struct tf_error err = TF_ERROR_INIT;
+
+	if (fx->have_inv)
+		inverted_release(&fx->inv);
+	if (fx->have_tree)
+		calltree_release(&fx->t);
+	free(fx->w);
+	fx->w = calloc(fx->ps->nr_stacks, sizeof(*fx->w));
+	assert_non_null(fx->w);
+	stack_weights(fx->ps, fx->p, &(struct sample_filter){ mask }, fx->w);
+	calltree_build(&fx->t, fx->ps, fx->w);
+	fx->have_tree = true;
+	if (calltree_check(&fx->t, &err))
+		fail_msg("calltree_check: %s", tf_error_text(&err));
+	tf_error_release(&err);
+	build_inverted(fx);
+}
+
+/* A node written down as frames, found again in another build of the tree. */
+static void
+test_find_frames(void **state)
+{
+	struct fixture fx;
+	struct nav nv;
+	frame_id *path, *gone;
+	uint32_t depth, gone_depth, n;
+	bool first[2] = { true, false }, second[2] = { false, true };
+
+	(void)state;
+	setup(&fx);
+	test_sample(fx.ps, fx.p, "main;parse;lex", 30, -1, 1);
+	test_sample(fx.ps, fx.p, "main;parse;expr;expr;lex", 10, -1, 1);
+	test_sample(fx.ps, fx.p, "main;eval;alloc", 15, -1, 1);
+	test_sample(fx.ps, fx.p, "main;parse;expr;expr;lex", 50, -1, 2);
+	build_threads(&fx, first);
+	nav_inverted(&nv, &fx.inv.tree);
+	n = node(&nv, "lex;expr;expr;parse");
+	path = nav_frames(&nv, n, &depth);
+	assert_int_equal(depth, 4);
+	assert_string_equal(frame_name(fx.ps, path[0]), "lex");
+	assert_string_equal(frame_name(fx.ps, path[3]), "parse");
+	assert_int_equal(nav_find_frames(&nv, path, depth), n);
+	assert_int_equal(nav_find_frames(&nv, path, 1), node(&nv, "lex"));
+	assert_int_equal(nav_find_frames(&nv, path, 0), NAV_NONE);
+	gone = nav_frames(&nv, node(&nv, "alloc;eval"), &gone_depth);
+	/* Another build, of the other thread: other ids, the same path. */
+	build_threads(&fx, second);
+	nav_inverted(&nv, &fx.inv.tree);
+	check_nav(&nv);
+	assert_int_equal(nv.total, 50);
+	n = nav_find_frames(&nv, path, depth);
+	assert_int_not_equal(n, NAV_NONE);
+	assert_string_equal(path_of(&fx, &nv, n), "lex;expr;expr;parse");
+	assert_range(&nv, n, 0, 50);
+	/* A path the other build does not have. */
+	assert_int_equal(nav_find_frames(&nv, gone, gone_depth), NAV_NONE);
+	free(path);
+	free(gone);
+	release(&fx);
+}
+
 /* A function at several depths is one node of row 0, and its self is its own. */
 static void
 test_inverted_several_depths(void **state)
@@ -600,6 +665,7 @@ main(void)
 		cmocka_unit_test(test_chart),
 		cmocka_unit_test(test_chart_order),
 		cmocka_unit_test(test_inverted),
+		cmocka_unit_test(test_find_frames),
 		cmocka_unit_test(test_inverted_several_depths),
 		cmocka_unit_test(test_inverted_empty),
 		cmocka_unit_test(test_inverted_deep),
