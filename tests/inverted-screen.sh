@@ -2,9 +2,9 @@
 # Screen tests of Left Heavy inverted (i, --inverted): the tab, the first
 # row of the frames that ran, zoom and Esc in it, search and n, each face
 # keeping its own selection across toggles, i from another pane, the tab's
-# initials when narrow, and a thread filter keeping the selected call path.
-# The real binary in tmux, as in screen.sh. Skipped (77) when tmux is
-# missing.
+# initials when narrow, and a thread filter and symbols keeping the
+# selected call path. The real binary in tmux, as in screen.sh. Skipped
+# (77) when tmux is missing.
 #
 # tests/data/folded/inverted.txt, inverted: lex 40 (parse 30, expr 10),
 # alloc 20 (eval 15, main 5), expr 20 (expr 20: eval, main), main 5.
@@ -129,6 +129,37 @@ wait_for "gzip" || bail "the picker did not open"
 keys -l gzip
 keys C-o Enter
 check "a path the new tree lacks: the heaviest frame that ran" wait_details "[gzip]"
+keys q
+check "q quits" wait_for "EXIT=0"
+
+# ------------------------------------------------- symbols keep the path
+# As in symbols-screen.sh: perf script text of tests/data/symbols/tiny,
+# whose outer() holds inner() inlined through middle(); the symbols held
+# back long enough to select first. The binary itself, not the wrapper
+# that turns symbols off.
+tiny=$top_srcdir/tests/data/symbols/tiny
+case $tiny in
+/*) ;;
+*) tiny=$PWD/$tiny ;;
+esac
+sample() {
+	printf 'prog 100 [000] %s: 1000000 cycles:\n\t%s (%s)\n' "$1" "$2" "$tiny"
+	printf '\t    11fc driver+0x1c (%s)\n\t    1088 main+0x28 (%s)\n\n' "$tiny" "$tiny"
+}
+{
+	for i in 1 2 3 4 5 6 7 8 9; do sample "1.00000$i" "    11a4 outer+0x14"; done
+	for i in 1 2 3 4 5; do sample "2.00000$i" "    11d1 outer+0x41"; done
+} >"$tmpdir/tiny.perf.txt"
+start 100 30 TFLAME_SYMBOLS_DELAY=4
+run "'$tflame_binary' --inverted '$tmpdir/tiny.perf.txt'"
+check "perf's names first" wait_for "symbols 0%"
+check "row 0: outer, where perf's names stop" poll line_starts 2 "outer"
+keys j
+check "its caller selected" wait_details "driver"
+check "symbols land" wait_for "symbols done: 4 addresses resolved"
+check "the inline frames came, on row 0" poll line_starts 2 "inner"
+check "the selection stayed on driver, the caller of the same path" wait_details "driver"
+check "still inverted" poll line_starts 1 " 1 Left Heavy inverted"
 keys q
 check "q quits" wait_for "EXIT=0"
 finish

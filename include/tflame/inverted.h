@@ -40,6 +40,15 @@ struct inverted {
 	const struct profile_set *ps; /* borrowed: the set the tree was of */
 	struct profile_set view;      /* owns the inverted stacks */
 	struct calltree tree;         /* over view */
+	/*
+	 * Per stack v of view, the walk that made it: it started at stack
+	 * leaf[v] of ps and was at base[v] (an ancestor of leaf[v], or
+	 * itself) when it reached v. So v's path is the path from leaf[v] up
+	 * to base[v], in stacks of ps: what carries a node of the inverted
+	 * tree across a rewrite of the set, whose stacks map to new ones
+	 * while its frame ids change. STACK_ROOT for the root.
+	 */
+	stack_id *leaf, *base;
 };
 
 /* Build inv from t (built over its set). Release with inverted_release(). */
@@ -48,7 +57,8 @@ void inverted_release(struct inverted *inv);
 
 /*
  * Check inv against the tree t it was built from: the tree and its view
- * pass calltree_check() and profile_set_check(); the root weighs t's;
+ * pass calltree_check() and profile_set_check(); every stack's leaf and
+ * base spell its path; the root weighs t's;
  * nothing sits on the root itself; each node of row 0 weighs the self
  * weight of t's stacks whose frame it is, and no other frame has such
  * weight. Returns 0, or -1 with err set.

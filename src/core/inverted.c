@@ -19,10 +19,8 @@ inverted_build(struct inverted *inv, const struct calltree *t)
 {
 	const struct profile_set *ps = t->ps;
 	struct landing *land = NULL;
-	size_t nr = 0, alloc = 0;
-	uint64_t *w;
-
-	uint64_t steps = 0;
+	size_t nr = 0, alloc = 0, alloc_walks = 0;
+	uint64_t *w, steps = 0;
 
 	memset(inv, 0, sizeof(*inv));
 	inv->ps = ps;
@@ -40,6 +38,10 @@ inverted_build(struct inverted *inv, const struct calltree *t)
 		steps = 2 * (uint64_t)t->nr_nodes;
 	if (steps < STACK_BUSY / 2)
 		profile_set_reserve_stacks(&inv->view, (uint32_t)steps);
+	alloc_walks = inv->view.alloc_stacks > 1 ? inv->view.alloc_stacks : 1;
+	inv->leaf = xreallocarray(NULL, alloc_walks, sizeof(*inv->leaf));
+	inv->base = xreallocarray(NULL, alloc_walks, sizeof(*inv->base));
+	inv->leaf[STACK_ROOT] = inv->base[STACK_ROOT] = STACK_ROOT;
 	/*
 	 * Parents come before children in the set, but a path read from its
 	 * leaf is interned whole, its own parents first: any order will do.
@@ -50,8 +52,22 @@ inverted_build(struct inverted *inv, const struct calltree *t)
 
 		if (!t->self[s])
 			continue;
-		for (stack_id a = s; a != STACK_ROOT; a = ps->stacks[a].parent)
+		for (stack_id a = s; a != STACK_ROOT; a = ps->stacks[a].parent) {
+			uint32_t before = inv->view.nr_stacks;
+
 			v = profile_set_stack(&inv->view, v, ps->stacks[a].frame);
+			if (v < before)
+				continue;
+			/* A new stack: the walk that made it. */
+			if (v >= alloc_walks) {
+				alloc_walks = inv->view.alloc_stacks > v ? inv->view.alloc_stacks
+									 : (size_t)v + 1;
+				inv->leaf = xreallocarray(inv->leaf, alloc_walks, sizeof(*inv->leaf));
+				inv->base = xreallocarray(inv->base, alloc_walks, sizeof(*inv->base));
+			}
+			inv->leaf[v] = s;
+			inv->base[v] = a;
+		}
 		ALLOC_GROW(land, nr, alloc);
 		land[nr].node = v;
 		land[nr].weight = t->self[s];
@@ -72,6 +88,8 @@ inverted_release(struct inverted *inv)
 		return;
 	calltree_release(&inv->tree);
 	profile_set_view_release(&inv->view);
+	free(inv->leaf);
+	free(inv->base);
 	memset(inv, 0, sizeof(*inv));
 }
 
@@ -80,6 +98,8 @@ inverted_check(const struct inverted *inv, const struct calltree *t, struct tf_e
 {
 	const struct profile_set *ps = t->ps, *v = &inv->view;
 	const struct calltree *it = &inv->tree;
+	frame_id *walk = NULL;
+	size_t alloc_walk = 0;
 	uint64_t *leaf;
 	uint32_t nr;
 	const stack_id *top;
@@ -91,6 +111,39 @@ inverted_check(const struct inverted *inv, const struct calltree *t, struct tf_e
 		return tf_error_set(err, "inverted view does not share the set's frames");
 	if (profile_set_check(v, err) || calltree_check(it, err))
 		return -1;
+	if (inv->leaf[STACK_ROOT] != STACK_ROOT || inv->base[STACK_ROOT] != STACK_ROOT)
+		return tf_error_set(err, "inverted root: a walk of its own");
+	/*
+	 * Each stack's walk spells its path: from its leaf up to its base in
+	 * ps, the frames of the view's path from row 0 down to it.
+	 */
+	for (stack_id s = 1; s < v->nr_stacks && !ret; s++) {
+		uint32_t depth = v->stacks[s].depth, i = depth;
+		stack_id a = inv->leaf[s], u = s;
+
+		ALLOC_GROW_BY(walk, 0, depth, alloc_walk);
+		if (a == STACK_ROOT || a >= ps->nr_stacks)
+			return tf_error_set(err, "inverted stack %u: a walk from %u", s, a);
+		/* The view's frames, row 0 first. */
+		for (; u != STACK_ROOT && i; u = v->stacks[u].parent)
+			walk[--i] = v->stacks[u].frame;
+		for (i = 0; i < depth && a != STACK_ROOT; i++, a = ps->stacks[a].parent) {
+			if (ps->stacks[a].frame != walk[i]) {
+				ret = tf_error_set(err, "inverted stack %u: frame %u on row %u, its "
+						   "walk's %u", s, walk[i], i, ps->stacks[a].frame);
+				break;
+			}
+			if (i + 1 == depth && a != inv->base[s])
+				ret = tf_error_set(err, "inverted stack %u: walk at %u, base %u", s, a,
+						   inv->base[s]);
+		}
+		if (!ret && i < depth)
+			ret = tf_error_set(err, "inverted stack %u: a walk of %u frames for %u", s, i,
+					   depth);
+	}
+	free(walk);
+	if (ret)
+		return ret;
 	if (it->total[STACK_ROOT] != (t->nr_nodes ? t->total[STACK_ROOT] : 0))
 		return tf_error_set(err, "inverted tree weighs %llu, the tree %llu",
 				    (unsigned long long)it->total[STACK_ROOT],

@@ -1796,13 +1796,18 @@ struct flame_pane {
 	 */
 	struct flame *inv;
 	/*
-	 * The inverted tree inv was lent last, of which profile, and whether
-	 * the set was rewritten since (symbols came): its ids are one
-	 * build's, so across a build the selection is carried by its frames.
+	 * The inverted tree inv was lent last, which build of which profile,
+	 * and whether the set was rewritten since (symbols came): its ids are
+	 * one build's, so across a build the selection is carried by its
+	 * frames, read before the build (inv_nav) or, across a rewrite, when
+	 * it happens (inv_path, inv_depth: see inverted_remap()).
 	 */
 	struct nav inv_nav;
+	uint64_t inv_build;
 	size_t inv_profile;
 	bool inv_rewritten;
+	frame_id *inv_path;
+	uint32_t inv_depth;
 	struct lanes lanes; /* Time Order: the threads' lanes over the chart (lanes.h) */
 	uint64_t which;     /* the chart lanes_chart() gave last */
 };
@@ -1822,11 +1827,16 @@ flame_pane_sync(struct pane *pane, struct pane_ctx *ctx)
 		const struct inverted *inv;
 
 		if (!model_inverted_cached(m)) {
-			/* Another thread filter: the same call path, where it still is. */
+			/* Another thread filter or symbols: the same call path, where it is. */
 			sel = flame_selected(fp->inv);
-			if (sel != NAV_NONE && fp->inv_nav.ops && fp->inv_profile == m->profile &&
-			    !fp->inv_rewritten)
+			if (fp->inv_rewritten) {
+				path = fp->inv_path;
+				depth = fp->inv_depth;
+				fp->inv_path = NULL;
+			} else if (sel != NAV_NONE && fp->inv_nav.ops &&
+				   fp->inv_profile == m->profile) {
 				path = nav_frames(&fp->inv_nav, sel, &depth);
+			}
 			if (m->ps->nr_stacks >= SLOW_INVERTED_STACKS && ctx->announce)
 				ctx->announce(ctx, "the inverted tree");
 		}
@@ -1860,6 +1870,7 @@ flame_pane_sync(struct pane *pane, struct pane_ctx *ctx)
 		if (path && (sel = nav_find_frames(&src.nav, path, depth)) != NAV_NONE)
 			flame_select(f, sel);
 		fp->inv_nav = src.nav;
+		fp->inv_build = m->inv_builds;
 		fp->inv_profile = m->profile;
 		fp->inv_rewritten = false;
 	}
@@ -1946,6 +1957,45 @@ flame_pane_show(struct pane *pane, struct pane_ctx *ctx, uint32_t func)
 		flame_select_first_match(f);
 }
 
+/*
+ * The set was rewritten: the inverted tree's frames are others now and
+ * its stacks mean nothing in the new set. Its selection is carried by the
+ * walk that made it (inverted.h): from its leaf up to its base in the old
+ * set, mapped to the new set, whose path between them, read upwards, is
+ * the selection's new path, inline frames and all. Once: a second rewrite
+ * before the tree is built again finds the old build, of neither set.
+ */
+static void
+inverted_remap(struct flame_pane *fp, const struct model *m, const stack_id *map, uint32_t nr)
+{
+	const struct profile_set *ps = m->ps; /* its new tables */
+	uint32_t sel = flame_selected(fp->inv), depth = 0, i = 0;
+	bool again = fp->inv_rewritten;
+	stack_id s, a, x;
+
+	free(fp->inv_path);
+	fp->inv_path = NULL;
+	fp->inv_rewritten = true;
+	if (again || sel == NAV_NONE || !fp->inv_nav.ops || fp->inv_build != m->inv_builds)
+		return;
+	s = m->inv.leaf[sel];
+	a = m->inv.base[sel];
+	if (s >= nr || a >= nr || map[s] == STACK_ROOT || map[a] == STACK_ROOT)
+		return;
+	s = map[s];
+	a = map[a];
+	for (x = s; x != a; x = ps->stacks[x].parent, depth++)
+		if (x == STACK_ROOT)
+			return;
+	fp->inv_depth = depth + 1;
+	fp->inv_path = xreallocarray(NULL, fp->inv_depth, sizeof(*fp->inv_path));
+	for (x = s;; x = ps->stacks[x].parent) {
+		fp->inv_path[i++] = ps->stacks[x].frame;
+		if (x == a)
+			break;
+	}
+}
+
 static void
 flame_pane_selection(struct pane *pane, struct pane_ctx *ctx, struct pane_selection *out)
 {
@@ -1963,7 +2013,8 @@ flame_pane_remap(struct pane *pane, struct pane_ctx *ctx, const stack_id *map, u
 	 * its own: that view starts over on the tree built from the new set.
 	 */
 	flame_remap(fp->view, map, nr, fp->kind == FLAME_TREE ? m->profile : m->generation);
-	fp->inv_rewritten = true;
+	if (fp->inv)
+		inverted_remap(fp, m, map, nr);
 }
 
 static void *
@@ -1999,6 +2050,7 @@ flame_pane_done(struct pane *pane)
 		return;
 	flame_free(fp->view);
 	flame_free(fp->inv);
+	free(fp->inv_path);
 	lanes_release(&fp->lanes);
 	free(fp);
 	pane->priv = NULL;

@@ -399,6 +399,19 @@ test_inverted(void **state)
 	assert_int_equal(o->child(&nv, lex, 35, 85), node(&nv, "lex;expr"));
 	assert_int_equal(o->next_at(&nv, 1, 40, 1), node(&nv, "alloc;eval"));
 	assert_int_equal(o->at(&nv, 2, 70), node(&nv, "expr;expr;eval"));
+	/* The walks: leaf and base spell each stack's path, and the check knows it. */
+	n = node(&nv, "lex;expr;expr;parse");
+	assert_int_equal(fx.inv.leaf[n], test_stack(fx.ps, "main;parse;expr;expr;lex"));
+	assert_int_equal(fx.inv.base[n], test_stack(fx.ps, "main;parse"));
+	fx.inv.base[n] = test_stack(fx.ps, "main;parse;expr");
+	{
+		struct tf_error err = TF_ERROR_INIT;
+
+		assert_int_equal(inverted_check(&fx.inv, &fx.t, &err), -1);
+		assert_non_null(strstr(tf_error_text(&err), "walk at"));
+		tf_error_release(&err);
+	}
+	fx.inv.base[n] = test_stack(fx.ps, "main;parse");
 	/* Names are the set's frames. */
 	n = test_stack(fx.ps, "main;parse;lex");
 	assert_int_equal(nav_frame(&nv, lex), fx.ps->stacks[n].frame);
