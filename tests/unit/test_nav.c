@@ -52,19 +52,35 @@ check_nav(const struct nav *nv)
 	tf_error_release(&err);
 }
 
+/*
+ * Build fx's tree of the samples of the threads mask keeps (NULL: all),
+ * in place of the one before, if any.
+ */
 static void
-build_tree(struct fixture *fx)
+build_tree_of(struct fixture *fx, const bool *mask)
 {
 	struct tf_error err = TF_ERROR_INIT;
 
+	if (fx->have_inv)
+		inverted_release(&fx->inv);
+	fx->have_inv = false;
+	if (fx->have_tree)
+		calltree_release(&fx->t);
+	free(fx->w);
 	fx->w = calloc(fx->ps->nr_stacks, sizeof(*fx->w));
 	assert_non_null(fx->w);
-	stack_weights(fx->ps, fx->p, NULL, fx->w);
+	stack_weights(fx->ps, fx->p, &(struct sample_filter){ mask }, fx->w);
 	calltree_build(&fx->t, fx->ps, fx->w);
 	fx->have_tree = true;
 	if (calltree_check(&fx->t, &err))
 		fail_msg("calltree_check: %s", tf_error_text(&err));
 	tf_error_release(&err);
+}
+
+static void
+build_tree(struct fixture *fx)
+{
+	build_tree_of(fx, NULL);
 }
 
 static void
@@ -426,28 +442,6 @@ test_inverted(void **state)
 	release(&fx);
 }
 
-/* Build fx's tree and inverted tree of the samples of the threads mask keeps. */
-static void
-build_threads(struct fixture *fx, const bool *mask)
-{
-	struct tf_error err = TF_ERROR_INIT;
-
-	if (fx->have_inv)
-		inverted_release(&fx->inv);
-	if (fx->have_tree)
-		calltree_release(&fx->t);
-	free(fx->w);
-	fx->w = calloc(fx->ps->nr_stacks, sizeof(*fx->w));
-	assert_non_null(fx->w);
-	stack_weights(fx->ps, fx->p, &(struct sample_filter){ mask }, fx->w);
-	calltree_build(&fx->t, fx->ps, fx->w);
-	fx->have_tree = true;
-	if (calltree_check(&fx->t, &err))
-		fail_msg("calltree_check: %s", tf_error_text(&err));
-	tf_error_release(&err);
-	build_inverted(fx);
-}
-
 /* A node written down as frames, found again in another build of the tree. */
 static void
 test_find_frames(void **state)
@@ -464,7 +458,8 @@ test_find_frames(void **state)
 	test_sample(fx.ps, fx.p, "main;parse;expr;expr;lex", 10, -1, 1);
 	test_sample(fx.ps, fx.p, "main;eval;alloc", 15, -1, 1);
 	test_sample(fx.ps, fx.p, "main;parse;expr;expr;lex", 50, -1, 2);
-	build_threads(&fx, first);
+	build_tree_of(&fx, first);
+	build_inverted(&fx);
 	nav_inverted(&nv, &fx.inv.tree);
 	n = node(&nv, "lex;expr;expr;parse");
 	path = nav_frames(&nv, n, &depth);
@@ -476,7 +471,8 @@ test_find_frames(void **state)
 	assert_int_equal(nav_find_frames(&nv, path, 0), NAV_NONE);
 	gone = nav_frames(&nv, node(&nv, "alloc;eval"), &gone_depth);
 	/* Another build, of the other thread: other ids, the same path. */
-	build_threads(&fx, second);
+	build_tree_of(&fx, second);
+	build_inverted(&fx);
 	nav_inverted(&nv, &fx.inv.tree);
 	check_nav(&nv);
 	assert_int_equal(nv.total, 50);
