@@ -145,6 +145,13 @@ nav_weight(const struct nav *nv, uint32_t n)
 }
 
 /*
+ * The children of n in x order (heaviest first in a tree; in time in a
+ * chart), row 0 for n NAV_NONE: the first when k is NAV_NONE, else the
+ * one after child k; NAV_NONE past the last. O(next_at) each.
+ */
+uint32_t nav_next_kid(const struct nav *nv, uint32_t n, uint32_t k);
+
+/*
  * The first valid node (in id order) whose call path, root first, reads
  * path ("a;b;c": frame names joined by ';', as profile_stack_is_path()
  * reads it), or NAV_NONE. O(nodes x depth): for a command line's --zoom,
@@ -173,7 +180,9 @@ uint32_t nav_find_frames(const struct nav *nv, const frame_id *path, uint32_t de
  * ends at or before its start; self() is at most its weight; child() is
  * a node whose parent is n; depth() exceeds its row; and first() is a
  * valid node of row 0 (NAV_NONE only when nothing weighs). O(nodes x
- * the cost of at and next_at). Returns 0, or -1 with err set.
+ * the cost of at and next_at). Its children (nav_next_kid()) are the
+ * nodes whose parent it is, and weigh its weight less its self. Returns
+ * 0, or -1 with err set.
  */
 int nav_check(const struct nav *nv, struct tf_error *err);
 

@@ -487,26 +487,41 @@ nav_frames(const struct nav *nv, uint32_t n, uint32_t *depth)
 }
 
 uint32_t
+nav_next_kid(const struct nav *nv, uint32_t n, uint32_t k)
+{
+	uint64_t x0 = 0, x1 = nv->total, k0, k1;
+	uint32_t row = 0, next;
+
+	/*
+	 * Ranges nest and a row's are disjoint: the nodes of the row below n
+	 * that lie in n's range are its children, and no others.
+	 */
+	if (n != NAV_NONE) {
+		nv->ops->range(nv, n, &x0, &x1);
+		row = nv->ops->row(nv, n) + 1;
+	}
+	if (k != NAV_NONE)
+		nv->ops->range(nv, k, &k0, &x0);
+	next = nv->ops->next_at(nv, row, x0, 1);
+	if (next == NAV_NONE)
+		return NAV_NONE;
+	nv->ops->range(nv, next, &k0, &k1);
+	return k0 < x1 ? next : NAV_NONE;
+}
+
+uint32_t
 nav_find_frames(const struct nav *nv, const frame_id *path, uint32_t depth)
 {
 	uint32_t n = NAV_NONE;
-	uint64_t x0 = 0, x1 = nv->total;
 
-	/* Down the rows, through the children of the node found: those inside its range. */
 	for (uint32_t row = 0; row < depth; row++) {
-		uint32_t k = nv->ops->next_at(nv, row, x0, 1);
-		uint64_t k0, k1;
+		uint32_t k = nav_next_kid(nv, n, NAV_NONE);
 
-		for (; k != NAV_NONE; k = nv->ops->next_at(nv, row, k1, 1)) {
-			nv->ops->range(nv, k, &k0, &k1);
-			if (k0 >= x1 || nav_frame(nv, k) == path[row])
-				break;
-		}
-		if (k == NAV_NONE || k0 >= x1)
+		while (k != NAV_NONE && nav_frame(nv, k) != path[row])
+			k = nav_next_kid(nv, n, k);
+		if (k == NAV_NONE)
 			return NAV_NONE;
 		n = k;
-		x0 = k0;
-		x1 = k1;
 	}
 	return n;
 }
@@ -520,7 +535,7 @@ nav_check(const struct nav *nv, struct tf_error *err)
 	uint32_t depth = o->depth(nv), first = o->first(nv), nr_valid = 0;
 
 	for (uint32_t n = nv->begin; n < nv->end; n++) {
-		uint64_t x0, x1, px0, px1;
+		uint64_t x0, x1, px0, px1, kids;
 		uint32_t row, p, k;
 		stack_id s;
 
@@ -564,8 +579,16 @@ nav_check(const struct nav *nv, struct tf_error *err)
 				return tf_error_set(err, "node %u: node %u before it ends at %llu",
 						    n, k, (unsigned long long)px1);
 		}
-		if (o->self(nv, n) > x1 - x0)
-			return tf_error_set(err, "node %u: self above its weight", n);
+		kids = 0;
+		for (k = nav_next_kid(nv, n, NAV_NONE); k != NAV_NONE; k = nav_next_kid(nv, n, k)) {
+			if (o->parent(nv, k) != n)
+				return tf_error_set(err, "node %u: child %u of another parent", n, k);
+			kids += nav_weight(nv, k);
+		}
+		if (kids > x1 - x0 || o->self(nv, n) != x1 - x0 - kids)
+			return tf_error_set(err, "node %u: self %llu, weight %llu, children %llu", n,
+					    (unsigned long long)o->self(nv, n),
+					    (unsigned long long)(x1 - x0), (unsigned long long)kids);
 		k = o->child(nv, n, 0, nv->total);
 		if (k != NAV_NONE && o->parent(nv, k) != n)
 			return tf_error_set(err, "node %u: child %u of another parent", n, k);

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tflame/calltree.h"
 #include "tflame/display.h"
 #include "tflame/flame.h"
 #include "tflame/flow.h"
@@ -661,26 +660,32 @@ function_page(struct sandwich_pane *sp, struct pane_ctx *ctx)
 	add_amount_of(ctx->page, p, st->self, all);
 	strbuf_addch(ctx->page, '\n');
 	for (int side = 0; side < 2; side++) {
-		const struct calltree *t = side ? &sw->callees : &sw->callers;
-		uint32_t nr, nr_top;
-		const stack_id *top = calltree_kids(t, STACK_ROOT, &nr_top);
-		const stack_id *kids = nr_top ? calltree_kids(t, top[0], &nr) : NULL;
+		struct nav nv;
+		uint32_t nr = 0, top, k;
 
-		if (!nr_top)
-			nr = 0;
+		if (side)
+			nav_tree(&nv, &sw->callees);
+		else
+			nav_inverted(&nv, &sw->callers);
+		/* Row 0 is the function alone; its children, its direct callers or callees. */
+		top = nv.ops->first(&nv);
+		k = top != NAV_NONE ? nav_next_kid(&nv, top, NAV_NONE) : NAV_NONE;
+		for (; k != NAV_NONE; k = nav_next_kid(&nv, top, k))
+			nr++;
 		strbuf_addf(ctx->page, "\n# %s (%u), heaviest first\n",
 			    side ? "Direct callees" : "Direct callers", nr);
 		if (!nr)
 			strbuf_addstr(ctx->page, side ? "  none: it is a leaf in every sample\n"
 						      : "  none: it is an outermost frame\n");
-		for (uint32_t i = 0; i < nr; i++) {
-			const struct frame *fr = ps_frame(t->ps, t->ps->stacks[kids[i]].frame);
+		for (k = nr ? nav_next_kid(&nv, top, NAV_NONE) : NAV_NONE; k != NAV_NONE;
+		     k = nav_next_kid(&nv, top, k)) {
+			const struct frame *fr = ps_frame(nv.ps, nav_frame(&nv, k));
 			struct strbuf w = STRBUF_INIT;
 
-			profile_format_amount_short(p, t->total[kids[i]], &w);
+			profile_format_amount_short(p, nav_weight(&nv, k), &w);
 			strbuf_addf(ctx->page, "  %10s  ", w.buf);
 			strbuf_reset(&w);
-			profile_format_share(t->total[kids[i]], sw->total, &w);
+			profile_format_share(nav_weight(&nv, k), sw->total, &w);
 			strbuf_addf(ctx->page, "%6s  ", w.buf);
 			text_escape(ctx->page, ps_get(ps, fr->name),
 				    intern_len(&ps->strings, fr->name));

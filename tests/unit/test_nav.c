@@ -208,6 +208,15 @@ check_sample_shape(struct fixture *fx, const struct nav *nv)
 	assert_int_equal(o->self(nv, f), 0);
 	assert_int_equal(o->self(nv, n), 20);
 	assert_int_equal(o->self(nv, g), 30);
+	/* Children in x order: heaviest first here. */
+	assert_int_equal(nav_next_kid(nv, NAV_NONE, NAV_NONE), m);
+	assert_int_equal(nav_next_kid(nv, NAV_NONE, m), NAV_NONE);
+	assert_int_equal(nav_next_kid(nv, m, NAV_NONE), f);
+	assert_int_equal(nav_next_kid(nv, m, f), k);
+	assert_int_equal(nav_next_kid(nv, m, k), n);
+	assert_int_equal(nav_next_kid(nv, m, n), NAV_NONE);
+	assert_int_equal(nav_next_kid(nv, f, g), h);
+	assert_int_equal(nav_next_kid(nv, n, NAV_NONE), NAV_NONE);
 	/* at: the node of a row over x. */
 	assert_int_equal(o->at(nv, 1, 0), f);
 	assert_int_equal(o->at(nv, 1, 49), f);
@@ -395,6 +404,12 @@ test_inverted(void **state)
 	assert_range(&nv, main_, 80, 85);
 	assert_int_equal(o->first(&nv), lex);
 	/* Below: the callers, heaviest first. */
+	n = nav_next_kid(&nv, lex, NAV_NONE);
+	assert_int_equal(n, node(&nv, "lex;parse"));
+	assert_int_equal(nav_next_kid(&nv, lex, n), node(&nv, "lex;expr"));
+	assert_int_equal(nav_next_kid(&nv, lex, node(&nv, "lex;expr")), NAV_NONE);
+	assert_int_equal(nav_next_kid(&nv, NAV_NONE, lex), alloc);
+	assert_int_equal(nav_next_kid(&nv, NAV_NONE, main_), NAV_NONE);
 	assert_range(&nv, node(&nv, "lex;parse"), 0, 30);
 	assert_range(&nv, node(&nv, "lex;expr"), 30, 40);
 	assert_range(&nv, node(&nv, "lex;parse;main"), 0, 30);
