@@ -11,7 +11,9 @@
 #include "tflame/diff.h"
 #include "tflame/error.h"
 #include "tflame/export.h"
+#include "tflame/inverted.h"
 #include "tflame/model.h"
+#include "tflame/nav.h"
 #include "tflame/profile.h"
 #include "tflame/strbuf.h"
 #include "tflame/text.h"
@@ -129,6 +131,7 @@ cmd_export(int argc, char **argv)
 	struct cli_lens lens = { 0 };
 	struct export_svg_options svg = EXPORT_SVG_OPTIONS_INIT;
 	struct export_lens el = { 0 };
+	struct inverted_export ie;
 	struct export_result res;
 	struct tf_error err = TF_ERROR_INIT;
 	const char *to = NULL, *output = NULL, *zoom = NULL;
@@ -240,12 +243,26 @@ cmd_export(int argc, char **argv)
 	/* A comparison, or a differential folded file: the SVG shows the change. */
 	el.base = diff_other(ps, el.p);
 	el.base_scale = normalize;
+	if (m.inverted) {
+		if (el.base) {
+			ret = cli_usage_error("export", "--inverted and a comparison do not go "
+						       "together");
+			goto out;
+		}
+		inverted_export_lens(model_inverted(&m), &el, &ie);
+	}
 	if (zoom) {
-		const struct calltree *t = model_tree(&m);
+		struct nav nv;
+		uint32_t n;
 
-		for (stack_id s = 1; s < ps->nr_stacks && el.zoom == STACK_ROOT; s++)
-			if (t->total[s] && profile_stack_is_path(ps, s, zoom))
-				el.zoom = s;
+		/* Inverted, the path reads from the leaf, as dump's --zoom. */
+		if (m.inverted)
+			nav_inverted(&nv, &model_inverted(&m)->tree);
+		else
+			nav_tree(&nv, model_tree(&m));
+		n = nav_find_path(&nv, zoom);
+		if (n != NAV_NONE)
+			el.zoom = nv.ops->stack(&nv, n);
 		if (el.zoom == STACK_ROOT) {
 			struct strbuf sb = STRBUF_INIT;
 

@@ -82,6 +82,23 @@ check "n: the match, a frame that ran" wait_details "lex"
 check "n: one match" wait_for "match 1 of 1"
 keys Escape
 
+keys Enter
+wait_for "zoom 1: lex" || bail "Enter did not zoom"
+keys x
+wait_for "export to:" || bail "x did not prompt"
+keys C-u
+keys -l "$tmpdir/inverted.folded"
+keys Enter
+check "x: the inverted stacks, zoom and all" \
+	wait_for "wrote folded of the zoomed box (2 stacks) to"
+"$TFLAME" export --to=folded --inverted --zoom=lex "$top_srcdir/$file" >"$tmpdir/cli.folded"
+if [ -s "$tmpdir/cli.folded" ] && cmp -s "$tmpdir/inverted.folded" "$tmpdir/cli.folded"; then
+	ok "x: the file is export --inverted --zoom's"
+else
+	not_ok "x: the file is export --inverted --zoom's" "$(cat "$tmpdir/inverted.folded" 2>&1)"
+fi
+keys Escape
+
 keys 2
 check "Time Order" wait_for " 2 Time Order "
 keys i

@@ -34,6 +34,7 @@
 #include "tflame/calltree.h"
 #include "tflame/profile.h"
 
+struct export_lens;
 struct tf_error;
 
 struct inverted {
@@ -49,6 +50,11 @@ struct inverted {
 	 * while its frame ids change. STACK_ROOT for the root.
 	 */
 	stack_id *leaf, *base;
+	/*
+	 * Per stack s of ps, the stack of view where s's self weight sits:
+	 * s's path read from the leaf. STACK_ROOT for a stack with none.
+	 */
+	stack_id *landing;
 };
 
 /* Build inv from t (built over its set). Release with inverted_release(). */
@@ -56,9 +62,26 @@ void inverted_build(struct inverted *inv, const struct calltree *t);
 void inverted_release(struct inverted *inv);
 
 /*
+ * Export the inverted tree (export.h): el, set up for inv's set and a
+ * profile of it, is turned onto inv's view, whose stacks' self weights
+ * are the lens's weights read from the leaf, each sample mapped to where
+ * it lands (through its thread mask, as before). Its zoom, when not
+ * STACK_ROOT, must be a stack of the view. A differential export has no
+ * inverted form: el->base goes. ctx is scratch that must live as long as
+ * el is used.
+ */
+struct inverted_export {
+	const struct inverted *inv;
+	const struct profile *p;
+};
+void inverted_export_lens(const struct inverted *inv, struct export_lens *el,
+			  struct inverted_export *ctx);
+
+/*
  * Check inv against the tree t it was built from: the tree and its view
  * pass calltree_check() and profile_set_check(); every stack's leaf and
- * base spell its path; the root weighs t's;
+ * base spell its path, and every stack of t with self weight lands on a
+ * stack of its frame and depth; the root weighs t's;
  * nothing sits on the root itself; each node of row 0 weighs the self
  * weight of t's stacks whose frame it is, and no other frame has such
  * weight. Returns 0, or -1 with err set.

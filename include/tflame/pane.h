@@ -91,11 +91,12 @@ struct pane_selection {
 	const struct profile_set *set; /* of the boxes: the model's, or a Sandwich tree's */
 	stack_id sel;   /* the selected box's stack in set, STACK_ROOT when none */
 	/*
-	 * The box zoomed into (Enter), as a stack of the model's set;
-	 * STACK_ROOT when none, or when set is not the model's.
+	 * The box zoomed into (Enter), as a stack of set; STACK_ROOT when
+	 * none.
 	 */
 	stack_id zoom;
-	bool inverted;  /* sel's path runs up from the function (Sandwich's callers) */
+	/* sel's path runs up from the function (Sandwich's callers) or the leaf (inverted) */
+	bool inverted;
 	str_id name;    /* with no box selected, the selected row's function, or STR_EMPTY */
 };
 

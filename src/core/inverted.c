@@ -6,20 +6,14 @@
 #include <string.h>
 
 #include "tflame/error.h"
+#include "tflame/export.h"
 #include "tflame/xalloc.h"
-
-/* Where a stack's self weight lands: the end of its path read from the leaf. */
-struct landing {
-	stack_id node;
-	uint64_t weight;
-};
 
 void
 inverted_build(struct inverted *inv, const struct calltree *t)
 {
 	const struct profile_set *ps = t->ps;
-	struct landing *land = NULL;
-	size_t nr = 0, alloc = 0, alloc_walks = 0;
+	size_t alloc_walks = 0;
 	uint64_t *w, steps = 0;
 
 	memset(inv, 0, sizeof(*inv));
@@ -42,10 +36,10 @@ inverted_build(struct inverted *inv, const struct calltree *t)
 	inv->leaf = xreallocarray(NULL, alloc_walks, sizeof(*inv->leaf));
 	inv->base = xreallocarray(NULL, alloc_walks, sizeof(*inv->base));
 	inv->leaf[STACK_ROOT] = inv->base[STACK_ROOT] = STACK_ROOT;
+	inv->landing = xcalloc((size_t)ps->nr_stacks + 1, sizeof(*inv->landing));
 	/*
 	 * Parents come before children in the set, but a path read from its
 	 * leaf is interned whole, its own parents first: any order will do.
-	 * The landings are kept until the view's size is known.
 	 */
 	for (stack_id s = 1; s < t->nr_nodes; s++) {
 		stack_id v = STACK_ROOT;
@@ -68,17 +62,13 @@ inverted_build(struct inverted *inv, const struct calltree *t)
 			inv->leaf[v] = s;
 			inv->base[v] = a;
 		}
-		ALLOC_GROW(land, nr, alloc);
-		land[nr].node = v;
-		land[nr].weight = t->self[s];
-		nr++;
+		inv->landing[s] = v;
 	}
 	w = xcalloc(inv->view.nr_stacks, sizeof(*w));
-	for (size_t i = 0; i < nr; i++)
-		w[land[i].node] += land[i].weight;
+	for (stack_id s = 1; s < t->nr_nodes; s++)
+		w[inv->landing[s]] += t->self[s];
 	calltree_build(&inv->tree, &inv->view, w);
 	free(w);
-	free(land);
 }
 
 void
@@ -90,6 +80,7 @@ inverted_release(struct inverted *inv)
 	profile_set_view_release(&inv->view);
 	free(inv->leaf);
 	free(inv->base);
+	free(inv->landing);
 	memset(inv, 0, sizeof(*inv));
 }
 
@@ -121,9 +112,11 @@ inverted_check(const struct inverted *inv, const struct calltree *t, struct tf_e
 		uint32_t depth = v->stacks[s].depth, i = depth;
 		stack_id a = inv->leaf[s], u = s;
 
+		if (a == STACK_ROOT || a >= ps->nr_stacks) {
+			ret = tf_error_set(err, "inverted stack %u: a walk from %u", s, a);
+			break;
+		}
 		ALLOC_GROW_BY(walk, 0, depth, alloc_walk);
-		if (a == STACK_ROOT || a >= ps->nr_stacks)
-			return tf_error_set(err, "inverted stack %u: a walk from %u", s, a);
 		/* The view's frames, row 0 first. */
 		for (; u != STACK_ROOT && i; u = v->stacks[u].parent)
 			walk[--i] = v->stacks[u].frame;
@@ -141,15 +134,41 @@ inverted_check(const struct inverted *inv, const struct calltree *t, struct tf_e
 			ret = tf_error_set(err, "inverted stack %u: a walk of %u frames for %u", s, i,
 					   depth);
 	}
-	free(walk);
-	if (ret)
+	if (ret) {
+		free(walk);
 		return ret;
+	}
 	if (it->total[STACK_ROOT] != (t->nr_nodes ? t->total[STACK_ROOT] : 0))
 		return tf_error_set(err, "inverted tree weighs %llu, the tree %llu",
 				    (unsigned long long)it->total[STACK_ROOT],
 				    (unsigned long long)t->total[STACK_ROOT]);
 	if (it->self[STACK_ROOT])
 		return tf_error_set(err, "inverted tree: weight on the root");
+	/* Each stack with self weight lands at the end of its path from the leaf. */
+	for (stack_id s = 1; s < t->nr_nodes; s++) {
+		stack_id l = inv->landing[s], a = s;
+		uint32_t depth = ps->stacks[s].depth, i = depth;
+
+		if (!t->self[s])
+			continue;
+		if (l == STACK_ROOT || l >= v->nr_stacks || v->stacks[l].depth != depth)
+			return tf_error_set(err, "stack %u lands on inverted stack %u", s, l);
+		ALLOC_GROW_BY(walk, 0, depth, alloc_walk);
+		/* The view's frames from the landing up to row 0: the path from the root down. */
+		for (; l != STACK_ROOT && i; l = v->stacks[l].parent)
+			walk[--i] = v->stacks[l].frame;
+		for (i = 0; i < depth; i++, a = ps->stacks[a].parent)
+			if (walk[i] != ps->stacks[a].frame)
+				break;
+		if (i < depth) {
+			ret = tf_error_set(err, "stack %u lands on inverted stack %u of another "
+					   "path", s, inv->landing[s]);
+			break;
+		}
+	}
+	free(walk);
+	if (ret)
+		return ret;
 	/* Row 0: per frame, the self weight of the stacks it ends. */
 	leaf = xcalloc((size_t)ps->nr_frames + 1, sizeof(*leaf));
 	for (stack_id s = 1; s < t->nr_nodes; s++)
@@ -170,4 +189,27 @@ inverted_check(const struct inverted *inv, const struct calltree *t, struct tf_e
 			ret = tf_error_set(err, "inverted row 0: frame %u missing", f);
 	free(leaf);
 	return ret;
+}
+
+/* export_sample_fn: sample i of the profile, at the end of its path from the leaf. */
+static stack_id
+inverted_sample(void *ctx, size_t i)
+{
+	const struct inverted_export *ie = ctx;
+	stack_id s = ie->inv->landing[ie->p->stack[i]];
+
+	return s == STACK_ROOT ? EXPORT_DROP : s;
+}
+
+void
+inverted_export_lens(const struct inverted *inv, struct export_lens *el,
+		     struct inverted_export *ctx)
+{
+	ctx->inv = inv;
+	ctx->p = el->p;
+	el->ps = &inv->view;
+	el->stack_w = inv->tree.self;
+	el->sample_stack = inverted_sample;
+	el->ctx = ctx;
+	el->base = NULL;
 }

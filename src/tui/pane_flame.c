@@ -1750,6 +1750,8 @@ void
 flame_selection(const struct flame *f, struct pane_selection *out)
 {
 	out->set = f->ps;
+	/* An inverted tree's path runs up from the frame that ran. */
+	out->inverted = f->nav.inverted;
 	out->sel = f->sel != NODE_NONE && f->total ? node_stack(f, f->sel) : STACK_ROOT;
 	out->zoom = f->root != NODE_NONE && f->total ? node_stack(f, f->root) : STACK_ROOT;
 }

@@ -1172,6 +1172,7 @@ apply_export(struct tui *ui)
 	struct tf_error err = TF_ERROR_INIT;
 	struct export_result res;
 	struct export_lens el = { 0 };
+	struct inverted_export ie;
 	struct pane_selection sel;
 	enum export_format f;
 	FILE *out;
@@ -1189,6 +1190,11 @@ apply_export(struct tui *ui)
 	el.zoom = sel.set == ui->model.ps ? sel.zoom : STACK_ROOT;
 	el.title = ui->path;
 	el.base = diff_other(el.ps, el.p);
+	/* Left Heavy inverted exports what it shows: the stacks read from the leaf. */
+	if (ui->model.inverted) {
+		inverted_export_lens(model_inverted(&ui->model), &el, &ie);
+		el.zoom = sel.set == el.ps ? sel.zoom : STACK_ROOT;
+	}
 	svg.icicle = !ui->ctx.flip;
 	svg.color = ui->ctx.color;
 	out = fopen(pr->text.buf, "w");

@@ -1,0 +1,1 @@
+export --to=folded --inverted tests/data/folded/inverted.txt

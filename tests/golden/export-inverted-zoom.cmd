@@ -1,0 +1,1 @@
+export --to=folded --inverted --zoom='lex;expr' tests/data/folded/inverted.txt
