@@ -121,6 +121,14 @@ struct importer {
 	/* Read all of in into ps. Returns 0, or -1 with err set. */
 	int (*load)(struct input *in, const struct import_options *opts,
 		    struct profile_set *ps, struct tf_error *err);
+	/*
+	 * File names the format's writers give (NULL-terminated, or NULL):
+	 * an ending such as ".jfr", or a beginning ending in '*' such as
+	 * "callgrind.out*", matched on the base name without a ".gz" or
+	 * ".zst". The content decides; a name only adds to a probe that saw
+	 * something (import_file()).
+	 */
+	const char *const *names;
 };
 
 /* Each importer, defined in src/import/<name>.c. */

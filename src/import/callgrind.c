@@ -1026,9 +1026,12 @@ callgrind_probe(const char *data, size_t len)
 	return 0;
 }
 
+static const char *const callgrind_names[] = { "callgrind.out*", NULL };
+
 const struct importer importer_callgrind = {
 	.name = "callgrind",
 	.description = "callgrind",
 	.probe = callgrind_probe,
 	.load = callgrind_load,
+	.names = callgrind_names,
 };

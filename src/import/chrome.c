@@ -1571,9 +1571,12 @@ chrome_probe(const char *data, size_t len)
 	return 0;
 }
 
+static const char *const chrome_names[] = { ".cpuprofile", NULL };
+
 const struct importer importer_chrome = {
 	.name = "chrome",
 	.description = CHROME_FORMAT,
 	.probe = chrome_probe,
 	.load = chrome_load,
+	.names = chrome_names,
 };

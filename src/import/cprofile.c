@@ -1174,9 +1174,12 @@ cprofile_probe(const char *data, size_t len)
 	return 0;
 }
 
+static const char *const cprofile_names[] = { ".pstats", NULL };
+
 const struct importer importer_cprofile = {
 	.name = "cprofile",
 	.description = "Python cProfile",
 	.probe = cprofile_probe,
 	.load = cprofile_load,
+	.names = cprofile_names,
 };

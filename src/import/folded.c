@@ -749,9 +749,12 @@ folded_probe(const char *data, size_t len)
 	return score;
 }
 
+static const char *const folded_names[] = { ".folded", ".collapsed", NULL };
+
 const struct importer importer_folded = {
 	.name = "folded",
 	.description = FOLDED_FORMAT,
 	.probe = folded_probe,
 	.load = folded_load,
+	.names = folded_names,
 };

@@ -1396,9 +1396,12 @@ gecko_probe(const char *data, size_t len)
 	return 0;
 }
 
+static const char *const gecko_names[] = { ".gecko.json", NULL };
+
 const struct importer importer_gecko = {
 	.name = "gecko",
 	.description = GECKO_FORMAT,
 	.probe = gecko_probe,
 	.load = gecko_load,
+	.names = gecko_names,
 };

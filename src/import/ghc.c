@@ -391,9 +391,12 @@ ghc_probe(const char *data, size_t len)
 	return 0;
 }
 
+static const char *const ghc_names[] = { ".prof", NULL };
+
 const struct importer importer_ghc = {
 	.name = "ghc",
 	.description = GHC_FORMAT,
 	.probe = ghc_probe,
 	.load = ghc_load,
+	.names = ghc_names,
 };

@@ -278,9 +278,12 @@ heapprofile_probe(const char *data, size_t len)
 	return json_probe_has_key(data, len, "hitCount") ? 30 : 95;
 }
 
+static const char *const heapprofile_names[] = { ".heapprofile", NULL };
+
 const struct importer importer_heapprofile = {
 	.name = "heapprofile",
 	.description = HEAP_FORMAT,
 	.probe = heapprofile_probe,
 	.load = heapprofile_load,
+	.names = heapprofile_names,
 };

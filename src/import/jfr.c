@@ -1809,9 +1809,12 @@ jfr_probe(const char *data, size_t len)
 	return 100;
 }
 
+static const char *const jfr_names[] = { ".jfr", NULL };
+
 const struct importer importer_jfr = {
 	.name = "jfr",
 	.description = "Java Flight Recorder",
 	.probe = jfr_probe,
 	.load = jfr_load,
+	.names = jfr_names,
 };

@@ -523,9 +523,12 @@ perfdata_probe(const char *data, size_t len)
 	return 0;
 }
 
+static const char *const perfdata_names[] = { "perf.data*", ".data", NULL };
+
 const struct importer importer_perfdata = {
 	.name = "perf.data",
 	.description = "perf.data",
 	.probe = perfdata_probe,
 	.load = perfdata_load,
+	.names = perfdata_names,
 };

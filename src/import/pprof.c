@@ -1056,9 +1056,12 @@ pprof_probe(const char *data, size_t len)
 	return known ? 80 : 0;
 }
 
+static const char *const pprof_names[] = { ".pb.gz", ".pprof", ".pb", NULL };
+
 const struct importer importer_pprof = {
 	.name = "pprof",
 	.description = "pprof",
 	.probe = pprof_probe,
 	.load = pprof_load,
+	.names = pprof_names,
 };

@@ -108,6 +108,42 @@ closest_importer(const struct importer *best, const char *data, size_t len)
 	return &importer_folded;
 }
 
+/* What a probe that saw something gains from a name its format's writers give. */
+#define NAME_HINT 15
+
+static bool
+ends_with(const char *s, size_t len, const char *end)
+{
+	size_t n = strlen(end);
+
+	return len >= n && !memcmp(s + len - n, end, n);
+}
+
+/* Whether path's base name is one that imp's writers give (struct importer.names). */
+static bool
+name_suggests(const struct importer *imp, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t len;
+
+	base = base ? base + 1 : path;
+	len = strlen(base);
+	/* The compression is the input layer's business, not the format's. */
+	if (ends_with(base, len, ".gz"))
+		len -= 3;
+	else if (ends_with(base, len, ".zst"))
+		len -= 4;
+	for (size_t i = 0; imp->names && imp->names[i]; i++) {
+		const char *n = imp->names[i];
+		size_t k = strlen(n);
+
+		if (k && n[k - 1] == '*' ? len >= k - 1 && !memcmp(base, n, k - 1)
+					  : ends_with(base, len, n))
+			return true;
+	}
+	return false;
+}
+
 static const struct importer *
 pick_importer(const struct input *in, const char *data, size_t len,
 	      const struct importer **closest, struct tf_error *err)
@@ -120,6 +156,9 @@ pick_importer(const struct input *in, const char *data, size_t len,
 	*closest = NULL;
 	for (size_t i = 0; importers[i]; i++) {
 		int score = importers[i]->probe(data, len);
+
+		if (score > 0 && name_suggests(importers[i], in->name))
+			score += NAME_HINT;
 
 		/* Ties go to the earlier importer: the list is in probing order. */
 		if (score > best_score) {
@@ -140,6 +179,10 @@ pick_importer(const struct input *in, const char *data, size_t len,
 						   : "unknown format (tried ");
 	importer_list_names(&sb, false);
 	strbuf_addstr(&sb, ")");
+	/* Nothing is sure: a name its writers give says which it resembles. */
+	for (size_t i = 0; importers[i] && !best && !looks_binary(data, len); i++)
+		if (name_suggests(importers[i], in->name))
+			best = importers[i];
 	*closest = closest_importer(best, data, len);
 	if (!*closest)
 		tf_error_set_at(err, in->name, 0, "%s", sb.buf);

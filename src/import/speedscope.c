@@ -969,9 +969,12 @@ speedscope_probe(const char *data, size_t len)
 	return 0;
 }
 
+static const char *const speedscope_names[] = { ".speedscope.json", ".speedscope", NULL };
+
 const struct importer importer_speedscope = {
 	.name = "speedscope",
 	.description = SPEEDSCOPE_FORMAT,
 	.probe = speedscope_probe,
 	.load = speedscope_load,
+	.names = speedscope_names,
 };

@@ -455,9 +455,12 @@ stackprof_probe(const char *data, size_t len)
 	return json_probe_has_key(data, len, "raw") || json_probe_has_key(data, len, "interval") ? 95 : 40;
 }
 
+static const char *const stackprof_names[] = { ".stackprof", ".stackprof.json", NULL };
+
 const struct importer importer_stackprof = {
 	.name = "stackprof",
 	.description = STACKPROF_FORMAT,
 	.probe = stackprof_probe,
 	.load = stackprof_load,
+	.names = stackprof_names,
 };

@@ -580,9 +580,12 @@ v8log_probe(const char *data, size_t len)
 	return 0;
 }
 
+static const char *const v8log_names[] = { ".v8log.json", NULL };
+
 const struct importer importer_v8log = {
 	.name = "v8log",
 	.description = V8LOG_FORMAT,
 	.probe = v8log_probe,
 	.load = v8log_load,
+	.names = v8log_names,
 };

@@ -226,7 +226,50 @@ test_unknown_text(void **state)
 	strbuf_addf(&want, "unknown format (tried %s); most like speedscope, which fails: "
 		    "no samples found", tried());
 	import_fails(path, NULL, named(path, want.buf));
+	strbuf_reset(&want);
+	/* The same under a name Chrome's writers give: the name says what it resembles. */
+	path = put_str(state, "x.cpuprofile", "{\"a\": [1, 2]}");
+	strbuf_addf(&want, "unknown format (tried %s); most like Chrome/Node, which fails: "
+		    "no samples found",
+		    tried());
+	import_fails(path, NULL, named(path, want.buf));
+	/* Compressed, the name is read without .gz. */
+	path = put_str(state, "x.cpuprofile.gz", "{\"a\": [1, 2]}");
+	import_fails(path, NULL, named(path, want.buf));
 	strbuf_release(&want);
+}
+
+/* The content decides; a file name its writers give only adds to a probe. */
+static void
+test_name_hint(void **state)
+{
+	struct profile_set *ps;
+	const char *path;
+
+	/* Folded stacks named as a JFR recording are still folded stacks. */
+	path = put_str(state, "stacks.jfr", "main;work 5\nmain;idle 2\n");
+	ps = import_ok(path, NULL, &default_opts);
+	assert_string_equal(ps->format, importer_folded.description);
+	profile_set_free(ps);
+	/*
+	 * Text too weak to call folded stacks on its own (test_unknown_text)
+	 * is read as such under the name its writers give.
+	 */
+	path = put_str(state, "weak.folded", "x y z\nhello 5\nfoo bar\nbaz qux\n");
+	ps = import_ok(path, NULL, &default_opts);
+	assert_string_equal(ps->format, importer_folded.description);
+	assert_int_equal(ps->profiles[0]->total_weight, 5);
+	profile_set_free(ps);
+	/* And a Chrome profile named .folded is Chrome's. */
+	path = put_str(state, "p.folded",
+		       "{\"nodes\":[{\"id\":1,\"callFrame\":{\"functionName\":\"(root)\","
+		       "\"scriptId\":\"0\",\"url\":\"\",\"lineNumber\":-1,\"columnNumber\":-1},"
+		       "\"children\":[2]},{\"id\":2,\"callFrame\":{\"functionName\":\"f\","
+		       "\"scriptId\":\"1\",\"url\":\"a.js\",\"lineNumber\":1,\"columnNumber\":1}}],"
+		       "\"startTime\":0,\"endTime\":10,\"samples\":[2,2],\"timeDeltas\":[1,1]}");
+	ps = import_ok(path, NULL, &default_opts);
+	assert_string_equal(ps->format, importer_chrome.description);
+	profile_set_free(ps);
 }
 
 static void
@@ -472,6 +515,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_probe_json, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_binary, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_text, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_name_hint, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_format_forced, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_gzip, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_utf16, tmpdir_setup, tmpdir_teardown),
