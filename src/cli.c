@@ -187,23 +187,8 @@ cli_diff_args(struct cli_common *co, int argc, char **argv, const char **base)
 	return cli_file_arg(co, argc, argv);
 }
 
-void
-cli_lens_release(struct cli_lens *l)
-{
-	free(l->tids);
-	free(l->pids);
-	l->tids = l->pids = NULL;
-	l->nr_tids = l->nr_pids = l->alloc_tids = l->alloc_pids = 0;
-}
-
-bool
-cli_lens_filters_threads(const struct cli_lens *l)
-{
-	return l->nr_tids || l->nr_pids || l->comm;
-}
-
 int
-cli_lens_option(struct cli_lens *l, const char *cmd, int c)
+cli_lens_option(struct lens_spec *l, const char *cmd, int c)
 {
 	unsigned long long id;
 
@@ -233,119 +218,31 @@ cli_lens_option(struct cli_lens *l, const char *cmd, int c)
 	case CLI_OPT_INVERTED:
 		l->inverted = true;
 		return CLI_NEXT;
+	case CLI_OPT_TRANSFORM:
+		ALLOC_GROW(l->transforms, l->nr_transforms, l->alloc_transforms);
+		l->transforms[l->nr_transforms++] = optarg;
+		return CLI_NEXT;
+	case CLI_OPT_LENS:
+		l->file = optarg;
+		return CLI_NEXT;
 	default:
 		return CLI_OWN;
 	}
 }
 
-/* Compile re for option opt, printing pcre2's complaint on failure. */
-static struct search_re *
-lens_regex(const char *opt, const char *re)
+int
+cli_apply_spec(const struct lens_spec *l, struct model *m, const char *path)
 {
 	struct tf_error err = TF_ERROR_INIT;
-	struct search_re *r;
-	size_t offset;
+	int ret = CLI_NEXT;
 
-	r = search_re_new(re, strlen(re), &offset, &err);
-	if (!r) {
-		struct strbuf sb = STRBUF_INIT;
-
-		text_escape_str(&sb, re);
-		cli_error("--%s '%s': %s", opt, sb.buf, tf_error_text(&err));
-		strbuf_release(&sb);
+	if (model_apply_spec(m, l, path, &err)) {
+		/* model_apply_spec() escaped what came from the user and the file. */
+		cli_error("%s", tf_error_text(&err));
+		ret = EXIT_USAGE;
 	}
 	tf_error_release(&err);
-	return r;
-}
-
-int
-cli_lens_apply(const struct cli_lens *l, struct model *m, const char *path)
-{
-	const struct profile_set *ps = m->ps;
-	struct strbuf name = STRBUF_INIT;
-
-	text_escape_str(&name, path);
-	if (l->event) {
-		struct profile *p;
-		size_t nr = profile_set_find_event(ps, l->event, &p);
-
-		if (!p) {
-			struct strbuf names = STRBUF_INIT, ev = STRBUF_INIT;
-
-			/* Ambiguous: the events it could mean; else all of them. */
-			for (size_t i = 0, n = 0; i < ps->nr_profiles; i++) {
-				if (nr && !profile_event_named(ps, ps->profiles[i], l->event))
-					continue;
-				strbuf_addstr(&names, n++ ? ", " : "");
-				text_escape_str(&names, ps_get(ps, ps->profiles[i]->name));
-			}
-			text_escape_str(&ev, l->event);
-			if (nr)
-				cli_error("%s: event %s is ambiguous: it could be %s", name.buf,
-					  ev.buf, names.buf);
-			else
-				cli_error("%s: no event named %s (events: %s)", name.buf, ev.buf,
-					  names.buf);
-			strbuf_release(&names);
-			strbuf_release(&ev);
-			strbuf_release(&name);
-			return EXIT_USAGE;
-		}
-		model_set_profile(m, (size_t)profile_set_profile_index(ps, p));
-	}
-	if (cli_lens_filters_threads(l)) {
-		bool *mask = xcalloc((size_t)ps->nr_threads + 1, sizeof(*mask));
-		int ret = CLI_NEXT;
-
-		for (size_t i = 0; i < l->nr_tids && ret == CLI_NEXT; i++)
-			if (!model_mark_threads(m, THREAD_BY_TID, l->tids[i], NULL, mask)) {
-				cli_error("%s: no thread with tid %lld", name.buf,
-					  (long long)l->tids[i]);
-				ret = EXIT_USAGE;
-			}
-		for (size_t i = 0; i < l->nr_pids && ret == CLI_NEXT; i++)
-			if (!model_mark_threads(m, THREAD_BY_PID, l->pids[i], NULL, mask)) {
-				cli_error("%s: no process with pid %lld", name.buf,
-					  (long long)l->pids[i]);
-				ret = EXIT_USAGE;
-			}
-		if (l->comm && ret == CLI_NEXT) {
-			struct search_re *re = lens_regex("comm", l->comm);
-
-			if (!re) {
-				ret = EXIT_USAGE;
-			} else {
-				if (!model_mark_threads(m, THREAD_BY_COMM, 0, re, mask)) {
-					struct strbuf sb = STRBUF_INIT;
-
-					text_escape_str(&sb, l->comm);
-					cli_error("%s: no thread named like '%s'", name.buf, sb.buf);
-					strbuf_release(&sb);
-					ret = EXIT_USAGE;
-				}
-				search_re_free(re);
-			}
-		}
-		if (ret == CLI_NEXT)
-			model_set_threads(m, mask);
-		free(mask);
-		if (ret != CLI_NEXT) {
-			strbuf_release(&name);
-			return ret;
-		}
-	}
-	if (l->search) {
-		struct search_re *re = lens_regex("search", l->search);
-
-		if (!re) {
-			strbuf_release(&name);
-			return EXIT_USAGE;
-		}
-		model_set_search(m, re);
-	}
-	model_set_inverted(m, l->inverted);
-	strbuf_release(&name);
-	return CLI_NEXT;
+	return ret;
 }
 
 _Static_assert(EXIT_INTERRUPTED == TUI_EXIT_INTERRUPTED, "one status for a cancelled load");
@@ -410,7 +307,7 @@ static int
 ui_main(int argc, char **argv)
 {
 	struct cli_common co = { .cmd = NULL, .usage = usage_text, CLI_SYMBOLS_ON };
-	struct cli_lens lens = { 0 };
+	struct lens_spec lens = { 0 };
 	struct tui_options o = { 0 };
 	struct conf conf;
 	const char **dirs = NULL; /* --source-dir: borrowed from argv */
@@ -435,7 +332,7 @@ ui_main(int argc, char **argv)
 			dirs[nr_dirs++] = optarg;
 			continue;
 		}
-		cli_lens_release(&lens);
+		lens_spec_release(&lens);
 		free(dirs);
 		conf_release(&conf);
 		return r == CLI_OWN ? EXIT_USAGE : r;
@@ -450,7 +347,7 @@ ui_main(int argc, char **argv)
 		o.conf = &conf;
 		r = tui_run(&o);
 	}
-	cli_lens_release(&lens);
+	lens_spec_release(&lens);
 	free(dirs);
 	conf_release(&conf);
 	return r;

@@ -335,7 +335,7 @@ print_lanes(struct model *m, struct layout *l, const struct view *frame, bool ut
 	    struct strbuf *out)
 {
 	const struct timeline *tl = model_timeline(m);
-	const struct profile_set *ps = m->ps;
+	const struct profile_set *ps = model_view(m);
 
 	print_ruler(tl, frame, utf8, out);
 	for (uint32_t i = 0; i < tl->nr_lanes; i++) {
@@ -376,7 +376,7 @@ cmd_dump(int argc, char **argv)
 	static const char *const view_names[] = { "left-heavy", "time-order", "sandwich" };
 	struct cli_common cc = { .cmd = "dump", .usage = dump_usage,
 				 CLI_SYMBOLS_ON };
-	struct cli_lens lens = { 0 };
+	struct lens_spec lens = { 0 };
 	const char *zoom = NULL, *function = NULL, *path;
 	unsigned long long width = 100, height = 30;
 	enum dump_view view = VIEW_LEFT_HEAVY;
@@ -449,7 +449,7 @@ cmd_dump(int argc, char **argv)
 		goto out;
 	model_init(&m, ps);
 	have_model = true;
-	if ((ret = cli_lens_apply(&lens, &m, path)) != CLI_NEXT)
+	if ((ret = cli_apply_spec(&lens, &m, path)) != CLI_NEXT)
 		goto out;
 	ret = EXIT_OK;
 
@@ -489,7 +489,8 @@ cmd_dump(int argc, char **argv)
 		add_x(model_timeline(&m), total, utf8, &out);
 	} else {
 		strbuf_addstr(&out, "  weight ");
-		profile_format_weight(model_profile(&m), v.x1 - v.x0, &out);
+		/* An empty lens (a transform kept nothing) has a view of 1 for layout's sake. */
+		profile_format_weight(model_profile(&m), total ? v.x1 - v.x0 : 0, &out);
 		strbuf_addf(&out, " of ");
 		profile_format_weight(model_profile(&m), total, &out);
 		if (view == VIEW_TIME_ORDER)
@@ -550,6 +551,6 @@ out:
 	layout_release(&l);
 	if (have_model)
 		model_release(&m);
-	cli_lens_release(&lens);
+	lens_spec_release(&lens);
 	return ret;
 }

@@ -128,7 +128,7 @@ int
 cmd_export(int argc, char **argv)
 {
 	struct cli_common cc = { .cmd = "export", .usage = export_usage, CLI_SYMBOLS_ON };
-	struct cli_lens lens = { 0 };
+	struct lens_spec lens = { 0 };
 	struct export_svg_options svg = EXPORT_SVG_OPTIONS_INIT;
 	struct export_lens el = { 0 };
 	struct inverted_export ie;
@@ -231,14 +231,14 @@ cmd_export(int argc, char **argv)
 		goto out;
 	model_init(&m, ps);
 	have_model = true;
-	if ((ret = cli_lens_apply(&lens, &m, cc.path)) != CLI_NEXT)
+	if ((ret = cli_apply_spec(&lens, &m, cc.path)) != CLI_NEXT)
 		goto out;
 	ret = EXIT_OK;
 
 	el.ps = ps;
 	el.p = model_profile(&m);
 	el.stack_w = model_stack_weights(&m);
-	el.threads = m.threads;
+	el.threads = m.lens.threads;
 	el.title = cc.path;
 	/* A comparison, or a differential folded file: the SVG shows the change. */
 	el.base = diff_other(ps, el.p);
@@ -307,6 +307,6 @@ out:
 	tf_error_release(&err);
 	if (have_model)
 		model_release(&m);
-	cli_lens_release(&lens);
+	lens_spec_release(&lens);
 	return ret;
 }

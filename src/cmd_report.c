@@ -154,7 +154,7 @@ copy_rows(struct model *m, enum sandwich_sort by, uint32_t *nr)
 static void
 lines_compute(struct report *r)
 {
-	struct sample_filter filter = { r->m->threads };
+	struct sample_filter filter = { r->m->lens.threads };
 	const struct search *s = r->searching ? model_search(r->m) : NULL;
 	uint32_t *order;
 
@@ -175,7 +175,7 @@ static void
 procs_compute(struct report *r)
 {
 	const struct thread_table *tt = model_thread_weights(r->m);
-	const bool *keep = r->m->threads;
+	const bool *keep = r->m->lens.threads;
 
 	r->shown = xcalloc((size_t)r->ps->nr_threads + 1, sizeof(*r->shown));
 	for (size_t i = 0; i < r->nr_threads && (!r->limit || i < r->limit); i++)
@@ -207,7 +207,7 @@ report_compute(struct report *r)
 {
 	const struct profile_set *ps = r->ps;
 	const struct profile *p = r->p;
-	const bool *keep = r->m->threads;
+	const bool *keep = r->m->lens.threads;
 	struct thread_row *rows = xcalloc(ps->nr_threads + 1, sizeof(*rows));
 
 	r->total = model_total(r->m);
@@ -708,7 +708,7 @@ print_text(const struct report *r)
 	}
 	strbuf_addch(&out, '\n');
 	strbuf_addf(&out, "samples   %zu", r->nr_samples);
-	if (r->m->threads)
+	if (r->m->lens.threads)
 		strbuf_addf(&out, " of %zu (thread filter)", p->nr_samples);
 	strbuf_addstr(&out, "\nweight    ");
 	add_amount(&out, p, r->total);
@@ -1259,7 +1259,7 @@ print_diff_json(const struct diff_input *in, struct diff_row *rows, size_t nr,
 }
 
 static int
-report_diff(struct cli_common *cc, const struct cli_lens *lens, const char *base,
+report_diff(struct cli_common *cc, const struct lens_spec *lens, const char *base,
 	    struct diff_opts *o)
 {
 	struct diff_input in[2];
@@ -1275,7 +1275,7 @@ report_diff(struct cli_common *cc, const struct cli_lens *lens, const char *base
 			goto out;
 		model_init(&in[k].m, in[k].ps);
 		in[k].have_model = true;
-		if ((ret = cli_lens_apply(lens, &in[k].m, in[k].path)) != CLI_NEXT)
+		if ((ret = cli_apply_spec(lens, &in[k].m, in[k].path)) != CLI_NEXT)
 			goto out;
 		in[k].side.ps = in[k].ps;
 		in[k].side.ft = model_funcs(&in[k].m);
@@ -1355,7 +1355,7 @@ cmd_report(int argc, char **argv)
 {
 	struct cli_common cc = { .cmd = "report", .usage = report_usage,
 				 CLI_SYMBOLS_ON };
-	struct cli_lens lens = { 0 };
+	struct lens_spec lens = { 0 };
 	struct report r = { 0 };
 	struct profile_set *ps = NULL;
 	struct model m;
@@ -1445,7 +1445,7 @@ cmd_report(int argc, char **argv)
 		goto out;
 	model_init(&m, ps);
 	have_model = true;
-	if ((ret = cli_lens_apply(&lens, &m, r.path)) != CLI_NEXT)
+	if ((ret = cli_apply_spec(&lens, &m, r.path)) != CLI_NEXT)
 		goto out;
 	ret = EXIT_OK;
 	r.m = &m;
@@ -1465,6 +1465,6 @@ out:
 	report_release(&r);
 	if (have_model)
 		model_release(&m);
-	cli_lens_release(&lens);
+	lens_spec_release(&lens);
 	return ret;
 }

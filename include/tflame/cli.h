@@ -15,6 +15,7 @@
 #include <stdbool.h>
 
 #include "tflame/import.h"
+#include "tflame/lens.h"
 
 struct model;
 
@@ -139,6 +140,8 @@ enum {
 	CLI_OPT_COMM,
 	CLI_OPT_SEARCH,
 	CLI_OPT_INVERTED,
+	CLI_OPT_TRANSFORM,
+	CLI_OPT_LENS,
 };
 
 #define CLI_LENS_OPTIONS \
@@ -147,7 +150,9 @@ enum {
 	{ "pid", required_argument, NULL, CLI_OPT_PID }, \
 	{ "comm", required_argument, NULL, CLI_OPT_COMM }, \
 	{ "search", required_argument, NULL, CLI_OPT_SEARCH }, \
-	{ "inverted", no_argument, NULL, CLI_OPT_INVERTED }
+	{ "inverted", no_argument, NULL, CLI_OPT_INVERTED }, \
+	{ "transform", required_argument, NULL, CLI_OPT_TRANSFORM }, \
+	{ "lens", required_argument, NULL, CLI_OPT_LENS }
 
 /* The usage lines of CLI_LENS_OPTIONS, for the commands' --help. */
 #define CLI_LENS_USAGE \
@@ -158,30 +163,24 @@ enum {
 	"  --comm=REGEX            only threads whose name matches REGEX\n" \
 	"  --search=REGEX          highlight frames matching REGEX (smart case)\n" \
 	"  --inverted              Left Heavy inverted: the frames that ran first,\n" \
-	"                          then their callers (bottom-up)\n"
+	"                          then their callers (bottom-up)\n" \
+	"  --transform=KIND:ARG    reshape the stacks (repeatable, in order); KIND is\n" \
+	"                          focus-subtree, focus-function, focus-function-\n" \
+	"                          inverted, merge-function, merge-call-node, drop-\n" \
+	"                          function, collapse-recursion, collapse-direct-\n" \
+	"                          recursion, collapse-subtree or collapse-module;\n" \
+	"                          ARG a regex, or for the -subtree and -call-node\n" \
+	"                          kinds a call path: names joined by ';'\n" \
+	"  --lens=FILE             apply the transforms saved in FILE (w in the\n" \
+	"                          explorer), before those of --transform\n"
 
-struct cli_lens {
-	const char *event;
-	int64_t *tids, *pids;   /* owned */
-	size_t nr_tids, alloc_tids, nr_pids, alloc_pids;
-	const char *comm;       /* regex, or NULL */
-	const char *search;     /* regex, or NULL */
-	bool inverted;          /* the inverted tree */
-};
-
-/* Free what the lens options collected. */
-void cli_lens_release(struct cli_lens *l);
 /* Handle c if it is a lens option: CLI_NEXT, CLI_OWN or an exit status. */
-int cli_lens_option(struct cli_lens *l, const char *cmd, int c);
-/* Whether any thread option was given. */
-bool cli_lens_filters_threads(const struct cli_lens *l);
+int cli_lens_option(struct lens_spec *l, const char *cmd, int c);
 /*
- * Apply the lens to m: the event, the thread filter, the search, the
- * inverted tree. On a problem (no such event, no thread matched, a bad
- * regex) print an error naming path and return its exit status; else
- * return CLI_NEXT.
+ * For the subcommands: model_apply_spec(), printing its error. Returns
+ * CLI_NEXT, or EXIT_USAGE after the error.
  */
-int cli_lens_apply(const struct cli_lens *l, struct model *m, const char *path);
+int cli_apply_spec(const struct lens_spec *l, struct model *m, const char *path);
 
 /*
  * After the options: check that exactly one FILE is left and set co->path.

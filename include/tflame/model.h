@@ -30,6 +30,7 @@
 #include "tflame/chart.h"
 #include "tflame/functions.h"
 #include "tflame/inverted.h"
+#include "tflame/lens.h"
 #include "tflame/profile.h"
 #include "tflame/sandwich.h"
 #include "tflame/search.h"
@@ -74,12 +75,31 @@ enum thread_key {
 
 struct model {
 	struct profile_set *ps;   /* owned */
-	size_t profile;           /* index into ps->profiles */
-	bool *threads;            /* per thread: shown; NULL means all; owned */
+	struct lens lens;         /* profile, threads, search, transforms */
 	uint64_t generation;      /* bumped by every change of the lens */
+	uint64_t sel_gen;         /* bumped by a change of the samples kept */
+	uint64_t tx_gen;          /* bumped by a change of the transforms */
+
+	/* the set's per-stack weights of the selected samples, for sel_gen */
+	uint64_t *base_w;
+	uint64_t base_total;
+	uint64_t base_gen;
+	/* the same folded through the transforms (stack_w then points here) */
+	uint64_t *view_w;
+	uint32_t nr_view_w;
+	/*
+	 * Time Order's samples under the transforms: the profile with each
+	 * sample's view stack, and weight 0 for a dropped one (so that it
+	 * stays a gap in time). Arrays owned; the rest borrowed.
+	 */
+	struct profile view_p;    /* its stack array owned */
+	uint64_t *view_p_weight;  /* owned: its weights when some are dropped */
+	size_t view_p_profile;
+	uint64_t view_p_gen;      /* tx_gen it was made for, 0 never */
+	uint64_t marks_gen;       /* tx_gen of funcs' outermost marks */
 
 	/* caches, each valid when its *_gen equals generation */
-	uint64_t *stack_w;        /* per stack: weight of the selected samples */
+	const uint64_t *stack_w;  /* per view stack: weight of the selected samples */
 	uint64_t total;           /* their sum */
 	uint64_t w_gen;
 	struct calltree tree;
@@ -98,8 +118,6 @@ struct model {
 	 * only, so the weights and trees survive every keystroke of a
 	 * search prompt. Caches that depend on both remember both.
 	 */
-	struct search_re *search_re; /* owned; NULL when there is no search */
-	func_id search_func;         /* the search of one function, or SEARCH_NO_FUNC */
 	uint64_t search_gen;
 	struct search search;        /* over frames: depends on the regex only */
 	uint64_t search_built;       /* search_gen it was built for, 0 never */
@@ -143,7 +161,7 @@ void model_set_profile(struct model *m, size_t index);
 /*
  * Show only the threads whose mask entry is true (mask has ps->nr_threads
  * entries and is copied), or all threads when mask is NULL. A mask that
- * keeps every thread is stored as NULL, so m->threads is NULL exactly when
+ * keeps every thread is stored as NULL, so m->lens.threads is NULL exactly when
  * nothing is filtered out. Setting the lens it already has changes nothing
  * and keeps the caches.
  */
@@ -158,6 +176,36 @@ void model_set_threads(struct model *m, const bool *mask);
  * model_func_find() and model_set_search_func().
  */
 void model_set_changed(struct model *m);
+
+/*
+ * Transforms (lens.h): apply kind with arg on top of the others, remove
+ * the last one (undo), apply again the last one removed (redo). Each
+ * changes the lens: every tree, chart and table follows. push returns
+ * 0, or -1 with err set for a bad regex or path (nothing changes); pop
+ * and redo return false when there is nothing to undo or redo.
+ */
+int model_push_transform(struct model *m, enum lens_kind kind, const char *arg,
+			 struct tf_error *err);
+bool model_pop_transform(struct model *m);
+bool model_redo_transform(struct model *m);
+/*
+ * The stacks under the transforms (lens_view()): the call tree, the
+ * charts and the sandwich are over them, and share m->ps's frames and
+ * strings. m->ps itself when there is no transform. Valid until the
+ * transforms change.
+ */
+const struct profile_set *model_view(const struct model *m);
+
+/*
+ * Set the lens as spec says (lens.h): the event, the thread filter, the
+ * search, then the transforms of spec's lens file and of its list, in
+ * that order. Returns 0, or -1 with err saying what was wrong, text
+ * escaped: "PATH: no event named x" (path is the profile's), a bad
+ * regex, "LENSFILE:LINE: unknown transform ...". The lens may then be
+ * partly set.
+ */
+int model_apply_spec(struct model *m, const struct lens_spec *spec, const char *path,
+		     struct tf_error *err);
 
 const struct profile *model_profile(const struct model *m);
 /* Weight of the selected samples. */

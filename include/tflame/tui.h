@@ -15,13 +15,13 @@
 /* The exit status when the user interrupted the load: 128 + SIGINT. */
 #define TUI_EXIT_INTERRUPTED 130
 
-struct cli_lens;
+struct lens_spec;
 struct conf;
 
 struct tui_options {
 	const char *path;   /* the profile, "-" for stdin */
 	const char *format; /* importer name, or NULL to probe */
-	const struct cli_lens *lens; /* event, threads and search to start with */
+	const struct lens_spec *lens; /* event, threads and search to start with */
 	struct import_options io;
 	const char *const *source_dirs; /* --source-dir, in order (source.h) */
 	size_t nr_source_dirs;

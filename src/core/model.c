@@ -3,10 +3,14 @@
 #include "tflame/model.h"
 
 #include <assert.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tflame/error.h"
+#include "tflame/strbuf.h"
+#include "tflame/text.h"
 #include "tflame/xalloc.h"
 
 /*
@@ -23,9 +27,11 @@ model_init(struct model *m, struct profile_set *ps)
 	assert(ps->nr_profiles > 0);
 	memset(m, 0, sizeof(*m));
 	m->ps = ps;
+	lens_init(&m->lens);
 	m->generation = 1;
+	m->sel_gen = 1;
+	m->tx_gen = 1;
 	m->search_gen = 1;
-	m->search_func = SEARCH_NO_FUNC;
 	sandwich_rows_init(&m->rows);
 }
 
@@ -40,13 +46,15 @@ thread_table_release(struct thread_table *tt)
 void
 model_release(struct model *m)
 {
-	free(m->threads);
-	free(m->stack_w);
+	free(m->view_p_weight);
+	free(m->view_p.stack);
+	lens_release(&m->lens);
+	free(m->base_w);
+	free(m->view_w);
 	calltree_release(&m->tree);
 	timeline_release(&m->timeline);
 	func_table_release(&m->funcs);
 	free(m->fstats);
-	search_re_free(m->search_re);
 	search_release(&m->search);
 	search_index_release(&m->search_tree);
 	search_index_release(&m->search_chart);
@@ -66,9 +74,10 @@ model_set_profile(struct model *m, size_t index)
 {
 	if (index >= m->ps->nr_profiles)
 		BUG("profile %zu of %zu", index, m->ps->nr_profiles);
-	if (index == m->profile)
+	if (index == m->lens.profile)
 		return;
-	m->profile = index;
+	m->lens.profile = index;
+	m->sel_gen++;
 	m->generation++;
 }
 
@@ -84,12 +93,13 @@ model_set_threads(struct model *m, const bool *mask)
 			all = false;
 	if (all)
 		mask = NULL;
-	if (!mask && !m->threads)
+	if (!mask && !m->lens.threads)
 		return;
-	if (mask && m->threads && !memcmp(mask, m->threads, sizeof(*mask) * n))
+	if (mask && m->lens.threads && !memcmp(mask, m->lens.threads, sizeof(*mask) * n))
 		return;
-	free(m->threads);
-	m->threads = mask ? xmemdup(mask, sizeof(*mask) * n) : NULL;
+	free(m->lens.threads);
+	m->lens.threads = mask ? xmemdup(mask, sizeof(*mask) * n) : NULL;
+	m->sel_gen++;
 	m->generation++;
 }
 
@@ -97,14 +107,19 @@ void
 model_set_changed(struct model *m)
 {
 	/* Sized by the old numbers of stacks and functions: made again. */
-	free(m->stack_w);
+	free(m->base_w);
+	m->base_w = NULL;
 	m->stack_w = NULL;
 	free(m->fstats);
 	m->fstats = NULL;
 	func_table_release(&m->funcs);
 	m->funcs_built = false;
-	m->search_func = SEARCH_NO_FUNC;
+	m->lens.search_func = SEARCH_NO_FUNC;
 	m->timeline_lanes_ok = false;
+	/* The transforms' views are of the old stacks: built again from their text. */
+	lens_rebuild(&m->lens, m->ps);
+	m->sel_gen++;
+	m->tx_gen++;
 	/* The search's frames, the trees, the chart, the sandwich: all stale. */
 	m->search_gen++;
 	m->generation++;
@@ -113,22 +128,108 @@ model_set_changed(struct model *m)
 const struct profile *
 model_profile(const struct model *m)
 {
-	return m->ps->profiles[m->profile];
+	return m->ps->profiles[m->lens.profile];
+}
+
+const struct profile_set *
+model_view(const struct model *m)
+{
+	return lens_view(&m->lens, m->ps);
+}
+
+/* The set's per-stack weights of the selected samples: kept across transforms. */
+static const uint64_t *
+base_weights(struct model *m)
+{
+	struct sample_filter filter = { m->lens.threads };
+
+	if (m->base_gen == m->sel_gen)
+		return m->base_w;
+	/* The set never changes under a model, nor does its number of stacks. */
+	if (!m->base_w)
+		m->base_w = xmalloc(sizeof(*m->base_w) * m->ps->nr_stacks);
+	m->base_total = stack_weights(m->ps, model_profile(m), &filter, m->base_w);
+	m->base_gen = m->sel_gen;
+	return m->base_w;
 }
 
 const uint64_t *
 model_stack_weights(struct model *m)
 {
-	struct sample_filter filter = { m->threads };
+	const uint64_t *base;
+	const struct profile_set *view;
 
 	if (m->w_gen == m->generation)
 		return m->stack_w;
-	/* The set never changes under a model, nor does its number of stacks. */
-	if (!m->stack_w)
-		m->stack_w = xmalloc(sizeof(*m->stack_w) * m->ps->nr_stacks);
-	m->total = stack_weights(m->ps, model_profile(m), &filter, m->stack_w);
+	base = base_weights(m);
+	if (!lens_map(&m->lens)) {
+		m->stack_w = base;
+		m->total = m->base_total;
+	} else {
+		view = model_view(m);
+		if (m->nr_view_w < view->nr_stacks) {
+			free(m->view_w);
+			m->view_w = xmalloc(sizeof(*m->view_w) * view->nr_stacks);
+			m->nr_view_w = view->nr_stacks;
+		}
+		m->total = lens_fold_weights(&m->lens, m->ps, base, m->view_w);
+		m->stack_w = m->view_w;
+	}
 	m->w_gen = m->generation;
 	return m->stack_w;
+}
+
+/*
+ * The profile Time Order reads: model_profile() with each sample's stack
+ * mapped through the transforms. A sample they drop keeps its time with
+ * weight 0 and the empty stack, a gap in its lane, as the Firefox
+ * Profiler shows dropped samples.
+ */
+static const struct profile *
+view_profile(struct model *m)
+{
+	const struct profile *p = model_profile(m);
+	const stack_id *map = lens_map(&m->lens);
+	struct profile *vp = &m->view_p;
+	stack_id *stack;
+	uint64_t *weight = NULL, total = 0;
+
+	if (!map)
+		return p;
+	if (m->view_p_gen == m->tx_gen && m->view_p_profile == m->lens.profile)
+		return vp;
+	stack = xreallocarray(vp->stack, p->nr_samples + 1, sizeof(*stack));
+	vp->stack = stack;
+	for (size_t i = 0; i < p->nr_samples; i++) {
+		stack_id v = map[p->stack[i]];
+
+		if (v == LENS_DROPPED || v == STACK_ROOT) {
+			if (!weight) {
+				weight = xreallocarray(m->view_p_weight, p->nr_samples + 1,
+						       sizeof(*weight));
+				m->view_p_weight = weight;
+				memcpy(weight, p->weight, sizeof(*weight) * i);
+			}
+			stack[i] = STACK_ROOT;
+			weight[i] = 0;
+			continue;
+		}
+		stack[i] = v;
+		if (weight)
+			weight[i] = p->weight[i];
+		total += p->weight[i];
+	}
+	*vp = *p;
+	vp->stack = stack;
+	vp->weight = weight ? weight : p->weight;
+	vp->alloc_samples = p->nr_samples;
+	vp->src = NULL;
+	vp->total_weight = total;
+	vp->figures = NULL;
+	vp->nr_figures = vp->alloc_figures = 0;
+	m->view_p_gen = m->tx_gen;
+	m->view_p_profile = m->lens.profile;
+	return vp;
 }
 
 uint64_t
@@ -146,7 +247,7 @@ model_tree(struct model *m)
 	if (m->tree_gen == m->generation)
 		return &m->tree;
 	w = model_stack_weights(m);
-	calltree_rebuild(&m->tree, m->ps, w);
+	calltree_rebuild(&m->tree, model_view(m), w);
 	m->tree_gen = m->generation;
 	return &m->tree;
 }
@@ -154,16 +255,18 @@ model_tree(struct model *m)
 const struct timeline *
 model_timeline(struct model *m)
 {
-	struct sample_filter filter = { m->threads };
+	struct sample_filter filter = { m->lens.threads };
+	const struct profile *p;
 
 	if (m->chart_gen == m->generation)
 		return &m->timeline;
+	p = view_profile(m);
 	/* The lanes built so far serve any selection of the same profile and set. */
-	if (m->timeline.cache && m->timeline_lanes_ok && m->timeline.p == model_profile(m)) {
-		timeline_select(&m->timeline, m->threads ? &filter : NULL);
+	if (m->timeline.cache && m->timeline_lanes_ok && m->timeline.p == p) {
+		timeline_select(&m->timeline, m->lens.threads ? &filter : NULL);
 	} else {
 		timeline_release(&m->timeline);
-		timeline_build(&m->timeline, m->ps, model_profile(m), m->threads ? &filter : NULL);
+		timeline_build(&m->timeline, model_view(m), p, m->lens.threads ? &filter : NULL);
 		m->timeline_lanes_ok = true;
 	}
 	m->chart_gen = m->generation;
@@ -182,9 +285,13 @@ model_funcs(struct model *m)
 {
 	if (!m->funcs_built) {
 		func_table_init(&m->funcs, m->ps);
-		/* Kept for every later weight change: func stats become one pass. */
-		func_table_mark_outermost(&m->funcs, m->ps);
 		m->funcs_built = true;
+		m->marks_gen = 0;
+	}
+	/* Kept for every later weight change: func stats become one pass. */
+	if (m->marks_gen != m->tx_gen) {
+		func_table_mark_outermost(&m->funcs, model_view(m));
+		m->marks_gen = m->tx_gen;
 	}
 	return &m->funcs;
 }
@@ -207,8 +314,9 @@ model_tree_rebuilt(const struct model *m)
 }
 
 /*
- * Whether the lens keeps every sample of the profile: no thread filter,
- * or one that keeps every thread with samples. (The formats with figures
+ * Whether the lens keeps every sample of the profile as it is: no
+ * transform, and no thread filter or one that keeps every thread with
+ * samples. (The formats with figures
  * have one thread, so a filter there keeps all or nothing.)
  */
 static bool
@@ -216,11 +324,13 @@ lens_keeps_all(struct model *m)
 {
 	const struct thread_table *tt;
 
-	if (!m->threads)
+	if (m->lens.nr_levels)
+		return false;
+	if (!m->lens.threads)
 		return true;
 	tt = model_thread_weights(m);
 	for (uint32_t i = 0; i < tt->nr_threads; i++)
-		if (!m->threads[tt->threads[i].thread])
+		if (!m->lens.threads[tt->threads[i].thread])
 			return false;
 	return true;
 }
@@ -244,9 +354,9 @@ model_func_stats(struct model *m)
 		return m->fstats;
 	/* A current tree has the subtree sums already. */
 	if (m->tree_gen == m->generation)
-		func_stats_compute_sums(ft, m->ps, w, m->tree.total, m->fstats);
+		func_stats_compute_sums(ft, model_view(m), w, m->tree.total, m->fstats);
 	else
-		func_stats_compute(ft, m->ps, w, m->fstats);
+		func_stats_compute(ft, model_view(m), w, m->fstats);
 	return m->fstats;
 }
 
@@ -257,16 +367,255 @@ model_func_stats_exact(struct model *m)
 	return m->fstats_exact;
 }
 
+/* ------------------------------------------------------------ transforms */
+
+/*
+ * The transforms changed: every cache of stacks goes. A collapse-module
+ * may have added frames to the set: the functions (and so the search
+ * over them and the tables sized by them) are made again, their ids
+ * unchanged, since new frames come last.
+ */
+static void
+transforms_changed(struct model *m, uint32_t frames)
+{
+	if (m->ps->nr_frames != frames) {
+		free(m->fstats);
+		m->fstats = NULL;
+		m->fstats_gen = 0;
+		func_table_release(&m->funcs);
+		m->funcs_built = false;
+		m->search_gen++;
+	}
+	m->timeline_lanes_ok = false;
+	m->tx_gen++;
+	m->generation++;
+}
+
+int
+model_push_transform(struct model *m, enum lens_kind kind, const char *arg,
+		     struct tf_error *err)
+{
+	uint32_t frames = m->ps->nr_frames;
+
+	if (lens_push(&m->lens, m->ps, kind, arg, err))
+		return -1;
+	transforms_changed(m, frames);
+	return 0;
+}
+
+bool
+model_pop_transform(struct model *m)
+{
+	if (!lens_pop(&m->lens))
+		return false;
+	transforms_changed(m, m->ps->nr_frames);
+	return true;
+}
+
+bool
+model_redo_transform(struct model *m)
+{
+	uint32_t frames = m->ps->nr_frames;
+
+	if (!lens_redo(&m->lens, m->ps))
+		return false;
+	transforms_changed(m, frames);
+	return true;
+}
+
+/* Compile a regex of option opt, or say why not in err. */
+static struct search_re *
+spec_regex(const char *opt, const char *re, struct tf_error *err)
+{
+	struct search_re *r;
+	size_t offset;
+
+	r = search_re_new(re, strlen(re), &offset, err);
+	if (!r) {
+		struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
+
+		text_escape_str(&sb, re);
+		text_escape_str(&why, tf_error_text(err));
+		tf_error_set(err, "--%s '%s': %s", opt, sb.buf, why.buf);
+		strbuf_release(&why);
+		strbuf_release(&sb);
+	}
+	return r;
+}
+
+static int
+spec_event(struct model *m, const char *event, const char *name, struct tf_error *err)
+{
+	const struct profile_set *ps = m->ps;
+	struct strbuf names = STRBUF_INIT, ev = STRBUF_INIT;
+	struct profile *p;
+	size_t nr = profile_set_find_event(ps, event, &p);
+
+	if (p) {
+		model_set_profile(m, (size_t)profile_set_profile_index(ps, p));
+		return 0;
+	}
+	/* Ambiguous: the events it could mean; else all of them. */
+	for (size_t i = 0, n = 0; i < ps->nr_profiles; i++) {
+		if (nr && !profile_event_named(ps, ps->profiles[i], event))
+			continue;
+		strbuf_addstr(&names, n++ ? ", " : "");
+		text_escape_str(&names, ps_get(ps, ps->profiles[i]->name));
+	}
+	text_escape_str(&ev, event);
+	if (nr)
+		tf_error_set(err, "%s: event %s is ambiguous: it could be %s", name, ev.buf,
+			     names.buf);
+	else
+		tf_error_set(err, "%s: no event named %s (events: %s)", name, ev.buf, names.buf);
+	strbuf_release(&names);
+	strbuf_release(&ev);
+	return -1;
+}
+
+static int
+spec_threads(struct model *m, const struct lens_spec *spec, const char *name,
+	     struct tf_error *err)
+{
+	bool *mask = xcalloc((size_t)m->ps->nr_threads + 1, sizeof(*mask));
+	int ret = 0;
+
+	for (size_t i = 0; i < spec->nr_tids && !ret; i++)
+		if (!model_mark_threads(m, THREAD_BY_TID, spec->tids[i], NULL, mask))
+			ret = tf_error_set(err, "%s: no thread with tid %lld", name,
+					   (long long)spec->tids[i]);
+	for (size_t i = 0; i < spec->nr_pids && !ret; i++)
+		if (!model_mark_threads(m, THREAD_BY_PID, spec->pids[i], NULL, mask))
+			ret = tf_error_set(err, "%s: no process with pid %lld", name,
+					   (long long)spec->pids[i]);
+	if (spec->comm && !ret) {
+		struct search_re *re = spec_regex("comm", spec->comm, err);
+
+		if (!re) {
+			ret = -1;
+		} else {
+			if (!model_mark_threads(m, THREAD_BY_COMM, 0, re, mask)) {
+				struct strbuf sb = STRBUF_INIT;
+
+				text_escape_str(&sb, spec->comm);
+				ret = tf_error_set(err, "%s: no thread named like '%s'", name,
+						   sb.buf);
+				strbuf_release(&sb);
+			}
+			search_re_free(re);
+		}
+	}
+	if (!ret)
+		model_set_threads(m, mask);
+	free(mask);
+	return ret;
+}
+
+/* Push one "KIND:ARG"; where names the text for messages ("--transform"). */
+static int
+spec_transform(struct model *m, const char *text, const char *where, struct tf_error *err)
+{
+	enum lens_kind kind;
+	const char *arg;
+
+	if (lens_parse_transform(text, &kind, &arg, err) ||
+	    model_push_transform(m, kind, arg, err)) {
+		struct strbuf sb = STRBUF_INIT;
+
+		text_escape_str(&sb, tf_error_text(err));
+		tf_error_set(err, "%s: %s", where, sb.buf);
+		strbuf_release(&sb);
+		return -1;
+	}
+	return 0;
+}
+
+/* The transforms of a lens file, one "KIND:ARG" a line. */
+static int
+spec_file(struct model *m, const char *path, struct tf_error *err)
+{
+	struct strbuf where = STRBUF_INIT, line = STRBUF_INIT;
+	FILE *f = fopen(path, "r");
+	uint64_t nr = 0;
+	int c, ret = 0;
+
+	text_escape_str(&where, path);
+	if (!f) {
+		ret = tf_error_set(err, "cannot open %s: %s", where.buf, strerror(errno));
+		strbuf_release(&where);
+		return ret;
+	}
+	while (!ret) {
+		strbuf_setlen(&line, 0);
+		while ((c = getc(f)) != EOF && c != '\n')
+			strbuf_addch(&line, (char)c);
+		if (c == EOF && !line.len)
+			break;
+		nr++;
+		while (line.len && (line.buf[line.len - 1] == '\r' || line.buf[line.len - 1] == ' '))
+			strbuf_setlen(&line, line.len - 1);
+		if (!line.len || line.buf[0] == '#')
+			continue;
+		if (strlen(line.buf) != line.len) {
+			ret = tf_error_set(err, "%s:%llu: a NUL byte in the line", where.buf,
+					   (unsigned long long)nr);
+			break;
+		}
+		strbuf_setlen(&where, 0);
+		text_escape_str(&where, path);
+		strbuf_addf(&where, ":%llu", (unsigned long long)nr);
+		ret = spec_transform(m, line.buf, where.buf, err);
+		strbuf_setlen(&where, 0);
+		text_escape_str(&where, path);
+	}
+	if (!ret && ferror(f))
+		ret = tf_error_set(err, "cannot read %s: %s", where.buf, strerror(errno));
+	fclose(f);
+	strbuf_release(&line);
+	strbuf_release(&where);
+	return ret;
+}
+
+int
+model_apply_spec(struct model *m, const struct lens_spec *spec, const char *path,
+		 struct tf_error *err)
+{
+	struct strbuf name = STRBUF_INIT;
+	int ret = 0;
+
+	text_escape_str(&name, path);
+	if (spec->event)
+		ret = spec_event(m, spec->event, name.buf, err);
+	if (!ret && lens_spec_filters_threads(spec))
+		ret = spec_threads(m, spec, name.buf, err);
+	if (!ret && spec->search) {
+		struct search_re *re = spec_regex("search", spec->search, err);
+
+		if (re)
+			model_set_search(m, re);
+		else
+			ret = -1;
+	}
+	if (!ret && spec->file)
+		ret = spec_file(m, spec->file, err);
+	for (size_t i = 0; i < spec->nr_transforms && !ret; i++)
+		ret = spec_transform(m, spec->transforms[i], "--transform", err);
+	if (!ret)
+		model_set_inverted(m, spec->inverted);
+	strbuf_release(&name);
+	return ret;
+}
+
 /* ---------------------------------------------------------------- search */
 
 void
 model_set_search(struct model *m, struct search_re *re)
 {
-	if (re == m->search_re && m->search_func == SEARCH_NO_FUNC)
+	if (re == m->lens.search_re && m->lens.search_func == SEARCH_NO_FUNC)
 		return;
-	search_re_free(m->search_re);
-	m->search_re = re;
-	m->search_func = SEARCH_NO_FUNC;
+	search_re_free(m->lens.search_re);
+	m->lens.search_re = re;
+	m->lens.search_func = SEARCH_NO_FUNC;
 	m->search_gen++;
 }
 
@@ -275,24 +624,24 @@ model_set_search_func(struct model *m, func_id func)
 {
 	if (func != SEARCH_NO_FUNC && func >= model_funcs(m)->nr_funcs)
 		BUG("function %u of %u", func, m->funcs.nr_funcs);
-	if (func == m->search_func && !m->search_re)
+	if (func == m->lens.search_func && !m->lens.search_re)
 		return;
-	search_re_free(m->search_re);
-	m->search_re = NULL;
-	m->search_func = func;
+	search_re_free(m->lens.search_re);
+	m->lens.search_re = NULL;
+	m->lens.search_func = func;
 	m->search_gen++;
 }
 
 func_id
 model_search_func(const struct model *m)
 {
-	return m->search_func;
+	return m->lens.search_func;
 }
 
 struct search_re *
 model_search_re(const struct model *m)
 {
-	return m->search_re;
+	return m->lens.search_re;
 }
 
 const struct search *
@@ -300,16 +649,16 @@ model_search(struct model *m)
 {
 	const struct func_table *ft;
 
-	if (!m->search_re && m->search_func == SEARCH_NO_FUNC)
+	if (!m->lens.search_re && m->lens.search_func == SEARCH_NO_FUNC)
 		return NULL;
 	if (m->search_built == m->search_gen)
 		return &m->search;
 	ft = model_funcs(m);
 	search_release(&m->search);
-	if (m->search_re)
-		search_init(&m->search, m->search_re, m->ps, ft);
+	if (m->lens.search_re)
+		search_init(&m->search, m->lens.search_re, m->ps, ft);
 	else
-		search_init_func(&m->search, m->ps, ft, m->search_func);
+		search_init_func(&m->search, m->ps, ft, m->lens.search_func);
 	m->search_built = m->search_gen;
 	return &m->search;
 }
@@ -591,11 +940,11 @@ thread_table_build(struct thread_table *tt, const struct profile_set *ps,
 const struct thread_table *
 model_thread_weights(struct model *m)
 {
-	if (m->thread_tab_built && m->thread_tab_profile == m->profile)
+	if (m->thread_tab_built && m->thread_tab_profile == m->lens.profile)
 		return &m->thread_tab;
 	thread_table_release(&m->thread_tab);
 	thread_table_build(&m->thread_tab, m->ps, model_profile(m));
-	m->thread_tab_profile = m->profile;
+	m->thread_tab_profile = m->lens.profile;
 	m->thread_tab_built = true;
 	return &m->thread_tab;
 }
@@ -848,7 +1197,7 @@ check_more(const struct model *m, struct tf_error *err)
 {
 	const struct profile_set *ps = m->ps;
 	uint64_t g = m->generation, sg = m->search_gen;
-	bool searched = (m->search_re || m->search_func != SEARCH_NO_FUNC) &&
+	bool searched = (m->lens.search_re || m->lens.search_func != SEARCH_NO_FUNC) &&
 			m->search_built == sg;
 
 	if (m->search_built > sg || m->stree_sgen > sg || m->schart_sgen > sg ||
@@ -924,17 +1273,19 @@ model_check(const struct model *m, struct tf_error *err)
 	const struct profile_set *ps = m->ps;
 	uint64_t g = m->generation;
 
-	if (!ps || m->profile >= ps->nr_profiles)
-		return tf_error_set(err, "profile %zu of %zu", m->profile,
+	if (!ps || m->lens.profile >= ps->nr_profiles)
+		return tf_error_set(err, "profile %zu of %zu", m->lens.profile,
 				    ps ? ps->nr_profiles : 0);
+	if (lens_check(&m->lens, ps, err))
+		return -1;
 	if (!g || m->w_gen > g || m->tree_gen > g || m->chart_gen > g || m->fstats_gen > g)
 		return tf_error_set(err, "a cache is newer than generation %llu",
 				    (unsigned long long)g);
-	if (m->threads) {
+	if (m->lens.threads) {
 		bool all = true;
 
 		for (uint32_t i = 0; i < ps->nr_threads; i++)
-			if (!m->threads[i])
+			if (!m->lens.threads[i])
 				all = false;
 		if (all)
 			return tf_error_set(err, "a thread mask that keeps every thread");
@@ -942,7 +1293,7 @@ model_check(const struct model *m, struct tf_error *err)
 	if (m->w_gen == g) {
 		uint64_t sum = 0;
 
-		for (uint32_t i = 0; i < ps->nr_stacks; i++)
+		for (uint32_t i = 0; i < model_view(m)->nr_stacks; i++)
 			sum += m->stack_w[i];
 		if (sum != m->total)
 			return tf_error_set(err, "stack weights sum to %llu, total is %llu",
@@ -974,7 +1325,7 @@ model_check(const struct model *m, struct tf_error *err)
 			return tf_error_set(err, "lanes weigh %llu, selected weight %llu",
 					    (unsigned long long)weight, (unsigned long long)m->total);
 	}
-	if (m->funcs_built && func_table_check(&m->funcs, ps, err))
+	if (m->funcs_built && func_table_check(&m->funcs, model_view(m), err))
 		return -1;
 	if (m->fstats_gen == g && !m->funcs_built)
 		return tf_error_set(err, "function weights without functions");

@@ -1836,7 +1836,7 @@ flame_pane_sync(struct pane *pane, struct pane_ctx *ctx)
 				depth = fp->inv_depth;
 				fp->inv_path = NULL;
 			} else if (sel != NAV_NONE && fp->inv_nav.ops &&
-				   fp->inv_profile == m->profile) {
+				   fp->inv_profile == m->lens.profile) {
 				path = nav_frames(&fp->inv_nav, sel, &depth);
 			}
 			if (m->ps->nr_stacks >= SLOW_INVERTED_STACKS && ctx->announce)
@@ -1851,7 +1851,7 @@ flame_pane_sync(struct pane *pane, struct pane_ctx *ctx)
 		f = fp->inv;
 	} else if (fp->kind == FLAME_TREE) {
 		/* Stack ids are the set's: a thread filter keeps their meaning. */
-		src.key = m->profile;
+		src.key = m->lens.profile;
 		src.key2 = m->generation;
 		nav_tree(&src.nav, model_tree(m));
 		src.matches = model_search_tree(m);
@@ -1873,7 +1873,7 @@ flame_pane_sync(struct pane *pane, struct pane_ctx *ctx)
 			flame_select(f, sel);
 		fp->inv_nav = src.nav;
 		fp->inv_build = m->inv_builds;
-		fp->inv_profile = m->profile;
+		fp->inv_profile = m->lens.profile;
 		fp->inv_rewritten = false;
 	}
 	free(path);
@@ -2014,7 +2014,7 @@ flame_pane_remap(struct pane *pane, struct pane_ctx *ctx, const stack_id *map, u
 	 * The keys flame_pane_sync() gives. The inverted tree's stack ids are
 	 * its own: that view starts over on the tree built from the new set.
 	 */
-	flame_remap(fp->view, map, nr, fp->kind == FLAME_TREE ? m->profile : m->generation);
+	flame_remap(fp->view, map, nr, fp->kind == FLAME_TREE ? m->lens.profile : m->generation);
 	if (fp->inv)
 		inverted_remap(fp, m, map, nr);
 }

@@ -121,7 +121,7 @@ picker_open(struct thread_picker *tp, struct model *m)
 	memset(tp, 0, sizeof(*tp));
 	tp->mask = xmalloc(sizeof(*tp->mask) * ((size_t)n + 1));
 	for (uint32_t i = 0; i < n; i++)
-		tp->mask[i] = !m->threads || m->threads[i];
+		tp->mask[i] = !m->lens.threads || m->lens.threads[i];
 	prompt_init(&tp->filter, "filter: ");
 	filter_rows(tp, m);
 }
@@ -605,13 +605,13 @@ picker_describe(struct model *m, struct strbuf *out)
 	const struct profile_set *ps = m->ps;
 	uint32_t n = 0, last = 0;
 
-	if (!m->threads) {
+	if (!m->lens.threads) {
 		strbuf_addstr(out, "all threads");
 		return;
 	}
 	tt = model_thread_weights(m);
 	for (uint32_t i = 0; i < tt->nr_threads; i++) {
-		if (m->threads[tt->threads[i].thread]) {
+		if (m->lens.threads[tt->threads[i].thread]) {
 			n++;
 			last = i;
 		}

@@ -273,11 +273,11 @@ add_info_text(struct tui *ui, struct info *info, size_t nr)
 	/* the profile */
 	text_escape_str(&info[1].text, ps_get(ps, p->name)[0] ? ps_get(ps, p->name) : "profile");
 	if (ps->nr_profiles > 1)
-		strbuf_addf(&info[1].text, " %zu/%zu", ui->model.profile + 1, ps->nr_profiles);
+		strbuf_addf(&info[1].text, " %zu/%zu", ui->model.lens.profile + 1, ps->nr_profiles);
 	info[1].min = 6;
 	/* the threads */
 	picker_describe(&ui->model, &info[2].text);
-	info[2].min = ui->model.threads ? 9 : 0;
+	info[2].min = ui->model.lens.threads ? 9 : 0;
 	/* the total */
 	profile_format_amount_short(p, model_total(&ui->model), &info[3].text);
 	if (p->unit != UNIT_NANOSECONDS && p->unit != UNIT_NONE && p->unit != UNIT_BYTES) {
@@ -369,7 +369,7 @@ tab_style(struct tui *ui, const struct info *info, size_t nr)
 	unsigned need = 0;
 
 	for (size_t i = 0; i < nr; i++) {
-		if (!info[i].want || (i == 2 && !ui->model.threads))
+		if (!info[i].want || (i == 2 && !ui->model.lens.threads))
 			continue; /* "all threads" can go: a full view says it */
 		need += 3 + (i == 0 && info[i].want > TABS_FILE_COLS ? TABS_FILE_COLS
 								      : info[i].want);
@@ -428,7 +428,7 @@ draw_tabs(struct tui *ui)
 	tabs_end = x;
 
 	fit_info(info, ARRAY_SIZE(info), (unsigned)(COLS > tabs_end ? COLS - tabs_end : 0),
-		 ui->model.threads != NULL);
+		 ui->model.lens.threads != NULL);
 	for (size_t i = 0; i < ARRAY_SIZE(info); i++) {
 		if (!info[i].want)
 			continue;
@@ -1186,7 +1186,7 @@ apply_export(struct tui *ui)
 	el.ps = ui->model.ps;
 	el.p = model_profile(&ui->model);
 	el.stack_w = model_stack_weights(&ui->model);
-	el.threads = ui->model.threads;
+	el.threads = ui->model.lens.threads;
 	el.zoom = sel.set == ui->model.ps ? sel.zoom : STACK_ROOT;
 	el.title = ui->path;
 	el.base = diff_other(el.ps, el.p);
@@ -1327,19 +1327,19 @@ next_event(struct tui *ui)
 		strbuf_addstr(&ui->message, "this file holds one profile");
 		return;
 	}
-	model_set_profile(&ui->model, (ui->model.profile + 1) % ps->nr_profiles);
+	model_set_profile(&ui->model, (ui->model.lens.profile + 1) % ps->nr_profiles);
 	announce_build(ui, ui->active);
 	p = model_profile(&ui->model);
 	strbuf_addstr(&ui->message, "showing ");
 	text_escape_str(&ui->message, ps_get(ps, p->name));
-	strbuf_addf(&ui->message, " (%zu of %zu)", ui->model.profile + 1, ps->nr_profiles);
-	if (ui->model.threads) {
+	strbuf_addf(&ui->message, " (%zu of %zu)", ui->model.lens.profile + 1, ps->nr_profiles);
+	if (ui->model.lens.threads) {
 		const struct thread_table *tt = model_thread_weights(&ui->model);
 		struct strbuf what = STRBUF_INIT;
 		uint32_t shown = 0;
 
 		for (uint32_t i = 0; i < tt->nr_threads; i++)
-			shown += ui->model.threads[tt->threads[i].thread];
+			shown += ui->model.lens.threads[tt->threads[i].thread];
 		picker_describe(&ui->model, &what);
 		if (!shown) {
 			/* The filter stays, for the events that have its threads. */
@@ -1818,21 +1818,28 @@ tui_run(const struct tui_options *o)
 	}
 	}
 
+	model_init(&ui.model, ps);
+	if (o->lens) {
+		struct tf_error lerr = TF_ERROR_INIT;
+
+		if (model_apply_spec(&ui.model, o->lens, o->path, &lerr)) {
+			/* model_apply_spec() escaped what came from the user. */
+			fprintf(stderr, "tflame: %s\n", tf_error_text(&lerr));
+			tf_error_release(&lerr);
+			model_release(&ui.model);
+			return EXIT_USAGE;
+		}
+		tf_error_release(&lerr);
+	}
+	/*
+	 * After the lens: the job reads the set from its own thread, and a
+	 * collapse-module transform adds frames to it.
+	 */
 	if (io.symbols_later)
 		job = symbols_job_new(ps, SYMBOLS_SHOW_NOW |
 						  (io.demangle ? SYMBOLS_DEMANGLE : 0) |
 						  (io.verbose ? SYMBOLS_VERBOSE : 0),
 				      io.threads);
-	model_init(&ui.model, ps);
-	if (o->lens) {
-		int status = cli_lens_apply(o->lens, &ui.model, o->path);
-
-		if (status != CLI_NEXT) {
-			symbols_job_free(job);
-			model_release(&ui.model);
-			return status;
-		}
-	}
 	ui.sym.job = job;
 	if (job && getenv("TFLAME_SYMBOLS_DELAY"))
 		ui.sym.delay = atof(getenv("TFLAME_SYMBOLS_DELAY"));

@@ -42,7 +42,7 @@ export_text(struct model *m, enum export_format f, const char *zoom,
 	l.ps = m->ps;
 	l.p = model_profile(m);
 	l.stack_w = model_stack_weights(m);
-	l.threads = m->threads;
+	l.threads = m->lens.threads;
 	if (zoom)
 		for (stack_id s = 1; s < m->ps->nr_stacks && !l.zoom; s++)
 			if (profile_stack_is_path(m->ps, s, zoom))

@@ -186,7 +186,7 @@ test_caches_reused(void **state)
 	model_set_profile(&m, 0);
 	model_set_threads(&m, NULL);
 	model_set_threads(&m, all);
-	assert_null(m.threads);
+	assert_null(m.lens.threads);
 	assert_int_equal(m.generation, gen);
 	assert_ptr_equal(model_tree(&m)->total, total);
 	assert_ptr_equal(model_chart(&m)->first, boxes);
@@ -244,8 +244,8 @@ test_set_threads_rebuilds(void **state)
 	mask[profile_set_thread(m.ps, 1, 1, STR_EMPTY)] = true;
 	model_set_threads(&m, mask);
 	assert_true(m.generation > gen);
-	assert_non_null(m.threads);
-	assert_ptr_not_equal(m.threads, mask);
+	assert_non_null(m.lens.threads);
+	assert_ptr_not_equal(m.lens.threads, mask);
 	/* The mask was copied: changing the caller's changes nothing. */
 	mask[0] = false;
 	assert_int_equal(model_total(&m), 6);
@@ -402,7 +402,7 @@ test_carry_threads(void **state)
 	mask[app] = mask[worker] = true;
 	model_carry_threads(&m, mask);
 	model_set_threads(&m, mask);
-	assert_null(m.threads);
+	assert_null(m.lens.threads);
 	free(mask);
 	model_release(&m);
 }

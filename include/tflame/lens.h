@@ -1,0 +1,202 @@
+#ifndef TFLAME_LENS_H
+#define TFLAME_LENS_H
+
+/*
+ * The lens: the user's current view of a profile set, one value that the
+ * model (model.h) derives every cache from, so that every pane and
+ * command sees the same thing:
+ *  - which profile (event) of the set, and which threads;
+ *  - the search (a regex, or one function), which marks frames and
+ *    changes no weight;
+ *  - a stack of transforms that reshape the stacks, with the Firefox
+ *    Profiler's semantics: focus, merge, drop, collapse.
+ *
+ * A transform maps each stack of its input (the set's own stacks, or the
+ * view of the transform below it) to a stack of a view of its own, or
+ * drops it. The map is built in one pass in stack-id order, parents
+ * before children, so every stack's parent is mapped before it and
+ * nothing recurses. Each transform keeps its view (a struct profile_set
+ * view: the set's frames and strings, stacks of its own) and the
+ * composed map from the set's stacks, so popping one costs nothing and
+ * pushing one costs one pass over the stacks below it. Weights fold
+ * through the composed map: a view stack weighs what the set's stacks
+ * mapped to it weigh, and a sample whose stack maps to LENS_DROPPED or
+ * to STACK_ROOT (every frame merged away) counts nowhere.
+ *
+ * Each kind of transform is a struct lens_kind_ops: a new kind is a new
+ * implementation in lens.c and a line in the kinds table, nothing in the
+ * panes.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tflame/profile.h"
+
+struct search_re;
+struct strbuf;
+struct tf_error;
+
+/* A stack a transform removes with its samples (and its whole subtree). */
+#define LENS_DROPPED ((stack_id)UINT32_MAX)
+
+enum lens_kind {
+	LENS_FOCUS_SUBTREE,
+	LENS_FOCUS_FUNCTION,
+	LENS_FOCUS_FUNCTION_INVERTED,
+	LENS_MERGE_FUNCTION,
+	LENS_MERGE_CALL_NODE,
+	LENS_DROP_FUNCTION,
+	LENS_COLLAPSE_RECURSION,
+	LENS_COLLAPSE_DIRECT_RECURSION,
+	LENS_COLLAPSE_SUBTREE,
+	LENS_COLLAPSE_MODULE,
+	LENS_NR_KINDS
+};
+
+/* What a transform's argument is. */
+enum lens_arg {
+	LENS_ARG_FUNCTION, /* a regex over function names */
+	LENS_ARG_MODULE,   /* a regex over module names */
+	LENS_ARG_PATH,     /* a call path: function names, outermost first */
+};
+
+struct lens_pass;
+
+/* One kind of transform. */
+struct lens_kind_ops {
+	const char *name;   /* as --transform and lens files spell it */
+	const char *crumb;  /* the breadcrumb's verb: "merge", "focus" */
+	const char *help;   /* one line for --help and the help screen */
+	enum lens_arg arg;
+	/*
+	 * The view stack of input stack s, whose parent's view stack is
+	 * parent_out (never LENS_DROPPED: the pass drops a dropped stack's
+	 * children itself): a stack of the pass's output, STACK_ROOT for
+	 * an empty stack (its samples count nowhere, its children hang at
+	 * the root), or LENS_DROPPED. Called once per stack, parents first.
+	 */
+	stack_id (*map)(struct lens_pass *lp, stack_id s, stack_id parent_out);
+};
+
+/* The kind called name ("merge-function"), or NULL. */
+const struct lens_kind_ops *lens_kind_find(const char *name, enum lens_kind *kind);
+const struct lens_kind_ops *lens_kind_ops(enum lens_kind kind);
+
+/* A transform as the user gave it. */
+struct lens_transform {
+	enum lens_kind kind;
+	char *arg;  /* owned: the regex, or the path with ';' between names */
+};
+
+/* One transform applied: its view and the map to it. */
+struct lens_level {
+	struct lens_transform t;
+	struct search_re *re;      /* owned; NULL for a path */
+	struct profile_set view;   /* the stacks after this transform */
+	stack_id *map;             /* per stack of the set: its stack in view */
+	uint64_t kept_stacks;      /* stacks of the set that map to a stack */
+};
+
+struct lens {
+	size_t profile;            /* index into the set's profiles */
+	bool *threads;             /* per thread: shown; NULL means all; owned */
+	struct search_re *search_re; /* owned; NULL when there is none */
+	uint32_t search_func;      /* a function (func_id) searched, or UINT32_MAX */
+
+	struct lens_level *levels; /* the transforms, first applied first */
+	uint32_t nr_levels, alloc_levels;
+	struct lens_transform *redo; /* popped, the last popped last */
+	uint32_t nr_redo, alloc_redo;
+};
+
+void lens_init(struct lens *l);
+void lens_release(struct lens *l);
+
+/*
+ * Apply transform kind with arg on top of the others, over ps (the set
+ * the lens is of). Returns 0, or -1 with err set when arg is no valid
+ * regex or path (the lens is then unchanged). collapse-module adds a
+ * frame "[module]" per module it collapses to ps (which must not be read
+ * by another thread meanwhile). The redo list is emptied.
+ */
+int lens_push(struct lens *l, struct profile_set *ps, enum lens_kind kind, const char *arg,
+	      struct tf_error *err);
+/* Remove the last transform, keeping it for lens_redo(). false if none. */
+bool lens_pop(struct lens *l);
+/* Apply again the transform popped last. false if there is none. */
+bool lens_redo(struct lens *l, struct profile_set *ps);
+/* Remove every transform (not undoable). */
+void lens_clear_transforms(struct lens *l);
+/*
+ * ps's frames and stacks were replaced (symbols came): build every
+ * transform's view again from its text.
+ */
+void lens_rebuild(struct lens *l, struct profile_set *ps);
+
+/* The stacks the lens shows: the last transform's view, or ps. */
+const struct profile_set *lens_view(const struct lens *l, const struct profile_set *ps);
+/* Per stack of the set, its stack in lens_view(); NULL with no transforms. */
+const stack_id *lens_map(const struct lens *l);
+
+/*
+ * Fold per-stack weights w of ps (ps->nr_stacks entries) through the map
+ * into out (lens_view()->nr_stacks entries, overwritten). Returns their
+ * sum: the weight the lens keeps.
+ */
+uint64_t lens_fold_weights(const struct lens *l, const struct profile_set *ps,
+			   const uint64_t *w, uint64_t *out);
+
+/* The call path of stack s of set as lens text: names joined by ';'. */
+void lens_path_text(const struct profile_set *set, stack_id s, struct strbuf *out);
+/* A regex matching exactly the function name (for "by function"). */
+void lens_quote_name(const char *name, struct strbuf *out);
+
+/* Append "merge gc > focus Tree" (each transform's crumb and argument). */
+void lens_describe(const struct lens *l, struct strbuf *out);
+
+/*
+ * Lens files: one transform a line, "KIND:ARG" as --transform takes
+ * them; lines starting with '#' and blank lines are ignored.
+ * lens_write() appends a comment line and the transforms of l.
+ * lens_parse_transform() reads one "KIND:ARG" into *kind and *arg
+ * (pointing into text); returns 0, or -1 with err naming the problem.
+ */
+void lens_write(const struct lens *l, struct strbuf *out);
+int lens_parse_transform(const char *text, enum lens_kind *kind, const char **arg,
+			 struct tf_error *err);
+
+/*
+ * Check every transform's view and map against ps: views that pass
+ * profile_set_check(), maps into range, no stack mapped deeper than it
+ * is, every stack's view stack on one path with its parent's (above,
+ * the same or below it, as keep, merge, collapse and focus make it) or a
+ * root's child, unless its parent's is empty, and the dropped ones
+ * dropped with their children.
+ * Returns 0, or -1 with err set.
+ */
+int lens_check(const struct lens *l, const struct profile_set *ps, struct tf_error *err);
+
+/*
+ * A lens as the command line gives it, for model_apply_spec() (model.h):
+ * strings borrowed (from argv), arrays owned.
+ */
+struct lens_spec {
+	const char *event;      /* --event, or NULL: the first profile */
+	int64_t *tids, *pids;   /* --thread, --pid */
+	size_t nr_tids, alloc_tids, nr_pids, alloc_pids;
+	const char *comm;       /* --comm regex, or NULL */
+	const char *search;     /* --search regex, or NULL */
+	const char *file;       /* --lens FILE, or NULL */
+	bool inverted;          /* --inverted: Left Heavy bottom-up */
+	const char **transforms; /* --transform KIND:ARG, in order */
+	size_t nr_transforms, alloc_transforms;
+};
+
+/* Free what spec owns (not the strings). */
+void lens_spec_release(struct lens_spec *spec);
+/* Whether spec filters threads (--thread, --pid or --comm). */
+bool lens_spec_filters_threads(const struct lens_spec *spec);
+
+#endif /* TFLAME_LENS_H */

@@ -1,0 +1,813 @@
+#include "config.h"
+
+#include "tflame/lens.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tflame/error.h"
+#include "tflame/search.h"
+#include "tflame/strbuf.h"
+#include "tflame/xalloc.h"
+
+/*
+ * One transform's pass: the input stacks (the set's, or the view of the
+ * transform below), the output view being filled, and what the kind's
+ * map() needs. Every per-stack array is indexed by input stack, except
+ * near, which is by output stack: a pass creates at most one output stack
+ * per input stack, so both fit in nr_stacks of the input.
+ */
+struct lens_pass {
+	const struct profile_set *in;
+	struct profile_set *out;
+	const uint8_t *match;  /* per frame: the regex matches it */
+	const str_id *path;    /* path kinds: names, outermost first */
+	uint32_t depth;        /* path kinds: names in path */
+	const frame_id *module_frame; /* collapse-module: per frame, its
+				       * module's frame, or FRAME_NONE */
+	uint32_t *aux;         /* per input stack, zeroed: the kind's own */
+	stack_id *near;        /* per output stack: see collapse_recursion() */
+};
+
+static inline frame_id
+in_frame(const struct lens_pass *lp, stack_id s)
+{
+	return lp->in->stacks[s].frame;
+}
+
+/* s's frame under parent_out, as it was: the common case. */
+static inline stack_id
+keep(struct lens_pass *lp, stack_id s, stack_id parent_out)
+{
+	return profile_set_stack(lp->out, parent_out, in_frame(lp, s));
+}
+
+/* Whether frames a and b are one function: the same name and module. */
+static inline bool
+same_func(const struct profile_set *ps, frame_id a, frame_id b)
+{
+	const struct frame *x = &ps->frames[a], *y = &ps->frames[b];
+
+	return a == b || (x->name == y->name && x->module == y->module);
+}
+
+/* Whether s is on the pass's path, given its parent (aux: 1 when on it). */
+static bool
+on_path(struct lens_pass *lp, stack_id s)
+{
+	const struct stack_node *n = &lp->in->stacks[s];
+	bool on = n->depth <= lp->depth && lp->aux[n->parent] &&
+		  lp->in->frames[n->frame].name == lp->path[n->depth - 1];
+
+	lp->aux[s] = on;
+	return on;
+}
+
+/*
+ * focus-subtree: only what is under the path, the path's last frame
+ * becoming the root; the frames above it are removed, and the samples
+ * that stop short of it or leave it are dropped.
+ */
+static stack_id
+focus_subtree(struct lens_pass *lp, stack_id s, stack_id parent_out)
+{
+	uint32_t d = lp->in->stacks[s].depth;
+
+	if (d > lp->depth)
+		return keep(lp, s, parent_out);
+	if (!on_path(lp, s))
+		return LENS_DROPPED;
+	return d == lp->depth ? keep(lp, s, STACK_ROOT) : STACK_ROOT;
+}
+
+/*
+ * focus-function: every outermost call of the function becomes a root
+ * with what it calls; samples outside it are dropped (their stack is
+ * empty). A stack is in focus when its parent's view is not the root.
+ */
+static stack_id
+focus_function(struct lens_pass *lp, stack_id s, stack_id parent_out)
+{
+	if (parent_out != STACK_ROOT)
+		return keep(lp, s, parent_out);
+	return lp->match[in_frame(lp, s)] ? keep(lp, s, STACK_ROOT) : STACK_ROOT;
+}
+
+/*
+ * focus-function-inverted: what the function's samples were called from,
+ * as the inverted tree's root shows it: each sample's stack is cut after
+ * its innermost frame of the function, and samples without it are
+ * dropped. aux holds each stack's whole copy in the view, made for every
+ * stack, as any may be the prefix an inner call is cut to.
+ */
+static stack_id
+focus_function_inverted(struct lens_pass *lp, stack_id s, stack_id parent_out)
+{
+	stack_id parent = lp->in->stacks[s].parent;
+	stack_id whole = profile_set_stack(lp->out, lp->aux[parent], in_frame(lp, s));
+
+	lp->aux[s] = whole;
+	return lp->match[in_frame(lp, s)] ? whole : parent_out;
+}
+
+/* merge-function: its frames go, their callees hang from its caller. */
+static stack_id
+merge_function(struct lens_pass *lp, stack_id s, stack_id parent_out)
+{
+	return lp->match[in_frame(lp, s)] ? parent_out : keep(lp, s, parent_out);
+}
+
+/* merge-call-node: as merge-function, for the path's last node only. */
+static stack_id
+merge_call_node(struct lens_pass *lp, stack_id s, stack_id parent_out)
+{
+	uint32_t d = lp->in->stacks[s].depth;
+
+	if (d <= lp->depth && on_path(lp, s) && d == lp->depth)
+		return parent_out;
+	return keep(lp, s, parent_out);
+}
+
+/* drop-function: every sample with the function on its stack goes. */
+static stack_id
+drop_function(struct lens_pass *lp, stack_id s, stack_id parent_out)
+{
+	return lp->match[in_frame(lp, s)] ? LENS_DROPPED : keep(lp, s, parent_out);
+}
+
+/*
+ * collapse-recursion: a call of the function from inside itself, however
+ * indirect, is folded into the outer call, with every frame between
+ * them: A F B F C becomes A F C. near[o] is the nearest matched stack on
+ * output path o (itself included), STACK_ROOT if none; an output path
+ * holds each function at most once once collapsed, so the walk up the
+ * matched stacks is as long as the number of distinct matched functions
+ * on it, not as deep as the stack.
+ */
+static stack_id
+collapse_recursion(struct lens_pass *lp, stack_id s, stack_id parent_out)
+{
+	const struct profile_set *out = lp->out;
+	frame_id f = in_frame(lp, s);
+	stack_id o;
+
+	if (!lp->match[f]) {
+		o = keep(lp, s, parent_out);
+		lp->near[o] = lp->near[parent_out];
+		return o;
+	}
+	for (stack_id q = lp->near[parent_out]; q != STACK_ROOT;
+	     q = lp->near[out->stacks[q].parent])
+		if (same_func(out, out->stacks[q].frame, f))
+			return q;
+	o = keep(lp, s, parent_out);
+	lp->near[o] = o;
+	return o;
+}
+
+/* collapse-direct-recursion: only F called by F itself is folded. */
+static stack_id
+collapse_direct_recursion(struct lens_pass *lp, stack_id s, stack_id parent_out)
+{
+	frame_id f = in_frame(lp, s);
+
+	if (lp->match[f] && parent_out != STACK_ROOT &&
+	    same_func(lp->out, lp->out->stacks[parent_out].frame, f))
+		return parent_out;
+	return keep(lp, s, parent_out);
+}
+
+/* collapse-subtree: the function keeps the weight of all it calls. */
+static stack_id
+collapse_subtree(struct lens_pass *lp, stack_id s, stack_id parent_out)
+{
+	stack_id parent = lp->in->stacks[s].parent;
+
+	if (lp->aux[parent]) {
+		lp->aux[s] = 1;
+		return parent_out;
+	}
+	lp->aux[s] = lp->match[in_frame(lp, s)];
+	return keep(lp, s, parent_out);
+}
+
+/*
+ * collapse-module: a run of frames of one module becomes one frame named
+ * after the module, "[libfoo.so]", where the call enters it.
+ */
+static stack_id
+collapse_module(struct lens_pass *lp, stack_id s, stack_id parent_out)
+{
+	frame_id mf = lp->module_frame[in_frame(lp, s)];
+
+	if (mf == FRAME_NONE)
+		return keep(lp, s, parent_out);
+	if (parent_out != STACK_ROOT && lp->out->stacks[parent_out].frame == mf)
+		return parent_out;
+	return profile_set_stack(lp->out, parent_out, mf);
+}
+
+static const struct lens_kind_ops kinds[LENS_NR_KINDS] = {
+	[LENS_FOCUS_SUBTREE] = {
+		.name = "focus-subtree", .crumb = "focus", .arg = LENS_ARG_PATH,
+		.help = "only the call path's subtree, its last frame as the root",
+		.map = focus_subtree,
+	},
+	[LENS_FOCUS_FUNCTION] = {
+		.name = "focus-function", .crumb = "focus", .arg = LENS_ARG_FUNCTION,
+		.help = "only the function's calls, each a root with its callees",
+		.map = focus_function,
+	},
+	[LENS_FOCUS_FUNCTION_INVERTED] = {
+		.name = "focus-function-inverted", .crumb = "focus callers",
+		.arg = LENS_ARG_FUNCTION,
+		.help = "only the function's samples, cut below its innermost call",
+		.map = focus_function_inverted,
+	},
+	[LENS_MERGE_FUNCTION] = {
+		.name = "merge-function", .crumb = "merge", .arg = LENS_ARG_FUNCTION,
+		.help = "remove the function's frames, its weight going to its callers",
+		.map = merge_function,
+	},
+	[LENS_MERGE_CALL_NODE] = {
+		.name = "merge-call-node", .crumb = "merge node", .arg = LENS_ARG_PATH,
+		.help = "remove the call path's last frame, there only",
+		.map = merge_call_node,
+	},
+	[LENS_DROP_FUNCTION] = {
+		.name = "drop-function", .crumb = "drop", .arg = LENS_ARG_FUNCTION,
+		.help = "drop the samples with the function on their stack",
+		.map = drop_function,
+	},
+	[LENS_COLLAPSE_RECURSION] = {
+		.name = "collapse-recursion", .crumb = "collapse rec",
+		.arg = LENS_ARG_FUNCTION,
+		.help = "fold the function's recursive calls, direct or not, into the outer",
+		.map = collapse_recursion,
+	},
+	[LENS_COLLAPSE_DIRECT_RECURSION] = {
+		.name = "collapse-direct-recursion", .crumb = "collapse direct rec",
+		.arg = LENS_ARG_FUNCTION,
+		.help = "fold the function's calls of itself into the caller",
+		.map = collapse_direct_recursion,
+	},
+	[LENS_COLLAPSE_SUBTREE] = {
+		.name = "collapse-subtree", .crumb = "collapse", .arg = LENS_ARG_FUNCTION,
+		.help = "fold all the function calls into it",
+		.map = collapse_subtree,
+	},
+	[LENS_COLLAPSE_MODULE] = {
+		.name = "collapse-module", .crumb = "collapse module", .arg = LENS_ARG_MODULE,
+		.help = "fold each run of the module's frames into one, [module]",
+		.map = collapse_module,
+	},
+};
+
+const struct lens_kind_ops *
+lens_kind_ops(enum lens_kind kind)
+{
+	if ((unsigned)kind >= LENS_NR_KINDS)
+		BUG("lens kind %d", (int)kind);
+	return &kinds[kind];
+}
+
+const struct lens_kind_ops *
+lens_kind_find(const char *name, enum lens_kind *kind)
+{
+	for (int k = 0; k < LENS_NR_KINDS; k++)
+		if (!strcmp(kinds[k].name, name)) {
+			if (kind)
+				*kind = (enum lens_kind)k;
+			return &kinds[k];
+		}
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ lens */
+
+void
+lens_init(struct lens *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->search_func = UINT32_MAX;
+}
+
+static void
+level_release(struct lens_level *lv)
+{
+	free(lv->t.arg);
+	search_re_free(lv->re);
+	profile_set_view_release(&lv->view);
+	free(lv->map);
+	memset(lv, 0, sizeof(*lv));
+}
+
+static void
+clear_redo(struct lens *l)
+{
+	for (uint32_t i = 0; i < l->nr_redo; i++)
+		free(l->redo[i].arg);
+	l->nr_redo = 0;
+}
+
+void
+lens_clear_transforms(struct lens *l)
+{
+	while (l->nr_levels)
+		level_release(&l->levels[--l->nr_levels]);
+	clear_redo(l);
+}
+
+void
+lens_release(struct lens *l)
+{
+	lens_clear_transforms(l);
+	free(l->levels);
+	free(l->redo);
+	free(l->threads);
+	search_re_free(l->search_re);
+	memset(l, 0, sizeof(*l));
+}
+
+const struct profile_set *
+lens_view(const struct lens *l, const struct profile_set *ps)
+{
+	return l->nr_levels ? &l->levels[l->nr_levels - 1].view : ps;
+}
+
+const stack_id *
+lens_map(const struct lens *l)
+{
+	return l->nr_levels ? l->levels[l->nr_levels - 1].map : NULL;
+}
+
+/*
+ * A view borrows ps's strings and frames by value: after collapse-module
+ * added to them, every view takes the tables again.
+ */
+static void
+sync_views(struct lens *l, const struct profile_set *ps)
+{
+	for (uint32_t i = 0; i < l->nr_levels; i++) {
+		struct profile_set *v = &l->levels[i].view;
+
+		v->strings = ps->strings;
+		v->frames = ps->frames;
+		v->nr_frames = ps->nr_frames;
+		v->alloc_frames = ps->alloc_frames;
+		v->frame_slots = ps->frame_slots;
+		v->frame_mask = ps->frame_mask;
+	}
+}
+
+/* Split a path "a;b;c" into str_ids of ps; a name ps lacks matches nothing. */
+static str_id *
+resolve_path(const struct profile_set *ps, const char *text, uint32_t *depth)
+{
+	str_id *path = NULL;
+	size_t alloc = 0;
+	uint32_t nr = 0;
+
+	for (const char *p = text;;) {
+		const char *end = strchr(p, ';');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		int64_t id = intern_find(&ps->strings, p, len);
+
+		ALLOC_GROW(path, nr, alloc);
+		path[nr++] = id < 0 ? (str_id)UINT32_MAX : (str_id)id;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	*depth = nr;
+	return path;
+}
+
+/*
+ * Per frame of ps: whether re matches its name (or its module). The
+ * regex runs once per distinct string, as a set has many more frames than
+ * names when it keeps addresses or lines.
+ */
+static uint8_t *
+match_frames(const struct profile_set *ps, struct search_re *re, bool module)
+{
+	uint8_t *match = xcalloc((size_t)ps->nr_frames + 1, 1);
+	uint8_t *seen = xcalloc((size_t)intern_count(&ps->strings) + 1, 1);
+
+	for (frame_id f = 0; f < ps->nr_frames; f++) {
+		str_id s = module ? ps->frames[f].module : ps->frames[f].name;
+
+		if (module && s == STR_EMPTY)
+			continue;
+		if (!seen[s])
+			seen[s] = search_re_match(re, ps_get(ps, s),
+						  intern_len(&ps->strings, s)) ? 2 : 1;
+		match[f] = seen[s] == 2;
+	}
+	free(seen);
+	return match;
+}
+
+/* The last path component of a module: "libc.so.6" of "/usr/lib/libc.so.6". */
+static const char *
+module_base(const char *module)
+{
+	const char *slash = strrchr(module, '/');
+
+	return slash && slash[1] ? slash + 1 : module;
+}
+
+/*
+ * collapse-module: per frame of ps, the frame "[module]" its matched
+ * module collapses to (added to ps), or FRAME_NONE.
+ */
+static frame_id *
+module_frames(struct profile_set *ps, const uint8_t *match)
+{
+	uint32_t n = ps->nr_frames;
+	frame_id *mf = xmalloc(sizeof(*mf) * ((size_t)n + 1));
+	struct strbuf sb = STRBUF_INIT;
+
+	for (frame_id f = 0; f < n; f++) {
+		struct frame nf = { 0 };
+
+		mf[f] = FRAME_NONE;
+		if (!match[f])
+			continue;
+		nf.module = ps->frames[f].module;
+		strbuf_setlen(&sb, 0);
+		strbuf_addch(&sb, '[');
+		strbuf_addstr(&sb, module_base(ps_get(ps, nf.module)));
+		strbuf_addch(&sb, ']');
+		nf.name = ps_str(ps, sb.buf, sb.len);
+		mf[f] = profile_set_frame(ps, &nf);
+	}
+	strbuf_release(&sb);
+	return mf;
+}
+
+/*
+ * Run level lv's transform over in (the view below it, or ps) into
+ * lv->view, and compose lv->map from below's map (NULL: the identity).
+ */
+static void
+level_build(struct lens_level *lv, struct profile_set *ps, const struct profile_set *in,
+	    const stack_id *below)
+{
+	const struct lens_kind_ops *ops = lens_kind_ops(lv->t.kind);
+	struct lens_pass lp = { .in = in, .out = &lv->view };
+	uint32_t n = in->nr_stacks;
+	stack_id *out_of = xmalloc(sizeof(*out_of) * ((size_t)n + 1));
+	uint8_t *match = NULL;
+	frame_id *mf = NULL;
+	str_id *path = NULL;
+
+	if (ops->arg == LENS_ARG_PATH) {
+		path = resolve_path(ps, lv->t.arg, &lp.depth);
+		lp.path = path;
+	} else {
+		match = match_frames(ps, lv->re, ops->arg == LENS_ARG_MODULE);
+		lp.match = match;
+		if (ops->arg == LENS_ARG_MODULE)
+			lp.module_frame = mf = module_frames(ps, match);
+	}
+	profile_set_view_init(&lv->view, ps);
+	profile_set_reserve_stacks(&lv->view, n);
+	lp.aux = xcalloc((size_t)n + 1, sizeof(*lp.aux));
+	lp.near = xcalloc((size_t)n + 1, sizeof(*lp.near));
+	/* The root is on every path and in no collapsed subtree of its own. */
+	lp.aux[STACK_ROOT] = lv->t.kind == LENS_COLLAPSE_SUBTREE ? 0 : 1;
+	if (lv->t.kind == LENS_FOCUS_FUNCTION_INVERTED)
+		lp.aux[STACK_ROOT] = STACK_ROOT;
+
+	out_of[STACK_ROOT] = STACK_ROOT;
+	for (stack_id s = 1; s < n; s++) {
+		stack_id po = out_of[in->stacks[s].parent];
+
+		out_of[s] = po == LENS_DROPPED ? LENS_DROPPED : ops->map(&lp, s, po);
+	}
+
+	lv->map = xmalloc(sizeof(*lv->map) * ((size_t)ps->nr_stacks + 1));
+	lv->kept_stacks = 0;
+	for (stack_id b = 0; b < ps->nr_stacks; b++) {
+		stack_id s = below ? below[b] : b;
+
+		lv->map[b] = s == LENS_DROPPED ? LENS_DROPPED : out_of[s];
+		lv->kept_stacks += lv->map[b] != LENS_DROPPED && lv->map[b] != STACK_ROOT;
+	}
+	free(lp.near);
+	free(lp.aux);
+	free(path);
+	free(mf);
+	free(match);
+	free(out_of);
+}
+
+/* Build level i (its transform set) over the levels below it. */
+static void
+build_level(struct lens *l, struct profile_set *ps, uint32_t i)
+{
+	const struct lens_level *below = i ? &l->levels[i - 1] : NULL;
+	uint32_t frames = ps->nr_frames;
+
+	level_build(&l->levels[i], ps, below ? &below->view : ps, below ? below->map : NULL);
+	if (ps->nr_frames != frames)
+		sync_views(l, ps);
+}
+
+static int
+check_arg(enum lens_kind kind, const char *arg, struct search_re **re, struct tf_error *err)
+{
+	const struct lens_kind_ops *ops = lens_kind_ops(kind);
+	size_t offset;
+
+	*re = NULL;
+	if (!*arg)
+		return tf_error_set(err, "%s needs %s", ops->name,
+				    ops->arg == LENS_ARG_PATH ? "a call path" : "a regex");
+	if (ops->arg == LENS_ARG_PATH)
+		return 0;
+	*re = search_re_new(arg, strlen(arg), &offset, err);
+	return *re ? 0 : -1;
+}
+
+/* Push without touching the redo list. */
+static int
+push(struct lens *l, struct profile_set *ps, enum lens_kind kind, const char *arg,
+     struct tf_error *err)
+{
+	struct lens_level *lv;
+	struct search_re *re;
+
+	if (check_arg(kind, arg, &re, err))
+		return -1;
+	ALLOC_GROW(l->levels, l->nr_levels, l->alloc_levels);
+	lv = &l->levels[l->nr_levels++];
+	memset(lv, 0, sizeof(*lv));
+	lv->t.kind = kind;
+	lv->t.arg = xstrdup(arg);
+	lv->re = re;
+	build_level(l, ps, l->nr_levels - 1);
+	return 0;
+}
+
+int
+lens_push(struct lens *l, struct profile_set *ps, enum lens_kind kind, const char *arg,
+	  struct tf_error *err)
+{
+	if (push(l, ps, kind, arg, err))
+		return -1;
+	clear_redo(l);
+	return 0;
+}
+
+bool
+lens_pop(struct lens *l)
+{
+	struct lens_level *lv;
+
+	if (!l->nr_levels)
+		return false;
+	lv = &l->levels[--l->nr_levels];
+	ALLOC_GROW(l->redo, l->nr_redo, l->alloc_redo);
+	l->redo[l->nr_redo++] = lv->t;
+	lv->t.arg = NULL;
+	level_release(lv);
+	return true;
+}
+
+bool
+lens_redo(struct lens *l, struct profile_set *ps)
+{
+	struct lens_transform t;
+	struct tf_error err = TF_ERROR_INIT;
+	int ret;
+
+	if (!l->nr_redo)
+		return false;
+	t = l->redo[--l->nr_redo];
+	/* It was valid when pushed: the same text compiles again. */
+	ret = push(l, ps, t.kind, t.arg, &err);
+	free(t.arg);
+	tf_error_release(&err);
+	return ret == 0;
+}
+
+void
+lens_rebuild(struct lens *l, struct profile_set *ps)
+{
+	for (uint32_t i = 0; i < l->nr_levels; i++) {
+		struct lens_level *lv = &l->levels[i];
+
+		profile_set_view_release(&lv->view);
+		free(lv->map);
+		lv->map = NULL;
+	}
+	for (uint32_t i = 0; i < l->nr_levels; i++)
+		build_level(l, ps, i);
+}
+
+uint64_t
+lens_fold_weights(const struct lens *l, const struct profile_set *ps, const uint64_t *w,
+		  uint64_t *out)
+{
+	const struct profile_set *view = lens_view(l, ps);
+	const stack_id *map = lens_map(l);
+	uint64_t sum = 0;
+
+	if (!map) {
+		memcpy(out, w, sizeof(*out) * ps->nr_stacks);
+		for (stack_id s = 0; s < ps->nr_stacks; s++)
+			sum += w[s];
+		return sum;
+	}
+	memset(out, 0, sizeof(*out) * view->nr_stacks);
+	for (stack_id s = 0; s < ps->nr_stacks; s++) {
+		stack_id v = map[s];
+
+		if (v == LENS_DROPPED || v == STACK_ROOT || !w[s])
+			continue;
+		out[v] += w[s];
+		sum += w[s];
+	}
+	return sum;
+}
+
+/* ------------------------------------------------------------------ text */
+
+void
+lens_path_text(const struct profile_set *set, stack_id s, struct strbuf *out)
+{
+	uint32_t depth = set->stacks[s].depth;
+	stack_id *path = xmalloc(sizeof(*path) * ((size_t)depth + 1));
+
+	for (uint32_t i = depth; i-- > 0; s = set->stacks[s].parent)
+		path[i] = s;
+	for (uint32_t i = 0; i < depth; i++) {
+		if (i)
+			strbuf_addch(out, ';');
+		strbuf_addstr(out, ps_get(set, set->frames[set->stacks[path[i]].frame].name));
+	}
+	free(path);
+}
+
+void
+lens_quote_name(const char *name, struct strbuf *out)
+{
+	/* \Q...\E quotes all but "\E" itself, which ends one quote and opens another. */
+	strbuf_addstr(out, "^\\Q");
+	for (const char *p = name; *p; p++) {
+		if (p[0] == '\\' && p[1] == 'E') {
+			strbuf_addstr(out, "\\E\\\\E\\Q");
+			p++;
+			continue;
+		}
+		strbuf_addch(out, *p);
+	}
+	strbuf_addstr(out, "\\E$");
+}
+
+void
+lens_describe(const struct lens *l, struct strbuf *out)
+{
+	for (uint32_t i = 0; i < l->nr_levels; i++) {
+		const struct lens_transform *t = &l->levels[i].t;
+
+		if (i)
+			strbuf_addstr(out, " > ");
+		strbuf_addstr(out, lens_kind_ops(t->kind)->crumb);
+		strbuf_addch(out, ' ');
+		strbuf_addstr(out, t->arg);
+	}
+}
+
+void
+lens_write(const struct lens *l, struct strbuf *out)
+{
+	strbuf_addstr(out, "# tflame lens: one transform a line, KIND:ARG\n");
+	for (uint32_t i = 0; i < l->nr_levels; i++) {
+		const struct lens_transform *t = &l->levels[i].t;
+
+		strbuf_addf(out, "%s:%s\n", lens_kind_ops(t->kind)->name, t->arg);
+	}
+}
+
+int
+lens_parse_transform(const char *text, enum lens_kind *kind, const char **arg,
+		     struct tf_error *err)
+{
+	const char *colon = strchr(text, ':');
+	char name[64];
+	size_t len;
+
+	if (!colon)
+		return tf_error_set(err, "'%s' is not KIND:ARG", text);
+	len = (size_t)(colon - text);
+	if (len >= sizeof(name) || (memcpy(name, text, len), name[len] = 0,
+				    !lens_kind_find(name, kind))) {
+		struct strbuf sb = STRBUF_INIT;
+
+		for (int k = 0; k < LENS_NR_KINDS; k++)
+			strbuf_addf(&sb, "%s%s", k ? ", " : "", kinds[k].name);
+		tf_error_set(err, "unknown transform '%.*s' (transforms: %s)", (int)len, text,
+			     sb.buf);
+		strbuf_release(&sb);
+		return -1;
+	}
+	*arg = colon + 1;
+	return 0;
+}
+
+/* ----------------------------------------------------------------- check */
+
+/* Whether a is b or one of b's callers in set. O(depth): for checks only. */
+static bool
+is_ancestor(const struct profile_set *set, stack_id a, stack_id b)
+{
+	while (set->stacks[b].depth > set->stacks[a].depth)
+		b = set->stacks[b].parent;
+	return a == b;
+}
+
+static int
+check_level(const struct lens_level *lv, const struct profile_set *ps, uint32_t i,
+	    struct tf_error *err)
+{
+	const struct profile_set *v = &lv->view;
+	uint64_t kept = 0;
+
+	if (!lv->map || !v->stacks || v->frames != ps->frames || v->nr_frames != ps->nr_frames)
+		return tf_error_set(err, "transform %u: a view not of the set", i);
+	if ((lv->re == NULL) != (lens_kind_ops(lv->t.kind)->arg == LENS_ARG_PATH))
+		return tf_error_set(err, "transform %u: a regex where it takes none", i);
+	if (profile_set_check(v, err))
+		return -1;
+	if (lv->map[STACK_ROOT] != STACK_ROOT)
+		return tf_error_set(err, "transform %u: the root does not map to the root", i);
+	for (stack_id s = 1; s < ps->nr_stacks; s++) {
+		stack_id o = lv->map[s], po = lv->map[ps->stacks[s].parent];
+
+		if (o == LENS_DROPPED)
+			continue;
+		if (o >= v->nr_stacks || po == LENS_DROPPED)
+			return tf_error_set(err, "transform %u: stack %u maps to %u, its parent "
+					    "to %u", i, s, o, po);
+		/* No transform lengthens a stack: frames go or are replaced. */
+		if (v->stacks[o].depth > ps->stacks[s].depth)
+			return tf_error_set(err, "transform %u: stack %u maps to a deeper %u",
+					    i, s, o);
+		/*
+		 * What a transform may do to a stack given its parent's
+		 * view: keep or replace its frame below it, merge it into
+		 * it, fold it into one of its callers (collapse), give it
+		 * back frames its parent lost (focus-function-inverted), or
+		 * start a root (focus): its view and its parent's are on
+		 * one path, or it is a root's child. Under an empty parent
+		 * (focus has not begun), the kind decides alone.
+		 */
+		if (po != STACK_ROOT && v->stacks[o].parent != STACK_ROOT &&
+		    !is_ancestor(v, o, po) && !is_ancestor(v, po, o))
+			return tf_error_set(err, "transform %u: stack %u maps to %u, not under "
+					    "its parent's %u", i, s, o, po);
+		kept += o != STACK_ROOT;
+	}
+	if (kept != lv->kept_stacks)
+		return tf_error_set(err, "transform %u: %llu stacks kept, %llu counted", i,
+				    (unsigned long long)kept,
+				    (unsigned long long)lv->kept_stacks);
+	return 0;
+}
+
+int
+lens_check(const struct lens *l, const struct profile_set *ps, struct tf_error *err)
+{
+	if (l->nr_levels > l->alloc_levels || l->nr_redo > l->alloc_redo)
+		return tf_error_set(err, "lens arrays overrun");
+	if (l->profile >= ps->nr_profiles)
+		return tf_error_set(err, "profile %zu of %zu", l->profile, ps->nr_profiles);
+	for (uint32_t i = 0; i < l->nr_levels; i++)
+		if (check_level(&l->levels[i], ps, i, err))
+			return -1;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ spec */
+
+void
+lens_spec_release(struct lens_spec *spec)
+{
+	free(spec->tids);
+	free(spec->pids);
+	free(spec->transforms);
+	spec->tids = spec->pids = NULL;
+	spec->transforms = NULL;
+	spec->nr_tids = spec->nr_pids = spec->alloc_tids = spec->alloc_pids = 0;
+	spec->nr_transforms = spec->alloc_transforms = 0;
+}
+
+bool
+lens_spec_filters_threads(const struct lens_spec *spec)
+{
+	return spec->nr_tids || spec->nr_pids || spec->comm;
+}

@@ -1,0 +1,1 @@
+report --lens=tests/data/lens/none.lens tests/data/folded/recursion.txt

@@ -1,0 +1,1 @@
+report '--transform=merge-function:(' tests/data/folded/recursion.txt

@@ -1,0 +1,1 @@
+report --transform=fold:x tests/data/folded/recursion.txt

@@ -1,0 +1,547 @@
+#include "config.h"
+
+#include "tflame/lens.h"
+
+#include "tflame/model.h"
+#include "tflame/search.h"
+#include "tflame/strbuf.h"
+#include "tflame/xalloc.h"
+
+#include "test_tmpdir.h"
+#include "test_util.h"
+
+static void
+check_model(const struct model *m)
+{
+	struct tf_error err = TF_ERROR_INIT;
+
+	if (model_check(m, &err))
+		fail_msg("model_check: %s", tf_error_text(&err));
+	tf_error_release(&err);
+	check_profile_set(m->ps);
+}
+
+/*
+ * Ask for every cache a pane would (tree, chart, functions, a sandwich)
+ * so that model_check() compares them all under the lens.
+ */
+static void
+exercise(struct model *m)
+{
+	const struct func_table *ft;
+
+	model_tree(m);
+	model_chart(m);
+	ft = model_funcs(m);
+	model_func_stats(m);
+	for (func_id f = 0; f < ft->nr_funcs; f++)
+		if (model_func_stats(m)[f].total) {
+			model_sandwich(m, f);
+			break;
+		}
+	check_model(m);
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The lens's view as sorted folded lines "a;b;c weight" joined by '|',
+ * from the Left Heavy tree's self weights: what a person would read.
+ */
+static char *
+folded(struct model *m)
+{
+	const struct calltree *t = model_tree(m);
+	const struct profile_set *v = model_view(m);
+	char **lines = xcalloc(v->nr_stacks + 1, sizeof(*lines));
+	struct strbuf sb = STRBUF_INIT;
+	size_t nr = 0;
+	char buf[512];
+
+	exercise(m);
+	for (stack_id s = 1; s < v->nr_stacks; s++) {
+		if (!t->self[s])
+			continue;
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s %llu", stack_text(v, s, buf, sizeof(buf)),
+			    (unsigned long long)t->self[s]);
+		lines[nr++] = strbuf_detach(&sb, NULL);
+	}
+	assert_int_equal(t->self[STACK_ROOT], 0);
+	qsort(lines, nr, sizeof(*lines), cmp_str);
+	for (size_t i = 0; i < nr; i++) {
+		strbuf_addf(&sb, "%s%s", i ? "|" : "", lines[i]);
+		free(lines[i]);
+	}
+	free(lines);
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * B at depths 2 and 3, F recursing directly and through H, and idle:
+ *   A;B;C 1  A;B;D 2  A;E;B;C 4  A;F;F;F;G 8  A;F;H;F;G 16  A;idle 32
+ */
+static void
+setup(struct model *m)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "cycles", 6), UNIT_EVENTS);
+
+	test_sample(ps, p, "A;B;C", 1, 10, 1);
+	test_sample(ps, p, "A;B;D", 2, 20, 1);
+	test_sample(ps, p, "A;E;B;C", 4, 30, 2);
+	test_sample(ps, p, "A;F;F;F;G", 8, 40, 1);
+	test_sample(ps, p, "A;F;H;F;G", 16, 50, 2);
+	test_sample(ps, p, "A;idle", 32, 60, 1);
+	model_init(m, ps);
+	check_model(m);
+}
+
+/* What Time Order's lanes weigh together. */
+static uint64_t
+lanes_weight(struct model *m)
+{
+	const struct timeline *tl = model_timeline(m);
+	uint64_t w = 0;
+
+	for (uint32_t i = 0; i < tl->nr_lanes; i++)
+		w += tl->lanes[i].weight;
+	return w;
+}
+
+static void
+expect_after(enum lens_kind kind, const char *arg, const char *want, uint64_t total)
+{
+	struct model m;
+	struct tf_error err = TF_ERROR_INIT;
+	char *got;
+
+	setup(&m);
+	if (model_push_transform(&m, kind, arg, &err))
+		fail_msg("%s %s: %s", lens_kind_ops(kind)->name, arg, tf_error_text(&err));
+	got = folded(&m);
+	assert_string_equal(got, want);
+	assert_int_equal(model_total(&m), total);
+	assert_int_equal(lanes_weight(&m), total);
+	free(got);
+	/* Popping gives the profile back, as it was. */
+	assert_true(model_pop_transform(&m));
+	got = folded(&m);
+	assert_string_equal(got, "A;B;C 1|A;B;D 2|A;E;B;C 4|A;F;F;F;G 8|A;F;H;F;G 16|A;idle 32");
+	assert_int_equal(model_total(&m), 63);
+	free(got);
+	tf_error_release(&err);
+	model_release(&m);
+}
+
+static void
+test_merge_function(void **state)
+{
+	(void)state;
+	/* B at both depths goes; its self weight would go to its caller. */
+	expect_after(LENS_MERGE_FUNCTION, "^B$",
+		     "A;C 1|A;D 2|A;E;C 4|A;F;F;F;G 8|A;F;H;F;G 16|A;idle 32", 63);
+	/* A regex merging everything but leaves leaves the leaves as roots. */
+	expect_after(LENS_MERGE_FUNCTION, "^[ABEFH]$", "C 5|D 2|G 24|idle 32", 63);
+	/* Every frame merged: every sample's stack is empty, and dropped. */
+	expect_after(LENS_MERGE_FUNCTION, ".", "", 0);
+}
+
+static void
+test_merge_call_node(void **state)
+{
+	(void)state;
+	/* Only B called by A directly: E's B stays. */
+	expect_after(LENS_MERGE_CALL_NODE, "A;B",
+		     "A;C 1|A;D 2|A;E;B;C 4|A;F;F;F;G 8|A;F;H;F;G 16|A;idle 32", 63);
+	/* F under F, the middle of the direct recursion only. */
+	expect_after(LENS_MERGE_CALL_NODE, "A;F;F",
+		     "A;B;C 1|A;B;D 2|A;E;B;C 4|A;F;F;G 8|A;F;H;F;G 16|A;idle 32", 63);
+	/* A path that is in no stack changes nothing. */
+	expect_after(LENS_MERGE_CALL_NODE, "A;nope",
+		     "A;B;C 1|A;B;D 2|A;E;B;C 4|A;F;F;F;G 8|A;F;H;F;G 16|A;idle 32", 63);
+}
+
+static void
+test_focus_subtree(void **state)
+{
+	(void)state;
+	expect_after(LENS_FOCUS_SUBTREE, "A;E", "E;B;C 4", 4);
+	expect_after(LENS_FOCUS_SUBTREE, "A;F;F", "F;F;G 8", 8);
+	expect_after(LENS_FOCUS_SUBTREE, "A", "A;B;C 1|A;B;D 2|A;E;B;C 4|A;F;F;F;G 8|"
+					   "A;F;H;F;G 16|A;idle 32", 63);
+	/* Focus on nothing: an empty profile, which every pane must take. */
+	expect_after(LENS_FOCUS_SUBTREE, "B", "", 0);
+}
+
+static void
+test_focus_function(void **state)
+{
+	(void)state;
+	/* B at depth 2 and 3: both become roots and merge. */
+	expect_after(LENS_FOCUS_FUNCTION, "^B$", "B;C 5|B;D 2", 7);
+	/* The outermost F is the root; the inner ones stay. */
+	expect_after(LENS_FOCUS_FUNCTION, "^F$", "F;F;F;G 8|F;H;F;G 16", 24);
+	expect_after(LENS_FOCUS_FUNCTION, "^nope$", "", 0);
+}
+
+static void
+test_focus_function_inverted(void **state)
+{
+	(void)state;
+	/* Cut after the innermost B or F: their callees' weight is their self. */
+	expect_after(LENS_FOCUS_FUNCTION_INVERTED, "^B$", "A;B 3|A;E;B 4", 7);
+	expect_after(LENS_FOCUS_FUNCTION_INVERTED, "^F$", "A;F;F;F 8|A;F;H;F 16", 24);
+}
+
+static void
+test_drop_function(void **state)
+{
+	(void)state;
+	expect_after(LENS_DROP_FUNCTION, "^idle$",
+		     "A;B;C 1|A;B;D 2|A;E;B;C 4|A;F;F;F;G 8|A;F;H;F;G 16", 31);
+	expect_after(LENS_DROP_FUNCTION, "^[BH]$", "A;F;F;F;G 8|A;idle 32", 40);
+	expect_after(LENS_DROP_FUNCTION, "^A$", "", 0);
+}
+
+static void
+test_collapse_recursion(void **state)
+{
+	(void)state;
+	/* Direct and indirect: H between the two Fs goes too. */
+	expect_after(LENS_COLLAPSE_RECURSION, "^F$",
+		     "A;B;C 1|A;B;D 2|A;E;B;C 4|A;F;G 24|A;idle 32", 63);
+	/* Only F calling F: H's F stays. */
+	expect_after(LENS_COLLAPSE_DIRECT_RECURSION, "^F$",
+		     "A;B;C 1|A;B;D 2|A;E;B;C 4|A;F;G 8|A;F;H;F;G 16|A;idle 32", 63);
+	/* A function that does not recurse is left alone. */
+	expect_after(LENS_COLLAPSE_RECURSION, "^B$",
+		     "A;B;C 1|A;B;D 2|A;E;B;C 4|A;F;F;F;G 8|A;F;H;F;G 16|A;idle 32", 63);
+	/* Two functions by one regex: each one's recursion folds on its own. */
+	expect_after(LENS_COLLAPSE_RECURSION, "^[FH]$",
+		     "A;B;C 1|A;B;D 2|A;E;B;C 4|A;F;G 24|A;idle 32", 63);
+}
+
+static void
+test_collapse_subtree(void **state)
+{
+	(void)state;
+	expect_after(LENS_COLLAPSE_SUBTREE, "^F$",
+		     "A;B;C 1|A;B;D 2|A;E;B;C 4|A;F 24|A;idle 32", 63);
+	expect_after(LENS_COLLAPSE_SUBTREE, "^B$",
+		     "A;B 3|A;E;B 4|A;F;F;F;G 8|A;F;H;F;G 16|A;idle 32", 63);
+	expect_after(LENS_COLLAPSE_SUBTREE, "^A$", "A 63", 63);
+}
+
+/* A frame of name in module, interned into ps. */
+static frame_id
+mod_frame(struct profile_set *ps, const char *name, const char *module)
+{
+	struct frame f = { 0 };
+
+	f.name = ps_str(ps, name, strlen(name));
+	f.module = ps_str(ps, module, strlen(module));
+	return profile_set_frame(ps, &f);
+}
+
+static void
+test_collapse_module(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "cycles", 6), UNIT_EVENTS);
+	struct tf_error err = TF_ERROR_INIT;
+	thread_id t = profile_set_thread(ps, 1, 1, STR_EMPTY);
+	stack_id s;
+	struct model m;
+	size_t off;
+	char *got;
+
+	(void)state;
+	/* main -> qsort -> msort (libc) -> cmp (app) -> strcmp (libc): 3 */
+	s = profile_set_stack(ps, STACK_ROOT, mod_frame(ps, "main", "/bin/app"));
+	s = profile_set_stack(ps, s, mod_frame(ps, "qsort", "/lib/libc.so.6"));
+	assert_int_equal(profile_add_sample(p, s, 2, 1, true, t, NULL), 0);
+	s = profile_set_stack(ps, s, mod_frame(ps, "msort", "/lib/libc.so.6"));
+	s = profile_set_stack(ps, s, mod_frame(ps, "cmp", "/bin/app"));
+	s = profile_set_stack(ps, s, mod_frame(ps, "strcmp", "/lib/libc.so.6"));
+	assert_int_equal(profile_add_sample(p, s, 3, 2, true, t, NULL), 0);
+	model_init(&m, ps);
+
+	assert_int_equal(model_push_transform(&m, LENS_COLLAPSE_MODULE, "libc", &err), 0);
+	got = folded(&m);
+	assert_string_equal(got, "main;[libc.so.6] 2|main;[libc.so.6];cmp;[libc.so.6] 3");
+	free(got);
+	/* The new frame is a function like any other, and the search finds it. */
+	model_set_search(&m, search_re_new("^\\[libc", 7, &off, &err));
+	assert_int_equal(model_search_matched(&m), 5);
+	check_model(&m);
+	/* Another transform over the new frame, then both undone and redone. */
+	assert_int_equal(model_push_transform(&m, LENS_MERGE_FUNCTION, "^cmp$", &err), 0);
+	got = folded(&m);
+	/* Merging is no collapse: the two runs of libc stay two frames. */
+	assert_string_equal(got, "main;[libc.so.6] 2|main;[libc.so.6];[libc.so.6] 3");
+	free(got);
+	assert_true(model_pop_transform(&m));
+	assert_true(model_pop_transform(&m));
+	assert_false(model_pop_transform(&m));
+	got = folded(&m);
+	assert_string_equal(got, "main;qsort 2|main;qsort;msort;cmp;strcmp 3");
+	free(got);
+	assert_true(model_redo_transform(&m));
+	assert_true(model_redo_transform(&m));
+	assert_false(model_redo_transform(&m));
+	got = folded(&m);
+	assert_string_equal(got, "main;[libc.so.6] 2|main;[libc.so.6];[libc.so.6] 3");
+	free(got);
+	tf_error_release(&err);
+	model_release(&m);
+}
+
+static void
+test_stacked_undo_redo(void **state)
+{
+	struct model m;
+	struct tf_error err = TF_ERROR_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	char *got;
+
+	(void)state;
+	setup(&m);
+	assert_int_equal(model_push_transform(&m, LENS_DROP_FUNCTION, "idle", &err), 0);
+	assert_int_equal(model_push_transform(&m, LENS_MERGE_FUNCTION, "^B$", &err), 0);
+	assert_int_equal(model_push_transform(&m, LENS_FOCUS_FUNCTION, "^E$", &err), 0);
+	got = folded(&m);
+	assert_string_equal(got, "E;C 4");
+	free(got);
+	lens_describe(&m.lens, &sb);
+	assert_string_equal(sb.buf, "drop idle > merge ^B$ > focus ^E$");
+	/* Undo the focus: the merge's view again, without idle. */
+	assert_true(model_pop_transform(&m));
+	got = folded(&m);
+	assert_string_equal(got, "A;C 1|A;D 2|A;E;C 4|A;F;F;F;G 8|A;F;H;F;G 16");
+	free(got);
+	assert_true(model_redo_transform(&m));
+	got = folded(&m);
+	assert_string_equal(got, "E;C 4");
+	free(got);
+	/* A new transform forgets what could be redone. */
+	assert_true(model_pop_transform(&m));
+	assert_int_equal(model_push_transform(&m, LENS_COLLAPSE_RECURSION, "F", &err), 0);
+	assert_false(model_redo_transform(&m));
+	got = folded(&m);
+	assert_string_equal(got, "A;C 1|A;D 2|A;E;C 4|A;F;G 24");
+	free(got);
+	/* A bad regex changes nothing and says why. */
+	assert_int_equal(model_push_transform(&m, LENS_MERGE_FUNCTION, "(", &err), -1);
+	assert_non_null(strstr(tf_error_text(&err), "parenthesis"));
+	assert_int_equal(m.lens.nr_levels, 3);
+	assert_int_equal(model_push_transform(&m, LENS_FOCUS_SUBTREE, "", &err), -1);
+	check_model(&m);
+	strbuf_release(&sb);
+	tf_error_release(&err);
+	model_release(&m);
+}
+
+/* Symbols came: the transforms are built again over the new stacks. */
+static void
+rename_c(void *ctx, struct profile_set *ps, const struct frame *old, struct frame_rewrite *rw)
+{
+	struct frame *out = ctx;
+
+	memset(rw, 0, sizeof(*rw));
+	*out = *old;
+	if (!strcmp(ps_get(ps, old->name), "C"))
+		out->name = ps_str(ps, "B", 1);
+	rw->frames = out;
+	rw->nr = 1;
+}
+
+static void
+test_rebuilt_after_symbols(void **state)
+{
+	struct model m;
+	struct tf_error err = TF_ERROR_INIT;
+	struct frame scratch;
+	char *got;
+
+	(void)state;
+	setup(&m);
+	assert_int_equal(model_push_transform(&m, LENS_COLLAPSE_DIRECT_RECURSION, "^B$", &err),
+			 0);
+	got = folded(&m);
+	free(got);
+	profile_set_rewrite(m.ps, rename_c, &scratch);
+	model_set_changed(&m);
+	got = folded(&m);
+	/* C is B now: B;B folds into one B. */
+	assert_string_equal(got, "A;B 1|A;B;D 2|A;E;B 4|A;F;F;F;G 8|A;F;H;F;G 16|A;idle 32");
+	free(got);
+	tf_error_release(&err);
+	model_release(&m);
+}
+
+static void
+test_lens_file_round_trip(void **state)
+{
+	struct model m, again;
+	struct lens_spec spec = { 0 };
+	struct tf_error err = TF_ERROR_INIT;
+	struct strbuf text = STRBUF_INIT, text2 = STRBUF_INIT;
+	char *want, *got;
+	const char *path;
+
+	setup(&m);
+	assert_int_equal(model_push_transform(&m, LENS_MERGE_CALL_NODE, "A;E", &err), 0);
+	assert_int_equal(model_push_transform(&m, LENS_COLLAPSE_RECURSION, "^F$", &err), 0);
+	assert_int_equal(model_push_transform(&m, LENS_DROP_FUNCTION, "id:le|x", &err), 0);
+	want = folded(&m);
+	assert_string_equal(want, "A;B;C 5|A;B;D 2|A;F;G 24|A;idle 32");
+	lens_write(&m.lens, &text);
+	assert_string_equal(text.buf, "# tflame lens: one transform a line, KIND:ARG\n"
+				      "merge-call-node:A;E\n"
+				      "collapse-recursion:^F$\n"
+				      "drop-function:id:le|x\n");
+	/* Written, read back on a fresh model: the same lens, the same view. */
+	strbuf_addstr(&text, "\n# a comment\r\n");
+	path = tmpdir_put(state, "t.lens", text.buf, text.len);
+	setup(&again);
+	spec.file = path;
+	if (model_apply_spec(&again, &spec, "p.txt", &err))
+		fail_msg("%s", tf_error_text(&err));
+	got = folded(&again);
+	assert_string_equal(got, want);
+	lens_write(&again.lens, &text2);
+	strbuf_setlen(&text, text2.len);
+	assert_string_equal(text.buf, text2.buf);
+	free(got);
+	free(want);
+	model_release(&again);
+
+	/* A bad line names the file and the line. */
+	path = "# x\nmerge-function:a\nfold:b\n";
+	path = tmpdir_put(state, "bad.lens", path, strlen(path));
+	setup(&again);
+	spec.file = path;
+	assert_int_equal(model_apply_spec(&again, &spec, "p.txt", &err), -1);
+	assert_non_null(strstr(tf_error_text(&err), "bad.lens:3: unknown transform 'fold'"));
+	model_release(&again);
+	setup(&again);
+	spec.file = tmpdir_path(state, "none.lens");
+	assert_int_equal(model_apply_spec(&again, &spec, "p.txt", &err), -1);
+	assert_non_null(strstr(tf_error_text(&err), "cannot open"));
+	model_release(&again);
+
+	strbuf_release(&text);
+	strbuf_release(&text2);
+	tf_error_release(&err);
+	model_release(&m);
+}
+
+static void
+test_check_catches_damage(void **state)
+{
+	struct model m;
+	struct tf_error err = TF_ERROR_INIT;
+	stack_id idle, deep, saved;
+	struct lens_level *lv;
+
+	(void)state;
+	setup(&m);
+	idle = test_stack(m.ps, "A;idle");
+	deep = test_stack(m.ps, "A;F;F;F;G");
+	assert_int_equal(model_push_transform(&m, LENS_MERGE_FUNCTION, "^B$", &err), 0);
+	check_model(&m);
+	lv = &m.lens.levels[0];
+	saved = lv->map[deep];
+	/* A stack mapped off its parent's path. */
+	lv->map[deep] = lv->map[idle];
+	assert_int_equal(lens_check(&m.lens, m.ps, &err), -1);
+	assert_non_null(strstr(tf_error_text(&err), "not under"));
+	lv->map[deep] = saved;
+	saved = lv->map[idle];
+	/* Dropped without being counted out. */
+	lv->map[idle] = LENS_DROPPED;
+	assert_int_equal(lens_check(&m.lens, m.ps, &err), -1);
+	assert_non_null(strstr(tf_error_text(&err), "kept"));
+	lv->map[idle] = saved;
+	assert_int_equal(lens_check(&m.lens, m.ps, &err), 0);
+	tf_error_release(&err);
+	model_release(&m);
+}
+
+static void
+test_parse(void **state)
+{
+	struct tf_error err = TF_ERROR_INIT;
+	enum lens_kind kind;
+	const char *arg;
+
+	(void)state;
+	assert_int_equal(lens_parse_transform("focus-subtree:a;b", &kind, &arg, &err), 0);
+	assert_int_equal(kind, LENS_FOCUS_SUBTREE);
+	assert_string_equal(arg, "a;b");
+	assert_int_equal(lens_parse_transform("merge-function:x:y", &kind, &arg, &err), 0);
+	assert_string_equal(arg, "x:y");
+	assert_int_equal(lens_parse_transform("merge", &kind, &arg, &err), -1);
+	assert_int_equal(lens_parse_transform("merge:x", &kind, &arg, &err), -1);
+	assert_non_null(strstr(tf_error_text(&err), "collapse-module"));
+	for (int k = 0; k < LENS_NR_KINDS; k++) {
+		assert_ptr_equal(lens_kind_find(lens_kind_ops((enum lens_kind)k)->name, &kind),
+				 lens_kind_ops((enum lens_kind)k));
+		assert_int_equal(kind, k);
+	}
+	tf_error_release(&err);
+}
+
+static void
+test_quote_name(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct tf_error err = TF_ERROR_INIT;
+	const char *names[] = { "a.b(int)", "x\\Ey", "[libc.so]", "operator()" };
+	size_t off;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
+		struct search_re *re;
+
+		strbuf_reset(&sb);
+		lens_quote_name(names[i], &sb);
+		re = search_re_new(sb.buf, sb.len, &off, &err);
+		assert_non_null(re);
+		assert_true(search_re_match(re, names[i], strlen(names[i])));
+		assert_false(search_re_match(re, "a", 1));
+		search_re_free(re);
+	}
+	strbuf_release(&sb);
+	tf_error_release(&err);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_merge_function),
+		cmocka_unit_test(test_merge_call_node),
+		cmocka_unit_test(test_focus_subtree),
+		cmocka_unit_test(test_focus_function),
+		cmocka_unit_test(test_focus_function_inverted),
+		cmocka_unit_test(test_drop_function),
+		cmocka_unit_test(test_collapse_recursion),
+		cmocka_unit_test(test_collapse_subtree),
+		cmocka_unit_test(test_collapse_module),
+		cmocka_unit_test(test_stacked_undo_redo),
+		cmocka_unit_test(test_rebuilt_after_symbols),
+		cmocka_unit_test_setup_teardown(test_lens_file_round_trip, tmpdir_setup,
+						tmpdir_teardown),
+		cmocka_unit_test(test_check_catches_damage),
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_quote_name),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
