@@ -235,10 +235,7 @@ cmd_export(int argc, char **argv)
 		goto out;
 	ret = EXIT_OK;
 
-	el.ps = ps;
-	el.p = model_profile(&m);
-	el.stack_w = model_stack_weights(&m);
-	el.threads = m.lens.threads;
+	model_export_lens(&m, &el);
 	el.title = cc.path;
 	/* A comparison, or a differential folded file: the SVG shows the change. */
 	el.base = diff_other(ps, el.p);

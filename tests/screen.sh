@@ -177,8 +177,8 @@ check "G scrolls the help to its end" wait_for "Reading the panes"
 check "help says what the process boxes are" wait_for "the processes (the samples' comm)"
 keys q
 check "q closes the help, tflame still runs" wait_for " 1 L"
-keys u
-check "an unbound key points to the help" wait_for "no action on u: ? lists the keys"
+keys v
+check "an unbound key points to the help" wait_for "no action on v: ? lists the keys"
 
 # ------------------------------------------------------------- sandwich
 keys 0 3

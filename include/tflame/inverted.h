@@ -29,6 +29,7 @@
  * change under it.
  */
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "tflame/calltree.h"
@@ -73,6 +74,9 @@ void inverted_release(struct inverted *inv);
 struct inverted_export {
 	const struct inverted *inv;
 	const struct profile *p;
+	/* el's sample_stack before (the lens's transforms), or NULL */
+	stack_id (*lens_stack)(void *ctx, size_t i);
+	void *lens_ctx;
 };
 void inverted_export_lens(const struct inverted *inv, struct export_lens *el,
 			  struct inverted_export *ctx);

@@ -110,6 +110,29 @@ struct tf_error;
 	REQ(FIND_NEXT, "select the next match (of the search, or the marked function), " \
 		       "row by row", 'n') \
 	REQ(FIND_PREV, "select the previous match", 'N') \
+	GROUP("Transforms: reshape the stacks in every pane (a, then a key below)") \
+	REQ(TRANSFORM, "transform the stacks by the selected box or function: a, then " \
+		       "one of the keys of the next group", 'a') \
+	REQ(UNDO, "undo the last transform: its breadcrumb in the tab bar goes", 'u') \
+	REQ(REDO, "apply again the transform undone last", 'U', KEYS_CTRL('r')) \
+	REQ(WRITE_LENS, "write the transforms to tflame.lens, for --lens=FILE", 'w') \
+	GROUP("After a: the transforms (the Firefox Profiler's keys)") \
+	REQ(TX_FOCUS_SUBTREE, "focus on the selected box: only its subtree, it the root", \
+	    'f') \
+	REQ(TX_FOCUS_FUNCTION, "focus on the function: only its calls, each a root", 'F') \
+	REQ(TX_FOCUS_INVERTED, "focus on the function's callers: stacks cut below its " \
+			       "innermost call", 'i') \
+	REQ(TX_MERGE_FUNCTION, "merge the function: its frames go, their weight to their " \
+			       "callers", 'm') \
+	REQ(TX_MERGE_CALL_NODE, "merge the selected box only", 'M') \
+	REQ(TX_DROP_FUNCTION, "drop the samples with the function on their stack", 'd') \
+	REQ(TX_COLLAPSE_SUBTREE, "collapse the function: it keeps the weight of all it " \
+				 "calls", 'c') \
+	REQ(TX_COLLAPSE_MODULE, "collapse the function's module: each run of its frames " \
+				"one frame, [module]", 'C') \
+	REQ(TX_COLLAPSE_RECURSION, "collapse the function's recursion, direct or not", 'r') \
+	REQ(TX_COLLAPSE_DIRECT, "collapse the function's direct recursion only", 'R') \
+	REQ(TX_CANCEL, "no transform after all", KEYS_ESC) \
 	GROUP("Sandwich") \
 	REQ(SHOW_SANDWICH, "show the function of the selected box in Sandwich, and mark " \
 			   "all its boxes", 's') \
@@ -180,6 +203,7 @@ enum request {
 	K(SANDWICH, "sandwich", "the Sandwich pane") \
 	K(PAGE, "page", "the help and details pages") \
 	K(SOURCE, "source", "the source page (o)") \
+	K(TRANSFORM, "transform", "the key after a; no fallback: any other key cancels") \
 	K(PICKER, "picker", "the thread picker (t); no fallback: other keys type into " \
 			    "its filter")
 
@@ -244,6 +268,8 @@ bool keys_is_picker(enum request req);
  * in REQ_INFO) rather than the generic one.
  */
 bool keys_is_source(enum request req);
+/* Whether req is one of the keys after a (KEYMAP_TRANSFORM's). */
+bool keys_is_transform(enum request req);
 
 /* Append req's name ("zoom-reset"; "none" for REQ_NONE) to out. */
 void keys_req_name(struct strbuf *out, enum request req);

@@ -153,7 +153,10 @@ void lens_path_text(const struct profile_set *set, stack_id s, struct strbuf *ou
 /* A regex matching exactly the function name (for "by function"). */
 void lens_quote_name(const char *name, struct strbuf *out);
 
-/* Append "merge gc > focus Tree" (each transform's crumb and argument). */
+/*
+ * Append "merge gc > focus Tree": each transform's crumb and argument, a
+ * regex of lens_quote_name() shown as the name it matches.
+ */
 void lens_describe(const struct lens *l, struct strbuf *out);
 
 /*

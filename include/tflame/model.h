@@ -208,6 +208,15 @@ int model_apply_spec(struct model *m, const struct lens_spec *spec, const char *
 		     struct tf_error *err);
 
 const struct profile *model_profile(const struct model *m);
+struct export_lens;
+/*
+ * Fill el's lens (export.h) from m's: the view's stacks and weights, the
+ * thread mask, and a sample_stack that maps each sample through the
+ * transforms. The zoom, title and
+ * the rest are the caller's. Valid while the lens stays.
+ */
+void model_export_lens(struct model *m, struct export_lens *el);
+
 /* Weight of the selected samples. */
 uint64_t model_total(struct model *m);
 /* Per-stack weights of the selected samples (ps->nr_stacks entries). */

@@ -26,6 +26,7 @@
 
 struct display;
 struct model;
+struct profile_set;
 struct strbuf;
 
 

@@ -196,8 +196,12 @@ static stack_id
 inverted_sample(void *ctx, size_t i)
 {
 	const struct inverted_export *ie = ctx;
-	stack_id s = ie->inv->landing[ie->p->stack[i]];
+	/* A sample's stack in the tree's set: through the lens's transforms first. */
+	stack_id s = ie->lens_stack ? ie->lens_stack(ie->lens_ctx, i) : ie->p->stack[i];
 
+	if (s == EXPORT_DROP)
+		return EXPORT_DROP;
+	s = ie->inv->landing[s];
 	return s == STACK_ROOT ? EXPORT_DROP : s;
 }
 
@@ -207,6 +211,8 @@ inverted_export_lens(const struct inverted *inv, struct export_lens *el,
 {
 	ctx->inv = inv;
 	ctx->p = el->p;
+	ctx->lens_stack = el->sample_stack;
+	ctx->lens_ctx = el->ctx;
 	el->ps = &inv->view;
 	el->stack_w = inv->tree.self;
 	el->sample_stack = inverted_sample;

@@ -668,6 +668,24 @@ lens_quote_name(const char *name, struct strbuf *out)
 	strbuf_addstr(out, "\\E$");
 }
 
+/* A regex of lens_quote_name() as the name it quotes; any other as it is. */
+static void
+describe_arg(const char *arg, struct strbuf *out)
+{
+	size_t len = strlen(arg);
+
+	if (len >= 6 && !strncmp(arg, "^\\Q", 3) && !strcmp(arg + len - 3, "\\E$")) {
+		const char *end = arg + len - 3;
+		const char *inner = strstr(arg + 3, "\\E");
+
+		if (inner == end) {
+			strbuf_add(out, arg + 3, (size_t)(end - arg - 3));
+			return;
+		}
+	}
+	strbuf_addstr(out, arg);
+}
+
 void
 lens_describe(const struct lens *l, struct strbuf *out)
 {
@@ -678,7 +696,7 @@ lens_describe(const struct lens *l, struct strbuf *out)
 			strbuf_addstr(out, " > ");
 		strbuf_addstr(out, lens_kind_ops(t->kind)->crumb);
 		strbuf_addch(out, ' ');
-		strbuf_addstr(out, t->arg);
+		describe_arg(t->arg, out);
 	}
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tflame/error.h"
+#include "tflame/export.h"
 #include "tflame/strbuf.h"
 #include "tflame/text.h"
 #include "tflame/xalloc.h"
@@ -421,6 +422,38 @@ model_redo_transform(struct model *m)
 		return false;
 	transforms_changed(m, frames);
 	return true;
+}
+
+/* export_sample_fn: sample i's view stack under the transforms. */
+static stack_id
+lens_sample_stack(void *ctx, size_t i)
+{
+	const struct model *m = ctx;
+	const struct profile *p = model_profile(m);
+	const stack_id *map = lens_map(&m->lens);
+	stack_id s = p->stack[i];
+
+	if (map) {
+		s = map[s];
+		if (s == LENS_DROPPED || s == STACK_ROOT)
+			return EXPORT_DROP;
+	}
+	return s;
+}
+
+void
+model_export_lens(struct model *m, struct export_lens *el)
+{
+	el->ps = model_view(m);
+	el->p = model_profile(m);
+	el->stack_w = model_stack_weights(m);
+	el->threads = m->lens.threads;
+	el->sample_stack = NULL;
+	el->ctx = NULL;
+	if (lens_map(&m->lens)) {
+		el->sample_stack = lens_sample_stack;
+		el->ctx = m;
+	}
 }
 
 /* Compile a regex of option opt, or say why not in err. */

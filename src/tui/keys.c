@@ -68,6 +68,12 @@ keys_is_source(enum request req)
 	return req == REQ_SOURCE_DECL;
 }
 
+bool
+keys_is_transform(enum request req)
+{
+	return req >= REQ_TX_FOCUS_SUBTREE && req <= REQ_TX_CANCEL;
+}
+
 /* ------------------------------------------------------------ bindings */
 
 void
@@ -80,9 +86,10 @@ keys_init(struct keys *k)
 
 		if (e->req == REQ_NONE)
 			continue;
-		m = &k->maps[keys_is_picker(e->req)   ? KEYMAP_PICKER
-			     : keys_is_source(e->req) ? KEYMAP_SOURCE
-						      : KEYMAP_GENERIC];
+		m = &k->maps[keys_is_picker(e->req)	 ? KEYMAP_PICKER
+			     : keys_is_source(e->req)	 ? KEYMAP_SOURCE
+			     : keys_is_transform(e->req) ? KEYMAP_TRANSFORM
+							 : KEYMAP_GENERIC];
 		for (const int *key = e->keys; *key; key++) {
 			ALLOC_GROW(m->b, m->nr, m->alloc);
 			m->b[m->nr++] = (struct key_binding){ *key, e->req };
@@ -163,7 +170,9 @@ keys_bind(struct keys *k, enum keymap km, int key, enum request req)
 static enum keymap
 parent(enum keymap km)
 {
-	return km == KEYMAP_GENERIC || km == KEYMAP_PICKER ? KEYMAP_NR : KEYMAP_GENERIC;
+	return km == KEYMAP_GENERIC || km == KEYMAP_PICKER || km == KEYMAP_TRANSFORM
+		       ? KEYMAP_NR
+		       : KEYMAP_GENERIC;
 }
 
 enum request
@@ -488,7 +497,10 @@ help_line(struct strbuf *out, const struct strbuf *keys, size_t col, enum reques
 static enum keymap
 help_map(enum request req, enum keymap km)
 {
-	return keys_is_picker(req) ? KEYMAP_PICKER : keys_is_source(req) ? KEYMAP_SOURCE : km;
+	return keys_is_picker(req)	  ? KEYMAP_PICKER
+	       : keys_is_source(req)	  ? KEYMAP_SOURCE
+	       : keys_is_transform(req) ? KEYMAP_TRANSFORM
+				  : km;
 }
 
 /*

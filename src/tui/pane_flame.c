@@ -1814,6 +1814,13 @@ struct flame_pane {
 	uint64_t which;     /* the chart lanes_chart() gave last */
 };
 
+/* What Left Heavy's stack ids are of: a profile under some transforms. */
+static uint64_t
+tree_key(const struct model *m)
+{
+	return m->tx_gen << 16 ^ m->lens.profile;
+}
+
 /* Lend the view the model's current tree or chart. */
 static struct flame *
 flame_pane_sync(struct pane *pane, struct pane_ctx *ctx)
@@ -1850,8 +1857,8 @@ flame_pane_sync(struct pane *pane, struct pane_ctx *ctx)
 		src.matches = model_search_inverted(m);
 		f = fp->inv;
 	} else if (fp->kind == FLAME_TREE) {
-		/* Stack ids are the set's: a thread filter keeps their meaning. */
-		src.key = m->lens.profile;
+		/* Stack ids are the view's: a thread filter keeps their meaning. */
+		src.key = tree_key(m);
 		src.key2 = m->generation;
 		nav_tree(&src.nav, model_tree(m));
 		src.matches = model_search_tree(m);
@@ -2014,7 +2021,7 @@ flame_pane_remap(struct pane *pane, struct pane_ctx *ctx, const stack_id *map, u
 	 * The keys flame_pane_sync() gives. The inverted tree's stack ids are
 	 * its own: that view starts over on the tree built from the new set.
 	 */
-	flame_remap(fp->view, map, nr, fp->kind == FLAME_TREE ? m->lens.profile : m->generation);
+	flame_remap(fp->view, map, nr, fp->kind == FLAME_TREE ? tree_key(m) : m->generation);
 	if (fp->inv)
 		inverted_remap(fp, m, map, nr);
 }

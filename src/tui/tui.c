@@ -24,6 +24,7 @@
 #include "tflame/export.h"
 #include "tflame/flow.h"
 #include "tflame/keys.h"
+#include "tflame/lens.h"
 #include "tflame/load.h"
 #include "tflame/model.h"
 #include "tflame/pane.h"
@@ -210,6 +211,9 @@ struct tui {
 	struct strbuf last_pattern; /* the last regex applied, for Up in the prompt */
 	struct strbuf last_export;  /* the last file exported to */
 
+	/* a was pressed: the next key picks a transform (KEYMAP_TRANSFORM) */
+	bool transforming;
+
 	/* the thread picker over the panes, when open */
 	bool picking;
 	struct thread_picker picker;
@@ -239,6 +243,8 @@ active_keymap(const struct tui *ui)
 		return KEYMAP_PAGE;
 	if (ui->source)
 		return KEYMAP_SOURCE;
+	if (ui->transforming)
+		return KEYMAP_TRANSFORM;
 	return pane_keymaps[ui->active];
 }
 
@@ -285,6 +291,15 @@ add_info_text(struct tui *ui, struct info *info, size_t nr)
 		strbuf_addstr(&info[3].text, weight_unit_name(p->unit));
 	}
 	info[3].min = render_width(info[3].text.buf, info[3].text.len);
+	/* the transforms, as breadcrumbs */
+	if (ui->model.lens.nr_levels) {
+		struct strbuf crumbs = STRBUF_INIT;
+
+		lens_describe(&ui->model.lens, &crumbs);
+		text_escape(&info[4].text, crumbs.buf, crumbs.len);
+		strbuf_release(&crumbs);
+	}
+	info[4].min = 12;
 	for (size_t i = 0; i < nr; i++)
 		info[i].want = render_width(info[i].text.buf, info[i].text.len);
 }
@@ -292,10 +307,11 @@ add_info_text(struct tui *ui, struct info *info, size_t nr)
 /*
  * Fit the info into room columns (each also costs a 3-column separator),
  * one step at a time while it does not fit: shrink (to its min) or drop
- * a piece. The file, the event, the thread filter and the total, least
- * useful first: "all threads" says nothing a full view does not and goes
- * at once; the event says what the weights are, and a thread filter what
- * the view is of: both outlast the file.
+ * a piece. The file, the event, the thread filter, the total and the
+ * transforms' breadcrumbs, least useful first: "all threads" says nothing
+ * a full view does not and goes at once; the event says what the weights
+ * are, and a thread filter and the transforms what the view is of: they
+ * outlast the file.
  */
 static void
 fit_info(struct info *info, size_t nr, unsigned room, bool filtered)
@@ -305,11 +321,11 @@ fit_info(struct info *info, size_t nr, unsigned room, bool filtered)
 		int what;
 		size_t i;
 	} plain[] = {
-		{ DROP, 2 }, { SHRINK, 0 }, { SHRINK, 1 },
-		{ DROP, 0 }, { DROP, 1 }, { DROP, 3 },
+		{ DROP, 2 }, { SHRINK, 0 }, { SHRINK, 1 }, { SHRINK, 4 },
+		{ DROP, 0 }, { DROP, 1 }, { DROP, 4 }, { DROP, 3 },
 	}, with_filter[] = {
-		{ SHRINK, 0 }, { SHRINK, 1 }, { DROP, 0 }, { SHRINK, 2 },
-		{ DROP, 1 }, { DROP, 2 }, { DROP, 3 },
+		{ SHRINK, 0 }, { SHRINK, 1 }, { SHRINK, 4 }, { DROP, 0 }, { SHRINK, 2 },
+		{ DROP, 1 }, { DROP, 2 }, { DROP, 4 }, { DROP, 3 },
 	};
 	size_t nr_steps = filtered ? ARRAY_SIZE(with_filter) : ARRAY_SIZE(plain);
 	unsigned used = 0;
@@ -392,7 +408,7 @@ static void
 draw_tabs(struct tui *ui)
 {
 	const struct display *d = &ui->disp;
-	struct info info[4];
+	struct info info[5];
 	struct strbuf label = STRBUF_INIT;
 	enum tab_style st;
 	int x = 0, tabs_end;
@@ -1183,13 +1199,10 @@ apply_export(struct tui *ui)
 	}
 	f = export_format_of_path(pr->text.buf);
 	active_selection(ui, &sel);
-	el.ps = ui->model.ps;
-	el.p = model_profile(&ui->model);
-	el.stack_w = model_stack_weights(&ui->model);
-	el.threads = ui->model.lens.threads;
-	el.zoom = sel.set == ui->model.ps ? sel.zoom : STACK_ROOT;
+	model_export_lens(&ui->model, &el);
+	el.zoom = sel.set == el.ps ? sel.zoom : STACK_ROOT;
 	el.title = ui->path;
-	el.base = diff_other(el.ps, el.p);
+	el.base = diff_other(ui->model.ps, el.p);
 	/* Left Heavy inverted exports what it shows: the stacks read from the leaf. */
 	if (ui->model.inverted) {
 		inverted_export_lens(model_inverted(&ui->model), &el, &ie);
@@ -1354,6 +1367,185 @@ next_event(struct tui *ui)
 	}
 }
 
+/* ------------------------------------------------------------ transforms */
+
+/* The transform of each request after x, in the order of the key table. */
+static const struct {
+	enum request req;
+	enum lens_kind kind;
+} transform_keys[] = {
+	{ REQ_TX_FOCUS_SUBTREE, LENS_FOCUS_SUBTREE },
+	{ REQ_TX_FOCUS_FUNCTION, LENS_FOCUS_FUNCTION },
+	{ REQ_TX_FOCUS_INVERTED, LENS_FOCUS_FUNCTION_INVERTED },
+	{ REQ_TX_MERGE_FUNCTION, LENS_MERGE_FUNCTION },
+	{ REQ_TX_MERGE_CALL_NODE, LENS_MERGE_CALL_NODE },
+	{ REQ_TX_DROP_FUNCTION, LENS_DROP_FUNCTION },
+	{ REQ_TX_COLLAPSE_SUBTREE, LENS_COLLAPSE_SUBTREE },
+	{ REQ_TX_COLLAPSE_MODULE, LENS_COLLAPSE_MODULE },
+	{ REQ_TX_COLLAPSE_RECURSION, LENS_COLLAPSE_RECURSION },
+	{ REQ_TX_COLLAPSE_DIRECT, LENS_COLLAPSE_DIRECT_RECURSION },
+};
+
+/*
+ * The function a transform by function takes from sel: the selected
+ * box's (its frame's), or the selected row's; SEARCH_NO_FUNC if none.
+ */
+static func_id
+selected_func(struct tui *ui, const struct pane_selection *sel)
+{
+	const struct func_table *ft = model_funcs(&ui->model);
+
+	if (sel->set && sel->sel != STACK_ROOT)
+		return ft->frame_func[sel->set->stacks[sel->sel].frame];
+	for (func_id f = 0; sel->name != STR_EMPTY && f < ft->nr_funcs; f++)
+		if (ft->funcs[f].name == sel->name)
+			return f;
+	return SEARCH_NO_FUNC;
+}
+
+/* The pane's selection, as the transforms read it. */
+static void
+get_selection(struct tui *ui, struct pane_selection *sel)
+{
+	struct pane *p = &ui->panes[ui->active];
+
+	memset(sel, 0, sizeof(*sel));
+	sel->sel = STACK_ROOT;
+	sel->zoom = STACK_ROOT;
+	if (p->ops->selection)
+		p->ops->selection(p, &ui->ctx, sel);
+}
+
+/* a: say which keys come next, from the key table. */
+static void
+start_transform(struct tui *ui)
+{
+	struct pane_selection sel;
+
+	get_selection(ui, &sel);
+	if (selected_func(ui, &sel) == SEARCH_NO_FUNC) {
+		strbuf_addstr(&ui->message, "nothing selected to transform by");
+		return;
+	}
+	ui->transforming = true;
+	strbuf_addstr(&ui->message, "transform:");
+	for (size_t i = 0; i < ARRAY_SIZE(transform_keys); i++) {
+		strbuf_addch(&ui->message, ' ');
+		keys_first_name(&ui->message, ui->keys, KEYMAP_TRANSFORM, transform_keys[i].req,
+				ui->disp.utf8);
+		strbuf_addch(&ui->message, ' ');
+		strbuf_addstr(&ui->message, lens_kind_ops(transform_keys[i].kind)->name);
+	}
+}
+
+/* Say what the lens is now: "merge foo > focus bar" after what. */
+static void
+say_lens(struct tui *ui, const char *what)
+{
+	strbuf_addstr(&ui->message, what);
+	if (ui->model.lens.nr_levels) {
+		struct strbuf crumbs = STRBUF_INIT;
+
+		strbuf_addstr(&ui->message, ": ");
+		lens_describe(&ui->model.lens, &crumbs);
+		text_escape(&ui->message, crumbs.buf, crumbs.len);
+		strbuf_release(&crumbs);
+		strbuf_addstr(&ui->message, "  (");
+		keys_first_name(&ui->message, ui->keys, pane_keymaps[ui->active], REQ_UNDO,
+				ui->disp.utf8);
+		strbuf_addstr(&ui->message, " undoes)");
+	} else {
+		strbuf_addstr(&ui->message, ": no transform");
+	}
+}
+
+/* The key after a: apply its transform by the pane's selection. */
+static void
+apply_transform(struct tui *ui, enum request req)
+{
+	struct model *m = &ui->model;
+	struct pane_selection sel;
+	struct tf_error err = TF_ERROR_INIT;
+	struct strbuf arg = STRBUF_INIT;
+	const struct lens_kind_ops *ops = NULL;
+	enum lens_kind kind = LENS_MERGE_FUNCTION;
+	func_id fn;
+
+	for (size_t i = 0; i < ARRAY_SIZE(transform_keys); i++)
+		if (transform_keys[i].req == req) {
+			kind = transform_keys[i].kind;
+			ops = lens_kind_ops(kind);
+		}
+	if (!ops) {
+		strbuf_addstr(&ui->message, "no transform");
+		return;
+	}
+	get_selection(ui, &sel);
+	fn = selected_func(ui, &sel);
+	if (ops->arg == LENS_ARG_PATH) {
+		/* A path of the lens's own stacks: not of a Sandwich tree. */
+		if (sel.set != model_view(m) || sel.sel == STACK_ROOT || sel.inverted) {
+			strbuf_addf(&ui->message, "%s takes a box of Left Heavy or Time Order",
+				    ops->name);
+			return;
+		}
+		lens_path_text(sel.set, sel.sel, &arg);
+	} else if (fn == SEARCH_NO_FUNC) {
+		strbuf_addstr(&ui->message, "nothing selected to transform by");
+		return;
+	} else {
+		const struct func *f = &model_funcs(m)->funcs[fn];
+
+		if (ops->arg == LENS_ARG_MODULE && f->module == STR_EMPTY) {
+			strbuf_addstr(&ui->message, "the function has no module to collapse");
+			return;
+		}
+		/* The symbols job reads the set, and collapse-module adds frames to it. */
+		if (ops->arg == LENS_ARG_MODULE && ui->sym.job) {
+			strbuf_addstr(&ui->message, "collapse-module waits for the symbols");
+			return;
+		}
+		lens_quote_name(ps_get(m->ps, ops->arg == LENS_ARG_MODULE ? f->module : f->name),
+				&arg);
+	}
+	if (model_push_transform(m, kind, arg.buf, &err)) {
+		strbuf_addstr(&ui->message, ops->name);
+		strbuf_addstr(&ui->message, ": ");
+		text_escape_str(&ui->message, tf_error_text(&err));
+	} else {
+		announce_build(ui, ui->active);
+		say_lens(ui, ops->name);
+	}
+	strbuf_release(&arg);
+	tf_error_release(&err);
+}
+
+/* w: the transforms into tflame.lens, for --lens. */
+static void
+write_lens(struct tui *ui)
+{
+	static const char path[] = "tflame.lens";
+	struct strbuf sb = STRBUF_INIT;
+	FILE *f;
+
+	if (!ui->model.lens.nr_levels) {
+		strbuf_addstr(&ui->message, "no transform to write");
+		return;
+	}
+	lens_write(&ui->model.lens, &sb);
+	f = fopen(path, "w");
+	if (!f || fwrite(sb.buf, 1, sb.len, f) != sb.len || fclose(f)) {
+		strbuf_addf(&ui->message, "cannot write %s: %s", path, strerror(errno));
+		if (f)
+			fclose(f);
+	} else {
+		strbuf_addf(&ui->message, "wrote %u transform%s to %s (tflame --lens=%s)",
+			    ui->model.lens.nr_levels, ui->model.lens.nr_levels == 1 ? "" : "s",
+			    path, path);
+	}
+	strbuf_release(&sb);
+}
+
 /* o on a box or a row: the source view of its function over the panes. */
 static void
 open_source(struct tui *ui, uint32_t func, frame_id frame)
@@ -1405,7 +1597,34 @@ handle(struct tui *ui, enum request req, const struct pane_input *in)
 		strbuf_addf(&ui->message, "%s: comes in a later version", keys_help(req));
 		return;
 	}
+	if (ui->transforming) {
+		ui->transforming = false;
+		apply_transform(ui, req);
+		return;
+	}
 	switch (req) {
+	case REQ_TRANSFORM:
+		start_transform(ui);
+		return;
+	case REQ_UNDO:
+		if (!model_pop_transform(&ui->model)) {
+			strbuf_addstr(&ui->message, "no transform to undo");
+			return;
+		}
+		announce_build(ui, ui->active);
+		say_lens(ui, "undone");
+		return;
+	case REQ_REDO:
+		if (!model_redo_transform(&ui->model)) {
+			strbuf_addstr(&ui->message, "no transform to redo");
+			return;
+		}
+		announce_build(ui, ui->active);
+		say_lens(ui, "redone");
+		return;
+	case REQ_WRITE_LENS:
+		write_lens(ui);
+		return;
 	case REQ_QUIT:
 	case REQ_INTERRUPT:
 		ui->quit = true;
@@ -1761,10 +1980,15 @@ run(struct tui *ui)
 		}
 		req = keys_request(ui->keys, active_keymap(ui), key);
 		if (req == REQ_NONE) {
-			if (ui->paging)
+			if (ui->paging) {
 				ui->paging = false;
-			else
+			} else if (ui->transforming) {
+				/* The transform keymap has no fallback: another key cancels. */
+				ui->transforming = false;
+				strbuf_addstr(&ui->message, "no transform");
+			} else {
 				unknown_key(ui, key);
+			}
 			continue;
 		}
 		handle(ui, req, &in);

@@ -105,7 +105,7 @@ test_bad_lines(void **state)
 				    "j move-down" },
 		{ "bind main j move-down", "cfg:2: unknown keymap 'main' (valid: generic, "
 					   "left-heavy, time-order, sandwich, page, source, "
-					   "picker)" },
+					   "transform, picker)" },
 		{ "bind generic Foo quit", "cfg:2: unknown key 'Foo' (a character, or a name "
 					   "such as Enter, Ctrl-X, F5, Hash)" },
 		{ "bind generic Ctrl-1 quit", "cfg:2: unknown key 'Ctrl-1' (a character, or a "

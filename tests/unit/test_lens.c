@@ -516,6 +516,21 @@ test_quote_name(void **state)
 		assert_true(search_re_match(re, names[i], strlen(names[i])));
 		assert_false(search_re_match(re, "a", 1));
 		search_re_free(re);
+		/* The breadcrumbs show the name, not the regex. */
+		if (i != 1) {
+			struct lens l;
+			struct model m;
+			struct strbuf crumbs = STRBUF_INIT;
+
+			setup(&m);
+			assert_int_equal(model_push_transform(&m, LENS_MERGE_FUNCTION, sb.buf,
+							      &err), 0);
+			l = m.lens;
+			lens_describe(&l, &crumbs);
+			assert_string_equal(crumbs.buf + strlen("merge "), names[i]);
+			strbuf_release(&crumbs);
+			model_release(&m);
+		}
 	}
 	strbuf_release(&sb);
 	tf_error_release(&err);
