@@ -14,7 +14,12 @@
  *    ARCHITECTURE.md: 200 ms for 10 M samples);
  *  - a search on the profile: the frame bitset, and indexing the tree
  *    and the chart for matched weight and n/N;
- *  - the Sandwich of the heaviest function and of a small one.
+ *  - the Sandwich of the heaviest function and of a small one;
+ *  - applying and popping each kind of transform (lens.h): the new view,
+ *    its tree and function weights, what the next draw of Left Heavy
+ *    needs (target from issue 15: 200 ms on >= 1 M stacks and 10 M
+ *    samples), then the next keystroke's layout over the cached tree
+ *    (target: 10 ms).
  *
  * Then it generates NAMES distinct frame names (default 1.2 M) shaped
  * like C++ symbols and times a search over them for several regexes
@@ -30,7 +35,10 @@
 #include <time.h>
 
 #include "tflame/error.h"
+#include "tflame/layout.h"
+#include "tflame/lens.h"
 #include "tflame/model.h"
+#include "tflame/strbuf.h"
 #include "tflame/profile.h"
 #include "tflame/sandwich.h"
 #include "tflame/search.h"
@@ -342,6 +350,104 @@ bench_sandwich(struct model *m)
 	}
 }
 
+/* A keystroke's redraw of Left Heavy: the layout of 200 x 60 cells over the tree. */
+static double
+keystroke_ms(struct model *m)
+{
+	const struct calltree *t;
+	struct layout l;
+	struct view v = { 0 };
+	double t0 = now_ms();
+
+	t = model_tree(m);
+	model_func_stats(m);
+	v.x1 = t->total[STACK_ROOT] ? t->total[STACK_ROOT] : 1;
+	v.width = 200;
+	v.nr_rows = 60;
+	v.eighths = true;
+	layout_init(&l);
+	layout_tree(&l, t, &v);
+	layout_release(&l);
+	return now_ms() - t0;
+}
+
+/*
+ * Each transform by a function of the profile: pushed (the view, its
+ * tree, the function weights), the next keystroke, then popped (the
+ * tree and weights of what is below, rebuilt from the kept view).
+ */
+static void
+bench_transforms(struct model *m)
+{
+	enum { RUNS = 5 };
+	const struct calltree *t;
+	const struct func_table *ft;
+	struct strbuf heavy = STRBUF_INIT, path = STRBUF_INIT;
+	stack_id top = STACK_ROOT;
+	uint32_t nr;
+	struct {
+		enum lens_kind kind;
+		const char *arg;
+	} cases[LENS_NR_KINDS];
+	double push[RUNS], key[RUNS], pop[RUNS];
+
+	model_set_threads(m, NULL);
+	t = model_tree(m);
+	ft = model_funcs(m);
+	/* The heaviest root's heaviest child: a path, and a function on many stacks. */
+	top = calltree_kids(t, STACK_ROOT, &nr)[0];
+	top = t->nr_kids[top] ? calltree_kids(t, top, &nr)[0] : top;
+	lens_path_text(m->ps, top, &path);
+	lens_quote_name(ps_get(m->ps, ft->funcs[ft->frame_func[m->ps->stacks[top].frame]].name),
+			&heavy);
+	cases[0].kind = LENS_FOCUS_SUBTREE, cases[0].arg = path.buf;
+	cases[1].kind = LENS_FOCUS_FUNCTION, cases[1].arg = heavy.buf;
+	cases[2].kind = LENS_FOCUS_FUNCTION_INVERTED, cases[2].arg = heavy.buf;
+	/* About one function in ten. */
+	cases[3].kind = LENS_MERGE_FUNCTION, cases[3].arg = "function_\\d*7$";
+	cases[4].kind = LENS_MERGE_CALL_NODE, cases[4].arg = path.buf;
+	cases[5].kind = LENS_DROP_FUNCTION, cases[5].arg = heavy.buf;
+	cases[6].kind = LENS_COLLAPSE_RECURSION, cases[6].arg = "function_\\d*[02468]$";
+	cases[7].kind = LENS_COLLAPSE_DIRECT_RECURSION, cases[7].arg = "function_";
+	cases[8].kind = LENS_COLLAPSE_SUBTREE, cases[8].arg = "function_\\d*99$";
+	cases[9].kind = LENS_COLLAPSE_MODULE, cases[9].arg = "bench";
+	keystroke_ms(m);
+	printf("transforms on %u stacks, %zu samples (push: view, tree and function weights;"
+	       " key: the next redraw's layout; pop):\n",
+	       m->ps->nr_stacks, model_profile(m)->nr_samples);
+	for (int k = 0; k < LENS_NR_KINDS; k++) {
+		struct tf_error err = TF_ERROR_INIT;
+		uint32_t view_stacks = 0;
+		uint64_t kept = 0;
+
+		for (int r = 0; r < RUNS; r++) {
+			double t0 = now_ms();
+
+			if (model_push_transform(m, cases[k].kind, cases[k].arg, &err))
+				die("%s", tf_error_text(&err));
+			model_tree(m);
+			model_func_stats(m);
+			push[r] = now_ms() - t0;
+			key[r] = keystroke_ms(m);
+			view_stacks = model_view(m)->nr_stacks;
+			kept = model_total(m);
+			t0 = now_ms();
+			model_pop_transform(m);
+			model_tree(m);
+			model_func_stats(m);
+			pop[r] = now_ms() - t0;
+		}
+		printf("  %-26s %8u view stacks, %5.1f%% kept: push %6.1f ms  key %5.1f ms"
+		       "  pop %6.1f ms\n",
+		       lens_kind_ops(cases[k].kind)->name, view_stacks,
+		       100.0 * (double)kept / (double)model_profile(m)->total_weight,
+		       median(push, RUNS), median(key, RUNS), median(pop, RUNS));
+		tf_error_release(&err);
+	}
+	strbuf_release(&heavy);
+	strbuf_release(&path);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -360,6 +466,7 @@ main(int argc, char **argv)
 		bench_threads(&m);
 		bench_search_index(&m);
 		bench_sandwich(&m);
+		bench_transforms(&m);
 		model_release(&m);
 	}
 
