@@ -11,6 +11,8 @@
 #include "tflame/demangle.h"
 #include "tflame/diff.h"
 #include "tflame/error.h"
+#include "tflame/lens.h"
+#include "tflame/model.h"
 #include "tflame/profile.h"
 #include "tflame/strbuf.h"
 #include "tflame/symbols.h"
@@ -41,6 +43,9 @@ static const char collapse_usage[] =
 	"                          (difffolded.pl -n)\n"
 	"  --inverted              each stack leaf first (the root frame last), for an\n"
 	"                          inverted (bottom-up) flame graph\n"
+	"  --transform=KIND:ARG    reshape the stacks first, as the explorer's\n"
+	"                          transforms do (repeatable; see tflame --help)\n"
+	"  --lens=FILE             apply the transforms saved in FILE first\n"
 	CLI_COMMON_USAGE;
 
 enum {
@@ -62,6 +67,8 @@ static const struct option collapse_options_table[] = {
 	{ "diff", no_argument, NULL, OPT_DIFF },
 	{ "normalize", no_argument, NULL, OPT_NORMALIZE },
 	{ "inverted", no_argument, NULL, OPT_INVERTED },
+	{ "transform", required_argument, NULL, CLI_OPT_TRANSFORM },
+	{ "lens", required_argument, NULL, CLI_OPT_LENS },
 	CLI_COMMON_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -238,6 +245,7 @@ cmd_collapse(int argc, char **argv)
 	struct collapse_options co = { 0 };
 	struct collapse_result res;
 	struct tf_error err = TF_ERROR_INIT;
+	struct lens_spec lens = { 0 };
 	struct profile_set *ps;
 	unsigned diff_flags = 0;
 	bool diff = false;
@@ -249,8 +257,13 @@ cmd_collapse(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":h", collapse_options_table, NULL)) != -1) {
 		if ((r = cli_common_option(&cc, c, argv)) == CLI_NEXT)
 			continue;
-		if (r != CLI_OWN)
+		if (r != CLI_OWN) {
+			lens_spec_release(&lens);
 			return r;
+		}
+		if ((c == CLI_OPT_TRANSFORM || c == CLI_OPT_LENS) &&
+		    cli_lens_option(&lens, "collapse", c) == CLI_NEXT)
+			continue;
 		switch (c) {
 		case OPT_PID:
 			co.pid = true;
@@ -297,7 +310,11 @@ cmd_collapse(int argc, char **argv)
 	}
 	if (diff) {
 		const char *base;
+		bool lensed = lens.nr_transforms || lens.file;
 
+		lens_spec_release(&lens);
+		if (lensed)
+			return cli_usage_error("collapse", "--diff takes no transforms");
 		if ((r = cli_diff_args(&cc, argc, argv, &base)) != CLI_NEXT)
 			return r;
 		co.expand = co.inline_frames ? inline_chain : NULL;
@@ -306,13 +323,30 @@ cmd_collapse(int argc, char **argv)
 		symbolizer_free(co.expand_data);
 		return ret;
 	}
-	if (diff_flags & DIFF_NORMALIZE)
+	if (diff_flags & DIFF_NORMALIZE) {
+		lens_spec_release(&lens);
 		return cli_usage_error("collapse", "--normalize compares: it needs --diff");
-	if ((r = cli_file_arg(&cc, argc, argv)) != CLI_NEXT)
+	}
+	if ((r = cli_file_arg(&cc, argc, argv)) != CLI_NEXT ||
+	    (r = cli_load(cc.path, cc.format, &cc.io, &ps)) != CLI_NEXT) {
+		lens_spec_release(&lens);
 		return r;
+	}
+	if (lens.nr_transforms || lens.file) {
+		/* The transforms of a model, then made the set's own. */
+		struct model m;
 
-	if ((r = cli_load(cc.path, cc.format, &cc.io, &ps)) != CLI_NEXT)
-		return r;
+		model_init(&m, ps);
+		if ((r = cli_apply_spec(&lens, &m, cc.path)) != CLI_NEXT) {
+			model_release(&m);
+			lens_spec_release(&lens);
+			return r;
+		}
+		lens_bake(&m.lens, m.ps);
+		m.ps = NULL;
+		model_release(&m);
+	}
+	lens_spec_release(&lens);
 	if (co.inline_frames) {
 		co.expand = inline_chain;
 		co.expand_data = symbolizer_new();

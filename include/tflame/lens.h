@@ -148,6 +148,16 @@ const stack_id *lens_map(const struct lens *l);
 uint64_t lens_fold_weights(const struct lens *l, const struct profile_set *ps,
 			   const uint64_t *w, uint64_t *out);
 
+/*
+ * Make the transforms ps's own, for a command that writes the samples
+ * (collapse): every profile keeps only the samples the lens keeps, each
+ * with its view stack, and ps takes the last view's stack trie, giving
+ * up its source positions and recorded figures. The lens is left with no
+ * transform (not undoable). Any model over ps must drop its caches
+ * (model_set_changed()) or go.
+ */
+void lens_bake(struct lens *l, struct profile_set *ps);
+
 /* The call path of stack s of set as lens text: names joined by ';'. */
 void lens_path_text(const struct profile_set *set, stack_id s, struct strbuf *out);
 /* A regex matching exactly the function name (for "by function"). */

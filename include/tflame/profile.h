@@ -454,6 +454,14 @@ void profile_set_reserve_stacks(struct profile_set *ps, uint32_t n);
 void profile_set_clear_stacks(struct profile_set *ps);
 
 /*
+ * Exchange the stack tries of ps and view, a view of ps (the same
+ * frames): every sample's stack id then names a stack of the other trie,
+ * and the caller gives each sample its new one. ps's source positions,
+ * which name stacks, are dropped (and its samples' positions).
+ */
+void profile_set_swap_stacks(struct profile_set *ps, struct profile_set *view);
+
+/*
  * What one frame becomes in profile_set_rewrite(): nr >= 1 frames,
  * outermost first (an inlined chain is the real function, then what was
  * inlined into it, down to the innermost), and optionally where each one

@@ -634,6 +634,56 @@ lens_fold_weights(const struct lens *l, const struct profile_set *ps, const uint
 	return sum;
 }
 
+/* Keep the samples of p whose stack the map keeps, with their view stack. */
+static void
+bake_profile(struct profile *p, const stack_id *map)
+{
+	size_t j = 0;
+	uint64_t total = 0;
+	bool first = true;
+
+	for (size_t i = 0; i < p->nr_samples; i++) {
+		stack_id v = map[p->stack[i]];
+
+		if (v == LENS_DROPPED || v == STACK_ROOT)
+			continue;
+		p->stack[j] = v;
+		p->weight[j] = p->weight[i];
+		p->time[j] = p->time[i];
+		p->thread[j] = p->thread[i];
+		total += p->weight[j];
+		if (p->has_time) {
+			int64_t end = p->spans ? profile_span_end(p->time[j], p->weight[j])
+					       : p->time[j];
+
+			if (first || p->time[j] < p->time_min)
+				p->time_min = p->time[j];
+			if (first || end > p->time_max)
+				p->time_max = end;
+			first = false;
+		}
+		j++;
+	}
+	p->nr_samples = j;
+	p->total_weight = total;
+	/* The recorded figures describe the samples before the transforms. */
+	profile_drop_figures(p);
+}
+
+void
+lens_bake(struct lens *l, struct profile_set *ps)
+{
+	const stack_id *map = lens_map(l);
+
+	if (!map)
+		return;
+	for (size_t i = 0; i < ps->nr_profiles; i++)
+		bake_profile(ps->profiles[i], map);
+	profile_set_swap_stacks(ps, &l->levels[l->nr_levels - 1].view);
+	/* The views are of the stacks ps just gave away. */
+	lens_clear_transforms(l);
+}
+
 /* ------------------------------------------------------------------ text */
 
 void

@@ -384,6 +384,33 @@ profile_set_clear_stacks(struct profile_set *ps)
 	ps->kids.nr_hub = 0;
 }
 
+void
+profile_set_swap_stacks(struct profile_set *ps, struct profile_set *view)
+{
+	struct stack_node *stacks = ps->stacks;
+	uint32_t nr = ps->nr_stacks, alloc = ps->alloc_stacks;
+	struct stack_children kids = ps->kids;
+
+	if (view->frames != ps->frames)
+		BUG("swapping the stacks of a set and a view of another");
+	ps->stacks = view->stacks;
+	ps->nr_stacks = view->nr_stacks;
+	ps->alloc_stacks = view->alloc_stacks;
+	ps->kids = view->kids;
+	view->stacks = stacks;
+	view->nr_stacks = nr;
+	view->alloc_stacks = alloc;
+	view->kids = kids;
+	/* Positions name stacks: they meant the old ones. */
+	for (size_t i = 0; i < ps->nr_profiles; i++) {
+		free(ps->profiles[i]->src);
+		ps->profiles[i]->src = NULL;
+	}
+	free(ps->src_slots);
+	ps->nr_srcs = 0;
+	src_table_init(ps);
+}
+
 static uint64_t
 src_hash(src_id parent, stack_id stack, str_id file, uint32_t line)
 {

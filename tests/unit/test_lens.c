@@ -441,6 +441,41 @@ test_lens_file_round_trip(void **state)
 	model_release(&m);
 }
 
+/* collapse: the transforms made the set's own, its samples the view's. */
+static void
+test_bake(void **state)
+{
+	struct model m, again;
+	struct tf_error err = TF_ERROR_INIT;
+	struct profile_set *ps;
+	char *want, *got;
+
+	(void)state;
+	setup(&m);
+	assert_int_equal(model_push_transform(&m, LENS_DROP_FUNCTION, "^idle$", &err), 0);
+	assert_int_equal(model_push_transform(&m, LENS_COLLAPSE_RECURSION, "^F$", &err), 0);
+	want = folded(&m);
+	assert_string_equal(want, "A;B;C 1|A;B;D 2|A;E;B;C 4|A;F;G 24");
+	lens_bake(&m.lens, m.ps);
+	assert_int_equal(m.lens.nr_levels, 0);
+	ps = m.ps;
+	m.ps = NULL;
+	model_release(&m);
+	check_profile_set(ps);
+	/* The dropped samples are gone, the others on their view stacks. */
+	assert_int_equal(ps->profiles[0]->nr_samples, 5);
+	assert_int_equal(ps->profiles[0]->total_weight, 31);
+	assert_int_equal(ps->profiles[0]->time_min, 10);
+	assert_int_equal(ps->profiles[0]->time_max, 50);
+	model_init(&again, ps);
+	got = folded(&again);
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+	model_release(&again);
+	tf_error_release(&err);
+}
+
 static void
 test_check_catches_damage(void **state)
 {
@@ -553,6 +588,7 @@ main(void)
 		cmocka_unit_test(test_rebuilt_after_symbols),
 		cmocka_unit_test_setup_teardown(test_lens_file_round_trip, tmpdir_setup,
 						tmpdir_teardown),
+		cmocka_unit_test(test_bake),
 		cmocka_unit_test(test_check_catches_damage),
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_quote_name),

@@ -1,0 +1,1 @@
+collapse --lens=tests/data/lens/triage.lens tests/data/folded/recursion.txt

@@ -1,0 +1,1 @@
+collapse --transform=merge-call-node: tests/data/folded/recursion.txt

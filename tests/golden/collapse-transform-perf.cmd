@@ -1,0 +1,1 @@
+collapse --pid '--transform=focus-function:^worker$' --transform=merge-function:^spin data/sample.perf.txt
