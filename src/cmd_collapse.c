@@ -46,6 +46,8 @@ static const char collapse_usage[] =
 	"  --transform=KIND:ARG    reshape the stacks first, as the explorer's\n"
 	"                          transforms do (repeatable; see tflame --help)\n"
 	"  --lens=FILE             apply the transforms saved in FILE first\n"
+	"  --time=START,END        only the samples in this time range: seconds from\n"
+	"                          the start (1.5,3) or percentages (10%,20%)\n"
 	CLI_COMMON_USAGE;
 
 enum {
@@ -69,6 +71,7 @@ static const struct option collapse_options_table[] = {
 	{ "inverted", no_argument, NULL, OPT_INVERTED },
 	{ "transform", required_argument, NULL, CLI_OPT_TRANSFORM },
 	{ "lens", required_argument, NULL, CLI_OPT_LENS },
+	{ "time", required_argument, NULL, CLI_OPT_TIME },
 	CLI_COMMON_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -261,7 +264,7 @@ cmd_collapse(int argc, char **argv)
 			lens_spec_release(&lens);
 			return r;
 		}
-		if ((c == CLI_OPT_TRANSFORM || c == CLI_OPT_LENS) &&
+		if ((c == CLI_OPT_TRANSFORM || c == CLI_OPT_LENS || c == CLI_OPT_TIME) &&
 		    cli_lens_option(&lens, "collapse", c) == CLI_NEXT)
 			continue;
 		switch (c) {
@@ -332,7 +335,7 @@ cmd_collapse(int argc, char **argv)
 		lens_spec_release(&lens);
 		return r;
 	}
-	if (lens.nr_transforms || lens.file) {
+	if (lens.nr_transforms || lens.file || lens.time) {
 		/* The transforms of a model, then made the set's own. */
 		struct model m;
 

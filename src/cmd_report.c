@@ -9,6 +9,7 @@
 #include "tflame/diff.h"
 #include "tflame/functions.h"
 #include "tflame/json.h"
+#include "tflame/lens.h"
 #include "tflame/model.h"
 #include "tflame/profile.h"
 #include "tflame/render.h"
@@ -154,7 +155,7 @@ copy_rows(struct model *m, enum sandwich_sort by, uint32_t *nr)
 static void
 lines_compute(struct report *r)
 {
-	struct sample_filter filter = { r->m->lens.threads };
+	struct sample_filter filter = model_filter(r->m);
 	const struct search *s = r->searching ? model_search(r->m) : NULL;
 	uint32_t *order;
 
@@ -730,6 +731,24 @@ print_text(const struct report *r)
 		strbuf_addstr(&out, " s)\n");
 	} else {
 		strbuf_addstr(&out, "not recorded\n");
+	}
+	if (r->m->lens.timed) {
+		/* --time: the range counted, from the start as it was given. */
+		strbuf_addstr(&out, "range     ");
+		add_seconds(&out, r->m->lens.t0 - p->time_min);
+		strbuf_addstr(&out, " .. ");
+		add_seconds(&out, (r->m->lens.t1 > p->time_max ? p->time_max : r->m->lens.t1) -
+					  p->time_min);
+		strbuf_addstr(&out, " s from the start\n");
+	}
+	if (r->m->lens.nr_levels) {
+		struct strbuf crumbs = STRBUF_INIT;
+
+		strbuf_addstr(&out, "lens      ");
+		lens_describe(&r->m->lens, &crumbs);
+		text_escape(&out, crumbs.buf, crumbs.len);
+		strbuf_addch(&out, '\n');
+		strbuf_release(&crumbs);
 	}
 	if (r->searching) {
 		strbuf_addstr(&out, "matched   ");

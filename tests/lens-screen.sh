@@ -8,6 +8,7 @@
 . "$top_srcdir/tests/tmux.sh"
 
 rec="$top_srcdir/tests/data/folded/recursion.txt"
+TFLAME_TIMED="$top_srcdir/data/sample.perf.txt"
 
 # The tab bar, the screen's first line.
 tab_bar() {
@@ -123,11 +124,27 @@ fi
 "$TFLAME" report --lens="$tmpdir/work/tflame.lens" "$rec" >"$tmpdir/by-file" 2>&1
 "$TFLAME" report '--transform=merge-function:^parse$' '--transform=collapse-recursion:^expr$' \
 	"$rec" >"$tmpdir/by-options" 2>&1
-if cmp -s "$tmpdir/by-file" "$tmpdir/by-options" && grep -q "^weight    30" "$tmpdir/by-file"; then
+# The same report but for how the lens line names the regexes.
+grep -v '^lens ' "$tmpdir/by-file" >"$tmpdir/by-file.rest"
+grep -v '^lens ' "$tmpdir/by-options" >"$tmpdir/by-options.rest"
+if cmp -s "$tmpdir/by-file.rest" "$tmpdir/by-options.rest" &&
+	grep -q "^weight    30" "$tmpdir/by-file" &&
+	grep -qx "lens      merge parse > collapse rec expr" "$tmpdir/by-file"; then
 	ok "--lens replays it"
 else
 	not_ok "--lens replays it" "$(diff "$tmpdir/by-file" "$tmpdir/by-options")"
 fi
+
+# --time: the range in the tab bar, before the transforms; u drops it last.
+run "$TFLAME" --time=0.5,90% --transform=drop-function:idle "$TFLAME_TIMED"
+check "--time in the tab bar" poll crumbs_are "time 0.500–1.350 s > drop idle"
+keys u
+check "u: the transform first" poll crumbs_are "time 0.500–1.350 s"
+keys u
+check "u again: the whole time range" wait_for "the whole time range again"
+check "no breadcrumbs left" wait_gone "time 0.500"
+keys q
+check "tflame exits after --time" wait_for "EXIT=0"
 
 # And the explorer starts with it, breadcrumbs shown.
 run "$TFLAME" --lens="$tmpdir/work/tflame.lens" "$rec"

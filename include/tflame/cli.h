@@ -142,6 +142,7 @@ enum {
 	CLI_OPT_INVERTED,
 	CLI_OPT_TRANSFORM,
 	CLI_OPT_LENS,
+	CLI_OPT_TIME,
 };
 
 #define CLI_LENS_OPTIONS \
@@ -152,7 +153,8 @@ enum {
 	{ "search", required_argument, NULL, CLI_OPT_SEARCH }, \
 	{ "inverted", no_argument, NULL, CLI_OPT_INVERTED }, \
 	{ "transform", required_argument, NULL, CLI_OPT_TRANSFORM }, \
-	{ "lens", required_argument, NULL, CLI_OPT_LENS }
+	{ "lens", required_argument, NULL, CLI_OPT_LENS }, \
+	{ "time", required_argument, NULL, CLI_OPT_TIME }
 
 /* The usage lines of CLI_LENS_OPTIONS, for the commands' --help. */
 #define CLI_LENS_USAGE \
@@ -172,7 +174,9 @@ enum {
 	"                          ARG a regex, or for the -subtree and -call-node\n" \
 	"                          kinds a call path: names joined by ';'\n" \
 	"  --lens=FILE             apply the transforms saved in FILE (w in the\n" \
-	"                          explorer), before those of --transform\n"
+	"                          explorer), before those of --transform\n" \
+	"  --time=START,END        only the samples in this time range: seconds from\n" \
+	"                          the start (1.5,3) or percentages (10%,20%)\n"
 
 /* Handle c if it is a lens option: CLI_NEXT, CLI_OWN or an exit status. */
 int cli_lens_option(struct lens_spec *l, const char *cmd, int c);

@@ -80,10 +80,14 @@ int func_table_check(const struct func_table *ft, const struct profile_set *ps,
 
 /*
  * Which samples count: a thread mask (indexed by thread_id, true = keep) or
- * NULL for all threads.
+ * NULL for all threads; and with timed, only the samples whose time is in
+ * [t0, t1) (stack_weights(); the charts take the threads only: their x
+ * axis is time itself).
  */
 struct sample_filter {
 	const bool *threads;
+	bool timed;
+	int64_t t0, t1;
 };
 
 /*

@@ -113,7 +113,8 @@ struct tf_error;
 	GROUP("Transforms: reshape the stacks in every pane (a, then a key below)") \
 	REQ(TRANSFORM, "transform the stacks by the selected box or function: a, then " \
 		       "one of the keys of the next group", 'a') \
-	REQ(UNDO, "undo the last transform: its breadcrumb in the tab bar goes", 'u') \
+	REQ(UNDO, "undo the last transform: its breadcrumb in the tab bar goes; with none, " \
+		  "drop the time range of --time", 'u') \
 	REQ(REDO, "apply again the transform undone last", 'U', KEYS_CTRL('r')) \
 	REQ(WRITE_LENS, "write the transforms to tflame.lens, for --lens=FILE", 'w') \
 	GROUP("After a: the transforms (the Firefox Profiler's keys)") \

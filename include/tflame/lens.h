@@ -104,6 +104,9 @@ struct lens {
 	bool *threads;             /* per thread: shown; NULL means all; owned */
 	struct search_re *search_re; /* owned; NULL when there is none */
 	uint32_t search_func;      /* a function (func_id) searched, or UINT32_MAX */
+	bool timed;                /* only the samples of [t0, t1) (ns, the
+				    * profile's clock) count */
+	int64_t t0, t1;
 
 	struct lens_level *levels; /* the transforms, first applied first */
 	uint32_t nr_levels, alloc_levels;
@@ -152,7 +155,8 @@ uint64_t lens_fold_weights(const struct lens *l, const struct profile_set *ps,
  * Make the transforms ps's own, for a command that writes the samples
  * (collapse): every profile keeps only the samples the lens keeps, each
  * with its view stack, and ps takes the last view's stack trie, giving
- * up its source positions and recorded figures. The lens is left with no
+ * up its source positions and recorded figures. A time range drops the
+ * samples out of it too, and is then gone from the lens. The lens is left with no
  * transform (not undoable). Any model over ps must drop its caches
  * (model_set_changed()) or go.
  */
@@ -192,6 +196,16 @@ int lens_parse_transform(const char *text, enum lens_kind *kind, const char **ar
 int lens_check(const struct lens *l, const struct profile_set *ps, struct tf_error *err);
 
 /*
+ * Read a time range as --time takes it, "START,END" over profile p:
+ * seconds from p's first sample ("1.5,3"), or shares of its time span
+ * ("10%,20%", as perf report --time); an empty end is p's start or end.
+ * Sets [*t0, *t1) on p's clock. Returns 0, or -1 with err set (bad text,
+ * START after END, or p without times).
+ */
+int lens_parse_time(const char *text, const struct profile *p, int64_t *t0, int64_t *t1,
+		    struct tf_error *err);
+
+/*
  * A lens as the command line gives it, for model_apply_spec() (model.h):
  * strings borrowed (from argv), arrays owned.
  */
@@ -202,6 +216,7 @@ struct lens_spec {
 	const char *comm;       /* --comm regex, or NULL */
 	const char *search;     /* --search regex, or NULL */
 	const char *file;       /* --lens FILE, or NULL */
+	const char *time;       /* --time START,END, or NULL */
 	bool inverted;          /* --inverted: Left Heavy bottom-up */
 	const char **transforms; /* --transform KIND:ARG, in order */
 	size_t nr_transforms, alloc_transforms;

@@ -53,17 +53,18 @@ struct process_weight {
 };
 
 /*
- * The threads of the current profile that have samples, grouped by
- * process: processes heaviest first (then by pid), and within a process
- * its threads heaviest first (then by tid). Weights ignore the thread
- * filter, so a picker shows what unticking or ticking a thread would do.
+ * The threads of the current profile that have samples (in the time
+ * range, if any), grouped by process: processes heaviest first (then by
+ * pid), and within a process its threads heaviest first (then by tid).
+ * Weights ignore the thread filter, so a picker shows what unticking or
+ * ticking a thread would do.
  */
 struct thread_table {
 	struct process_weight *procs;  /* owned */
 	uint32_t nr_procs;
 	struct thread_weight *threads; /* owned; in procs' order */
 	uint32_t nr_threads;
-	uint64_t total;                /* the profile's total weight */
+	uint64_t total;                /* the profile's total weight (in the range) */
 };
 
 /* What model_mark_threads() matches on. */
@@ -79,6 +80,7 @@ struct model {
 	uint64_t generation;      /* bumped by every change of the lens */
 	uint64_t sel_gen;         /* bumped by a change of the samples kept */
 	uint64_t tx_gen;          /* bumped by a change of the transforms */
+	uint64_t time_gen;        /* bumped by a change of the time range */
 
 	/* the set's per-stack weights of the selected samples, for sel_gen */
 	uint64_t *base_w;
@@ -137,6 +139,7 @@ struct model {
 
 	struct thread_table thread_tab; /* depends on the profile only */
 	size_t thread_tab_profile;
+	uint64_t thread_tab_time; /* time_gen it was built for */
 	bool thread_tab_built;
 
 	/*
@@ -166,6 +169,15 @@ void model_set_profile(struct model *m, size_t index);
  * and keeps the caches.
  */
 void model_set_threads(struct model *m, const bool *mask);
+
+/*
+ * Count only the samples whose time is in [t0, t1) (ns, the profile's
+ * clock; lens_parse_time() reads --time's text), or all of them when
+ * timed is false: Left Heavy, Sandwich, the function tables, the search's
+ * weights and the thread picker's follow; Time Order keeps its whole
+ * axis, the range being a part of it.
+ */
+void model_set_time(struct model *m, bool timed, int64_t t0, int64_t t1);
 
 /*
  * m->ps was rewritten in place (profile_set_swap_tables(): symbols came):
@@ -208,11 +220,13 @@ int model_apply_spec(struct model *m, const struct lens_spec *spec, const char *
 		     struct tf_error *err);
 
 const struct profile *model_profile(const struct model *m);
+/* The samples the lens keeps (threads and time range), for stack_weights() and the like. */
+struct sample_filter model_filter(const struct model *m);
 struct export_lens;
 /*
  * Fill el's lens (export.h) from m's: the view's stacks and weights, the
  * thread mask, and a sample_stack that maps each sample through the
- * transforms. The zoom, title and
+ * transforms and drops those out of the time range. The zoom, title and
  * the rest are the caller's. Valid while the lens stays.
  */
 void model_export_lens(struct model *m, struct export_lens *el);

@@ -136,7 +136,16 @@ stack_weights(const struct profile_set *ps, const struct profile *p,
 	const bool *keep = filter ? filter->threads : NULL;
 
 	memset(out, 0, sizeof(*out) * ps->nr_stacks);
-	if (keep) {
+	if (filter && filter->timed) {
+		/* A time range: the rare, slower loop. */
+		for (size_t i = 0; i < p->nr_samples; i++) {
+			if ((keep && !keep[p->thread[i]]) || p->time[i] < filter->t0 ||
+			    p->time[i] >= filter->t1)
+				continue;
+			out[p->stack[i]] += p->weight[i];
+			sum += p->weight[i];
+		}
+	} else if (keep) {
 		for (size_t i = 0; i < p->nr_samples; i++) {
 			if (!keep[p->thread[i]])
 				continue;

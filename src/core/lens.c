@@ -634,18 +634,23 @@ lens_fold_weights(const struct lens *l, const struct profile_set *ps, const uint
 	return sum;
 }
 
-/* Keep the samples of p whose stack the map keeps, with their view stack. */
+/*
+ * Keep the samples of p whose stack the map (NULL: none) keeps, with their
+ * view stack, and in l's time range.
+ */
 static void
-bake_profile(struct profile *p, const stack_id *map)
+bake_profile(const struct lens *l, struct profile *p, const stack_id *map)
 {
 	size_t j = 0;
 	uint64_t total = 0;
 	bool first = true;
 
 	for (size_t i = 0; i < p->nr_samples; i++) {
-		stack_id v = map[p->stack[i]];
+		stack_id v = map ? map[p->stack[i]] : p->stack[i];
 
-		if (v == LENS_DROPPED || v == STACK_ROOT)
+		if (l->timed && (p->time[i] < l->t0 || p->time[i] >= l->t1))
+			continue;
+		if (map && (v == LENS_DROPPED || v == STACK_ROOT))
 			continue;
 		p->stack[j] = v;
 		p->weight[j] = p->weight[i];
@@ -675,10 +680,13 @@ lens_bake(struct lens *l, struct profile_set *ps)
 {
 	const stack_id *map = lens_map(l);
 
-	if (!map)
+	if (!map && !l->timed)
 		return;
 	for (size_t i = 0; i < ps->nr_profiles; i++)
-		bake_profile(ps->profiles[i], map);
+		bake_profile(l, ps->profiles[i], map);
+	l->timed = false;
+	if (!map)
+		return;
 	profile_set_swap_stacks(ps, &l->levels[l->nr_levels - 1].view);
 	/* The views are of the stacks ps just gave away. */
 	lens_clear_transforms(l);
@@ -857,6 +865,68 @@ lens_check(const struct lens *l, const struct profile_set *ps, struct tf_error *
 	for (uint32_t i = 0; i < l->nr_levels; i++)
 		if (check_level(&l->levels[i], ps, i, err))
 			return -1;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ time */
+
+/*
+ * One end of a range: seconds ("1.5") or a share ("10%") of span from
+ * start; empty is dflt. Decimal, as perf report --time writes it.
+ */
+static bool
+parse_time_end(const char *s, size_t len, int64_t start, uint64_t span, int64_t dflt,
+	       int64_t *out)
+{
+	char buf[64], *end;
+	double v;
+	bool share;
+
+	if (!len) {
+		*out = dflt;
+		return true;
+	}
+	share = s[len - 1] == '%';
+	if (share)
+		len--;
+	if (!len || len >= sizeof(buf))
+		return false;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	if (!((buf[0] >= '0' && buf[0] <= '9') || buf[0] == '.'))
+		return false;
+	v = strtod(buf, &end);
+	if (*end || v < 0 || v != v || (share && v > 100) || v > 9.2e9)
+		return false;
+	v = share ? v / 100.0 * (double)span : v * 1e9;
+	if (v > (double)span)
+		v = (double)span;
+	*out = start + (int64_t)v;
+	return true;
+}
+
+int
+lens_parse_time(const char *text, const struct profile *p, int64_t *t0, int64_t *t1,
+		struct tf_error *err)
+{
+	const char *comma = strchr(text, ',');
+	uint64_t span;
+
+	if (!p->has_time)
+		return tf_error_set(err, "the profile has no times to take a range of");
+	if (!comma)
+		return tf_error_set(err, "'%s' is not START,END (seconds, or percentages)",
+				    text);
+	span = (uint64_t)p->time_max - (uint64_t)p->time_min;
+	/* The end is exclusive: the profile's end includes its last sample. */
+	if (!parse_time_end(text, (size_t)(comma - text), p->time_min, span, p->time_min, t0) ||
+	    !parse_time_end(comma + 1, strlen(comma + 1), p->time_min, span, p->time_max, t1))
+		return tf_error_set(err, "'%s' is not START,END (seconds, or percentages)",
+				    text);
+	if (*t1 == p->time_max)
+		*t1 = p->time_max == INT64_MAX ? INT64_MAX : p->time_max + 1;
+	if (*t0 >= *t1)
+		return tf_error_set(err, "'%s': the range ends before it starts", text);
 	return 0;
 }
 

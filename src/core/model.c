@@ -32,6 +32,7 @@ model_init(struct model *m, struct profile_set *ps)
 	m->generation = 1;
 	m->sel_gen = 1;
 	m->tx_gen = 1;
+	m->time_gen = 1;
 	m->search_gen = 1;
 	sandwich_rows_init(&m->rows);
 }
@@ -105,6 +106,19 @@ model_set_threads(struct model *m, const bool *mask)
 }
 
 void
+model_set_time(struct model *m, bool timed, int64_t t0, int64_t t1)
+{
+	if (timed == m->lens.timed && (!timed || (t0 == m->lens.t0 && t1 == m->lens.t1)))
+		return;
+	m->lens.timed = timed;
+	m->lens.t0 = timed ? t0 : 0;
+	m->lens.t1 = timed ? t1 : 0;
+	m->sel_gen++;
+	m->time_gen++;
+	m->generation++;
+}
+
+void
 model_set_changed(struct model *m)
 {
 	/* Sized by the old numbers of stacks and functions: made again. */
@@ -126,6 +140,15 @@ model_set_changed(struct model *m)
 	m->generation++;
 }
 
+struct sample_filter
+model_filter(const struct model *m)
+{
+	struct sample_filter f = { .threads = m->lens.threads, .timed = m->lens.timed,
+				   .t0 = m->lens.t0, .t1 = m->lens.t1 };
+
+	return f;
+}
+
 const struct profile *
 model_profile(const struct model *m)
 {
@@ -142,7 +165,7 @@ model_view(const struct model *m)
 static const uint64_t *
 base_weights(struct model *m)
 {
-	struct sample_filter filter = { m->lens.threads };
+	struct sample_filter filter = model_filter(m);
 
 	if (m->base_gen == m->sel_gen)
 		return m->base_w;
@@ -256,7 +279,7 @@ model_tree(struct model *m)
 const struct timeline *
 model_timeline(struct model *m)
 {
-	struct sample_filter filter = { m->lens.threads };
+	struct sample_filter filter = model_filter(m);
 	const struct profile *p;
 
 	if (m->chart_gen == m->generation)
@@ -325,7 +348,7 @@ lens_keeps_all(struct model *m)
 {
 	const struct thread_table *tt;
 
-	if (m->lens.nr_levels)
+	if (m->lens.nr_levels || m->lens.timed)
 		return false;
 	if (!m->lens.threads)
 		return true;
@@ -424,7 +447,7 @@ model_redo_transform(struct model *m)
 	return true;
 }
 
-/* export_sample_fn: sample i's view stack under the transforms. */
+/* export_sample_fn: sample i's view stack under the transforms and time range. */
 static stack_id
 lens_sample_stack(void *ctx, size_t i)
 {
@@ -433,6 +456,8 @@ lens_sample_stack(void *ctx, size_t i)
 	const stack_id *map = lens_map(&m->lens);
 	stack_id s = p->stack[i];
 
+	if (m->lens.timed && (p->time[i] < m->lens.t0 || p->time[i] >= m->lens.t1))
+		return EXPORT_DROP;
 	if (map) {
 		s = map[s];
 		if (s == LENS_DROPPED || s == STACK_ROOT)
@@ -450,7 +475,7 @@ model_export_lens(struct model *m, struct export_lens *el)
 	el->threads = m->lens.threads;
 	el->sample_stack = NULL;
 	el->ctx = NULL;
-	if (lens_map(&m->lens)) {
+	if (lens_map(&m->lens) || m->lens.timed) {
 		el->sample_stack = lens_sample_stack;
 		el->ctx = m;
 	}
@@ -628,6 +653,19 @@ model_apply_spec(struct model *m, const struct lens_spec *spec, const char *path
 			model_set_search(m, re);
 		else
 			ret = -1;
+	}
+	if (!ret && spec->time) {
+		int64_t t0, t1;
+
+		if (lens_parse_time(spec->time, model_profile(m), &t0, &t1, err)) {
+			struct strbuf why = STRBUF_INIT;
+
+			text_escape_str(&why, tf_error_text(err));
+			ret = tf_error_set(err, "--time: %s", why.buf);
+			strbuf_release(&why);
+		} else {
+			model_set_time(m, true, t0, t1);
+		}
 	}
 	if (!ret && spec->file)
 		ret = spec_file(m, spec->file, err);
@@ -907,7 +945,7 @@ cmp_process(const void *a, const void *b)
 
 static void
 thread_table_build(struct thread_table *tt, const struct profile_set *ps,
-		   const struct profile *p)
+		   const struct profile *p, const struct lens *l)
 {
 	uint32_t n = ps->nr_threads, nr = 0;
 	struct thread_weight *per = xcalloc((size_t)n + 1, sizeof(*per));
@@ -915,10 +953,13 @@ thread_table_build(struct thread_table *tt, const struct profile_set *ps,
 	size_t alloc_procs = 0;
 
 	memset(tt, 0, sizeof(*tt));
-	tt->total = p->total_weight;
+	tt->total = 0;
 	for (size_t i = 0; i < p->nr_samples; i++) {
+		if (l->timed && (p->time[i] < l->t0 || p->time[i] >= l->t1))
+			continue;
 		per[p->thread[i]].weight += p->weight[i];
 		per[p->thread[i]].samples++;
+		tt->total += p->weight[i];
 	}
 	rows = xmalloc(sizeof(*rows) * ((size_t)n + 1));
 	for (thread_id t = 0; t < n; t++) {
@@ -973,11 +1014,13 @@ thread_table_build(struct thread_table *tt, const struct profile_set *ps,
 const struct thread_table *
 model_thread_weights(struct model *m)
 {
-	if (m->thread_tab_built && m->thread_tab_profile == m->lens.profile)
+	if (m->thread_tab_built && m->thread_tab_profile == m->lens.profile &&
+	    m->thread_tab_time == m->time_gen)
 		return &m->thread_tab;
 	thread_table_release(&m->thread_tab);
-	thread_table_build(&m->thread_tab, m->ps, model_profile(m));
+	thread_table_build(&m->thread_tab, m->ps, model_profile(m), &m->lens);
 	m->thread_tab_profile = m->lens.profile;
+	m->thread_tab_time = m->time_gen;
 	m->thread_tab_built = true;
 	return &m->thread_tab;
 }
@@ -1183,7 +1226,7 @@ model_carry_threads(struct model *m, bool *mask)
 
 static int
 thread_table_check(const struct thread_table *tt, const struct profile_set *ps,
-		   const struct profile *p, struct tf_error *err)
+		   const struct profile *p, bool timed, struct tf_error *err)
 {
 	uint64_t sum = 0, samples = 0;
 	uint32_t next = 0;
@@ -1217,7 +1260,9 @@ thread_table_check(const struct thread_table *tt, const struct profile_set *ps,
 	}
 	if (next != tt->nr_threads)
 		return tf_error_set(err, "%u thread rows, %u in processes", tt->nr_threads, next);
-	if (sum != p->total_weight || samples != p->nr_samples || tt->total != p->total_weight)
+	/* A time range keeps some of the samples: they add up to its total. */
+	if (sum != tt->total ||
+	    (!timed && (samples != p->nr_samples || tt->total != p->total_weight)))
 		return tf_error_set(err, "thread weights sum to %llu of %llu",
 				    (unsigned long long)sum,
 				    (unsigned long long)p->total_weight);
@@ -1282,8 +1327,9 @@ check_more(const struct model *m, struct tf_error *err)
 	    sandwich_rows_check(&m->rows, ps, &m->funcs, m->fstats,
 				m->rows.filtered ? &m->search : NULL, err))
 		return -1;
-	if (m->thread_tab_built &&
-	    thread_table_check(&m->thread_tab, ps, ps->profiles[m->thread_tab_profile], err))
+	if (m->thread_tab_built && m->thread_tab_time == m->time_gen &&
+	    thread_table_check(&m->thread_tab, ps, ps->profiles[m->thread_tab_profile],
+			       m->lens.timed, err))
 		return -1;
 	if (m->inv_gen > g || m->sinv_build > m->inv_builds || m->sinv_sgen > sg)
 		return tf_error_set(err, "an inverted tree newer than its generation");
@@ -1354,7 +1400,8 @@ model_check(const struct model *m, struct tf_error *err)
 			if (l < tl->nr_lanes)
 				weight += c->weight;
 		}
-		if (m->w_gen == g && weight != m->total)
+		/* A time range narrows the weights, not the chart's axis. */
+		if (m->w_gen == g && !m->lens.timed && weight != m->total)
 			return tf_error_set(err, "lanes weigh %llu, selected weight %llu",
 					    (unsigned long long)weight, (unsigned long long)m->total);
 	}

@@ -196,6 +196,9 @@ source_lines_compute(struct source_lines *sl, const struct profile_set *ps,
 
 		if (keep && !keep[p->thread[i]])
 			continue;
+		if (filter && filter->timed &&
+		    (p->time[i] < filter->t0 || p->time[i] >= filter->t1))
+			continue;
 		at = recorded && p->src[i] != SRC_ROOT ? p->src[i] : sp.nr_srcs + p->stack[i];
 		nd[at].w += p->weight[i];
 		sl->all += p->weight[i];

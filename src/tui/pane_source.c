@@ -168,7 +168,7 @@ source_pane_open(struct model *m, const struct source_search *where, uint32_t fu
 		 frame_id frame)
 {
 	struct source_pane *sp = xcalloc(1, sizeof(*sp));
-	struct sample_filter filter = { m->lens.threads };
+	struct sample_filter filter = model_filter(m);
 	struct tf_error err = TF_ERROR_INIT;
 	const struct frame *f = frame != FRAME_NONE ? ps_frame(m->ps, frame) : NULL;
 	uint32_t target;

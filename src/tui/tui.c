@@ -291,7 +291,14 @@ add_info_text(struct tui *ui, struct info *info, size_t nr)
 		strbuf_addstr(&info[3].text, weight_unit_name(p->unit));
 	}
 	info[3].min = render_width(info[3].text.buf, info[3].text.len);
-	/* the transforms, as breadcrumbs */
+	/* the time range and the transforms, as breadcrumbs */
+	if (ui->model.lens.timed) {
+		const struct lens *l = &ui->model.lens;
+
+		strbuf_addf(&info[4].text, "time %.3f–%.3f s%s", (double)(l->t0 - p->time_min) / 1e9,
+			    (double)((l->t1 > p->time_max ? p->time_max : l->t1) - p->time_min) / 1e9,
+			    l->nr_levels ? " > " : "");
+	}
 	if (ui->model.lens.nr_levels) {
 		struct strbuf crumbs = STRBUF_INIT;
 
@@ -1607,12 +1614,17 @@ handle(struct tui *ui, enum request req, const struct pane_input *in)
 		start_transform(ui);
 		return;
 	case REQ_UNDO:
-		if (!model_pop_transform(&ui->model)) {
+		if (model_pop_transform(&ui->model)) {
+			announce_build(ui, ui->active);
+			say_lens(ui, "undone");
+		} else if (ui->model.lens.timed) {
+			/* The time range is the lens's first step: it goes last. */
+			model_set_time(&ui->model, false, 0, 0);
+			announce_build(ui, ui->active);
+			strbuf_addstr(&ui->message, "the whole time range again");
+		} else {
 			strbuf_addstr(&ui->message, "no transform to undo");
-			return;
 		}
-		announce_build(ui, ui->active);
-		say_lens(ui, "undone");
 		return;
 	case REQ_REDO:
 		if (!model_redo_transform(&ui->model)) {

@@ -37,7 +37,7 @@ check_tree(const struct calltree *t)
 static void
 build(struct fixture *fx, const bool *keep)
 {
-	struct sample_filter filter = { keep };
+	struct sample_filter filter = { .threads = keep };
 
 	fx->w = calloc(fx->ps->nr_stacks, sizeof(*fx->w));
 	stack_weights(fx->ps, fx->p, &filter, fx->w);
@@ -353,7 +353,7 @@ test_rebuild(void **state)
 	struct fixture fx;
 	struct calltree fresh;
 	bool keep[2] = { false, true };
-	struct sample_filter filter = { keep };
+	struct sample_filter filter = { .threads = keep };
 	uint64_t *self;
 
 	(void)state;

@@ -48,7 +48,7 @@ check_timeline(struct timeline *tl)
 static void
 build(struct fixture *fx, const bool *keep)
 {
-	struct sample_filter filter = { keep };
+	struct sample_filter filter = { .threads = keep };
 
 	timeline_build(&fx->tl, fx->ps, fx->p, keep ? &filter : NULL);
 	fx->built = true;

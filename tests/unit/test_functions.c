@@ -74,7 +74,7 @@ struct fixture {
 static void
 compute(struct fixture *fx, const bool *keep)
 {
-	struct sample_filter filter = { keep };
+	struct sample_filter filter = { .threads = keep };
 
 	func_table_init(&fx->ft, fx->ps);
 	fx->w = calloc(fx->ps->nr_stacks, sizeof(*fx->w));

@@ -476,6 +476,69 @@ test_bake(void **state)
 	tf_error_release(&err);
 }
 
+/* --time: a range of the samples' times narrows the weights, not the chart. */
+static void
+test_time_range(void **state)
+{
+	struct model m;
+	struct tf_error err = TF_ERROR_INIT;
+	const struct thread_table *tt;
+	int64_t t0, t1;
+	char *got;
+
+	(void)state;
+	setup(&m);
+	/* Times 10 .. 60 ns: 50% is 35, the end past the last sample. */
+	assert_int_equal(lens_parse_time("50%,", model_profile(&m), &t0, &t1, &err), 0);
+	assert_int_equal(t0, 35);
+	assert_int_equal(t1, 61);
+	assert_int_equal(lens_parse_time(",0.00000002", model_profile(&m), &t0, &t1, &err), 0);
+	assert_int_equal(t0, 10);
+	assert_int_equal(t1, 30);
+	assert_int_equal(lens_parse_time("1", model_profile(&m), &t0, &t1, &err), -1);
+	assert_int_equal(lens_parse_time("x,1", model_profile(&m), &t0, &t1, &err), -1);
+	assert_int_equal(lens_parse_time("60%,40%", model_profile(&m), &t0, &t1, &err), -1);
+	assert_int_equal(lens_parse_time("101%,", model_profile(&m), &t0, &t1, &err), -1);
+
+	/* [20, 45): the samples at 20, 30 and 40. */
+	model_set_time(&m, true, 20, 45);
+	got = folded(&m);
+	assert_string_equal(got, "A;B;D 2|A;E;B;C 4|A;F;F;F;G 8");
+	free(got);
+	assert_int_equal(model_total(&m), 14);
+	assert_false(model_func_stats_exact(&m));
+	tt = model_thread_weights(&m);
+	assert_int_equal(tt->total, 14);
+	assert_int_equal(tt->nr_threads, 2);
+	assert_int_equal(tt->threads[0].weight, 10);
+	assert_int_equal(tt->threads[1].weight, 4);
+	check_model(&m);
+	/* With a transform over it, and a range that keeps nothing. */
+	assert_int_equal(model_push_transform(&m, LENS_MERGE_FUNCTION, "^[AB]$", &err), 0);
+	got = folded(&m);
+	assert_string_equal(got, "D 2|E;C 4|F;F;F;G 8");
+	free(got);
+	model_set_time(&m, true, 61, 70);
+	got = folded(&m);
+	assert_string_equal(got, "");
+	free(got);
+	assert_int_equal(model_thread_weights(&m)->nr_threads, 0);
+	check_model(&m);
+	model_set_time(&m, false, 0, 0);
+	assert_int_equal(model_total(&m), 63);
+	check_model(&m);
+
+	/* Baked for collapse: the samples out of the range are gone. */
+	model_set_time(&m, true, 20, 45);
+	lens_bake(&m.lens, m.ps);
+	assert_false(m.lens.timed);
+	assert_int_equal(m.ps->profiles[0]->nr_samples, 3);
+	assert_int_equal(m.ps->profiles[0]->total_weight, 14);
+	check_profile_set(m.ps);
+	tf_error_release(&err);
+	model_release(&m);
+}
+
 static void
 test_check_catches_damage(void **state)
 {
@@ -589,6 +652,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_lens_file_round_trip, tmpdir_setup,
 						tmpdir_teardown),
 		cmocka_unit_test(test_bake),
+		cmocka_unit_test(test_time_range),
 		cmocka_unit_test(test_check_catches_damage),
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_quote_name),

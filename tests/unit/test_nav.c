@@ -69,7 +69,7 @@ build_tree_of(struct fixture *fx, const bool *mask)
 	free(fx->w);
 	fx->w = calloc(fx->ps->nr_stacks, sizeof(*fx->w));
 	assert_non_null(fx->w);
-	stack_weights(fx->ps, fx->p, &(struct sample_filter){ mask }, fx->w);
+	stack_weights(fx->ps, fx->p, &(struct sample_filter){ .threads = mask }, fx->w);
 	calltree_build(&fx->t, fx->ps, fx->w);
 	fx->have_tree = true;
 	if (calltree_check(&fx->t, &err))

@@ -572,7 +572,7 @@ test_against_brute_force(void **state)
 	/* With outermost marks, without them, and with a thread filter. */
 	for (int pass = 0; pass < 3; pass++) {
 		bool keep[3] = { true, pass < 2, true };
-		struct sample_filter filter = { keep };
+		struct sample_filter filter = { .threads = keep };
 
 		fixture_weigh_marked(&fx, pass == 2 ? &filter : NULL, pass != 1);
 		assert_int_equal(fx.ft.nr_funcs, 5);
@@ -648,7 +648,7 @@ test_rows(void **state)
 	sample(&fx, "zed", 8, 2);
 	{
 		bool keep[2] = { true, false };
-		struct sample_filter filter = { keep };
+		struct sample_filter filter = { .threads = keep };
 
 		fixture_weigh(&fx, &filter);
 	}

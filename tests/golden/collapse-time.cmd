@@ -1,0 +1,1 @@
+collapse --time=1.4, data/sample.perf.txt

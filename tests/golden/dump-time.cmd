@@ -1,0 +1,1 @@
+dump --width=72 --height=6 --time=,10% data/sample.perf.txt

@@ -1,0 +1,1 @@
+report --time=1 data/sample.perf.txt

@@ -1,0 +1,1 @@
+report --time=0,1 tests/data/folded/recursion.txt
