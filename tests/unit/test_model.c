@@ -5,17 +5,7 @@
 #include "tflame/xalloc.h"
 
 #include "test_util.h"
-
-static void
-check_model(const struct model *m)
-{
-	struct tf_error err = TF_ERROR_INIT;
-
-	if (model_check(m, &err))
-		fail_msg("model_check: %s", tf_error_text(&err));
-	tf_error_release(&err);
-	check_profile_set(m->ps);
-}
+#include "test_model_check.h"
 
 static func_id
 fn(struct model *m, const char *name)
