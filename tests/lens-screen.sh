@@ -146,6 +146,21 @@ check "no breadcrumbs left" wait_gone "time 0.500"
 keys q
 check "tflame exits after --time" wait_for "EXIT=0"
 
+# r in Time Order: the range on screen (zoomed in 4x at the start).
+run "$TFLAME" "$TFLAME_TIMED"
+wait_for " 1 Left Heavy" || bail "tflame did not start on the perf profile"
+keys 2 + +
+keys r
+check "r takes the range on screen" poll crumbs_are "time 0.000–0.375 s"
+check "the status line says what counts" \
+	wait_for "counting only 0.000–0.375 s in Left Heavy, Sandwich and the search (u drops it)"
+check "the total is the range's" wait_for "│ 389 ms │"
+keys 1 u
+check "u drops it" wait_for "the whole time range again"
+check "the whole total again" wait_for "│ 1.51 s"
+keys q
+check "tflame exits after r" wait_for "EXIT=0"
+
 # And the explorer starts with it, breadcrumbs shown.
 run "$TFLAME" --lens="$tmpdir/work/tflame.lens" "$rec"
 check "--lens in the explorer: its breadcrumbs" poll crumbs_are "merge parse > collapse rec expr"

@@ -117,6 +117,8 @@ struct tf_error;
 		  "drop the time range of --time", 'u') \
 	REQ(REDO, "apply again the transform undone last", 'U', KEYS_CTRL('r')) \
 	REQ(WRITE_LENS, "write the transforms to tflame.lens, for --lens=FILE", 'w') \
+	REQ(TIME_RANGE, "Time Order: count only the time range on screen (zoom to it " \
+			"first) in Left Heavy, Sandwich and the search; u drops it", 'r') \
 	GROUP("After a: the transforms (the Firefox Profiler's keys)") \
 	REQ(TX_FOCUS_SUBTREE, "focus on the selected box: only its subtree, it the root", \
 	    'f') \

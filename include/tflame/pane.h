@@ -87,7 +87,10 @@ enum pane_reply {
 	PANE_SHOW_SOURCE,
 };
 
-/* What the copy keys (y, Y) and the export (x) act on: pane_ops.selection. */
+/*
+ * What the copy keys (y, Y), the export (x), the transforms (a) and the
+ * time range (r) act on: pane_ops.selection.
+ */
 struct pane_selection {
 	const struct profile_set *set; /* of the boxes: the model's, or a Sandwich tree's */
 	stack_id sel;   /* the selected box's stack in set, STACK_ROOT when none */
@@ -99,6 +102,8 @@ struct pane_selection {
 	/* sel's path runs up from the function (Sandwich's callers) or the leaf (inverted) */
 	bool inverted;
 	str_id name;    /* with no box selected, the selected row's function, or STR_EMPTY */
+	bool timed;     /* a time axis on screen (Time Order): */
+	int64_t t0, t1; /* the time range shown, [t0, t1) */
 };
 
 struct pane {

@@ -2008,7 +2008,17 @@ inverted_remap(struct flame_pane *fp, const struct model *m, const stack_id *map
 static void
 flame_pane_selection(struct pane *pane, struct pane_ctx *ctx, struct pane_selection *out)
 {
-	flame_selection(flame_pane_sync(pane, ctx), out);
+	struct flame *f = flame_pane_sync(pane, ctx);
+	uint64_t x0, x1;
+
+	flame_selection(f, out);
+	/* Time Order: the time range on screen, for r. */
+	if (f->nav.chart && f->nav.chart->has_time) {
+		flame_range(f, &x0, &x1);
+		out->timed = true;
+		out->t0 = f->nav.chart->axis.origin + (int64_t)x0;
+		out->t1 = f->nav.chart->axis.origin + (int64_t)x1;
+	}
 }
 
 static void

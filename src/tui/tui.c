@@ -1410,26 +1410,13 @@ selected_func(struct tui *ui, const struct pane_selection *sel)
 	return SEARCH_NO_FUNC;
 }
 
-/* The pane's selection, as the transforms read it. */
-static void
-get_selection(struct tui *ui, struct pane_selection *sel)
-{
-	struct pane *p = &ui->panes[ui->active];
-
-	memset(sel, 0, sizeof(*sel));
-	sel->sel = STACK_ROOT;
-	sel->zoom = STACK_ROOT;
-	if (p->ops->selection)
-		p->ops->selection(p, &ui->ctx, sel);
-}
-
 /* a: say which keys come next, from the key table. */
 static void
 start_transform(struct tui *ui)
 {
 	struct pane_selection sel;
 
-	get_selection(ui, &sel);
+	active_selection(ui, &sel);
 	if (selected_func(ui, &sel) == SEARCH_NO_FUNC) {
 		strbuf_addstr(&ui->message, "nothing selected to transform by");
 		return;
@@ -1487,7 +1474,7 @@ apply_transform(struct tui *ui, enum request req)
 		strbuf_addstr(&ui->message, "no transform");
 		return;
 	}
-	get_selection(ui, &sel);
+	active_selection(ui, &sel);
 	fn = selected_func(ui, &sel);
 	if (ops->arg == LENS_ARG_PATH) {
 		/* A path of the lens's own stacks: not of a Sandwich tree. */
@@ -1525,6 +1512,29 @@ apply_transform(struct tui *ui, enum request req)
 	}
 	strbuf_release(&arg);
 	tf_error_release(&err);
+}
+
+/* r in Time Order: the time range on screen becomes the lens's. */
+static void
+set_time_range(struct tui *ui)
+{
+	struct pane_selection sel;
+	const struct profile *prof = model_profile(&ui->model);
+
+	active_selection(ui, &sel);
+	if (!sel.timed) {
+		strbuf_addstr(&ui->message, "a time range is taken in Time Order, of a profile "
+					    "with times: zoom to it there");
+		return;
+	}
+	model_set_time(&ui->model, true, sel.t0, sel.t1);
+	announce_build(ui, ui->active);
+	strbuf_addf(&ui->message, "counting only %.3f–%.3f s in Left Heavy, Sandwich and the "
+				  "search (",
+		    (double)(sel.t0 - prof->time_min) / 1e9, (double)(sel.t1 - prof->time_min) / 1e9);
+	keys_first_name(&ui->message, ui->keys, pane_keymaps[ui->active], REQ_UNDO,
+			ui->disp.utf8);
+	strbuf_addstr(&ui->message, " drops it)");
 }
 
 /* w: the transforms into tflame.lens, for --lens. */
@@ -1636,6 +1646,9 @@ handle(struct tui *ui, enum request req, const struct pane_input *in)
 		return;
 	case REQ_WRITE_LENS:
 		write_lens(ui);
+		return;
+	case REQ_TIME_RANGE:
+		set_time_range(ui);
 		return;
 	case REQ_QUIT:
 	case REQ_INTERRUPT:
