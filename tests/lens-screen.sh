@@ -158,6 +158,11 @@ check "the total is the range's" wait_for "│ 389 ms │"
 keys 1 u
 check "u drops it" wait_for "the whole time range again"
 check "the whole total again" wait_for "│ 1.51 s"
+keys p
+check "p weighs by sample counts" wait_for "│ 1.51 k samples"
+check "and says so" wait_for "weighing by sample counts"
+keys p
+check "p again: by period" wait_for "│ 1.51 s"
 keys q
 check "tflame exits after r" wait_for "EXIT=0"
 

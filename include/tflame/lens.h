@@ -107,6 +107,7 @@ struct lens {
 	bool timed;                /* only the samples of [t0, t1) (ns, the
 				    * profile's clock) count */
 	int64_t t0, t1;
+	bool count_samples;        /* weigh each sample 1, whatever its weight */
 
 	struct lens_level *levels; /* the transforms, first applied first */
 	uint32_t nr_levels, alloc_levels;

@@ -99,6 +99,12 @@ struct model {
 	size_t view_p_profile;
 	uint64_t view_p_gen;      /* tx_gen it was made for, 0 never */
 	uint64_t marks_gen;       /* tx_gen of funcs' outermost marks */
+	/*
+	 * lens.count_samples: the profile with each sample's weight 1 and
+	 * the unit samples, which model_profile() gives instead. Its weight
+	 * array owned; the rest borrowed.
+	 */
+	struct profile counted;
 
 	/* caches, each valid when its *_gen equals generation */
 	const uint64_t *stack_w;  /* per view stack: weight of the selected samples */
@@ -180,6 +186,15 @@ void model_set_threads(struct model *m, const bool *mask);
 void model_set_time(struct model *m, bool timed, int64_t t0, int64_t t1);
 
 /*
+ * Weigh every sample 1 (its unit then samples) rather than by its weight
+ * (a perf event's period), or back: model_profile() is then a copy of
+ * the profile so weighed, and every pane and count follows. Returns
+ * false, changing nothing, for a profile whose weights are its samples'
+ * lengths in time (spans) or are already counts.
+ */
+bool model_set_count_samples(struct model *m, bool on);
+
+/*
  * m->ps was rewritten in place (profile_set_swap_tables(): symbols came):
  * its frames and stacks are new, while its samples, threads, profiles and
  * strings keep their meaning. Every cache goes; the lens stays (profile,
@@ -219,6 +234,7 @@ const struct profile_set *model_view(const struct model *m);
 int model_apply_spec(struct model *m, const struct lens_spec *spec, const char *path,
 		     struct tf_error *err);
 
+/* The profile shown, weighed as model_set_count_samples() says. */
 const struct profile *model_profile(const struct model *m);
 /* The samples the lens keeps (threads and time range), for stack_weights() and the like. */
 struct sample_filter model_filter(const struct model *m);

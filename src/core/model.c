@@ -22,6 +22,8 @@
  * pane that asks for nothing costs nothing.
  */
 
+static void counted_build(struct model *m);
+
 void
 model_init(struct model *m, struct profile_set *ps)
 {
@@ -50,6 +52,7 @@ model_release(struct model *m)
 {
 	free(m->view_p_weight);
 	free(m->view_p.stack);
+	free(m->counted.weight);
 	lens_release(&m->lens);
 	free(m->base_w);
 	free(m->view_w);
@@ -79,6 +82,16 @@ model_set_profile(struct model *m, size_t index)
 	if (index == m->lens.profile)
 		return;
 	m->lens.profile = index;
+	/* Counting samples holds for the next profile when it can. */
+	if (m->lens.count_samples) {
+		const struct profile *p = m->ps->profiles[index];
+
+		if (p->spans || p->unit == UNIT_SAMPLES || p->unit == UNIT_NONE)
+			m->lens.count_samples = false;
+		else
+			counted_build(m);
+		m->timeline_lanes_ok = false;
+	}
 	m->sel_gen++;
 	m->generation++;
 }
@@ -133,6 +146,9 @@ model_set_changed(struct model *m)
 	m->timeline_lanes_ok = false;
 	/* The transforms' views are of the old stacks: built again from their text. */
 	lens_rebuild(&m->lens, m->ps);
+	/* The samples' stack array may be another one now. */
+	if (m->lens.count_samples)
+		counted_build(m);
 	m->sel_gen++;
 	m->tx_gen++;
 	/* The search's frames, the trees, the chart, the sandwich: all stale. */
@@ -152,7 +168,47 @@ model_filter(const struct model *m)
 const struct profile *
 model_profile(const struct model *m)
 {
-	return m->ps->profiles[m->lens.profile];
+	return m->lens.count_samples ? &m->counted : m->ps->profiles[m->lens.profile];
+}
+
+/* The shown profile with every weight 1, for lens.count_samples. */
+static void
+counted_build(struct model *m)
+{
+	const struct profile *p = m->ps->profiles[m->lens.profile];
+	uint64_t *ones = xreallocarray(m->counted.weight, p->nr_samples + 1, sizeof(*ones));
+
+	for (size_t i = 0; i < p->nr_samples; i++)
+		ones[i] = 1;
+	m->counted = *p;
+	m->counted.weight = ones;
+	m->counted.unit = UNIT_SAMPLES;
+	m->counted.weight_decimals = 0;
+	m->counted.total_weight = p->nr_samples;
+	m->counted.alloc_samples = p->nr_samples;
+	m->counted.figures = NULL;
+	m->counted.nr_figures = m->counted.alloc_figures = 0;
+}
+
+bool
+model_set_count_samples(struct model *m, bool on)
+{
+	const struct profile *p = m->ps->profiles[m->lens.profile];
+
+	if (on == m->lens.count_samples)
+		return true;
+	if (on && (p->spans || p->unit == UNIT_SAMPLES || p->unit == UNIT_NONE))
+		return false;
+	m->lens.count_samples = on;
+	if (on)
+		counted_build(m);
+	/* Other weights: everything weighed goes, the lanes too. */
+	m->timeline_lanes_ok = false;
+	m->thread_tab_built = false;
+	m->view_p_gen = 0;
+	m->sel_gen++;
+	m->generation++;
+	return true;
 }
 
 const struct profile_set *
@@ -1328,7 +1384,10 @@ check_more(const struct model *m, struct tf_error *err)
 				m->rows.filtered ? &m->search : NULL, err))
 		return -1;
 	if (m->thread_tab_built && m->thread_tab_time == m->time_gen &&
-	    thread_table_check(&m->thread_tab, ps, ps->profiles[m->thread_tab_profile],
+	    thread_table_check(&m->thread_tab, ps,
+			       m->thread_tab_profile == m->lens.profile
+				       ? model_profile(m)
+				       : ps->profiles[m->thread_tab_profile],
 			       m->lens.timed, err))
 		return -1;
 	if (m->inv_gen > g || m->sinv_build > m->inv_builds || m->sinv_sgen > sg)

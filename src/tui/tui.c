@@ -1650,6 +1650,17 @@ handle(struct tui *ui, enum request req, const struct pane_input *in)
 	case REQ_TIME_RANGE:
 		set_time_range(ui);
 		return;
+	case REQ_COUNT_SAMPLES:
+		if (!model_set_count_samples(&ui->model, !ui->model.lens.count_samples)) {
+			strbuf_addstr(&ui->message, "this profile's weights are counts or lengths "
+						    "in time already");
+			return;
+		}
+		announce_build(ui, ui->active);
+		strbuf_addstr(&ui->message, ui->model.lens.count_samples
+					    ? "weighing by sample counts"
+					    : "weighing by the samples' weights");
+		return;
 	case REQ_QUIT:
 	case REQ_INTERRUPT:
 		ui->quit = true;

@@ -529,6 +529,47 @@ test_time_range(void **state)
 	model_release(&m);
 }
 
+/* The weight switch: every sample weighs 1, under the transforms too. */
+static void
+test_count_samples(void **state)
+{
+	struct model m;
+	struct tf_error err = TF_ERROR_INIT;
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "x", 1), UNIT_NONE);
+	char *got;
+
+	(void)state;
+	setup(&m);
+	assert_true(model_set_count_samples(&m, true));
+	assert_int_equal(model_profile(&m)->unit, UNIT_SAMPLES);
+	got = folded(&m);
+	assert_string_equal(got, "A;B;C 1|A;B;D 1|A;E;B;C 1|A;F;F;F;G 1|A;F;H;F;G 1|A;idle 1");
+	free(got);
+	assert_int_equal(model_thread_weights(&m)->total, 6);
+	assert_int_equal(model_push_transform(&m, LENS_COLLAPSE_RECURSION, "^F$", &err), 0);
+	got = folded(&m);
+	assert_string_equal(got, "A;B;C 1|A;B;D 1|A;E;B;C 1|A;F;G 2|A;idle 1");
+	free(got);
+	assert_true(model_set_count_samples(&m, false));
+	assert_int_equal(model_profile(&m)->unit, UNIT_EVENTS);
+	got = folded(&m);
+	assert_string_equal(got, "A;B;C 1|A;B;D 2|A;E;B;C 4|A;F;G 24|A;idle 32");
+	free(got);
+	assert_int_equal(model_thread_weights(&m)->total, 63);
+	check_model(&m);
+	model_release(&m);
+
+	/* Weights that are counts already: nothing to switch. */
+	test_sample(ps, p, "a", 3, -1, 1);
+	model_init(&m, ps);
+	assert_false(model_set_count_samples(&m, true));
+	assert_false(m.lens.count_samples);
+	check_model(&m);
+	model_release(&m);
+	tf_error_release(&err);
+}
+
 static void
 test_check_catches_damage(void **state)
 {
@@ -643,6 +684,7 @@ main(void)
 						tmpdir_teardown),
 		cmocka_unit_test(test_bake),
 		cmocka_unit_test(test_time_range),
+		cmocka_unit_test(test_count_samples),
 		cmocka_unit_test(test_check_catches_damage),
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_quote_name),
