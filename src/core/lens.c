@@ -475,7 +475,9 @@ level_build(struct lens_level *lv, struct profile_set *ps, const struct profile_
 	profile_set_view_init(&lv->view, ps);
 	profile_set_reserve_stacks(&lv->view, n);
 	lp.aux = xcalloc((size_t)n + 1, sizeof(*lp.aux));
-	lp.near = xcalloc((size_t)n + 1, sizeof(*lp.near));
+	/* Only collapse-recursion walks its output: the others spare the memory. */
+	if (lv->t.kind == LENS_COLLAPSE_RECURSION)
+		lp.near = xcalloc((size_t)n + 1, sizeof(*lp.near));
 	/* The root is on every path and in no collapsed subtree of its own. */
 	lp.aux[STACK_ROOT] = lv->t.kind == LENS_COLLAPSE_SUBTREE ? 0 : 1;
 	if (lv->t.kind == LENS_FOCUS_FUNCTION_INVERTED)

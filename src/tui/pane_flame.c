@@ -2028,6 +2028,13 @@ flame_pane_remap(struct pane *pane, struct pane_ctx *ctx, const stack_id *map, u
 	const struct model *m = ctx->model;
 
 	/*
+	 * Under transforms the view's ids are of their stacks, which map
+	 * does not name: it starts over (the transforms are rebuilt, a new
+	 * key).
+	 */
+	if (m->lens.nr_levels)
+		return;
+	/*
 	 * The keys flame_pane_sync() gives. The inverted tree's stack ids are
 	 * its own: that view starts over on the tree built from the new set.
 	 */
