@@ -345,7 +345,7 @@ cmd_collapse(int argc, char **argv)
 			lens_spec_release(&lens);
 			return r;
 		}
-		lens_bake(&m.lens, m.ps);
+		model_bake_lens(&m);
 		m.ps = NULL;
 		model_release(&m);
 	}

@@ -127,6 +127,12 @@ void lens_release(struct lens *l);
  */
 int lens_push(struct lens *l, struct profile_set *ps, enum lens_kind kind, const char *arg,
 	      struct tf_error *err);
+/*
+ * Whether arg is valid for kind: 0 with *re the compiled regex (NULL for
+ * a path; the caller frees it), or -1 with err set, as lens_push() says.
+ */
+int lens_check_arg(enum lens_kind kind, const char *arg, struct search_re **re,
+		   struct tf_error *err);
 /* Remove the last transform, keeping it for lens_redo(). false if none. */
 bool lens_pop(struct lens *l);
 /* Apply again the transform popped last. false if there is none. */

@@ -216,6 +216,13 @@ int model_push_transform(struct model *m, enum lens_kind kind, const char *arg,
 bool model_pop_transform(struct model *m);
 bool model_redo_transform(struct model *m);
 /*
+ * Make the transforms and the time range m->ps's own (lens_bake()), for
+ * collapse: the set then holds only the samples they keep, on their
+ * stacks, and the lens none of them. Every cache goes.
+ */
+void model_bake_lens(struct model *m);
+
+/*
  * The stacks under the transforms (lens_view()): the call tree, the
  * charts and the sandwich are over them, and share m->ps's frames and
  * strings. m->ps itself when there is no transform. Valid until the

@@ -518,8 +518,8 @@ build_level(struct lens *l, struct profile_set *ps, uint32_t i)
 		sync_views(l, ps);
 }
 
-static int
-check_arg(enum lens_kind kind, const char *arg, struct search_re **re, struct tf_error *err)
+int
+lens_check_arg(enum lens_kind kind, const char *arg, struct search_re **re, struct tf_error *err)
 {
 	const struct lens_kind_ops *ops = lens_kind_ops(kind);
 	size_t offset;
@@ -542,7 +542,7 @@ push(struct lens *l, struct profile_set *ps, enum lens_kind kind, const char *ar
 	struct lens_level *lv;
 	struct search_re *re;
 
-	if (check_arg(kind, arg, &re, err))
+	if (lens_check_arg(kind, arg, &re, err))
 		return -1;
 	ALLOC_GROW(l->levels, l->nr_levels, l->alloc_levels);
 	lv = &l->levels[l->nr_levels++];

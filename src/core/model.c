@@ -23,6 +23,7 @@
  */
 
 static void counted_build(struct model *m);
+static void release_view_caches(struct model *m);
 
 void
 model_init(struct model *m, struct profile_set *ps)
@@ -53,7 +54,6 @@ model_release(struct model *m)
 	free(m->view_p_weight);
 	free(m->view_p.stack);
 	free(m->counted.weight);
-	lens_release(&m->lens);
 	free(m->base_w);
 	free(m->view_w);
 	calltree_release(&m->tree);
@@ -70,6 +70,8 @@ model_release(struct model *m)
 	thread_table_release(&m->thread_tab);
 	inverted_release(&m->inv);
 	search_index_release(&m->search_inv);
+	/* After the caches: the timeline reads its set, a view of the lens's. */
+	lens_release(&m->lens);
 	profile_set_free(m->ps);
 	memset(m, 0, sizeof(*m));
 }
@@ -145,6 +147,8 @@ model_set_changed(struct model *m)
 	m->lens.search_func = SEARCH_NO_FUNC;
 	m->timeline_lanes_ok = false;
 	/* The transforms' views are of the old stacks: built again from their text. */
+	if (m->lens.nr_levels)
+		release_view_caches(m);
 	lens_rebuild(&m->lens, m->ps);
 	/* The samples' stack array may be another one now. */
 	if (m->lens.count_samples)
@@ -471,12 +475,34 @@ transforms_changed(struct model *m, uint32_t frames)
 	m->generation++;
 }
 
+/*
+ * Before the views change (a transform pushed or popped, or all built
+ * again): the timeline reads its set when released, and a view goes or
+ * moves (the lens's levels grow by realloc). The other caches only
+ * compare their set's address, or hold their own copies.
+ */
+static void
+release_view_caches(struct model *m)
+{
+	timeline_release(&m->timeline);
+	m->timeline_lanes_ok = false;
+	m->chart_gen = 0;
+	m->schart_gen = 0;
+	search_index_release(&m->search_chart);
+}
+
 int
 model_push_transform(struct model *m, enum lens_kind kind, const char *arg,
 		     struct tf_error *err)
 {
 	uint32_t frames = m->ps->nr_frames;
+	struct search_re *re;
 
+	/* Check the argument before the caches go: a bad one changes nothing. */
+	if (lens_check_arg(kind, arg, &re, err))
+		return -1;
+	search_re_free(re);
+	release_view_caches(m);
 	if (lens_push(&m->lens, m->ps, kind, arg, err))
 		return -1;
 	transforms_changed(m, frames);
@@ -486,8 +512,10 @@ model_push_transform(struct model *m, enum lens_kind kind, const char *arg,
 bool
 model_pop_transform(struct model *m)
 {
-	if (!lens_pop(&m->lens))
+	if (!m->lens.nr_levels)
 		return false;
+	release_view_caches(m);
+	lens_pop(&m->lens);
 	transforms_changed(m, m->ps->nr_frames);
 	return true;
 }
@@ -497,6 +525,9 @@ model_redo_transform(struct model *m)
 {
 	uint32_t frames = m->ps->nr_frames;
 
+	if (!m->lens.nr_redo)
+		return false;
+	release_view_caches(m);
 	if (!lens_redo(&m->lens, m->ps))
 		return false;
 	transforms_changed(m, frames);
@@ -535,6 +566,15 @@ model_export_lens(struct model *m, struct export_lens *el)
 		el->sample_stack = lens_sample_stack;
 		el->ctx = m;
 	}
+}
+
+void
+model_bake_lens(struct model *m)
+{
+	release_view_caches(m);
+	lens_bake(&m->lens, m->ps);
+	model_set_changed(m);
+	m->tx_gen++;
 }
 
 /* Compile a regex of option opt, or say why not in err. */

@@ -446,8 +446,12 @@ test_bake(void **state)
 	assert_int_equal(model_push_transform(&m, LENS_COLLAPSE_RECURSION, "^F$", &err), 0);
 	want = folded(&m);
 	assert_string_equal(want, "A;B;C 1|A;B;D 2|A;E;B;C 4|A;F;G 24");
-	lens_bake(&m.lens, m.ps);
+	model_bake_lens(&m);
 	assert_int_equal(m.lens.nr_levels, 0);
+	/* The model over the baked set shows the same. */
+	got = folded(&m);
+	assert_string_equal(got, want);
+	free(got);
 	ps = m.ps;
 	m.ps = NULL;
 	model_release(&m);
@@ -520,8 +524,9 @@ test_time_range(void **state)
 
 	/* Baked for collapse: the samples out of the range are gone. */
 	model_set_time(&m, true, 20, 45);
-	lens_bake(&m.lens, m.ps);
+	model_bake_lens(&m);
 	assert_false(m.lens.timed);
+	assert_int_equal(model_total(&m), 14);
 	assert_int_equal(m.ps->profiles[0]->nr_samples, 3);
 	assert_int_equal(m.ps->profiles[0]->total_weight, 14);
 	check_profile_set(m.ps);
