@@ -176,7 +176,7 @@ main(int argc, char **argv)
 	struct profile_set *ps;
 	struct profile *p;
 	struct timeline tl;
-	struct sample_filter half;
+	struct sample_filter half = { 0 };
 	struct model m;
 	bool *keep, *masks[3];
 	double ms[CHANGES], merged[5], t0;

@@ -364,7 +364,7 @@ test_thread_filter(void **state)
 {
 	struct fixture fx;
 	struct sandwich sw;
-	struct sample_filter filter;
+	struct sample_filter filter = { 0 };
 	bool keep[2] = { false, false };
 
 	(void)state;

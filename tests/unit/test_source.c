@@ -177,7 +177,7 @@ test_thread_filter(void **state)
 {
 	struct profile_set *ps = profile_set_new();
 	struct profile *p = new_profile(ps);
-	struct sample_filter filter;
+	struct sample_filter filter = { 0 };
 	struct source_lines sl;
 	bool *keep;
 
