@@ -313,11 +313,11 @@ cmd_collapse(int argc, char **argv)
 	}
 	if (diff) {
 		const char *base;
-		bool lensed = lens.nr_transforms || lens.file;
+		bool lensed = lens.nr_transforms || lens.file || lens.time;
 
 		lens_spec_release(&lens);
 		if (lensed)
-			return cli_usage_error("collapse", "--diff takes no transforms");
+			return cli_usage_error("collapse", "--diff takes no transforms nor --time");
 		if ((r = cli_diff_args(&cc, argc, argv, &base)) != CLI_NEXT)
 			return r;
 		co.expand = co.inline_frames ? inline_chain : NULL;
