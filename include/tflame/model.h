@@ -105,6 +105,21 @@ struct model {
 	 * array owned; the rest borrowed.
 	 */
 	struct profile counted;
+	/*
+	 * While transforms are on: the Left Heavy tree, outermost marks and
+	 * function weights of the set itself, as they were when the first
+	 * transform came, so that undoing the last one is instant. Good
+	 * while base_sel is sel_gen and the functions are the same build.
+	 */
+	bool base_ok;
+	uint64_t base_sel;
+	struct calltree base_tree;
+	uint64_t *base_marks;     /* owned; the funcs' outermost bits */
+	uint32_t base_nr_marked;
+	struct func_stats *base_fstats; /* owned, or NULL */
+	bool base_fstats_exact;
+	uint64_t base_fstats_builds; /* funcs_builds they were of */
+	uint64_t funcs_builds;    /* counts func_table_init()s */
 
 	/* caches, each valid when its *_gen equals generation */
 	const uint64_t *stack_w;  /* per view stack: weight of the selected samples */

@@ -57,6 +57,9 @@ model_release(struct model *m)
 	free(m->base_w);
 	free(m->view_w);
 	calltree_release(&m->tree);
+	calltree_release(&m->base_tree);
+	free(m->base_marks);
+	free(m->base_fstats);
 	timeline_release(&m->timeline);
 	func_table_release(&m->funcs);
 	free(m->fstats);
@@ -146,6 +149,7 @@ model_set_changed(struct model *m)
 	m->funcs_built = false;
 	m->lens.search_func = SEARCH_NO_FUNC;
 	m->timeline_lanes_ok = false;
+	m->base_ok = false;
 	/* The transforms' views are of the old stacks: built again from their text. */
 	if (m->lens.nr_levels)
 		release_view_caches(m);
@@ -370,6 +374,7 @@ model_funcs(struct model *m)
 	if (!m->funcs_built) {
 		func_table_init(&m->funcs, m->ps);
 		m->funcs_built = true;
+		m->funcs_builds++;
 		m->marks_gen = 0;
 	}
 	/* Kept for every later weight change: func stats become one pass. */
@@ -484,6 +489,34 @@ transforms_changed(struct model *m, uint32_t frames)
 static void
 release_view_caches(struct model *m)
 {
+	/* The set's own caches, about to be replaced by a first transform's: kept. */
+	if (!m->lens.nr_levels && m->tree_gen == m->generation && m->funcs_built &&
+	    m->marks_gen == m->tx_gen) {
+		struct calltree t = m->base_tree;
+		uint64_t *marks = m->base_marks;
+		struct func_stats *st = m->base_fstats;
+
+		m->base_tree = m->tree;
+		m->tree = t;
+		m->tree_gen = 0;
+		m->base_marks = m->funcs.outermost;
+		m->base_nr_marked = m->funcs.nr_marked;
+		m->funcs.outermost = marks;
+		m->funcs.nr_marked = 0;
+		m->marks_gen = 0;
+		/* The old ones may be of fewer functions: the view's are made anew. */
+		free(st);
+		m->base_fstats = NULL;
+		if (m->fstats_gen == m->generation) {
+			m->base_fstats = m->fstats;
+			m->base_fstats_exact = m->fstats_exact;
+			m->base_fstats_builds = m->funcs_builds;
+			m->fstats = NULL;
+			m->fstats_gen = 0;
+		}
+		m->base_sel = m->sel_gen;
+		m->base_ok = true;
+	}
 	timeline_release(&m->timeline);
 	m->timeline_lanes_ok = false;
 	m->chart_gen = 0;
@@ -509,6 +542,40 @@ model_push_transform(struct model *m, enum lens_kind kind, const char *arg,
 	return 0;
 }
 
+/*
+ * The last transform went: the set's own caches kept by
+ * release_view_caches() are current again if the samples selected and
+ * the functions are the same.
+ */
+static void
+restore_base_caches(struct model *m)
+{
+	uint64_t *marks;
+	struct func_stats *st;
+
+	if (m->lens.nr_levels || !m->base_ok || m->base_sel != m->sel_gen || !m->funcs_built ||
+	    m->base_nr_marked != m->ps->nr_stacks)
+		return;
+	calltree_release(&m->tree);
+	m->tree = m->base_tree;
+	memset(&m->base_tree, 0, sizeof(m->base_tree));
+	m->tree_gen = m->generation;
+	marks = m->funcs.outermost;
+	m->funcs.outermost = m->base_marks;
+	m->funcs.nr_marked = m->base_nr_marked;
+	m->base_marks = marks;
+	m->marks_gen = m->tx_gen;
+	/* Function weights are sized by the functions: only of the same build. */
+	if (m->base_fstats && m->base_fstats_builds == m->funcs_builds) {
+		st = m->fstats;
+		m->fstats = m->base_fstats;
+		m->fstats_exact = m->base_fstats_exact;
+		m->fstats_gen = m->generation;
+		m->base_fstats = st;
+	}
+	m->base_ok = false;
+}
+
 bool
 model_pop_transform(struct model *m)
 {
@@ -517,6 +584,7 @@ model_pop_transform(struct model *m)
 	release_view_caches(m);
 	lens_pop(&m->lens);
 	transforms_changed(m, m->ps->nr_frames);
+	restore_base_caches(m);
 	return true;
 }
 

@@ -575,6 +575,60 @@ test_count_samples(void **state)
 	tf_error_release(&err);
 }
 
+/* Undoing the last transform gives back the set's own tree, unbuilt. */
+static void
+test_pop_keeps_base(void **state)
+{
+	struct model m;
+	struct tf_error err = TF_ERROR_INIT;
+	const uint64_t *total;
+	bool *mask;
+	char *got;
+
+	(void)state;
+	setup(&m);
+	exercise(&m);
+	total = model_tree(&m)->total;
+	assert_int_equal(model_push_transform(&m, LENS_MERGE_FUNCTION, "^B$", &err), 0);
+	exercise(&m);
+	assert_true(model_pop_transform(&m));
+	/* Current at once, the same arrays, the weights too. */
+	assert_int_equal(m.tree_gen, m.generation);
+	assert_int_equal(m.fstats_gen, m.generation);
+	assert_ptr_equal(model_tree(&m)->total, total);
+	check_model(&m);
+	got = folded(&m);
+	assert_string_equal(got, "A;B;C 1|A;B;D 2|A;E;B;C 4|A;F;F;F;G 8|A;F;H;F;G 16|A;idle 32");
+	free(got);
+
+	/* Another thread filter meanwhile: the kept tree is of other samples. */
+	assert_int_equal(model_push_transform(&m, LENS_MERGE_FUNCTION, "^B$", &err), 0);
+	mask = xcalloc(m.ps->nr_threads, sizeof(*mask));
+	mask[0] = true;
+	model_set_threads(&m, mask);
+	exercise(&m);
+	assert_true(model_pop_transform(&m));
+	assert_int_not_equal(m.tree_gen, m.generation);
+	got = folded(&m);
+	assert_string_equal(got, "A;B;C 1|A;B;D 2|A;F;F;F;G 8|A;idle 32");
+	free(got);
+	free(mask);
+
+	/* New functions meanwhile (collapse-module): their weights are made again. */
+	exercise(&m);
+	assert_int_equal(model_push_transform(&m, LENS_COLLAPSE_MODULE, "^m$", &err), 0);
+	exercise(&m);
+	assert_true(model_pop_transform(&m));
+	assert_int_equal(m.tree_gen, m.generation);
+	assert_int_not_equal(m.fstats_gen, m.generation);
+	got = folded(&m);
+	assert_string_equal(got, "A;B;C 1|A;B;D 2|A;F;F;F;G 8|A;idle 32");
+	free(got);
+	check_model(&m);
+	tf_error_release(&err);
+	model_release(&m);
+}
+
 static void
 test_check_catches_damage(void **state)
 {
@@ -690,6 +744,7 @@ main(void)
 		cmocka_unit_test(test_bake),
 		cmocka_unit_test(test_time_range),
 		cmocka_unit_test(test_count_samples),
+		cmocka_unit_test(test_pop_keeps_base),
 		cmocka_unit_test(test_check_catches_damage),
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_quote_name),
