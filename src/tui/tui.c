@@ -383,6 +383,7 @@ tab_label(struct tui *ui, int t, enum tab_style st, struct strbuf *label)
  * the bar keeps what the view is of. The keys alone when nothing fits.
  */
 #define TABS_FILE_COLS 24
+#define TABS_CRUMBS_COLS 48
 
 static enum tab_style
 tab_style(struct tui *ui, const struct info *info, size_t nr)
@@ -394,8 +395,10 @@ tab_style(struct tui *ui, const struct info *info, size_t nr)
 	for (size_t i = 0; i < nr; i++) {
 		if (!info[i].want || (i == 2 && !ui->model.lens.threads))
 			continue; /* "all threads" can go: a full view says it */
-		need += 3 + (i == 0 && info[i].want > TABS_FILE_COLS ? TABS_FILE_COLS
-								      : info[i].want);
+		/* The file and long breadcrumbs can shrink: the tabs keep initials at least. */
+		need += 3 + (i == 0 && info[i].want > TABS_FILE_COLS	    ? TABS_FILE_COLS
+			     : i == 4 && info[i].want > TABS_CRUMBS_COLS ? TABS_CRUMBS_COLS
+									 : info[i].want);
 	}
 	for (st = TABS_NAMES; st < TABS_KEYS; st++) {
 		unsigned w = 0;
@@ -461,7 +464,8 @@ draw_tabs(struct tui *ui)
 		addstr(" ");
 		x += 3;
 		strbuf_reset(&label);
-		if (i == 0)
+		/* The file's name and the breadcrumbs' last step matter most: cut in the middle. */
+		if (i == 0 || i == 4)
 			render_cut_middle(&label, info[i].text.buf, info[i].text.len, info[i].want, d->utf8);
 		else
 			render_cut(&label, info[i].text.buf, info[i].text.len, info[i].want, d->utf8);
