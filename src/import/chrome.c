@@ -2,7 +2,6 @@
 
 #include "tflame/import.h"
 
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +37,6 @@
  */
 
 #define CHROME_FORMAT "Chrome/Node"
-#define PROGRESS_STEP ((uint64_t)1 << 20)
 
 struct ch_thread {
 	int64_t pid, tid;
@@ -158,16 +156,13 @@ next(struct chrome *c)
 static int
 json_fail(struct chrome *c, enum json_token tok)
 {
-	if (tok == JSON_ERROR)
-		return -1;
-	return tf_error_set_at(c->err, NULL, c->jr->line, "unexpected end of input");
+	return json_reader_fail(c->jr, tok, c->err);
 }
 
 static int
 bad(struct chrome *c, const char *what)
 {
-	return tf_error_set_at(c->err, NULL, c->jr->tok_line, "%s (at byte %llu)", what,
-			       (unsigned long long)c->jr->tok_offset);
+	return json_reader_bad(c->jr, what, c->err);
 }
 
 static int
@@ -181,16 +176,7 @@ skip(struct chrome *c, enum json_token tok)
 static int
 progress(struct chrome *c)
 {
-	struct import_progress *pr = c->opts->progress;
-	uint64_t done = c->jr->base + c->jr->pos;
-
-	if (!pr || done - c->reported < PROGRESS_STEP)
-		return 0;
-	atomic_fetch_add(&pr->bytes_done, done - c->reported);
-	c->reported = done;
-	if (atomic_load(&pr->cancel))
-		return tf_error_set(c->err, "cancelled");
-	return 0;
+	return json_reader_progress(c->jr, c->opts->progress, &c->reported, c->err);
 }
 
 static bool
@@ -1500,8 +1486,7 @@ chrome_parse(struct json_reader *jr, const struct import_options *opts,
 	}
 	if (!ret)
 		ret = build(&c);
-	if (c.opts->progress)
-		atomic_fetch_add(&c.opts->progress->bytes_done, jr->base + jr->pos - c.reported);
+	json_reader_progress_end(jr, c.opts->progress, &c.reported);
 
 	for (size_t i = 0; i < c.nr_threads; i++)
 		free(c.threads[i].name);

@@ -2,7 +2,6 @@
 
 #include "tflame/import.h"
 
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +37,6 @@
 #define SPEEDSCOPE_FORMAT "speedscope"
 /* Decimals kept for weights in units that are not times. */
 #define MAX_DECIMALS 6
-#define PROGRESS_STEP ((uint64_t)1 << 20)
 
 /* A number as written: m * 10^e, exact for up to 18 significant digits. */
 struct decimal {
@@ -213,16 +211,13 @@ decimal_sub(struct decimal a, struct decimal b, struct decimal *d)
 static int
 json_fail(struct speedscope *s, enum json_token tok)
 {
-	if (tok == JSON_ERROR)
-		return -1;
-	return tf_error_set_at(s->err, NULL, s->jr->line, "unexpected end of input");
+	return json_reader_fail(s->jr, tok, s->err);
 }
 
 static int
 bad(struct speedscope *s, const char *what)
 {
-	return tf_error_set_at(s->err, NULL, s->jr->tok_line, "%s (at byte %llu)", what,
-			       (unsigned long long)s->jr->tok_offset);
+	return json_reader_bad(s->jr, what, s->err);
 }
 
 static enum json_token
@@ -242,16 +237,7 @@ skip(struct speedscope *s, enum json_token tok)
 static int
 progress(struct speedscope *s)
 {
-	struct import_progress *pr = s->opts->progress;
-	uint64_t done = s->jr->base + s->jr->pos;
-
-	if (!pr || done - s->reported < PROGRESS_STEP)
-		return 0;
-	atomic_fetch_add(&pr->bytes_done, done - s->reported);
-	s->reported = done;
-	if (atomic_load(&pr->cancel))
-		return tf_error_set(s->err, "cancelled");
-	return 0;
+	return json_reader_progress(s->jr, s->opts->progress, &s->reported, s->err);
 }
 
 /* A number token (tok) as an index; -1 with err set if it is not one. */
@@ -922,9 +908,7 @@ speedscope_parse(struct json_reader *jr, const struct import_options *opts,
 	s.b.max_samples = s.opts->max_samples;
 	ps->format = SPEEDSCOPE_FORMAT;
 	ret = read_document(&s);
-	if (s.opts->progress)
-		atomic_fetch_add(&s.opts->progress->bytes_done,
-				 jr->base + jr->pos - s.reported);
+	json_reader_progress_end(jr, s.opts->progress, &s.reported);
 	for (size_t i = 0; i < s.nr_pending; i++)
 		sp_profile_release(&s.pending[i]);
 	free(s.pending);
