@@ -119,6 +119,30 @@ int json_reader_skip_value(struct json_reader *jr, enum json_token tok, struct t
  * At the end of a load: publish to pr (which may be NULL) the bytes read
  * since *reported that json_reader_progress() (below) kept back.
  */
+/*
+ * The short names an importer reads with, for its state type T (a struct
+ * with members jr and err): next(), json_fail(), bad() and skip(), the
+ * json_reader calls above on its own reader and error. An importer says
+ * JSON_READER_SHORTHANDS(struct mine) once rather than writing the four.
+ */
+#define JSON_READER_SHORTHANDS(T) \
+	static inline enum json_token next(T *s_) \
+	{ \
+		return json_reader_next(s_->jr, s_->err); \
+	} \
+	static inline int json_fail(T *s_, enum json_token tok) \
+	{ \
+		return json_reader_fail(s_->jr, tok, s_->err); \
+	} \
+	static inline int bad(T *s_, const char *what) \
+	{ \
+		return json_reader_bad(s_->jr, what, s_->err); \
+	} \
+	static inline int skip(T *s_, enum json_token tok) \
+	{ \
+		return json_reader_skip_value(s_->jr, tok, s_->err); \
+	}
+
 struct import_progress;
 void json_reader_progress_end(const struct json_reader *jr, struct import_progress *pr,
 			      uint64_t *reported);

@@ -147,31 +147,7 @@ apply_children(struct ch_cpu *cpu, const int64_t *kids, size_t nr_kids)
 	}
 }
 
-static enum json_token
-next(struct chrome *c)
-{
-	return json_reader_next(c->jr, c->err);
-}
-
-static int
-json_fail(struct chrome *c, enum json_token tok)
-{
-	return json_reader_fail(c->jr, tok, c->err);
-}
-
-static int
-bad(struct chrome *c, const char *what)
-{
-	return json_reader_bad(c->jr, what, c->err);
-}
-
-static int
-skip(struct chrome *c, enum json_token tok)
-{
-	int r = json_reader_skip(c->jr, tok, c->err);
-
-	return r ? json_fail(c, r) : 0;
-}
+JSON_READER_SHORTHANDS(struct chrome)
 
 static int
 progress(struct chrome *c)

@@ -224,31 +224,7 @@ category_str(struct profile_set *ps, const char *s, size_t len)
 	return id;
 }
 
-static int
-json_fail(struct gecko *g, enum json_token tok)
-{
-	return json_reader_fail(g->jr, tok, g->err);
-}
-
-static int
-bad(struct gecko *g, const char *what)
-{
-	return json_reader_bad(g->jr, what, g->err);
-}
-
-static enum json_token
-next(struct gecko *g)
-{
-	return json_reader_next(g->jr, g->err);
-}
-
-static int
-skip(struct gecko *g, enum json_token tok)
-{
-	int r = json_reader_skip(g->jr, tok, g->err);
-
-	return r ? json_fail(g, r) : 0;
-}
+JSON_READER_SHORTHANDS(struct gecko)
 
 static int
 progress(struct gecko *g)

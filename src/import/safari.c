@@ -67,31 +67,7 @@ struct safari {
 	uint64_t reported;
 };
 
-static int
-json_fail(struct safari *s, enum json_token tok)
-{
-	return json_reader_fail(s->jr, tok, s->err);
-}
-
-static int
-bad(struct safari *s, const char *what)
-{
-	return json_reader_bad(s->jr, what, s->err);
-}
-
-static enum json_token
-next(struct safari *s)
-{
-	return json_reader_next(s->jr, s->err);
-}
-
-static int
-skip(struct safari *s, enum json_token tok)
-{
-	int r = json_reader_skip(s->jr, tok, s->err);
-
-	return r ? json_fail(s, r) : 0;
-}
+JSON_READER_SHORTHANDS(struct safari)
 
 static bool
 is(struct safari *s, const char *key)

@@ -208,31 +208,7 @@ decimal_sub(struct decimal a, struct decimal b, struct decimal *d)
 
 /* ---------------------------------------------------------------- reading */
 
-static int
-json_fail(struct speedscope *s, enum json_token tok)
-{
-	return json_reader_fail(s->jr, tok, s->err);
-}
-
-static int
-bad(struct speedscope *s, const char *what)
-{
-	return json_reader_bad(s->jr, what, s->err);
-}
-
-static enum json_token
-next(struct speedscope *s)
-{
-	return json_reader_next(s->jr, s->err);
-}
-
-static int
-skip(struct speedscope *s, enum json_token tok)
-{
-	int r = json_reader_skip(s->jr, tok, s->err);
-
-	return r ? json_fail(s, r) : 0;
-}
+JSON_READER_SHORTHANDS(struct speedscope)
 
 static int
 progress(struct speedscope *s)
