@@ -164,6 +164,24 @@ typedef frame_id builder_root_fn(void *ctx, thread_id thread);
 void builder_add_roots(struct builder *b, builder_root_fn *root, void *ctx);
 
 /*
+ * The same into a trie of one's own, for a lens that groups by process
+ * (lens.h): the stacks of p's samples, given by old (the trie they are
+ * of), each under root(ctx, thread) in out, whose stack ids go to dst[i]
+ * (which may be p->stack). With replace (old's frames) an outermost
+ * FRAME_PROCESS frame is dropped, the new root taking its place, so a
+ * perf profile's process frames are not doubled. r remembers the stacks
+ * made, for every profile over one out. O(samples + stacks), no
+ * recursion.
+ */
+struct builder_roots;
+struct builder_roots *builder_roots_new(void);
+void builder_roots_free(struct builder_roots *r);
+void builder_roots_profile(struct builder_roots *r, const struct stack_node *old,
+			   const struct frame *replace, struct profile_set *out,
+			   const struct profile *p, stack_id *dst, builder_root_fn *root,
+			   void *ctx);
+
+/*
  * Split w into n parts in the proportions of share[0..n): out[i] is
  * w * share[i] / sum(share) rounded down, and the units that rounding
  * leaves over go one each to the parts with the largest remainders

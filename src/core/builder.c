@@ -207,71 +207,112 @@ root_memo_put(struct root_memo *m, uint64_t key, stack_id val)
 	m->nr++;
 }
 
+struct builder_roots {
+	struct root_memo memo;
+	stack_id *path;
+	size_t alloc_path;
+};
+
+struct builder_roots *
+builder_roots_new(void)
+{
+	struct builder_roots *r = xcalloc(1, sizeof(*r));
+
+	r->memo.mask = 1023;
+	r->memo.keys = xmalloc(sizeof(*r->memo.keys) * (r->memo.mask + 1));
+	r->memo.vals = xzalloc_table(r->memo.mask + 1, sizeof(*r->memo.vals));
+	return r;
+}
+
+void
+builder_roots_free(struct builder_roots *r)
+{
+	if (!r)
+		return;
+	free(r->memo.keys);
+	free(r->memo.vals);
+	free(r->path);
+	free(r);
+}
+
+/* Whether old stack o is an outermost process frame that replace drops. */
+static inline bool
+replaced_root(const struct stack_node *old, const struct frame *replace, stack_id o)
+{
+	return replace && old[o].parent == STACK_ROOT &&
+	       (replace[old[o].frame].flags & FRAME_PROCESS);
+}
+
+void
+builder_roots_profile(struct builder_roots *r, const struct stack_node *old,
+		      const struct frame *replace, struct profile_set *out,
+		      const struct profile *p, stack_id *dst, builder_root_fn *root, void *ctx)
+{
+	struct root_memo *memo = &r->memo;
+	stack_id last_old = STACK_ROOT, last_new = STACK_ROOT;
+	thread_id last_thread = THREAD_NONE;
+	frame_id fr = FRAME_NONE, last_r = FRAME_NONE;
+
+	for (size_t i = 0; i < p->nr_samples; i++) {
+		stack_id s = p->stack[i], o, cur = STACK_ROOT;
+		size_t n = 0;
+
+		if (p->thread[i] != last_thread) {
+			last_thread = p->thread[i];
+			fr = root(ctx, last_thread);
+		}
+		/* Runs of one stack and one thread are the common case. */
+		if (s == last_old && fr == last_r && last_new != STACK_ROOT) {
+			dst[i] = last_new;
+			continue;
+		}
+		/* Up to the nearest old stack done already, or the root ... */
+		for (o = s; o != STACK_ROOT && !replaced_root(old, replace, o);
+		     o = old[o].parent) {
+			cur = root_memo_get(memo, root_key(o, fr));
+			if (cur != STACK_ROOT)
+				break;
+			ALLOC_GROW(r->path, n, r->alloc_path);
+			r->path[n++] = o;
+		}
+		if (o == STACK_ROOT || replaced_root(old, replace, o)) {
+			cur = root_memo_get(memo, root_key(STACK_ROOT, fr));
+			if (cur == STACK_ROOT) {
+				cur = profile_set_stack(out, STACK_ROOT, fr);
+				root_memo_put(memo, root_key(STACK_ROOT, fr), cur);
+			}
+		}
+		/* ... then down again, each old frame under the new root. */
+		while (n > 0) {
+			o = r->path[--n];
+			cur = profile_set_stack(out, cur, old[o].frame);
+			root_memo_put(memo, root_key(o, fr), cur);
+		}
+		last_old = s;
+		last_r = fr;
+		last_new = cur;
+		dst[i] = cur;
+	}
+}
+
 void
 builder_add_roots(struct builder *b, builder_root_fn *root, void *ctx)
 {
 	struct profile_set *ps = b->ps;
-	struct root_memo memo = { NULL, NULL, 1023, 0 };
+	struct builder_roots *r = builder_roots_new();
 	struct stack_node *old = xmemdup(ps->stacks, sizeof(*old) * ps->nr_stacks);
-	stack_id *path = NULL;
-	size_t alloc_path = 0;
 
 	profile_set_clear_stacks(ps);
 	b->path.len = 0;
 	for (size_t i = 0; i < BUILDER_OTHER_PATHS; i++)
 		b->other[i].len = 0;
-	memo.keys = xmalloc(sizeof(*memo.keys) * (memo.mask + 1));
-	memo.vals = xzalloc_table(memo.mask + 1, sizeof(*memo.vals));
 	for (size_t pi = 0; pi < ps->nr_profiles; pi++) {
 		struct profile *p = ps->profiles[pi];
-		stack_id last_old = STACK_ROOT, last_new = STACK_ROOT;
-		thread_id last_thread = THREAD_NONE;
-		frame_id r = FRAME_NONE, last_r = FRAME_NONE;
 
-		for (size_t i = 0; i < p->nr_samples; i++) {
-			stack_id s = p->stack[i], o, cur = STACK_ROOT;
-			size_t n = 0;
-
-			if (p->thread[i] != last_thread) {
-				last_thread = p->thread[i];
-				r = root(ctx, last_thread);
-			}
-			/* Runs of one stack and one thread are the common case. */
-			if (s == last_old && r == last_r && last_new != STACK_ROOT) {
-				p->stack[i] = last_new;
-				continue;
-			}
-			/* Up to the nearest old stack done already, or the root ... */
-			for (o = s; o != STACK_ROOT; o = old[o].parent) {
-				cur = root_memo_get(&memo, root_key(o, r));
-				if (cur != STACK_ROOT)
-					break;
-				ALLOC_GROW(path, n, alloc_path);
-				path[n++] = o;
-			}
-			if (o == STACK_ROOT) {
-				cur = root_memo_get(&memo, root_key(STACK_ROOT, r));
-				if (cur == STACK_ROOT) {
-					cur = profile_set_stack(ps, STACK_ROOT, r);
-					root_memo_put(&memo, root_key(STACK_ROOT, r), cur);
-				}
-			}
-			/* ... then down again, each old frame under the new root. */
-			while (n > 0) {
-				o = path[--n];
-				cur = profile_set_stack(ps, cur, old[o].frame);
-				root_memo_put(&memo, root_key(o, r), cur);
-			}
-			last_old = s;
-			last_r = r;
-			last_new = cur;
-			p->stack[i] = cur;
-		}
+		builder_roots_profile(r, old, NULL, ps, p, p->stack, root, ctx);
 	}
-	free(path);
 	free(old);
-	free(memo.keys);
-	free(memo.vals);
+	builder_roots_free(r);
 }
 
 /* A part's remainder while apportioning, and its index for ties. */
