@@ -228,6 +228,9 @@ cli_lens_option(struct lens_spec *l, const char *cmd, int c)
 	case CLI_OPT_TIME:
 		l->time = optarg;
 		return CLI_NEXT;
+	case CLI_OPT_BY_PROCESS:
+		l->by_process = true;
+		return CLI_NEXT;
 	default:
 		return CLI_OWN;
 	}

@@ -48,6 +48,8 @@ static const char collapse_usage[] =
 	"  --lens=FILE             apply the transforms saved in FILE first\n"
 	"  --time=START,END        only the samples in this time range: seconds from\n"
 	"                          the start (1.5,3) or percentages (10%,20%)\n"
+	"  --by-process            each stack under its process first, so that the\n"
+	"                          transforms see it; the root is comm-PID as --pid\n"
 	CLI_COMMON_USAGE;
 
 enum {
@@ -72,6 +74,7 @@ static const struct option collapse_options_table[] = {
 	{ "transform", required_argument, NULL, CLI_OPT_TRANSFORM },
 	{ "lens", required_argument, NULL, CLI_OPT_LENS },
 	{ "time", required_argument, NULL, CLI_OPT_TIME },
+	{ "by-process", no_argument, NULL, CLI_OPT_BY_PROCESS },
 	CLI_COMMON_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -264,7 +267,8 @@ cmd_collapse(int argc, char **argv)
 			lens_spec_release(&lens);
 			return r;
 		}
-		if ((c == CLI_OPT_TRANSFORM || c == CLI_OPT_LENS || c == CLI_OPT_TIME) &&
+		if ((c == CLI_OPT_TRANSFORM || c == CLI_OPT_LENS || c == CLI_OPT_TIME ||
+		     c == CLI_OPT_BY_PROCESS) &&
 		    cli_lens_option(&lens, "collapse", c) == CLI_NEXT)
 			continue;
 		switch (c) {
@@ -313,11 +317,12 @@ cmd_collapse(int argc, char **argv)
 	}
 	if (diff) {
 		const char *base;
-		bool lensed = lens.nr_transforms || lens.file || lens.time;
+		bool lensed = lens.nr_transforms || lens.file || lens.time || lens.by_process;
 
 		lens_spec_release(&lens);
 		if (lensed)
-			return cli_usage_error("collapse", "--diff takes no transforms nor --time");
+			return cli_usage_error("collapse", "--diff takes no transforms, --time "
+					       "nor --by-process");
 		if ((r = cli_diff_args(&cc, argc, argv, &base)) != CLI_NEXT)
 			return r;
 		co.expand = co.inline_frames ? inline_chain : NULL;
@@ -335,7 +340,7 @@ cmd_collapse(int argc, char **argv)
 		lens_spec_release(&lens);
 		return r;
 	}
-	if (lens.nr_transforms || lens.file || lens.time) {
+	if (lens.nr_transforms || lens.file || lens.time || lens.by_process) {
 		/* The transforms of a model, then made the set's own. */
 		struct model m;
 
@@ -345,6 +350,9 @@ cmd_collapse(int argc, char **argv)
 			lens_spec_release(&lens);
 			return r;
 		}
+		/* Grouped (here or in the lens file), a perf root is its process frame's name. */
+		if (m.lens.by_process && !co.tid)
+			co.pid = true;
 		model_bake_lens(&m);
 		m.ps = NULL;
 		model_release(&m);

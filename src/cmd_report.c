@@ -741,7 +741,7 @@ print_text(const struct report *r)
 					  p->time_min);
 		strbuf_addstr(&out, " s from the start\n");
 	}
-	if (r->m->lens.nr_levels) {
+	if (lens_reshaped(&r->m->lens)) {
 		struct strbuf crumbs = STRBUF_INIT;
 
 		strbuf_addstr(&out, "lens      ");

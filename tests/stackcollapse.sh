@@ -31,10 +31,13 @@ differs() {
 }
 
 for f in tests/data/perf/*.txt tests/data/recorded/*.txt; do
-	for flag in "" --pid --tid --kernel --jit --all --addrs; do
+	# --by-process names its roots as the script's --pid does.
+	for flag in "" --pid --tid --kernel --jit --all --addrs --by-process; do
 		name="$f${flag:+ $flag}"
+		rflag=$flag
+		[ "$flag" = --by-process ] && rflag=--pid
 		# shellcheck disable=SC2086
-		perl "$ref" $flag "$f" >"$tmpdir/expected" 2>/dev/null
+		perl "$ref" $rflag "$f" >"$tmpdir/expected" 2>/dev/null
 		# shellcheck disable=SC2086
 		"$TFLAME" collapse $flag "$f" >"$tmpdir/actual" 2>"$tmpdir/err"
 		status=$?

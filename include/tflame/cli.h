@@ -143,6 +143,7 @@ enum {
 	CLI_OPT_TRANSFORM,
 	CLI_OPT_LENS,
 	CLI_OPT_TIME,
+	CLI_OPT_BY_PROCESS,
 };
 
 #define CLI_LENS_OPTIONS \
@@ -154,7 +155,8 @@ enum {
 	{ "inverted", no_argument, NULL, CLI_OPT_INVERTED }, \
 	{ "transform", required_argument, NULL, CLI_OPT_TRANSFORM }, \
 	{ "lens", required_argument, NULL, CLI_OPT_LENS }, \
-	{ "time", required_argument, NULL, CLI_OPT_TIME }
+	{ "time", required_argument, NULL, CLI_OPT_TIME }, \
+	{ "by-process", no_argument, NULL, CLI_OPT_BY_PROCESS }
 
 /* The usage lines of CLI_LENS_OPTIONS, for the commands' --help. */
 #define CLI_LENS_USAGE \
@@ -176,7 +178,9 @@ enum {
 	"  --lens=FILE             apply the transforms saved in FILE (w in the\n" \
 	"                          explorer), before those of --transform\n" \
 	"  --time=START,END        only the samples in this time range: seconds from\n" \
-	"                          the start (1.5,3) or percentages (10%,20%)\n"
+	"                          the start (1.5,3) or percentages (10%,20%)\n" \
+	"  --by-process            group by process: each stack under its process,\n" \
+	"                          comm-PID as collapse --pid names it (P)\n"
 
 /* Handle c if it is a lens option: CLI_NEXT, CLI_OWN or an exit status. */
 int cli_lens_option(struct lens_spec *l, const char *cmd, int c);

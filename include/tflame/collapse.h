@@ -98,4 +98,13 @@ bool collapse_tidy_frame(const struct profile_set *ps, const struct frame *f,
 			 const struct collapse_options *opts, bool java,
 			 struct strbuf *out);
 
+/*
+ * Append the root frame the script gives thread t's samples: its comm,
+ * then "-PID" with with_pid, or "-PID/TID" with with_tid, spaces made
+ * '_' ("?" for a pid it cannot show). The lens's group by process
+ * (lens.h) names its process frames so, to agree with --pid.
+ */
+void collapse_root_name(const struct profile_set *ps, const struct thread *t, bool with_pid,
+			bool with_tid, struct strbuf *out);
+
 #endif /* TFLAME_COLLAPSE_H */

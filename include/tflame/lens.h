@@ -26,6 +26,16 @@
  * Each kind of transform is a struct lens_kind_ops: a new kind is a new
  * implementation in lens.c and a line in the kinds table, nothing in the
  * panes.
+ *
+ * Below the transforms, the lens may group by process: every sample's
+ * stack goes under a FRAME_PROCESS frame naming its thread's process,
+ * "comm-PID" as `collapse --pid` names its roots (a perf profile's own
+ * process frame, "comm", is replaced, not doubled). Which process is a
+ * sample's, not a stack's, so this is no map of stacks: the lens keeps a
+ * set of its own (group, a view of ps whose stacks are (process, stack))
+ * and each profile's samples' stacks in it, and the transforms take
+ * group's stacks as their input instead of ps's. lens_base() is that
+ * input, lens_sample_stacks() the samples' stacks in it.
  */
 
 #include <stdbool.h>
@@ -113,7 +123,16 @@ struct lens {
 	uint32_t nr_levels, alloc_levels;
 	struct lens_transform *redo; /* popped, the last popped last */
 	uint32_t nr_redo, alloc_redo;
+
+	bool by_process;           /* group by process (see above) */
+	struct profile_set group;  /* by_process: a view of ps */
+	stack_id **group_stack;    /* by_process: per profile of ps, per
+				    * sample, its stack in group; owned */
+	size_t nr_group_stack;
 };
+
+/* A lens file's line for the group by process (--by-process). */
+#define LENS_BY_PROCESS_LINE "by-process"
 
 void lens_init(struct lens *l);
 void lens_release(struct lens *l);
@@ -145,14 +164,45 @@ void lens_clear_transforms(struct lens *l);
  */
 void lens_rebuild(struct lens *l, struct profile_set *ps);
 
-/* The stacks the lens shows: the last transform's view, or ps. */
+/*
+ * Group by process, or stop (see above), over ps: the transforms are
+ * built again over the new base, as their text says (a call path of
+ * focus-subtree or merge-call-node names the frames from the root, so a
+ * path taken in one grouping matches nothing in the other). Grouping adds
+ * the process frames to ps (not to be read by another thread meanwhile).
+ * Returns false when the lens already was so.
+ */
+bool lens_set_by_process(struct lens *l, struct profile_set *ps, bool on);
+/* Whether the lens reshapes the stacks: a transform, or the group by process. */
+static inline bool
+lens_reshaped(const struct lens *l)
+{
+	return l->nr_levels || l->by_process;
+}
+/* The stacks the transforms take: group by process, or ps. */
+const struct profile_set *lens_base(const struct lens *l, const struct profile_set *ps);
+/* Per sample of ps's profile i, its stack in lens_base(). */
+stack_id *lens_sample_stacks(const struct lens *l, const struct profile_set *ps,
+			     size_t i);
+/*
+ * Append the name of the process frame of thread t: "comm-PID" as
+ * collapse_root_name() writes it with --pid, "[pid N]" or "[unknown
+ * process]" for a thread with no comm.
+ */
+void lens_process_name(const struct profile_set *ps, const struct thread *t,
+		       struct strbuf *out);
+
+/* The stacks the lens shows: the last transform's view, or lens_base(). */
 const struct profile_set *lens_view(const struct lens *l, const struct profile_set *ps);
-/* Per stack of the set, its stack in lens_view(); NULL with no transforms. */
+/*
+ * Per stack of lens_base(), its stack in lens_view(); NULL with no
+ * transforms.
+ */
 const stack_id *lens_map(const struct lens *l);
 
 /*
- * Fold per-stack weights w of ps (ps->nr_stacks entries) through the map
- * into out (lens_view()->nr_stacks entries, overwritten). Returns their
+ * Fold per-stack weights w of lens_base() (its nr_stacks entries) through
+ * the map into out (lens_view()->nr_stacks entries, overwritten). Returns their
  * sum: the weight the lens keeps.
  */
 uint64_t lens_fold_weights(const struct lens *l, const struct profile_set *ps,
@@ -163,7 +213,8 @@ uint64_t lens_fold_weights(const struct lens *l, const struct profile_set *ps,
  * (collapse): every profile keeps only the samples the lens keeps, each
  * with its view stack, and ps takes the last view's stack trie, giving
  * up its source positions and recorded figures. A time range drops the
- * samples out of it too, and is then gone from the lens. The lens is left with no
+ * samples out of it too, and is then gone from the lens; so is the group
+ * by process, its frames then ps's own. The lens is left with no
  * transform (not undoable). Any model over ps must drop its caches
  * (model_set_changed()) or go.
  */
@@ -175,15 +226,17 @@ void lens_path_text(const struct profile_set *set, stack_id s, struct strbuf *ou
 void lens_quote_name(const char *name, struct strbuf *out);
 
 /*
- * Append "merge gc > focus Tree": each transform's crumb and argument, a
- * regex of lens_quote_name() shown as the name it matches.
+ * Append "by process > merge gc > focus Tree": the group by process, then
+ * each transform's crumb and argument, a regex of lens_quote_name() shown
+ * as the name it matches.
  */
 void lens_describe(const struct lens *l, struct strbuf *out);
 
 /*
  * Lens files: one transform a line, "KIND:ARG" as --transform takes
- * them; lines starting with '#' and blank lines are ignored.
- * lens_write() appends a comment line and the transforms of l.
+ * them, and LENS_BY_PROCESS_LINE for the group by process (below them
+ * wherever it is); lines starting with '#' and blank lines are ignored.
+ * lens_write() appends a comment line, the group and the transforms of l.
  * lens_parse_transform() reads one "KIND:ARG" into *kind and *arg
  * (pointing into text); returns 0, or -1 with err naming the problem.
  */
@@ -192,7 +245,9 @@ int lens_parse_transform(const char *text, enum lens_kind *kind, const char **ar
 			 struct tf_error *err);
 
 /*
- * Check every transform's view and map against ps: views that pass
+ * Check the group by process (each sample's stack is its stack in ps under
+ * one process frame) and every transform's view and map against
+ * lens_base(): views that pass
  * profile_set_check(), maps into range, no stack mapped deeper than it
  * is, every stack's view stack on one path with its parent's (above,
  * the same or below it, as keep, merge, collapse and focus make it) or a
@@ -225,6 +280,7 @@ struct lens_spec {
 	const char *file;       /* --lens FILE, or NULL */
 	const char *time;       /* --time START,END, or NULL */
 	bool inverted;          /* --inverted: Left Heavy bottom-up */
+	bool by_process;        /* --by-process: group by process */
 	const char **transforms; /* --transform KIND:ARG, in order */
 	size_t nr_transforms, alloc_transforms;
 };

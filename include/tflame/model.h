@@ -106,6 +106,11 @@ struct model {
 	 */
 	struct profile counted;
 	/*
+	 * Grouped by process: model_profile() with the lens's stacks, made
+	 * by model_samples(). Nothing owned.
+	 */
+	struct profile grouped;
+	/*
 	 * While transforms are on: the Left Heavy tree, outermost marks and
 	 * function weights of the set itself, as they were when the first
 	 * transform came, so that undoing the last one is instant. Good
@@ -231,7 +236,14 @@ int model_push_transform(struct model *m, enum lens_kind kind, const char *arg,
 bool model_pop_transform(struct model *m);
 bool model_redo_transform(struct model *m);
 /*
- * Make the transforms and the time range m->ps's own (lens_bake()), for
+ * Group by process, or stop (lens_set_by_process()): every stack under
+ * its process frame, below the transforms, which are built again. A
+ * toggle of the lens, not a transform: undo does not pop it. Returns
+ * false when the lens already was so.
+ */
+bool model_set_by_process(struct model *m, bool on);
+/*
+ * Make the transforms, the group by process and the time range m->ps's own (lens_bake()), for
  * collapse: the set then holds only the samples they keep, on their
  * stacks, and the lens none of them. Every cache goes.
  */

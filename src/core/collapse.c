@@ -421,9 +421,9 @@ tidy_cache_release(struct tidy_cache *c)
 	strbuf_release(&c->text);
 }
 
-static void
-root_name(const struct profile_set *ps, const struct thread *t,
-	  const struct collapse_options *opts, struct strbuf *out)
+void
+collapse_root_name(const struct profile_set *ps, const struct thread *t, bool with_pid,
+		   bool with_tid, struct strbuf *out)
 {
 	size_t start = out->len;
 	char pid[32];
@@ -442,9 +442,9 @@ root_name(const struct profile_set *ps, const struct thread *t,
 			tid = (long long)t->pid;
 		strcpy(pid, "?");
 	}
-	if (opts->tid)
+	if (with_tid)
 		strbuf_addf(out, "-%s/%lld", pid, tid);
-	else if (opts->pid)
+	else if (with_pid)
 		strbuf_addf(out, "-%s", pid);
 	for (size_t i = start; i < out->len; i++)
 		if (out->buf[i] == ' ')
@@ -513,7 +513,7 @@ collapse_perf(const struct profile_set *ps, const struct collapse_options *opts,
 		size_t start = roots.len;
 		uint32_t r;
 
-		root_name(ps, &ps->threads[t], opts, &roots);
+		collapse_root_name(ps, &ps->threads[t], opts->pid, opts->tid, &roots);
 		for (r = 0; r < nr_roots; r++)
 			if (root_len[r] == roots.len - start &&
 			    !memcmp(roots.buf + root_off[r], roots.buf + start, root_len[r]))
@@ -550,6 +550,9 @@ collapse_perf(const struct profile_set *ps, const struct collapse_options *opts,
 		for (size_t d = 0; d < depth; d++) {
 			frame_id f = frames[d];
 
+			/* A lens's process frame (--by-process): the root, written above. */
+			if (ps->frames[f].flags & FRAME_PROCESS)
+				continue;
 			if (c->off[f] == SIZE_MAX) {
 				c->off[f] = c->text.len;
 				c->len[f] = (opts->inline_frames && opts->expand &&

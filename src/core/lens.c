@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tflame/builder.h"
+#include "tflame/collapse.h"
 #include "tflame/error.h"
 #include "tflame/search.h"
 #include "tflame/strbuf.h"
@@ -319,10 +321,14 @@ lens_clear_transforms(struct lens *l)
 	clear_redo(l);
 }
 
+static void group_release(struct lens *l);
+static void group_build(struct lens *l, struct profile_set *ps);
+
 void
 lens_release(struct lens *l)
 {
 	lens_clear_transforms(l);
+	group_release(l);
 	free(l->levels);
 	free(l->redo);
 	free(l->threads);
@@ -331,9 +337,23 @@ lens_release(struct lens *l)
 }
 
 const struct profile_set *
+lens_base(const struct lens *l, const struct profile_set *ps)
+{
+	return l->by_process ? &l->group : ps;
+}
+
+stack_id *
+lens_sample_stacks(const struct lens *l, const struct profile_set *ps, size_t i)
+{
+	if (i >= ps->nr_profiles)
+		BUG("profile %zu of %zu", i, ps->nr_profiles);
+	return l->by_process ? l->group_stack[i] : ps->profiles[i]->stack;
+}
+
+const struct profile_set *
 lens_view(const struct lens *l, const struct profile_set *ps)
 {
-	return l->nr_levels ? &l->levels[l->nr_levels - 1].view : ps;
+	return l->nr_levels ? &l->levels[l->nr_levels - 1].view : lens_base(l, ps);
 }
 
 const stack_id *
@@ -349,9 +369,11 @@ lens_map(const struct lens *l)
 static void
 sync_views(struct lens *l, const struct profile_set *ps)
 {
-	for (uint32_t i = 0; i < l->nr_levels; i++) {
-		struct profile_set *v = &l->levels[i].view;
+	for (uint32_t i = 0; i <= l->nr_levels; i++) {
+		struct profile_set *v = i < l->nr_levels ? &l->levels[i].view : &l->group;
 
+		if (i == l->nr_levels && !l->by_process)
+			break;
 		v->strings = ps->strings;
 		v->frames = ps->frames;
 		v->nr_frames = ps->nr_frames;
@@ -452,8 +474,8 @@ module_frames(struct profile_set *ps, const uint8_t *match)
  * lv->view, and compose lv->map from below's map (NULL: the identity).
  */
 static void
-level_build(struct lens_level *lv, struct profile_set *ps, const struct profile_set *in,
-	    const stack_id *below)
+level_build(struct lens_level *lv, struct profile_set *ps, const struct profile_set *base,
+	    const struct profile_set *in, const stack_id *below)
 {
 	const struct lens_kind_ops *ops = lens_kind_ops(lv->t.kind);
 	struct lens_pass lp = { .in = in, .out = &lv->view };
@@ -490,9 +512,9 @@ level_build(struct lens_level *lv, struct profile_set *ps, const struct profile_
 		out_of[s] = po == LENS_DROPPED ? LENS_DROPPED : ops->map(&lp, s, po);
 	}
 
-	lv->map = xmalloc(sizeof(*lv->map) * ((size_t)ps->nr_stacks + 1));
+	lv->map = xmalloc(sizeof(*lv->map) * ((size_t)base->nr_stacks + 1));
 	lv->kept_stacks = 0;
-	for (stack_id b = 0; b < ps->nr_stacks; b++) {
+	for (stack_id b = 0; b < base->nr_stacks; b++) {
 		stack_id s = below ? below[b] : b;
 
 		lv->map[b] = s == LENS_DROPPED ? LENS_DROPPED : out_of[s];
@@ -513,7 +535,10 @@ build_level(struct lens *l, struct profile_set *ps, uint32_t i)
 	const struct lens_level *below = i ? &l->levels[i - 1] : NULL;
 	uint32_t frames = ps->nr_frames;
 
-	level_build(&l->levels[i], ps, below ? &below->view : ps, below ? below->map : NULL);
+	const struct profile_set *base = lens_base(l, ps);
+
+	level_build(&l->levels[i], ps, base, below ? &below->view : base,
+		    below ? below->map : NULL);
 	if (ps->nr_frames != frames)
 		sync_views(l, ps);
 }
@@ -596,8 +621,9 @@ lens_redo(struct lens *l, struct profile_set *ps)
 	return ret == 0;
 }
 
-void
-lens_rebuild(struct lens *l, struct profile_set *ps)
+/* The transforms' views and maps go, before their base changes. */
+static void
+levels_release_views(struct lens *l)
 {
 	for (uint32_t i = 0; i < l->nr_levels; i++) {
 		struct lens_level *lv = &l->levels[i];
@@ -606,26 +632,135 @@ lens_rebuild(struct lens *l, struct profile_set *ps)
 		free(lv->map);
 		lv->map = NULL;
 	}
+}
+
+/* ... and are built again, each over the one below, from their text. */
+static void
+levels_build(struct lens *l, struct profile_set *ps)
+{
 	for (uint32_t i = 0; i < l->nr_levels; i++)
 		build_level(l, ps, i);
+}
+
+void
+lens_rebuild(struct lens *l, struct profile_set *ps)
+{
+	levels_release_views(l);
+	/* The process frames may be gone with the old frames: made again. */
+	if (l->by_process) {
+		group_release(l);
+		group_build(l, ps);
+	}
+	levels_build(l, ps);
+}
+
+/* ------------------------------------------------------------ by process */
+
+void
+lens_process_name(const struct profile_set *ps, const struct thread *t, struct strbuf *out)
+{
+	if (t->comm != STR_EMPTY)
+		collapse_root_name(ps, t, true, false, out);
+	else if (t->pid >= 0)
+		strbuf_addf(out, "[pid %lld]", (long long)t->pid);
+	else
+		strbuf_addstr(out, "[unknown process]");
+}
+
+static frame_id
+thread_root(void *ctx, thread_id t)
+{
+	const frame_id *of_thread = ctx;
+
+	return of_thread[t];
+}
+
+static void
+group_release(struct lens *l)
+{
+	for (size_t i = 0; i < l->nr_group_stack; i++)
+		free(l->group_stack[i]);
+	free(l->group_stack);
+	l->group_stack = NULL;
+	l->nr_group_stack = 0;
+	if (l->by_process)
+		profile_set_view_release(&l->group);
+	l->by_process = false;
+}
+
+/*
+ * Group ps by process: a frame per process name, added to ps, then every
+ * profile's samples under their thread's (builder_roots_profile()), into
+ * a trie of the lens's own.
+ */
+static void
+group_build(struct lens *l, struct profile_set *ps)
+{
+	frame_id *of_thread = xmalloc(sizeof(*of_thread) * ((size_t)ps->nr_threads + 1));
+	struct strbuf sb = STRBUF_INIT;
+	struct builder_roots *r;
+
+	for (thread_id t = 0; t < ps->nr_threads; t++) {
+		struct frame f = { 0 };
+
+		strbuf_setlen(&sb, 0);
+		lens_process_name(ps, &ps->threads[t], &sb);
+		f.name = ps_str(ps, sb.buf, sb.len);
+		f.module = STR_EMPTY;
+		f.flags = FRAME_PROCESS;
+		of_thread[t] = profile_set_frame(ps, &f);
+	}
+	strbuf_release(&sb);
+	/* The frames are all there before any view copies the tables. */
+	profile_set_view_init(&l->group, ps);
+	l->by_process = true;
+	sync_views(l, ps);
+	/* About one new stack a stack, and a root a process: no rehashing. */
+	profile_set_reserve_stacks(&l->group, ps->nr_stacks + ps->nr_threads);
+	l->group_stack = xcalloc(ps->nr_profiles + 1, sizeof(*l->group_stack));
+	l->nr_group_stack = ps->nr_profiles;
+	r = builder_roots_new();
+	for (size_t i = 0; i < ps->nr_profiles; i++) {
+		const struct profile *p = ps->profiles[i];
+
+		l->group_stack[i] = xmalloc(sizeof(**l->group_stack) * (p->nr_samples + 1));
+		builder_roots_profile(r, ps->stacks, ps->frames, &l->group, p, l->group_stack[i],
+				      thread_root, of_thread);
+	}
+	builder_roots_free(r);
+	free(of_thread);
+}
+
+bool
+lens_set_by_process(struct lens *l, struct profile_set *ps, bool on)
+{
+	if (on == l->by_process)
+		return false;
+	levels_release_views(l);
+	if (on)
+		group_build(l, ps);
+	else
+		group_release(l);
+	levels_build(l, ps);
+	return true;
 }
 
 uint64_t
 lens_fold_weights(const struct lens *l, const struct profile_set *ps, const uint64_t *w,
 		  uint64_t *out)
 {
-	const struct profile_set *view = lens_view(l, ps);
+	const struct profile_set *view = lens_view(l, ps), *base = lens_base(l, ps);
 	const stack_id *map = lens_map(l);
 	uint64_t sum = 0;
 
 	if (!map) {
-		memcpy(out, w, sizeof(*out) * ps->nr_stacks);
-		for (stack_id s = 0; s < ps->nr_stacks; s++)
+		memcpy(out, w, sizeof(*out) * base->nr_stacks);
+		for (stack_id s = 0; s < base->nr_stacks; s++)
 			sum += w[s];
 		return sum;
 	}
 	memset(out, 0, sizeof(*out) * view->nr_stacks);
-	for (stack_id s = 0; s < ps->nr_stacks; s++) {
+	for (stack_id s = 0; s < base->nr_stacks; s++) {
 		stack_id v = map[s];
 
 		if (v == LENS_DROPPED || v == STACK_ROOT || !w[s])
@@ -682,16 +817,24 @@ lens_bake(struct lens *l, struct profile_set *ps)
 {
 	const stack_id *map = lens_map(l);
 
-	if (!map && !l->timed)
+	if (!map && !l->timed && !l->by_process)
 		return;
-	for (size_t i = 0; i < ps->nr_profiles; i++)
-		bake_profile(l, ps->profiles[i], map);
+	for (size_t i = 0; i < ps->nr_profiles; i++) {
+		struct profile *p = ps->profiles[i];
+
+		/* Grouped, the maps are of the group's stacks: the samples take theirs. */
+		if (l->by_process)
+			memcpy(p->stack, l->group_stack[i], sizeof(*p->stack) * p->nr_samples);
+		bake_profile(l, p, map);
+	}
 	l->timed = false;
-	if (!map)
-		return;
-	profile_set_swap_stacks(ps, &l->levels[l->nr_levels - 1].view);
+	if (map)
+		profile_set_swap_stacks(ps, &l->levels[l->nr_levels - 1].view);
+	else if (l->by_process)
+		profile_set_swap_stacks(ps, &l->group);
 	/* The views are of the stacks ps just gave away. */
 	lens_clear_transforms(l);
+	group_release(l);
 }
 
 /* ------------------------------------------------------------------ text */
@@ -749,10 +892,12 @@ describe_arg(const char *arg, struct strbuf *out)
 void
 lens_describe(const struct lens *l, struct strbuf *out)
 {
+	if (l->by_process)
+		strbuf_addstr(out, "by process");
 	for (uint32_t i = 0; i < l->nr_levels; i++) {
 		const struct lens_transform *t = &l->levels[i].t;
 
-		if (i)
+		if (i || l->by_process)
 			strbuf_addstr(out, " > ");
 		strbuf_addstr(out, lens_kind_ops(t->kind)->crumb);
 		strbuf_addch(out, ' ');
@@ -764,6 +909,8 @@ void
 lens_write(const struct lens *l, struct strbuf *out)
 {
 	strbuf_addstr(out, "# tflame lens: one transform a line, KIND:ARG\n");
+	if (l->by_process)
+		strbuf_addstr(out, LENS_BY_PROCESS_LINE "\n");
 	for (uint32_t i = 0; i < l->nr_levels; i++) {
 		const struct lens_transform *t = &l->levels[i].t;
 
@@ -809,8 +956,8 @@ is_ancestor(const struct profile_set *set, stack_id a, stack_id b)
 }
 
 static int
-check_level(const struct lens_level *lv, const struct profile_set *ps, uint32_t i,
-	    struct tf_error *err)
+check_level(const struct lens_level *lv, const struct profile_set *ps,
+	    const struct profile_set *base, uint32_t i, struct tf_error *err)
 {
 	const struct profile_set *v = &lv->view;
 	uint64_t kept = 0;
@@ -823,8 +970,8 @@ check_level(const struct lens_level *lv, const struct profile_set *ps, uint32_t 
 		return -1;
 	if (lv->map[STACK_ROOT] != STACK_ROOT)
 		return tf_error_set(err, "transform %u: the root does not map to the root", i);
-	for (stack_id s = 1; s < ps->nr_stacks; s++) {
-		stack_id o = lv->map[s], po = lv->map[ps->stacks[s].parent];
+	for (stack_id s = 1; s < base->nr_stacks; s++) {
+		stack_id o = lv->map[s], po = lv->map[base->stacks[s].parent];
 
 		if (o == LENS_DROPPED)
 			continue;
@@ -832,7 +979,7 @@ check_level(const struct lens_level *lv, const struct profile_set *ps, uint32_t 
 			return tf_error_set(err, "transform %u: stack %u maps to %u, its parent "
 					    "to %u", i, s, o, po);
 		/* No transform lengthens a stack: frames go or are replaced. */
-		if (v->stacks[o].depth > ps->stacks[s].depth)
+		if (v->stacks[o].depth > base->stacks[s].depth)
 			return tf_error_set(err, "transform %u: stack %u maps to a deeper %u",
 					    i, s, o);
 		/*
@@ -857,6 +1004,49 @@ check_level(const struct lens_level *lv, const struct profile_set *ps, uint32_t 
 	return 0;
 }
 
+/*
+ * Each sample's group stack is a process frame, then the frames of its
+ * stack in ps (less a perf process frame at its root), in order. O(depth)
+ * a sample: for checks only.
+ */
+static int
+check_group(const struct lens *l, const struct profile_set *ps, struct tf_error *err)
+{
+	const struct profile_set *g = &l->group;
+
+	if (g->frames != ps->frames || g->nr_frames != ps->nr_frames ||
+	    l->nr_group_stack != ps->nr_profiles)
+		return tf_error_set(err, "a group by process not of the set");
+	if (profile_set_check(g, err))
+		return -1;
+	for (size_t pi = 0; pi < ps->nr_profiles; pi++) {
+		const struct profile *p = ps->profiles[pi];
+
+		for (size_t i = 0; i < p->nr_samples; i++) {
+			stack_id s = p->stack[i], o = l->group_stack[pi][i];
+
+			if (o == STACK_ROOT || o >= g->nr_stacks)
+				return tf_error_set(err, "profile %zu sample %zu: group stack %u",
+						    pi, i, o);
+			for (; g->stacks[o].parent != STACK_ROOT; o = g->stacks[o].parent) {
+				if (s == STACK_ROOT || ps->stacks[s].frame != g->stacks[o].frame)
+					return tf_error_set(err, "profile %zu sample %zu: group "
+							    "stack of other frames", pi, i);
+				s = ps->stacks[s].parent;
+			}
+			if (s != STACK_ROOT && (ps->stacks[s].parent != STACK_ROOT ||
+						!(ps->frames[ps->stacks[s].frame].flags &
+						  FRAME_PROCESS)))
+				return tf_error_set(err, "profile %zu sample %zu: group stack "
+						    "short of frames", pi, i);
+			if (!(ps->frames[g->stacks[o].frame].flags & FRAME_PROCESS))
+				return tf_error_set(err, "profile %zu sample %zu: no process at "
+						    "the root", pi, i);
+		}
+	}
+	return 0;
+}
+
 int
 lens_check(const struct lens *l, const struct profile_set *ps, struct tf_error *err)
 {
@@ -864,8 +1054,10 @@ lens_check(const struct lens *l, const struct profile_set *ps, struct tf_error *
 		return tf_error_set(err, "lens arrays overrun");
 	if (l->profile >= ps->nr_profiles)
 		return tf_error_set(err, "profile %zu of %zu", l->profile, ps->nr_profiles);
+	if (l->by_process && check_group(l, ps, err))
+		return -1;
 	for (uint32_t i = 0; i < l->nr_levels; i++)
-		if (check_level(&l->levels[i], ps, i, err))
+		if (check_level(&l->levels[i], ps, lens_base(l, ps), i, err))
 			return -1;
 	return 0;
 }

@@ -87,6 +87,9 @@ model_set_profile(struct model *m, size_t index)
 	if (index == m->lens.profile)
 		return;
 	m->lens.profile = index;
+	/* Grouped, model_samples() is one struct for every profile: the lanes go. */
+	if (m->lens.by_process)
+		m->timeline_lanes_ok = false;
 	/* Counting samples holds for the next profile when it can. */
 	if (m->lens.count_samples) {
 		const struct profile *p = m->ps->profiles[index];
@@ -179,6 +182,24 @@ model_profile(const struct model *m)
 	return m->lens.count_samples ? &m->counted : m->ps->profiles[m->lens.profile];
 }
 
+/*
+ * model_profile() with each sample's stack in lens_base(): the profile
+ * itself, or grouped by process a copy with the lens's stacks (and no
+ * source positions, which name m->ps's stacks).
+ */
+static const struct profile *
+model_samples(struct model *m)
+{
+	const struct profile *p = model_profile(m);
+
+	if (!m->lens.by_process)
+		return p;
+	m->grouped = *p;
+	m->grouped.stack = lens_sample_stacks(&m->lens, m->ps, m->lens.profile);
+	m->grouped.src = NULL;
+	return &m->grouped;
+}
+
 /* The shown profile with every weight 1, for lens.count_samples. */
 static void
 counted_build(struct model *m)
@@ -231,12 +252,14 @@ base_weights(struct model *m)
 {
 	struct sample_filter filter = model_filter(m);
 
+	const struct profile_set *base = lens_base(&m->lens, m->ps);
+
 	if (m->base_gen == m->sel_gen)
 		return m->base_w;
-	/* The set never changes under a model, nor does its number of stacks. */
+	/* Its number of stacks changes with the group by process only, which frees these. */
 	if (!m->base_w)
-		m->base_w = xmalloc(sizeof(*m->base_w) * m->ps->nr_stacks);
-	m->base_total = stack_weights(m->ps, model_profile(m), &filter, m->base_w);
+		m->base_w = xmalloc(sizeof(*m->base_w) * base->nr_stacks);
+	m->base_total = stack_weights(base, model_samples(m), &filter, m->base_w);
 	m->base_gen = m->sel_gen;
 	return m->base_w;
 }
@@ -276,7 +299,7 @@ model_stack_weights(struct model *m)
 static const struct profile *
 view_profile(struct model *m)
 {
-	const struct profile *p = model_profile(m);
+	const struct profile *p = model_samples(m);
 	const stack_id *map = lens_map(&m->lens);
 	struct profile *vp = &m->view_p;
 	stack_id *stack;
@@ -413,7 +436,7 @@ lens_keeps_all(struct model *m)
 {
 	const struct thread_table *tt;
 
-	if (m->lens.nr_levels || m->lens.timed)
+	if (m->lens.nr_levels || m->lens.timed || m->lens.by_process)
 		return false;
 	if (!m->lens.threads)
 		return true;
@@ -554,7 +577,7 @@ restore_base_caches(struct model *m)
 	struct func_stats *st;
 
 	if (m->lens.nr_levels || !m->base_ok || m->base_sel != m->sel_gen || !m->funcs_built ||
-	    m->base_nr_marked != m->ps->nr_stacks)
+	    m->base_nr_marked != lens_base(&m->lens, m->ps)->nr_stacks)
 		return;
 	calltree_release(&m->tree);
 	m->tree = m->base_tree;
@@ -602,6 +625,27 @@ model_redo_transform(struct model *m)
 	return true;
 }
 
+bool
+model_set_by_process(struct model *m, bool on)
+{
+	uint32_t frames = m->ps->nr_frames;
+
+	if (on == m->lens.by_process)
+		return false;
+	release_view_caches(m);
+	/* The set's caches kept for an undo are of the other base. */
+	m->base_ok = false;
+	lens_set_by_process(&m->lens, m->ps, on);
+	/* Sized by the base's stacks. */
+	free(m->base_w);
+	m->base_w = NULL;
+	m->base_gen = 0;
+	m->view_p_gen = 0;
+	m->sel_gen++;
+	transforms_changed(m, frames);
+	return true;
+}
+
 /* export_sample_fn: sample i's view stack under the transforms and time range. */
 static stack_id
 lens_sample_stack(void *ctx, size_t i)
@@ -609,7 +653,7 @@ lens_sample_stack(void *ctx, size_t i)
 	const struct model *m = ctx;
 	const struct profile *p = model_profile(m);
 	const stack_id *map = lens_map(&m->lens);
-	stack_id s = p->stack[i];
+	stack_id s = lens_sample_stacks(&m->lens, m->ps, m->lens.profile)[i];
 
 	if (m->lens.timed && (p->time[i] < m->lens.t0 || p->time[i] >= m->lens.t1))
 		return EXPORT_DROP;
@@ -625,12 +669,12 @@ void
 model_export_lens(struct model *m, struct export_lens *el)
 {
 	el->ps = model_view(m);
-	el->p = model_profile(m);
+	el->p = model_samples(m);
 	el->stack_w = model_stack_weights(m);
 	el->threads = m->lens.threads;
 	el->sample_stack = NULL;
 	el->ctx = NULL;
-	if (lens_map(&m->lens) || m->lens.timed) {
+	if (lens_map(&m->lens) || m->lens.timed || m->lens.by_process) {
 		el->sample_stack = lens_sample_stack;
 		el->ctx = m;
 	}
@@ -778,6 +822,10 @@ spec_file(struct model *m, const char *path, struct tf_error *err)
 			strbuf_setlen(&line, line.len - 1);
 		if (!line.len || line.buf[0] == '#')
 			continue;
+		if (!strcmp(line.buf, LENS_BY_PROCESS_LINE)) {
+			model_set_by_process(m, true);
+			continue;
+		}
 		if (strlen(line.buf) != line.len) {
 			ret = tf_error_set(err, "%s:%llu: a NUL byte in the line", where.buf,
 					   (unsigned long long)nr);
@@ -831,6 +879,8 @@ model_apply_spec(struct model *m, const struct lens_spec *spec, const char *path
 			model_set_time(m, true, t0, t1);
 		}
 	}
+	if (!ret && spec->by_process)
+		model_set_by_process(m, true);
 	if (!ret && spec->file)
 		ret = spec_file(m, spec->file, err);
 	for (size_t i = 0; i < spec->nr_transforms && !ret; i++)

@@ -2032,7 +2032,7 @@ flame_pane_remap(struct pane *pane, struct pane_ctx *ctx, const stack_id *map, u
 	 * does not name: it starts over (the transforms are rebuilt, a new
 	 * key).
 	 */
-	if (m->lens.nr_levels)
+	if (lens_reshaped(&m->lens))
 		return;
 	/*
 	 * The keys flame_pane_sync() gives. The inverted tree's stack ids are

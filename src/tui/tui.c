@@ -213,6 +213,8 @@ struct tui {
 
 	/* a was pressed: the next key picks a transform (KEYMAP_TRANSFORM) */
 	bool transforming;
+	/* P while the symbols resolve: grouping adds frames, so after them. */
+	bool by_process_later;
 
 	/* the thread picker over the panes, when open */
 	bool picking;
@@ -297,9 +299,9 @@ add_info_text(struct tui *ui, struct info *info, size_t nr)
 
 		strbuf_addf(&info[4].text, "time %.3f–%.3f s%s", (double)(l->t0 - p->time_min) / 1e9,
 			    (double)((l->t1 > p->time_max ? p->time_max : l->t1) - p->time_min) / 1e9,
-			    l->nr_levels ? " > " : "");
+			    lens_reshaped(l) ? " > " : "");
 	}
-	if (ui->model.lens.nr_levels) {
+	if (lens_reshaped(&ui->model.lens)) {
 		struct strbuf crumbs = STRBUF_INIT;
 
 		lens_describe(&ui->model.lens, &crumbs);
@@ -1441,7 +1443,7 @@ static void
 say_lens(struct tui *ui, const char *what)
 {
 	strbuf_addstr(&ui->message, what);
-	if (ui->model.lens.nr_levels) {
+	if (lens_reshaped(&ui->model.lens)) {
 		struct strbuf crumbs = STRBUF_INIT;
 
 		strbuf_addstr(&ui->message, ": ");
@@ -1455,6 +1457,26 @@ say_lens(struct tui *ui, const char *what)
 	} else {
 		strbuf_addstr(&ui->message, ": no transform");
 	}
+}
+
+/* After P: "grouped by process > merge gc  (P again: back)". */
+static void
+say_by_process(struct tui *ui)
+{
+	const struct lens *l = &ui->model.lens;
+	struct strbuf crumbs = STRBUF_INIT;
+
+	strbuf_addstr(&ui->message, l->by_process ? "grouped by process" : "not by process");
+	if (l->nr_levels) {
+		strbuf_addstr(&ui->message, l->by_process ? ", under " : ": ");
+		lens_describe(l, &crumbs);
+		text_escape(&ui->message, crumbs.buf, crumbs.len);
+		strbuf_release(&crumbs);
+	}
+	strbuf_addstr(&ui->message, "  (");
+	keys_first_name(&ui->message, ui->keys, pane_keymaps[ui->active], REQ_BY_PROCESS,
+			ui->disp.utf8);
+	strbuf_addstr(&ui->message, " again: back)");
 }
 
 /* The key after a: apply its transform by the pane's selection. */
@@ -1549,7 +1571,7 @@ write_lens(struct tui *ui)
 	struct strbuf sb = STRBUF_INIT;
 	FILE *f;
 
-	if (!ui->model.lens.nr_levels) {
+	if (!lens_reshaped(&ui->model.lens)) {
 		strbuf_addstr(&ui->message, "no transform to write");
 		return;
 	}
@@ -1560,9 +1582,9 @@ write_lens(struct tui *ui)
 		if (f)
 			fclose(f);
 	} else {
-		strbuf_addf(&ui->message, "wrote %u transform%s to %s (tflame --lens=%s)",
+		strbuf_addf(&ui->message, "wrote %u transform%s%s to %s (tflame --lens=%s)",
 			    ui->model.lens.nr_levels, ui->model.lens.nr_levels == 1 ? "" : "s",
-			    path, path);
+			    ui->model.lens.by_process ? " and by process" : "", path, path);
 	}
 	strbuf_release(&sb);
 }
@@ -1650,6 +1672,20 @@ handle(struct tui *ui, enum request req, const struct pane_input *in)
 		return;
 	case REQ_WRITE_LENS:
 		write_lens(ui);
+		return;
+	case REQ_BY_PROCESS:
+		/* The symbols job reads the set, and grouping adds process frames to it. */
+		if (ui->sym.job && !ui->model.lens.by_process) {
+			ui->by_process_later = !ui->by_process_later;
+			strbuf_addstr(&ui->message, ui->by_process_later
+						    ? "grouping by process once the symbols are in"
+						    : "not grouping by process after all");
+			return;
+		}
+		/* A toggle below the transforms, which are built again over it. */
+		model_set_by_process(&ui->model, !ui->model.lens.by_process);
+		announce_build(ui, ui->active);
+		say_by_process(ui);
 		return;
 	case REQ_TIME_RANGE:
 		set_time_range(ui);
@@ -1888,6 +1924,10 @@ symbols_take(struct tui *ui)
 		if (ui->panes[i].ops->remap)
 			ui->panes[i].ops->remap(&ui->panes[i], &ui->ctx, map, nr);
 	model_set_changed(m);
+	if (ui->by_process_later) {
+		ui->by_process_later = false;
+		model_set_by_process(m, true);
+	}
 	if (marked != SEARCH_NO_FUNC) {
 		func_id f = model_func_find(m, mark.name, mark.module);
 

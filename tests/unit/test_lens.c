@@ -724,6 +724,237 @@ test_quote_name(void **state)
 	tf_error_release(&err);
 }
 
+/* ------------------------------------------------------------ by process */
+
+/* A sample of path on thread (pid, tid, comm; comm NULL for none). */
+static void
+proc_sample(struct profile_set *ps, struct profile *p, const char *path, uint64_t weight,
+	    int64_t time, int64_t pid, int64_t tid, const char *comm)
+{
+	str_id c = comm ? ps_str(ps, comm, strlen(comm)) : STR_EMPTY;
+	thread_id t = profile_set_thread(ps, pid, tid, c);
+
+	assert_int_equal(profile_add_sample(p, test_stack(ps, path), weight, time, true, t,
+					    NULL), 0);
+}
+
+/*
+ * Two threads of xz (pid 10), cc with a space in its comm (pid 20), perl
+ * with no pid, and a thread with neither pid nor comm:
+ *   xz 10/10 main;f 1   xz 10/11 main;f 2   "c c" 20/20 main;g 4
+ *   perl -/30 run 8   -/-  x 16
+ */
+static void
+setup_procs(struct model *m)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "cycles", 6), UNIT_EVENTS);
+
+	proc_sample(ps, p, "main;f", 1, 10, 10, 10, "xz");
+	proc_sample(ps, p, "main;f", 2, 20, 10, 11, "xz");
+	proc_sample(ps, p, "main;g", 4, 30, 20, 20, "c c");
+	proc_sample(ps, p, "run", 8, 40, -1, 30, "perl");
+	proc_sample(ps, p, "x", 16, 50, -1, -1, NULL);
+	model_init(m, ps);
+	check_model(m);
+}
+
+#define PROCS_GROUPED "[unknown process];x 16|c_c-20;main;g 4|perl-?;run 8|xz-10;main;f 3"
+
+static void
+test_by_process(void **state)
+{
+	struct model m;
+	struct tf_error err = TF_ERROR_INIT;
+	struct strbuf crumbs = STRBUF_INIT;
+	char *got;
+
+	(void)state;
+	setup_procs(&m);
+	assert_true(model_set_by_process(&m, true));
+	assert_false(model_set_by_process(&m, true));
+	/* Each stack under its process, comm-PID; the two threads of xz together. */
+	got = folded(&m);
+	assert_string_equal(got, PROCS_GROUPED);
+	free(got);
+	assert_int_equal(model_total(&m), 31);
+	assert_int_equal(lanes_weight(&m), 31);
+	lens_describe(&m.lens, &crumbs);
+	assert_string_equal(crumbs.buf, "by process");
+	/* A process is no function of the tables, but f's weights are the same. */
+	for (func_id f = 0; f < model_funcs(&m)->nr_funcs; f++) {
+		const char *name = ps_get(m.ps, model_funcs(&m)->funcs[f].name);
+
+		if (!strcmp(name, "f"))
+			assert_int_equal(model_func_stats(&m)[f].total, 3);
+		if (!strcmp(name, "xz-10")) {
+			assert_true(model_funcs(&m)->process[f]);
+			assert_int_equal(model_func_stats(&m)[f].total, 3);
+		}
+	}
+
+	/* A transform on top, over the grouped stacks. */
+	assert_int_equal(model_push_transform(&m, LENS_MERGE_FUNCTION, "^main$", &err), 0);
+	got = folded(&m);
+	assert_string_equal(got, "[unknown process];x 16|c_c-20;g 4|perl-?;run 8|xz-10;f 3");
+	free(got);
+	strbuf_reset(&crumbs);
+	lens_describe(&m.lens, &crumbs);
+	assert_string_equal(crumbs.buf, "by process > merge ^main$");
+	/* Ungrouped, the transform stays, built again over the set's stacks. */
+	assert_true(model_set_by_process(&m, false));
+	assert_int_equal(m.lens.nr_levels, 1);
+	got = folded(&m);
+	assert_string_equal(got, "f 3|g 4|run 8|x 16");
+	free(got);
+	assert_true(model_set_by_process(&m, true));
+	assert_true(model_pop_transform(&m));
+	got = folded(&m);
+	assert_string_equal(got, PROCS_GROUPED);
+	free(got);
+	/* A process frame is a name like any: focus on one process. */
+	assert_int_equal(model_push_transform(&m, LENS_FOCUS_FUNCTION, "^xz-", &err), 0);
+	got = folded(&m);
+	assert_string_equal(got, "xz-10;main;f 3");
+	free(got);
+	assert_int_equal(model_total(&m), 3);
+	/* A time range narrows the grouped weights too. */
+	assert_true(model_pop_transform(&m));
+	model_set_time(&m, true, 15, 45);
+	got = folded(&m);
+	assert_string_equal(got, "c_c-20;main;g 4|perl-?;run 8|xz-10;main;f 2");
+	free(got);
+	model_set_time(&m, false, 0, 0);
+	/* And back: the set's own stacks. */
+	assert_true(model_set_by_process(&m, false));
+	got = folded(&m);
+	assert_string_equal(got, "main;f 3|main;g 4|run 8|x 16");
+	free(got);
+	strbuf_release(&crumbs);
+	tf_error_release(&err);
+	model_release(&m);
+}
+
+/* A perf profile's own process frame (its comm) is replaced, not doubled. */
+static void
+test_by_process_replaces_root(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "cycles", 6), UNIT_EVENTS);
+	struct frame f = { 0 };
+	struct model m;
+	stack_id s;
+	char *got;
+
+	(void)state;
+	f.name = ps_str(ps, "xz", 2);
+	f.flags = FRAME_PROCESS;
+	s = profile_set_stack(ps, STACK_ROOT, profile_set_frame(ps, &f));
+	f.name = ps_str(ps, "main", 4);
+	f.flags = 0;
+	s = profile_set_stack(ps, s, profile_set_frame(ps, &f));
+	assert_int_equal(profile_add_sample(p, s, 5, 1, true,
+					    profile_set_thread(ps, 7, 7, ps_str(ps, "xz", 2)),
+					    NULL), 0);
+	/* An inner process frame is a frame like any: only the root is replaced. */
+	f.name = ps_str(ps, "sh", 2);
+	f.flags = FRAME_PROCESS;
+	s = profile_set_stack(ps, s, profile_set_frame(ps, &f));
+	assert_int_equal(profile_add_sample(p, s, 6, 2, true,
+					    profile_set_thread(ps, 8, 8, ps_str(ps, "sh", 2)),
+					    NULL), 0);
+	model_init(&m, ps);
+	got = folded(&m);
+	assert_string_equal(got, "xz;main 5|xz;main;sh 6");
+	free(got);
+	model_set_by_process(&m, true);
+	got = folded(&m);
+	assert_string_equal(got, "sh-8;main;sh 6|xz-7;main 5");
+	free(got);
+	model_release(&m);
+}
+
+/* By process in a lens file, --by-process, and made the set's own for collapse. */
+static void
+test_by_process_file_and_bake(void **state)
+{
+	struct model m, again;
+	struct lens_spec spec = { 0 };
+	struct tf_error err = TF_ERROR_INIT;
+	struct strbuf text = STRBUF_INIT;
+	struct profile_set *ps;
+	const char *path;
+	char *got;
+
+	setup_procs(&m);
+	model_set_by_process(&m, true);
+	assert_int_equal(model_push_transform(&m, LENS_DROP_FUNCTION, "^run$", &err), 0);
+	lens_write(&m.lens, &text);
+	assert_string_equal(text.buf, "# tflame lens: one transform a line, KIND:ARG\n"
+				      "by-process\n"
+				      "drop-function:^run$\n");
+	path = tmpdir_put(state, "p.lens", text.buf, text.len);
+	setup_procs(&again);
+	spec.file = path;
+	if (model_apply_spec(&again, &spec, "p.txt", &err))
+		fail_msg("%s", tf_error_text(&err));
+	assert_true(again.lens.by_process);
+	got = folded(&again);
+	assert_string_equal(got, "[unknown process];x 16|c_c-20;main;g 4|xz-10;main;f 3");
+	free(got);
+	model_release(&again);
+	/* --by-process alone. */
+	setup_procs(&again);
+	spec.file = NULL;
+	spec.by_process = true;
+	assert_int_equal(model_apply_spec(&again, &spec, "p.txt", &err), 0);
+	got = folded(&again);
+	assert_string_equal(got, PROCS_GROUPED);
+	free(got);
+	/* Baked: the set's stacks are the grouped ones, the lens plain. */
+	model_bake_lens(&again);
+	assert_false(again.lens.by_process);
+	got = folded(&again);
+	assert_string_equal(got, PROCS_GROUPED);
+	free(got);
+	ps = again.ps;
+	again.ps = NULL;
+	model_release(&again);
+	check_profile_set(ps);
+	assert_int_equal(ps->profiles[0]->nr_samples, 5);
+	profile_set_free(ps);
+	/* Transforms and grouping baked together. */
+	model_bake_lens(&m);
+	got = folded(&m);
+	assert_string_equal(got, "[unknown process];x 16|c_c-20;main;g 4|xz-10;main;f 3");
+	free(got);
+	assert_int_equal(m.ps->profiles[0]->nr_samples, 4);
+	strbuf_release(&text);
+	tf_error_release(&err);
+	model_release(&m);
+}
+
+/* Symbols came: the group is made again over the new frames. */
+static void
+test_by_process_after_symbols(void **state)
+{
+	struct model m;
+	struct frame scratch;
+	char *got;
+
+	(void)state;
+	setup_procs(&m);
+	model_set_by_process(&m, true);
+	got = folded(&m);
+	free(got);
+	profile_set_rewrite(m.ps, rename_c, &scratch);
+	model_set_changed(&m);
+	got = folded(&m);
+	assert_string_equal(got, PROCS_GROUPED);
+	free(got);
+	model_release(&m);
+}
+
 int
 main(void)
 {
@@ -748,6 +979,11 @@ main(void)
 		cmocka_unit_test(test_check_catches_damage),
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_quote_name),
+		cmocka_unit_test(test_by_process),
+		cmocka_unit_test(test_by_process_replaces_root),
+		cmocka_unit_test_setup_teardown(test_by_process_file_and_bake, tmpdir_setup,
+						tmpdir_teardown),
+		cmocka_unit_test(test_by_process_after_symbols),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,1 @@
+collapse --by-process tests/data/folded/basic.txt

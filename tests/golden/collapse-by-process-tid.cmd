@@ -1,0 +1,1 @@
+collapse --by-process --tid tests/data/perf/procs-pid.txt
