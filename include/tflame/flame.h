@@ -118,6 +118,16 @@ enum pane_reply flame_request(struct flame *f, struct pane_ctx *ctx, enum reques
 bool flame_contains(const struct flame *f, int x, int y);
 
 /*
+ * The x range [*x0, *x1) that screen columns a to b (either order, both
+ * included, clipped to the boxes) cover, as last drawn: a mouse drag
+ * across a chart. False when the cell (a, y) is not on the boxes.
+ */
+bool flame_columns_range(const struct flame *f, int a, int b, int y, uint64_t *x0,
+			 uint64_t *x1);
+/* Show screen columns a to b of the boxes (as above) reversed, over what is drawn. */
+void flame_mark_columns(const struct flame *f, int a, int b);
+
+/*
  * The function of the selected box (an index into model_funcs()), or
  * UINT32_MAX when nothing is selected.
  */

@@ -79,7 +79,8 @@ struct tf_error;
 	GROUP("Zoom") \
 	REQ(ZOOM, "zoom: the selected box spans the width; in Sandwich's table, back " \
 		  "to the flame pane with the function's boxes marked", '\n', '\r', KEY_ENTER) \
-	REQ(BACK, "zoom out one step; when not zoomed, clear the search or the marks", \
+	REQ(BACK, "zoom out one step; when not zoomed, clear the search or the marks, " \
+		  "then the time range", \
 	    KEYS_ESC, KEY_BACKSPACE, 127, '\b') \
 	REQ(ZOOM_RESET, "zoom out all the way", '0') \
 	REQ(ZOOM_IN, "zoom in 2x around the selection", '+', '=') \
@@ -92,7 +93,8 @@ struct tf_error;
 	REQ(LANE_MERGED, "the chart of the focused lane, or of all the selected threads " \
 			 "merged", 'm') \
 	GROUP("Mouse") \
-	REQ(CLICK, "select the box under the pointer", KEYS_CLICK) \
+	REQ(CLICK, "select the box under the pointer; in Time Order, a drag across the " \
+		   "chart counts only the time it covers, as r", KEYS_CLICK) \
 	REQ(CLICK_ZOOM, "zoom into the box under the pointer", KEYS_DOUBLE_CLICK) \
 	REQ(WHEEL_UP, "scroll the rows up", KEYS_WHEEL_UP) \
 	REQ(WHEEL_DOWN, "scroll the rows down", KEYS_WHEEL_DOWN) \

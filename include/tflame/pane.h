@@ -141,6 +141,15 @@ struct pane_ops {
 	void (*remap)(struct pane *p, struct pane_ctx *ctx, const uint32_t *map, uint32_t nr);
 	/* Fill *out with what is selected and zoomed into (see above). */
 	void (*selection)(struct pane *p, struct pane_ctx *ctx, struct pane_selection *out);
+	/*
+	 * Button 1 held down at from and moved to to (screen cells): whether
+	 * the pane takes the drag (Time Order's chart: a time range), shown
+	 * until a call with end; then the time range it covers in [*t0,
+	 * *t1), the profile's clock, for the UI to count (model_set_time()).
+	 * NULL for panes that take no drag.
+	 */
+	bool (*drag)(struct pane *p, struct pane_ctx *ctx, const struct pane_input *from,
+		     const struct pane_input *to, bool end, int64_t *t0, int64_t *t1);
 	/* Free the view state. */
 	void (*done)(struct pane *p);
 };

@@ -193,11 +193,28 @@ display_usable(bool stdin_busy, const char **why)
  * die()'s hook: whatever state the program is in, give the shell back its
  * terminal. endwin() is harmless before curses starts or after it ended.
  */
+/*
+ * Motion reports while a button is down (xterm's mode 1002), for drags:
+ * curses asks for presses and releases only, and leaves this on for the
+ * shell unless told.
+ */
+static void
+mouse_motion(const struct display *d, bool on)
+{
+	if (!d->mouse)
+		return;
+	/* Curses writes to stdout too, through buffers of its own: ours goes out now. */
+	fputs(on ? "\033[?1002h" : "\033[?1002l", stdout);
+	fflush(stdout);
+}
+
 static void
 display_die_hook(void)
 {
-	if (!isendwin())
+	if (!isendwin()) {
+		fputs("\033[?1002l", stdout);
 		endwin();
+	}
 }
 
 int
@@ -243,8 +260,15 @@ display_open(struct display *d, bool stdin_busy, struct tf_error *err)
 	d->utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	ink_pairs_reset();
 	init_colors(d);
-	d->mouse = mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED |
-				     BUTTON5_PRESSED, NULL) != 0;
+	/*
+	 * Presses and releases as they come (no click resolution): the UI
+	 * makes clicks of them, and a press moved before its release is a
+	 * drag.
+	 */
+	d->mouse = mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED | REPORT_MOUSE_POSITION |
+				     BUTTON4_PRESSED | BUTTON5_PRESSED, NULL) != 0;
+	mouseinterval(0);
+	mouse_motion(d, true);
 	return 0;
 }
 
@@ -253,6 +277,7 @@ display_close(struct display *d)
 {
 	if (!d->active)
 		return;
+	mouse_motion(d, false);
 	endwin();
 	delscreen(d->screen);
 	d->screen = NULL;
@@ -269,10 +294,12 @@ display_suspend(struct display *d)
 	if (!d->active)
 		return;
 	def_prog_mode();
+	mouse_motion(d, false);
 	endwin();
 	/* Stop like a shell job; curses comes back when the shell resumes us. */
 	kill(getpid(), SIGSTOP);
 	reset_prog_mode();
+	mouse_motion(d, true);
 	refresh();
 }
 

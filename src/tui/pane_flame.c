@@ -1178,6 +1178,40 @@ flame_contains(const struct flame *f, int x, int y)
 	       y < f->area.top + f->area.height;
 }
 
+/* Columns a and b of the body, in order and clipped to it. */
+static void
+body_columns(const struct flame *f, int *a, int *b)
+{
+	int lo = *a < *b ? *a : *b, hi = *a < *b ? *b : *a;
+
+	lo -= f->body.left;
+	hi -= f->body.left;
+	*a = lo < 0 ? 0 : lo;
+	*b = hi >= f->body.width ? f->body.width - 1 : hi;
+}
+
+bool
+flame_columns_range(const struct flame *f, int a, int b, int y, uint64_t *x0, uint64_t *x1)
+{
+	if (!f->total || a < f->body.left || a >= f->body.left + f->body.width ||
+	    y_row(f, y) == UINT32_MAX)
+		return false;
+	body_columns(f, &a, &b);
+	*x0 = col_start(f, (uint64_t)a);
+	*x1 = col_start(f, (uint64_t)b + 1);
+	return *x0 < *x1;
+}
+
+void
+flame_mark_columns(const struct flame *f, int a, int b)
+{
+	body_columns(f, &a, &b);
+	if (a > b)
+		return;
+	for (int y = f->body.top; y < f->body.top + f->body.height; y++)
+		mvchgat(y, f->body.left + a, b - a + 1, A_REVERSE, 0, NULL);
+}
+
 /* --------------------------------------------------------------- requests */
 
 static void find_match(struct flame *f, struct pane_ctx *ctx, int dir);
@@ -1812,6 +1846,8 @@ struct flame_pane {
 	uint32_t inv_depth;
 	struct lanes lanes; /* Time Order: the threads' lanes over the chart (lanes.h) */
 	uint64_t which;     /* the chart lanes_chart() gave last */
+	bool dragging;      /* Time Order: a drag across the chart, shown */
+	int drag_a, drag_b; /* its screen columns */
 };
 
 /* What Left Heavy's stack ids are of: a profile under some transforms. */
@@ -1914,7 +1950,33 @@ flame_pane_draw(struct pane *pane, struct pane_ctx *ctx, const struct pane_area 
 		look.path_title = "# from the frame that ran out to the outermost caller";
 	}
 	flame_draw(f, ctx, &rest, &look);
+	if (fp->dragging)
+		flame_mark_columns(f, fp->drag_a, fp->drag_b);
 	strbuf_release(&title);
+}
+
+/*
+ * Time Order: button 1 dragged across the chart from column from->x to
+ * to->x, shown reversed while it lasts; at its end, the time it covers.
+ */
+static bool
+flame_pane_drag(struct pane *pane, struct pane_ctx *ctx, const struct pane_input *from,
+		const struct pane_input *to, bool end, int64_t *t0, int64_t *t1)
+{
+	struct flame_pane *fp = pane->priv;
+	struct flame *f = flame_pane_sync(pane, ctx);
+	uint64_t x0, x1;
+
+	fp->dragging = false;
+	if (fp->kind != FLAME_CHART || !f->nav.chart || !f->nav.chart->has_time ||
+	    !flame_columns_range(f, from->x, to->x, from->y, &x0, &x1))
+		return false;
+	fp->dragging = !end;
+	fp->drag_a = from->x;
+	fp->drag_b = to->x;
+	*t0 = f->nav.chart->axis.origin + (int64_t)x0;
+	*t1 = f->nav.chart->axis.origin + (int64_t)x1;
+	return true;
 }
 
 static enum pane_reply
@@ -2103,5 +2165,6 @@ const struct pane_ops pane_time_order = {
 	.show = flame_pane_show,
 	.remap = flame_pane_remap,
 	.selection = flame_pane_selection,
+	.drag = flame_pane_drag,
 	.done = flame_pane_done,
 };

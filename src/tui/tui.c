@@ -215,6 +215,18 @@ struct tui {
 	bool transforming;
 	/* P while the symbols resolve: grouping adds frames, so after them. */
 	bool by_process_later;
+	/*
+	 * Button 1: curses reports its presses and releases as they come,
+	 * and clicks are made of them here, so that a press moved to
+	 * another column before its release is a drag (Time Order: a time
+	 * range) rather than a click.
+	 */
+	struct {
+		bool down, dragging;
+		struct pane_input from, to;
+		double click_ms;      /* when the last click was, for a double click */
+		struct pane_input click_at;
+	} mouse;
 
 	/* the thread picker over the panes, when open */
 	bool picking;
@@ -1340,6 +1352,12 @@ clear_search(struct tui *ui)
 		strbuf_addstr(&ui->message, "search cleared");
 		return;
 	}
+	if (ui->model.lens.timed) {
+		model_set_time(&ui->model, false, 0, 0);
+		announce_build(ui, ui->active);
+		strbuf_addstr(&ui->message, "the whole time range again");
+		return;
+	}
 	strbuf_addstr(&ui->message, "not zoomed in");
 }
 
@@ -1540,12 +1558,27 @@ apply_transform(struct tui *ui, enum request req)
 	tf_error_release(&err);
 }
 
+/* Count only [t0, t1): r, or a drag across Time Order's chart. */
+static void
+count_time_range(struct tui *ui, int64_t t0, int64_t t1)
+{
+	const struct profile *prof = model_profile(&ui->model);
+
+	model_set_time(&ui->model, true, t0, t1);
+	announce_build(ui, ui->active);
+	strbuf_addf(&ui->message, "counting only %.3f–%.3f s in Left Heavy, Sandwich and the "
+				  "search (",
+		    (double)(t0 - prof->time_min) / 1e9, (double)(t1 - prof->time_min) / 1e9);
+	keys_first_name(&ui->message, ui->keys, pane_keymaps[ui->active], REQ_UNDO,
+			ui->disp.utf8);
+	strbuf_addstr(&ui->message, " drops it)");
+}
+
 /* r in Time Order: the time range on screen becomes the lens's. */
 static void
 set_time_range(struct tui *ui)
 {
 	struct pane_selection sel;
-	const struct profile *prof = model_profile(&ui->model);
 
 	active_selection(ui, &sel);
 	if (!sel.timed) {
@@ -1553,14 +1586,7 @@ set_time_range(struct tui *ui)
 					    "with times: zoom to it there");
 		return;
 	}
-	model_set_time(&ui->model, true, sel.t0, sel.t1);
-	announce_build(ui, ui->active);
-	strbuf_addf(&ui->message, "counting only %.3f–%.3f s in Left Heavy, Sandwich and the "
-				  "search (",
-		    (double)(sel.t0 - prof->time_min) / 1e9, (double)(sel.t1 - prof->time_min) / 1e9);
-	keys_first_name(&ui->message, ui->keys, pane_keymaps[ui->active], REQ_UNDO,
-			ui->disp.utf8);
-	strbuf_addstr(&ui->message, " drops it)");
+	count_time_range(ui, sel.t0, sel.t1);
 }
 
 /* w: the transforms into tflame.lens, for --lens. */
@@ -1805,21 +1831,123 @@ click_tabs(struct tui *ui, int x, int y)
 	return true;
 }
 
-/* Mouse events as the KEYS_* codes of the key table. */
-static int
-mouse_key(MEVENT *ev)
+static double now_ms(void);
+
+/* Two clicks on one cell this close together are a double click. */
+#define DOUBLE_CLICK_MS 400
+
+/*
+ * Button 1 dragged to ev (end: released there): the active pane shows
+ * the drag, and at its end counts the time range it covers. Whether the
+ * pane takes it.
+ */
+static bool
+mouse_drag(struct tui *ui, const MEVENT *ev, bool end)
 {
-	if (ev->bstate & BUTTON1_DOUBLE_CLICKED)
-		return KEYS_DOUBLE_CLICK;
-	if (ev->bstate & BUTTON1_CLICKED)
-		return KEYS_CLICK;
+	struct pane *p = &ui->panes[ui->active];
+	int64_t t0, t1;
+
+	ui->mouse.to = (struct pane_input){ ev->x, ev->y };
+	if (!p->ops->drag || ui->source ||
+	    !p->ops->drag(p, &ui->ctx, &ui->mouse.from, &ui->mouse.to, end, &t0, &t1))
+		return false;
+	if (end) {
+		count_time_range(ui, t0, t1);
+	} else {
+		const struct profile *prof = model_profile(&ui->model);
+
+		strbuf_addf(&ui->message, "%.3f–%.3f s: release to count only this range",
+			    (double)(t0 - prof->time_min) / 1e9, (double)(t1 - prof->time_min) / 1e9);
+	}
+	return true;
+}
+
+/*
+ * A mouse event as a KEYS_* code of the key table, *in the cell it is
+ * for; 0 for none. Button 1's press and release make a click there (two
+ * on one cell, a double click), or, released in another column (drags
+ * true), a drag: then *dirty says whether the screen shows it.
+ */
+static int
+mouse_key(struct tui *ui, const MEVENT *ev, bool drags, struct pane_input *in, bool *dirty)
+{
+	double now;
+
+	*in = (struct pane_input){ ev->x, ev->y };
+	*dirty = false;
 	if (ev->bstate & BUTTON4_PRESSED)
 		return KEYS_WHEEL_UP;
 #ifdef BUTTON5_PRESSED
 	if (ev->bstate & BUTTON5_PRESSED)
 		return KEYS_WHEEL_DOWN;
 #endif
-	return 0;
+	if (ev->bstate & BUTTON1_PRESSED) {
+		ui->mouse.down = true;
+		ui->mouse.dragging = false;
+		ui->mouse.from = *in;
+		return 0;
+	}
+	/* A release whose press went unseen is a click where it is. */
+	if (!ui->mouse.down && (ev->bstate & BUTTON1_RELEASED))
+		ui->mouse.from = *in;
+	else if (!ui->mouse.down)
+		return 0;
+	if (ev->x != ui->mouse.from.x)
+		ui->mouse.dragging = drags;
+	if (!(ev->bstate & BUTTON1_RELEASED)) {
+		/* Motion with the button down. */
+		*dirty = ui->mouse.dragging && mouse_drag(ui, ev, false);
+		return 0;
+	}
+	ui->mouse.down = false;
+	if (ui->mouse.dragging) {
+		*dirty = true;
+		ui->mouse.dragging = false;
+		/* A drag the pane has no use for is no click either. */
+		mouse_drag(ui, ev, true);
+		return 0;
+	}
+	*in = ui->mouse.from;
+	now = now_ms();
+	if (now - ui->mouse.click_ms < DOUBLE_CLICK_MS && in->x == ui->mouse.click_at.x &&
+	    in->y == ui->mouse.click_at.y) {
+		ui->mouse.click_ms = 0;
+		return KEYS_DOUBLE_CLICK;
+	}
+	ui->mouse.click_ms = now;
+	ui->mouse.click_at = *in;
+	return KEYS_CLICK;
+}
+
+/* The mouse events curses may have queued from one read. */
+#define MOUSE_EVENTS 16
+
+static void unknown_key(struct tui *ui, int key);
+
+/* A key (or a KEYS_* mouse code, the pointer at in) for the panes. */
+static void
+input_key(struct tui *ui, int key, const struct pane_input *in)
+{
+	enum request req;
+
+	if (ui->picking) {
+		picker_input(ui, key, -1);
+		return;
+	}
+	req = keys_request(ui->keys, active_keymap(ui), key);
+	if (req == REQ_NONE) {
+		if (ui->paging) {
+			ui->paging = false;
+		} else if (ui->transforming) {
+			/* The transform keymap has no fallback: another key cancels. */
+			ui->transforming = false;
+			strbuf_addstr(&ui->message, "no transform");
+		} else {
+			unknown_key(ui, key);
+		}
+		return;
+	}
+	handle(ui, req, in);
 }
 
 static void
@@ -1986,9 +2114,8 @@ run(struct tui *ui)
 		typeahead(-1);
 	while (!ui->quit && !tui_stop) {
 		struct pane_input in = { 0 };
-		enum request req;
-		MEVENT ev;
-		int key;
+		MEVENT ev[MOUSE_EVENTS];
+		int key, nr_ev;
 
 		timeout(ui->sym.job ? SYMBOLS_TICK_MS : KEY_TIMEOUT_MS);
 		if (dirty) {
@@ -2038,40 +2165,32 @@ run(struct tui *ui)
 				prompt_input(ui, key);
 			continue;
 		}
-		if (ui->picking) {
-			in.y = -1;
-			if (key == KEY_MOUSE) {
-				if (getmouse(&ev) != OK || !(key = mouse_key(&ev)))
-					continue;
-				if (key == KEYS_CLICK || key == KEYS_DOUBLE_CLICK)
-					in.y = ev.y;
-			}
-			picker_input(ui, key, in.y);
+		if (key != KEY_MOUSE) {
+			input_key(ui, key, &in);
 			continue;
 		}
-		if (key == KEY_MOUSE) {
-			if (getmouse(&ev) != OK)
+		/*
+		 * Curses gives the events of one read newest first, each
+		 * call one: a press and its release may come together.
+		 */
+		for (nr_ev = 0; nr_ev < MOUSE_EVENTS && getmouse(&ev[nr_ev]) == OK; nr_ev++)
+			;
+		dirty = false;
+		while (nr_ev-- > 0) {
+			bool shown;
+
+			key = mouse_key(ui, &ev[nr_ev], !ui->paging && !ui->transforming &&
+							!ui->picking, &in, &shown);
+			dirty |= shown;
+			if (!key)
 				continue;
-			key = mouse_key(&ev);
-			in.x = ev.x;
-			in.y = ev.y;
-			if (!key || (key == KEYS_CLICK && click_tabs(ui, ev.x, ev.y)))
-				continue;
+			dirty = true;
+			if (ui->picking)
+				picker_input(ui, key,
+					     key == KEYS_CLICK || key == KEYS_DOUBLE_CLICK ? in.y : -1);
+			else if (key != KEYS_CLICK || !click_tabs(ui, in.x, in.y))
+				input_key(ui, key, &in);
 		}
-		req = keys_request(ui->keys, active_keymap(ui), key);
-		if (req == REQ_NONE) {
-			if (ui->paging) {
-				ui->paging = false;
-			} else if (ui->transforming) {
-				/* The transform keymap has no fallback: another key cancels. */
-				ui->transforming = false;
-				strbuf_addstr(&ui->message, "no transform");
-			} else {
-				unknown_key(ui, key);
-			}
-			continue;
-		}
-		handle(ui, req, &in);
 	}
 }
 
