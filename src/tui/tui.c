@@ -1456,45 +1456,48 @@ start_transform(struct tui *ui)
 	}
 }
 
+/*
+ * Append sep and the lens's breadcrumbs (none with sep NULL), then the
+ * key of req with what it does: ": merge foo  (u undoes)".
+ */
+static void
+add_crumbs(struct tui *ui, const char *sep, enum request req, const char *does)
+{
+	struct strbuf crumbs = STRBUF_INIT;
+
+	if (sep) {
+		strbuf_addstr(&ui->message, sep);
+		lens_describe(&ui->model.lens, &crumbs);
+		text_escape(&ui->message, crumbs.buf, crumbs.len);
+		strbuf_release(&crumbs);
+	}
+	strbuf_addstr(&ui->message, "  (");
+	keys_first_name(&ui->message, ui->keys, pane_keymaps[ui->active], req, ui->disp.utf8);
+	strbuf_addstr(&ui->message, does);
+	strbuf_addch(&ui->message, ')');
+}
+
 /* Say what the lens is now: "merge foo > focus bar" after what. */
 static void
 say_lens(struct tui *ui, const char *what)
 {
 	strbuf_addstr(&ui->message, what);
-	if (lens_reshaped(&ui->model.lens)) {
-		struct strbuf crumbs = STRBUF_INIT;
-
-		strbuf_addstr(&ui->message, ": ");
-		lens_describe(&ui->model.lens, &crumbs);
-		text_escape(&ui->message, crumbs.buf, crumbs.len);
-		strbuf_release(&crumbs);
-		strbuf_addstr(&ui->message, "  (");
-		keys_first_name(&ui->message, ui->keys, pane_keymaps[ui->active], REQ_UNDO,
-				ui->disp.utf8);
-		strbuf_addstr(&ui->message, " undoes)");
-	} else {
+	if (lens_reshaped(&ui->model.lens))
+		add_crumbs(ui, ": ", REQ_UNDO, " undoes");
+	else
 		strbuf_addstr(&ui->message, ": no transform");
-	}
 }
 
-/* After P: "grouped by process > merge gc  (P again: back)". */
+/* After P: "not by process: merge gc  (P again: back)". */
 static void
 say_by_process(struct tui *ui)
 {
-	const struct lens *l = &ui->model.lens;
-	struct strbuf crumbs = STRBUF_INIT;
+	bool on = ui->model.lens.by_process;
 
-	strbuf_addstr(&ui->message, l->by_process ? "grouped by process" : "not by process");
-	if (l->nr_levels) {
-		strbuf_addstr(&ui->message, l->by_process ? ", under " : ": ");
-		lens_describe(l, &crumbs);
-		text_escape(&ui->message, crumbs.buf, crumbs.len);
-		strbuf_release(&crumbs);
-	}
-	strbuf_addstr(&ui->message, "  (");
-	keys_first_name(&ui->message, ui->keys, pane_keymaps[ui->active], REQ_BY_PROCESS,
-			ui->disp.utf8);
-	strbuf_addstr(&ui->message, " again: back)");
+	strbuf_addstr(&ui->message, on ? "grouped by process" : "not by process");
+	/* Grouped, the breadcrumbs start with it: say only what is on top. */
+	add_crumbs(ui, !ui->model.lens.nr_levels ? NULL : on ? ", the lens: " : ": ",
+		   REQ_BY_PROCESS, " again: back");
 }
 
 /* The key after a: apply its transform by the pane's selection. */
