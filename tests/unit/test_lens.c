@@ -934,6 +934,35 @@ test_by_process_file_and_bake(void **state)
 	model_release(&m);
 }
 
+/* lens_check() sees a sample on another process's stack, or a frame lost. */
+static void
+test_by_process_check(void **state)
+{
+	struct model m;
+	struct tf_error err = TF_ERROR_INIT;
+	stack_id *gs, saved;
+
+	(void)state;
+	setup_procs(&m);
+	model_set_by_process(&m, true);
+	check_model(&m);
+	gs = m.lens.group_stack[0];
+	/* Sample 0 (xz main;f) on sample 2's stack (c c main;g). */
+	saved = gs[0];
+	gs[0] = gs[2];
+	assert_int_equal(lens_check(&m.lens, m.ps, &err), -1);
+	assert_non_null(strstr(tf_error_text(&err), "sample 0"));
+	/* On its process's root alone: its frames are missing. */
+	gs[0] = m.lens.group.stacks[saved].parent;
+	gs[0] = m.lens.group.stacks[gs[0]].parent;
+	assert_int_equal(lens_check(&m.lens, m.ps, &err), -1);
+	assert_non_null(strstr(tf_error_text(&err), "short of frames"));
+	gs[0] = saved;
+	assert_int_equal(lens_check(&m.lens, m.ps, &err), 0);
+	tf_error_release(&err);
+	model_release(&m);
+}
+
 /* Symbols came: the group is made again over the new frames. */
 static void
 test_by_process_after_symbols(void **state)
@@ -983,6 +1012,7 @@ main(void)
 		cmocka_unit_test(test_by_process_replaces_root),
 		cmocka_unit_test_setup_teardown(test_by_process_file_and_bake, tmpdir_setup,
 						tmpdir_teardown),
+		cmocka_unit_test(test_by_process_check),
 		cmocka_unit_test(test_by_process_after_symbols),
 	};
 
