@@ -170,11 +170,11 @@ void builder_add_roots(struct builder *b, builder_root_fn *root, void *ctx);
  * (which may be p->stack). With replace (old's frames) an outermost
  * FRAME_PROCESS frame is dropped, the new root taking its place, so a
  * perf profile's process frames are not doubled. r remembers the stacks
- * made, for every profile over one out. O(samples + stacks), no
- * recursion.
+ * made, for every profile over one out, and is made for old's nr_old
+ * stacks. O(samples + stacks), no recursion.
  */
 struct builder_roots;
-struct builder_roots *builder_roots_new(void);
+struct builder_roots *builder_roots_new(uint32_t nr_old);
 void builder_roots_free(struct builder_roots *r);
 void builder_roots_profile(struct builder_roots *r, const struct stack_node *old,
 			   const struct frame *replace, struct profile_set *out,

@@ -207,17 +207,32 @@ root_memo_put(struct root_memo *m, uint64_t key, stack_id val)
 	m->nr++;
 }
 
+/*
+ * Most old stacks are under one root only (a call path is one process's),
+ * so each old stack's first (root, new stack) is in arrays by old stack,
+ * and only the others go through the hash: a sample's walk up its stack
+ * then mostly reads arrays, where probing a table of millions missed the
+ * cache at every step.
+ */
 struct builder_roots {
-	struct root_memo memo;
+	frame_id *first_root; /* per old stack: the root it was first under, or FRAME_NONE */
+	stack_id *first;      /* its new stack there */
+	uint32_t nr_old;
+	struct root_memo memo; /* the other pairs */
 	stack_id *path;
 	size_t alloc_path;
 };
 
 struct builder_roots *
-builder_roots_new(void)
+builder_roots_new(uint32_t nr_old)
 {
 	struct builder_roots *r = xcalloc(1, sizeof(*r));
 
+	r->nr_old = nr_old;
+	r->first_root = xmalloc(sizeof(*r->first_root) * ((size_t)nr_old + 1));
+	r->first = xmalloc(sizeof(*r->first) * ((size_t)nr_old + 1));
+	for (uint32_t i = 0; i < nr_old; i++)
+		r->first_root[i] = FRAME_NONE;
 	r->memo.mask = 1023;
 	r->memo.keys = xmalloc(sizeof(*r->memo.keys) * (r->memo.mask + 1));
 	r->memo.vals = xzalloc_table(r->memo.mask + 1, sizeof(*r->memo.vals));
@@ -229,10 +244,34 @@ builder_roots_free(struct builder_roots *r)
 {
 	if (!r)
 		return;
+	free(r->first_root);
+	free(r->first);
 	free(r->memo.keys);
 	free(r->memo.vals);
 	free(r->path);
 	free(r);
+}
+
+/* Old stack o's new stack under root fr, or STACK_ROOT if not made yet. */
+static inline stack_id
+roots_get(const struct builder_roots *r, stack_id o, frame_id fr)
+{
+	if (r->first_root[o] == fr)
+		return r->first[o];
+	if (r->first_root[o] == FRAME_NONE)
+		return STACK_ROOT;
+	return root_memo_get(&r->memo, root_key(o, fr));
+}
+
+static inline void
+roots_put(struct builder_roots *r, stack_id o, frame_id fr, stack_id s)
+{
+	if (r->first_root[o] == FRAME_NONE) {
+		r->first_root[o] = fr;
+		r->first[o] = s;
+	} else {
+		root_memo_put(&r->memo, root_key(o, fr), s);
+	}
 }
 
 /* Whether old stack o is an outermost process frame that replace drops. */
@@ -248,7 +287,6 @@ builder_roots_profile(struct builder_roots *r, const struct stack_node *old,
 		      const struct frame *replace, struct profile_set *out,
 		      const struct profile *p, stack_id *dst, builder_root_fn *root, void *ctx)
 {
-	struct root_memo *memo = &r->memo;
 	stack_id last_old = STACK_ROOT, last_new = STACK_ROOT;
 	thread_id last_thread = THREAD_NONE;
 	frame_id fr = FRAME_NONE, last_r = FRAME_NONE;
@@ -269,24 +307,27 @@ builder_roots_profile(struct builder_roots *r, const struct stack_node *old,
 		/* Up to the nearest old stack done already, or the root ... */
 		for (o = s; o != STACK_ROOT && !replaced_root(old, replace, o);
 		     o = old[o].parent) {
-			cur = root_memo_get(memo, root_key(o, fr));
+			if (o >= r->nr_old)
+				BUG("stack %u of %u old ones", o, r->nr_old);
+			cur = roots_get(r, o, fr);
 			if (cur != STACK_ROOT)
 				break;
 			ALLOC_GROW(r->path, n, r->alloc_path);
 			r->path[n++] = o;
 		}
 		if (o == STACK_ROOT || replaced_root(old, replace, o)) {
-			cur = root_memo_get(memo, root_key(STACK_ROOT, fr));
+			/* The roots themselves: few, in the hash. */
+			cur = root_memo_get(&r->memo, root_key(STACK_ROOT, fr));
 			if (cur == STACK_ROOT) {
 				cur = profile_set_stack(out, STACK_ROOT, fr);
-				root_memo_put(memo, root_key(STACK_ROOT, fr), cur);
+				root_memo_put(&r->memo, root_key(STACK_ROOT, fr), cur);
 			}
 		}
 		/* ... then down again, each old frame under the new root. */
 		while (n > 0) {
 			o = r->path[--n];
 			cur = profile_set_stack(out, cur, old[o].frame);
-			root_memo_put(memo, root_key(o, fr), cur);
+			roots_put(r, o, fr, cur);
 		}
 		last_old = s;
 		last_r = fr;
@@ -299,7 +340,7 @@ void
 builder_add_roots(struct builder *b, builder_root_fn *root, void *ctx)
 {
 	struct profile_set *ps = b->ps;
-	struct builder_roots *r = builder_roots_new();
+	struct builder_roots *r = builder_roots_new(ps->nr_stacks);
 	struct stack_node *old = xmemdup(ps->stacks, sizeof(*old) * ps->nr_stacks);
 
 	profile_set_clear_stacks(ps);

@@ -719,7 +719,7 @@ group_build(struct lens *l, struct profile_set *ps)
 	profile_set_reserve_stacks(&l->group, ps->nr_stacks + ps->nr_threads);
 	l->group_stack = xcalloc(ps->nr_profiles + 1, sizeof(*l->group_stack));
 	l->nr_group_stack = ps->nr_profiles;
-	r = builder_roots_new();
+	r = builder_roots_new(ps->nr_stacks);
 	for (size_t i = 0; i < ps->nr_profiles; i++) {
 		const struct profile *p = ps->profiles[i];
 
