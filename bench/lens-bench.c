@@ -19,7 +19,8 @@
  *    its tree and function weights, what the next draw of Left Heavy
  *    needs (target from issue 15: 200 ms on >= 1 M stacks and 10 M
  *    samples), then the next keystroke's layout over the cached tree
- *    (target: 10 ms).
+ *    (target: 10 ms);
+ *  - grouping by process (P) and back, the same way.
  *
  * Then it generates NAMES distinct frame names (default 1.2 M) shaped
  * like C++ symbols and times a search over them for several regexes
@@ -448,6 +449,39 @@ bench_transforms(struct model *m)
 	strbuf_release(&path);
 }
 
+/*
+ * The group by process (P): on (the grouped stacks, their tree and
+ * function weights), the next keystroke, off (the set's own again).
+ */
+static void
+bench_by_process(struct model *m)
+{
+	enum { RUNS = 5 };
+	double on[RUNS], key[RUNS], off[RUNS];
+	uint32_t stacks = 0;
+
+	model_set_threads(m, NULL);
+	model_tree(m);
+	model_func_stats(m);
+	for (int r = 0; r < RUNS; r++) {
+		double t0 = now_ms();
+
+		model_set_by_process(m, true);
+		model_tree(m);
+		model_func_stats(m);
+		on[r] = now_ms() - t0;
+		key[r] = keystroke_ms(m);
+		stacks = model_view(m)->nr_stacks;
+		t0 = now_ms();
+		model_set_by_process(m, false);
+		model_tree(m);
+		model_func_stats(m);
+		off[r] = now_ms() - t0;
+	}
+	printf("by process (P), %u grouped stacks: on %6.1f ms  key %5.1f ms  off %6.1f ms\n",
+	       stacks, median(on, RUNS), median(key, RUNS), median(off, RUNS));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -467,6 +501,7 @@ main(int argc, char **argv)
 		bench_search_index(&m);
 		bench_sandwich(&m);
 		bench_transforms(&m);
+		bench_by_process(&m);
 		model_release(&m);
 	}
 
