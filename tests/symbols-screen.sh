@@ -87,6 +87,19 @@ check "...now with its inlined callees" on_screen "│middle"
 keys q
 check "q quits" wait_for "EXIT=0"
 
+# --- P while the symbols run: grouping adds frames to the set the symbols
+# job reads, so it waits for them, and comes with them
+start 100 30 TFLAME_SYMBOLS_DELAY=3
+run "$TFLAME '$prof'"
+check "first screen" wait_for "symbols 0%"
+keys P
+check "P says it waits for the symbols" wait_for "grouping by process once the symbols are in"
+check "...and is not on yet" not_on_screen "│ by process"
+check "the symbols land grouped by process" wait_for "│ by process"
+check "...under the process" on_screen "^prog-?$"
+keys q
+check "q quits" wait_for "EXIT=0"
+
 # --- o on a box whose frame has its function's line: the hottest line
 # first (the declaration has no samples), the declaration on d
 start 100 30
