@@ -251,7 +251,6 @@ static const uint64_t *
 base_weights(struct model *m)
 {
 	struct sample_filter filter = model_filter(m);
-
 	const struct profile_set *base = lens_base(&m->lens, m->ps);
 
 	if (m->base_gen == m->sel_gen)
@@ -674,7 +673,8 @@ model_export_lens(struct model *m, struct export_lens *el)
 	el->threads = m->lens.threads;
 	el->sample_stack = NULL;
 	el->ctx = NULL;
-	if (lens_map(&m->lens) || m->lens.timed || m->lens.by_process) {
+	/* Grouped by process, el->p has the grouped stacks already. */
+	if (lens_map(&m->lens) || m->lens.timed) {
 		el->sample_stack = lens_sample_stack;
 		el->ctx = m;
 	}

@@ -1,0 +1,1 @@
+export --to=speedscope --by-process --pid=4582 tests/data/recorded/multi-process.txt
