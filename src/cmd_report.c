@@ -90,6 +90,7 @@ struct report {
 	struct proc_row *procs;  /* the processes of those threads, heaviest first */
 	uint32_t nr_procs;
 	bool *shown;             /* per thread: among the --limit heaviest */
+	struct thread_weight *kept; /* per thread: its samples the lens keeps */
 	const struct func_table *ft;
 	const struct func_stats *stats;
 	func_id *by_self, *by_total; /* functions with weight, in order */
@@ -176,7 +177,6 @@ static void
 procs_compute(struct report *r)
 {
 	const struct thread_table *tt = model_thread_weights(r->m);
-	const bool *keep = r->m->lens.threads;
 
 	r->shown = xcalloc((size_t)r->ps->nr_threads + 1, sizeof(*r->shown));
 	for (size_t i = 0; i < r->nr_threads && (!r->limit || i < r->limit); i++)
@@ -186,16 +186,16 @@ procs_compute(struct report *r)
 		const struct process_weight *pw = &tt->procs[i];
 		struct proc_row pr = { pw, 0, 0, 0, 0 };
 
-		/* A thread's weight is all or none of it, whatever the filter. */
 		for (uint32_t j = pw->first; j < pw->first + pw->nr; j++) {
-			const struct thread_weight *tw = &tt->threads[j];
+			thread_id id = tt->threads[j].thread;
+			const struct thread_weight *tw = &r->kept[id];
 
-			if (keep && !keep[tw->thread])
+			if (!tw->samples)
 				continue;
 			pr.samples += tw->samples;
 			pr.weight += tw->weight;
 			pr.nr++;
-			pr.shown += r->shown[tw->thread];
+			pr.shown += r->shown[id];
 		}
 		if (pr.nr)
 			r->procs[r->nr_procs++] = pr;
@@ -207,26 +207,17 @@ static void
 report_compute(struct report *r)
 {
 	const struct profile_set *ps = r->ps;
-	const struct profile *p = r->p;
-	const bool *keep = r->m->lens.threads;
 	struct thread_row *rows = xcalloc(ps->nr_threads + 1, sizeof(*rows));
 
 	r->total = model_total(r->m);
-	for (uint32_t t = 0; t < ps->nr_threads; t++)
-		rows[t].id = t;
-	for (size_t i = 0; i < p->nr_samples; i++) {
-		thread_id t = p->thread[i];
-
-		if (keep && !keep[t])
-			continue;
-		rows[t].samples++;
-		rows[t].weight += p->weight[i];
-		r->nr_samples++;
-	}
+	/* The samples the lens keeps, so that the shares add up to 100%. */
+	r->kept = xcalloc((size_t)ps->nr_threads + 1, sizeof(*r->kept));
+	r->nr_samples = model_kept_thread_weights(r->m, r->kept);
 	r->nr_threads = 0;
 	for (uint32_t t = 0; t < ps->nr_threads; t++)
-		if (rows[t].samples)
-			rows[r->nr_threads++] = rows[t];
+		if (r->kept[t].samples)
+			rows[r->nr_threads++] = (struct thread_row){ t, r->kept[t].samples,
+								     r->kept[t].weight };
 	qsort(rows, r->nr_threads, sizeof(*rows), cmp_thread_row);
 	r->threads = rows;
 	procs_compute(r);
@@ -249,6 +240,7 @@ report_release(struct report *r)
 	free(r->threads);
 	free(r->procs);
 	free(r->shown);
+	free(r->kept);
 	free(r->by_self);
 	free(r->by_total);
 	free(r->line_rows);
@@ -669,10 +661,11 @@ print_threads(const struct report *r, struct strbuf *out)
 			add_thread_line(out, r, width, pr->weight, pr->samples, pw->pid, -1,
 					pw->comm, "", pr);
 		for (uint32_t j = pw->first; j < pw->first + pw->nr; j++) {
-			const struct thread_weight *tw = &tt->threads[j];
-			const struct thread *t = &ps->threads[tw->thread];
+			thread_id id = tt->threads[j].thread;
+			const struct thread_weight *tw = &r->kept[id];
+			const struct thread *t = &ps->threads[id];
 
-			if (!r->shown[tw->thread])
+			if (!r->shown[id])
 				continue;
 			add_thread_line(out, r, width, tw->weight, tw->samples, t->pid, t->tid,
 					t->comm, group ? "  " : "", NULL);
@@ -709,8 +702,22 @@ print_text(const struct report *r)
 	}
 	strbuf_addch(&out, '\n');
 	strbuf_addf(&out, "samples   %zu", r->nr_samples);
-	if (r->m->lens.threads)
-		strbuf_addf(&out, " of %zu (thread filter)", p->nr_samples);
+	if (r->nr_samples < p->nr_samples) {
+		const char *sep = " (";
+
+		strbuf_addf(&out, " of %zu", p->nr_samples);
+		if (r->m->lens.threads) {
+			strbuf_addf(&out, "%sthread filter", sep);
+			sep = ", ";
+		}
+		if (r->m->lens.timed) {
+			strbuf_addf(&out, "%stime range", sep);
+			sep = ", ";
+		}
+		if (r->m->lens.nr_levels)
+			strbuf_addf(&out, "%stransforms", sep);
+		strbuf_addch(&out, ')');
+	}
 	strbuf_addstr(&out, "\nweight    ");
 	add_amount(&out, p, r->total);
 	if (p->unit == UNIT_NANOSECONDS) {

@@ -408,6 +408,14 @@ const struct search_index *model_search_inverted(struct model *m);
 /* The thread picker's table for the current profile. */
 const struct thread_table *model_thread_weights(struct model *m);
 /*
+ * Per thread of the set (ps->nr_threads entries of out, overwritten; their
+ * thread field unset): the weight and number of the samples the whole lens
+ * keeps, the thread filter, the time range and the transforms (a sample
+ * whose stack they drop or empty counts nowhere), so that the weights add
+ * up to model_total(). Returns how many samples are kept.
+ */
+size_t model_kept_thread_weights(struct model *m, struct thread_weight *out);
+/*
  * The thread picker's sparklines: for each thread of
  * model_thread_weights(), in its order, the share of each of cols equal
  * columns of the profile's time range that the thread's samples cover,

@@ -1239,6 +1239,31 @@ model_thread_weights(struct model *m)
 	return &m->thread_tab;
 }
 
+size_t
+model_kept_thread_weights(struct model *m, struct thread_weight *out)
+{
+	const struct profile *p = model_samples(m);
+	const stack_id *map = lens_map(&m->lens);
+	const bool *keep = m->lens.threads;
+	size_t kept = 0;
+
+	memset(out, 0, sizeof(*out) * m->ps->nr_threads);
+	for (size_t i = 0; i < p->nr_samples; i++) {
+		thread_id t = p->thread[i];
+
+		if (keep && !keep[t])
+			continue;
+		if (m->lens.timed && (p->time[i] < m->lens.t0 || p->time[i] >= m->lens.t1))
+			continue;
+		if (map && (map[p->stack[i]] == LENS_DROPPED || map[p->stack[i]] == STACK_ROOT))
+			continue;
+		out[t].weight += p->weight[i];
+		out[t].samples++;
+		kept++;
+	}
+	return kept;
+}
+
 /*
  * Add [a, b) (in columns, 0 <= a <= b <= cols) to a row of activity: the
  * partial columns at its ends into acc, the whole ones between as a

@@ -116,6 +116,50 @@ test_set_changed(void **state)
 	model_release(&m);
 }
 
+/*
+ * The weight per thread of the samples the whole lens keeps: a dropped
+ * function's samples go from their thread, a time range keeps its own,
+ * and the weights add up to the model's total.
+ */
+static void
+test_kept_thread_weights(void **state)
+{
+	struct model m;
+	struct thread_weight kept[3];
+	struct tf_error err = TF_ERROR_INIT;
+	thread_id t1, t2;
+
+	(void)state;
+	setup(&m);
+	t1 = m.ps->profiles[0]->thread[0];
+	t2 = m.ps->profiles[0]->thread[1];
+	assert_int_equal(m.ps->nr_threads, 2);
+	assert_int_equal(model_kept_thread_weights(&m, kept), 3);
+	assert_int_equal(kept[t1].weight, 6);
+	assert_int_equal(kept[t1].samples, 2);
+	assert_int_equal(kept[t2].weight, 4);
+
+	assert_int_equal(model_push_transform(&m, LENS_DROP_FUNCTION, "^f$", &err), 0);
+	assert_int_equal(model_kept_thread_weights(&m, kept), 2);
+	assert_int_equal(kept[t1].weight, 1);
+	assert_int_equal(kept[t1].samples, 1);
+	assert_int_equal(kept[t2].weight, 4);
+	assert_int_equal(kept[t1].weight + kept[t2].weight, model_total(&m));
+
+	/* From 15 ns on: thread 2's sample at 20 and thread 1's at 30. */
+	model_set_time(&m, true, 15, 100);
+	assert_int_equal(model_kept_thread_weights(&m, kept), 2);
+	assert_int_equal(model_pop_transform(&m), true);
+	model_set_time(&m, true, 0, 25);
+	assert_int_equal(model_kept_thread_weights(&m, kept), 2);
+	assert_int_equal(kept[t1].weight, 5);
+	assert_int_equal(kept[t2].weight, 4);
+	assert_int_equal(kept[t1].weight + kept[t2].weight, model_total(&m));
+	check_model(&m);
+	tf_error_release(&err);
+	model_release(&m);
+}
+
 static void
 test_totals(void **state)
 {
@@ -926,6 +970,7 @@ main(void)
 		cmocka_unit_test(test_sandwich_cached),
 		cmocka_unit_test(test_search_sandwich_in_model),
 		cmocka_unit_test(test_set_changed),
+		cmocka_unit_test(test_kept_thread_weights),
 		cmocka_unit_test(test_search_lane),
 		cmocka_unit_test(test_thread_activity),
 		cmocka_unit_test(test_thread_activity_untimed),
