@@ -46,6 +46,12 @@ struct diff_row {
 
 /* floor(w * to / from) exactly; w when from is 0. */
 uint64_t diff_scale(uint64_t w, uint64_t from, uint64_t to);
+/*
+ * A weight w of profile from in the decimals of profile to (profile.h:
+ * weight_decimals), so that 3.5 before and 3.5 after are the same
+ * amount; saturated, rounded down.
+ */
+uint64_t diff_same_decimals(uint64_t w, const struct profile *from, const struct profile *to);
 
 /*
  * Every function with weight on either side (process frames aside), in no

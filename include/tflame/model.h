@@ -74,6 +74,46 @@ enum thread_key {
 	THREAD_BY_COMM,
 };
 
+/*
+ * A comparison's caches (model_diff.c): the weights of the profile the
+ * shown one is compared with (model_diff_base()), under the same lens.
+ * Each is valid when its gen is the model's generation and its dgen the
+ * diff's (bumped by the normalisation), some also of one build of the
+ * sandwich or inverted tree.
+ */
+struct model_diff {
+	bool normalize;           /* the base scaled to the shown total */
+	uint64_t dgen;            /* bumped by a change of normalize */
+	size_t other_of;          /* the profile other was looked up for, +1; 0 never */
+	int other;                /* index of its diff_other(), or -1 */
+
+	/* per set stack: the base's samples the lens keeps, raw; for sel_gen */
+	uint64_t *set_w;
+	uint64_t set_total;
+	uint64_t set_gen;
+	/* per view stack: folded through the transforms and scaled */
+	uint64_t *view_w;
+	uint32_t nr_view_w;
+	uint64_t total, raw_total; /* their sum; and before scaling */
+	uint64_t w_gen, w_dgen;
+	uint64_t *tree_tot;       /* per view stack: its subtree's base weight */
+	uint64_t tree_gen, tree_dgen;
+	struct func_stats *fstats;
+	uint64_t fstats_gen, fstats_dgen;
+	/* the base's own Left Heavy tree, its sandwich and inverted tree made from it */
+	struct calltree tree;
+	uint64_t ctree_gen, ctree_dgen;
+	uint64_t *sw_tot[2];      /* per node of the model's callers, callees tree */
+	uint64_t sw_build, sw_gen, sw_dgen; /* the model's sandwich_builds they are of */
+	uint64_t *inv_tot;        /* per node of model_inverted()'s tree */
+	uint64_t inv_build, inv_gen, inv_dgen; /* the model's inv_builds it is of */
+
+	/* model_swap_diff(): the mask it replaced and the one it set, to swap back */
+	bool swapped;
+	size_t swap_from;         /* the profile swapped away from */
+	bool *swap_mask, *swap_set; /* owned; NULL: no filter */
+};
+
 struct model {
 	struct profile_set *ps;   /* owned */
 	struct lens lens;         /* profile, threads, search, transforms */
@@ -178,6 +218,9 @@ struct model {
 	uint64_t inv_builds;         /* counts builds: which inverted tree is cached */
 	struct search_index search_inv;
 	uint64_t sinv_build, sinv_sgen; /* inv_builds, search_gen it is of */
+
+	struct model_diff diff;
+	uint64_t rows_dgen;          /* diff.dgen the sandwich rows are of */
 };
 
 /* Take ownership of ps (at least one profile) and show its first profile. */
@@ -384,7 +427,9 @@ bool model_sandwich_cached(const struct model *m, func_id func);
 const struct search_index *model_search_sandwich(struct model *m, func_id func, bool callees);
 /*
  * The rows of the Sandwich table in the order asked for; with filter set
- * and a search current, only the functions it matches.
+ * and a search current, only the functions it matches. In diff mode a
+ * function with weight on either side has a row, and the delta orders
+ * compare with model_base_func_stats().
  */
 const struct sandwich_rows *model_sandwich_rows(struct model *m, enum sandwich_sort by,
 						bool reverse, bool filter);
@@ -449,12 +494,86 @@ uint32_t model_mark_threads(const struct model *m, enum thread_key by, int64_t i
  */
 uint32_t model_carry_threads(struct model *m, bool *mask);
 
+/* ------------------------------------------------------------ comparing */
+
+/*
+ * Diff mode (diff.h): a set made by diff_join(), or a differential folded
+ * file, holds the profiles of both sides, and the one shown is compared
+ * with its counterpart, diff_other(). Nothing of the shown side changes:
+ * the functions below give the counterpart's ("the base's") weights under
+ * the same lens, on the shown side's stacks, functions and trees:
+ *  - the thread filter by comm: a base thread is kept when a kept thread
+ *    of the shown profile (one with samples) has its comm; no filter keeps
+ *    all;
+ *  - the time range by offset: the same offsets from each profile's
+ *    first sample, where both have times (else the base keeps them all);
+ *  - the transforms: the base's stacks are the set's, mapped as the
+ *    shown one's;
+ *  - count_samples: each base sample weighs 1 too;
+ *  - in the shown profile's decimals (diff_same_decimals()).
+ * Normalised, each view stack's base weight is scaled to the shown total
+ * (diff_scale(w, base total, shown total)), as difffolded.pl -n scales
+ * each line.
+ *
+ * Every answer is NULL outside diff mode, and a pointer valid as the
+ * model's own caches are (until the lens changes), and also until the
+ * normalisation changes. The base arrays are built on first use: one pass
+ * over the base's samples when the selection changes, O(stacks) else.
+ */
+
+/* The profile the shown one is compared with, or NULL: not in diff mode. */
+const struct profile *model_diff_base(struct model *m);
+/* Scale the base to the shown profile's total under the lens, or not. */
+void model_set_diff_normalize(struct model *m, bool on);
+bool model_diff_normalized(const struct model *m);
+/*
+ * Per stack of model_view(): the base's weight there; *total (if not
+ * NULL) gets their sum.
+ */
+const uint64_t *model_base_stack_weights(struct model *m, uint64_t *total);
+/*
+ * Per node of model_tree() (a stack of model_view()): the base weight of
+ * its subtree. A stack with no weight in the shown profile is in no tree,
+ * but its base weight counts in its ancestors'.
+ */
+const uint64_t *model_base_tree_totals(struct model *m);
+/* Per function of model_funcs(): the base's self and total. */
+const struct func_stats *model_base_func_stats(struct model *m);
+/*
+ * Per node of model_sandwich(m, func)'s callers tree (callees false) or
+ * callees tree: the base weight of the node's subtree, the base's own
+ * sandwich of func matched to it by path (the same frame under the
+ * matched parent). Builds model_sandwich(m, func) if it is not cached.
+ */
+const uint64_t *model_base_sandwich(struct model *m, func_id func, bool callees);
+/* The same per node of model_inverted()'s tree (which it builds if need be). */
+const uint64_t *model_base_inverted_totals(struct model *m);
+/*
+ * Show the base profile instead; its counterpart is then the one shown
+ * before. The thread filter is carried by comm (as the base's weights
+ * read it), the time range by offset; transforms, search, normalisation
+ * and count_samples (where the base can count) stay. Swapping back right
+ * away gives back the thread mask as it was. Returns false, changing
+ * nothing, when not in diff mode.
+ */
+bool model_swap_diff(struct model *m);
+/*
+ * For model.c: free the comparison's caches (model_set_changed(),
+ * model_release()), keeping the normalisation; check the current ones
+ * (model_check()).
+ */
+void model_diff_release(struct model *m);
+int model_diff_check(const struct model *m, struct tf_error *err);
+
 /*
  * Check the model and every cache that is current: weights that sum to the
  * total, and calltree_check(), chart_check(), func_table_check() on the
  * tree, chart and functions, whose totals must agree; search_check(),
  * search_index_check(), sandwich_check(), sandwich_rows_check(),
- * inverted_check() and the thread table's order and sums. Returns 0, or -1 with err set.
+ * inverted_check() and the thread table's order and sums; in diff mode the
+ * base's: weights that sum to its total, tree totals that are the node's
+ * weight plus its children's, functions within the total, a sandwich
+ * whose roots weigh its function's total. Returns 0, or -1 with err set.
  */
 int model_check(const struct model *m, struct tf_error *err);
 

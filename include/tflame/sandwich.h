@@ -88,6 +88,14 @@ enum sandwich_sort {
 	SANDWICH_BY_TOTAL, /* total, then self, heaviest first; then by name */
 	SANDWICH_BY_SELF,  /* self, then total, heaviest first; then by name */
 	SANDWICH_BY_NAME,  /* name, then module, in byte order */
+	/*
+	 * In a comparison: the change of total (of self) against the base,
+	 * signed, the most grown first and the most shrunk last; then the
+	 * other delta, then by name. Without a base, the change is the
+	 * weight itself.
+	 */
+	SANDWICH_BY_DELTA_TOTAL,
+	SANDWICH_BY_DELTA_SELF,
 };
 
 /*
@@ -109,11 +117,15 @@ struct sandwich_rows {
 void sandwich_rows_init(struct sandwich_rows *r);
 /*
  * Fill r (replacing its rows) from st (ft->nr_funcs entries, as from
- * func_stats_compute()). O(functions log functions).
+ * func_stats_compute()). base, when not NULL, is the same for the
+ * profile compared with (model_base_func_stats()): a function with
+ * weight on either side then has a row, one gone from st with 0 there,
+ * and the delta orders read it. O(functions log functions).
  */
 void sandwich_rows_build(struct sandwich_rows *r, const struct profile_set *ps,
 			 const struct func_table *ft, const struct func_stats *st,
-			 enum sandwich_sort by, bool reverse, const struct search *match);
+			 const struct func_stats *base, enum sandwich_sort by, bool reverse,
+			 const struct search *match);
 void sandwich_rows_release(struct sandwich_rows *r);
 /* The row of func in r, or UINT32_MAX: O(rows). */
 uint32_t sandwich_rows_find(const struct sandwich_rows *r, func_id func);
@@ -125,6 +137,7 @@ uint32_t sandwich_rows_find(const struct sandwich_rows *r, func_id func);
  */
 int sandwich_rows_check(const struct sandwich_rows *r, const struct profile_set *ps,
 			const struct func_table *ft, const struct func_stats *st,
-			const struct search *match, struct tf_error *err);
+			const struct func_stats *base, const struct search *match,
+			struct tf_error *err);
 
 #endif /* TFLAME_SANDWICH_H */

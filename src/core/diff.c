@@ -22,6 +22,16 @@ diff_scale(uint64_t w, uint64_t from, uint64_t to)
 	return x > UINT64_MAX ? UINT64_MAX : (uint64_t)x;
 }
 
+uint64_t
+diff_same_decimals(uint64_t w, const struct profile *from, const struct profile *to)
+{
+	for (unsigned d = from->weight_decimals; d < to->weight_decimals; d++)
+		w = w > UINT64_MAX / 10 ? UINT64_MAX : w * 10;
+	for (unsigned d = to->weight_decimals; d < from->weight_decimals; d++)
+		w /= 10;
+	return w;
+}
+
 /* A function of one side, for the join. */
 struct diff_key {
 	const char *name, *module;

@@ -631,20 +631,6 @@ add_box(struct strbuf *sb, const struct profile *p, const char *name, size_t len
 }
 
 /*
- * A weight of base in p's decimals (profile.h: weight_decimals), so that
- * 3.5 before and 3.5 after are the same amount; saturated, rounded down.
- */
-static uint64_t
-same_decimals(uint64_t w, const struct profile *base, const struct profile *p)
-{
-	for (unsigned d = base->weight_decimals; d < p->weight_decimals; d++)
-		w = w > UINT64_MAX / 10 ? UINT64_MAX : w * 10;
-	for (unsigned d = p->weight_decimals; d < base->weight_decimals; d++)
-		w /= 10;
-	return w;
-}
-
-/*
  * Per stack: the weight of l->base's samples that end there (the same
  * threads and zoom as the lens), scaled to the lens's total all with
  * base_scale.
@@ -659,7 +645,7 @@ base_weights(const struct export_lens *l, const bool *in, uint64_t all)
 	for (int pass = 0; pass < 1 + l->base_scale; pass++) {
 		for (size_t i = 0; i < b->nr_samples; i++) {
 			stack_id s = b->stack[i];
-			uint64_t w = same_decimals(b->weight[i], b, l->p);
+			uint64_t w = diff_same_decimals(b->weight[i], b, l->p);
 
 			if ((l->threads && !l->threads[b->thread[i]]) || (in && !in[s]))
 				continue;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tflame/diff.h"
 #include "tflame/error.h"
 #include "tflame/export.h"
 #include "tflame/strbuf.h"
@@ -73,6 +74,7 @@ model_release(struct model *m)
 	thread_table_release(&m->thread_tab);
 	inverted_release(&m->inv);
 	search_index_release(&m->search_inv);
+	model_diff_release(m);
 	/* After the caches: the timeline reads its set, a view of the lens's. */
 	lens_release(&m->lens);
 	profile_set_free(m->ps);
@@ -153,6 +155,7 @@ model_set_changed(struct model *m)
 	m->lens.search_func = SEARCH_NO_FUNC;
 	m->timeline_lanes_ok = false;
 	m->base_ok = false;
+	model_diff_release(m);
 	/* The transforms' views are of the old stacks: built again from their text. */
 	if (m->lens.nr_levels)
 		release_view_caches(m);
@@ -1114,14 +1117,17 @@ model_sandwich_rows(struct model *m, enum sandwich_sort by, bool reverse, bool f
 {
 	const struct search *s = filter ? model_search(m) : NULL;
 	const struct func_stats *st = model_func_stats(m);
+	const struct func_stats *base = model_base_func_stats(m);
 	struct sandwich_rows *r = &m->rows;
 
 	if (m->rows_gen == m->generation && r->by == by && r->reverse == reverse &&
-	    r->filtered == (s != NULL) && (!s || m->rows_sgen == m->search_gen))
+	    r->filtered == (s != NULL) && (!s || m->rows_sgen == m->search_gen) &&
+	    m->rows_dgen == m->diff.dgen)
 		return r;
-	sandwich_rows_build(r, m->ps, model_funcs(m), st, by, reverse, s);
+	sandwich_rows_build(r, m->ps, model_funcs(m), st, base, by, reverse, s);
 	m->rows_gen = m->generation;
 	m->rows_sgen = m->search_gen;
+	m->rows_dgen = m->diff.dgen;
 	return r;
 }
 
@@ -1516,6 +1522,7 @@ check_more(const struct model *m, struct tf_error *err)
 	uint64_t g = m->generation, sg = m->search_gen;
 	bool searched = (m->lens.search_re || m->lens.search_func != SEARCH_NO_FUNC) &&
 			m->search_built == sg;
+	bool compared = diff_other(ps, ps->profiles[m->lens.profile]) != NULL;
 
 	if (m->search_built > sg || m->stree_sgen > sg || m->schart_sgen > sg ||
 	    m->rows_sgen > sg || m->stree_gen > g || m->schart_gen > g ||
@@ -1561,9 +1568,14 @@ check_more(const struct model *m, struct tf_error *err)
 					    (unsigned long long)m->fstats[m->sandwich.func].total);
 	}
 	/* Filtered rows can only be checked against the search they were built for. */
+	/* In diff mode, the rows of the base weights they were built with. */
 	if (m->rows_gen == g && m->fstats_gen == g &&
 	    (!m->rows.filtered || (searched && m->rows_sgen == sg)) &&
+	    (!compared ||
+	     (m->rows_dgen == m->diff.dgen && m->diff.fstats_gen == g &&
+	      m->diff.fstats_dgen == m->diff.dgen)) &&
 	    sandwich_rows_check(&m->rows, ps, &m->funcs, m->fstats,
+				compared ? m->diff.fstats : NULL,
 				m->rows.filtered ? &m->search : NULL, err))
 		return -1;
 	if (m->thread_tab_built && m->thread_tab_time == m->time_gen &&
@@ -1585,7 +1597,7 @@ check_more(const struct model *m, struct tf_error *err)
 		if (search_index_check(&m->search_inv, &m->search, err))
 			return -1;
 	}
-	return 0;
+	return model_diff_check(m, err);
 }
 
 int
@@ -1647,8 +1659,15 @@ model_check(const struct model *m, struct tf_error *err)
 			return tf_error_set(err, "lanes weigh %llu, selected weight %llu",
 					    (unsigned long long)weight, (unsigned long long)m->total);
 	}
-	if (m->funcs_built && func_table_check(&m->funcs, model_view(m), err))
-		return -1;
+	if (m->funcs_built) {
+		struct func_table ft = m->funcs;
+
+		/* Marks of the views before a transform changed: made again on use. */
+		if (m->marks_gen != m->tx_gen)
+			ft.outermost = NULL;
+		if (func_table_check(&ft, model_view(m), err))
+			return -1;
+	}
 	if (m->fstats_gen == g && !m->funcs_built)
 		return tf_error_set(err, "function weights without functions");
 	return check_more(m, err);

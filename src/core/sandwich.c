@@ -269,6 +269,7 @@ struct row_order {
 	const struct profile_set *ps;
 	const struct func_table *ft;
 	const struct func_stats *st;
+	const struct func_stats *base; /* or NULL */
 	enum sandwich_sort by;
 	bool reverse;
 };
@@ -295,6 +296,27 @@ cmp_desc(uint64_t a, uint64_t b)
 	return a > b ? -1 : a < b;
 }
 
+/* The change of f's total (self) against the base, saturated. */
+static int64_t
+row_delta(const struct row_order *o, func_id f, bool self)
+{
+	uint64_t now = self ? o->st[f].self : o->st[f].total, was = 0;
+
+	if (o->base)
+		was = self ? o->base[f].self : o->base[f].total;
+	if (now >= was)
+		return now - was > INT64_MAX ? INT64_MAX : (int64_t)(now - was);
+	return was - now > INT64_MAX ? -INT64_MAX : -(int64_t)(was - now);
+}
+
+static int
+cmp_delta(const struct row_order *o, func_id a, func_id b, bool self)
+{
+	int64_t x = row_delta(o, a, self), y = row_delta(o, b, self);
+
+	return x > y ? -1 : x < y;
+}
+
 /* < 0 when function a comes before function b. Never 0 for a != b. */
 static int
 row_cmp(const struct row_order *o, func_id a, func_id b)
@@ -316,6 +338,15 @@ row_cmp(const struct row_order *o, func_id a, func_id b)
 		break;
 	case SANDWICH_BY_NAME:
 		break;
+	case SANDWICH_BY_DELTA_TOTAL:
+	case SANDWICH_BY_DELTA_SELF: {
+		bool self = o->by == SANDWICH_BY_DELTA_SELF;
+
+		c = cmp_delta(o, a, b, self);
+		if (!c)
+			c = cmp_delta(o, a, b, !self);
+		break;
+	}
 	}
 	if (!c)
 		c = cmp_str(o->ps, fa->name, fb->name);
@@ -361,14 +392,16 @@ rows_sort(const struct row_order *o, func_id *a, uint32_t n)
 }
 
 /*
- * A row for every function with weight (that matches): a process frame
- * is no function, and perf report's table has no such row either.
+ * A row for every function with weight (that matches), on either side in
+ * a comparison: a process frame is no function, and perf report's table
+ * has no such row either.
  */
 static bool
 row_wanted(const struct func_table *ft, const struct func_stats *st,
-	   const struct search *match, func_id f)
+	   const struct func_stats *base, const struct search *match, func_id f)
 {
-	return st[f].total && !ft->process[f] && (!match || search_func(match, f));
+	return (st[f].total || (base && base[f].total)) && !ft->process[f] &&
+	       (!match || search_func(match, f));
 }
 
 void
@@ -380,16 +413,17 @@ sandwich_rows_init(struct sandwich_rows *r)
 void
 sandwich_rows_build(struct sandwich_rows *r, const struct profile_set *ps,
 		    const struct func_table *ft, const struct func_stats *st,
-		    enum sandwich_sort by, bool reverse, const struct search *match)
+		    const struct func_stats *base, enum sandwich_sort by, bool reverse,
+		    const struct search *match)
 {
-	struct row_order o = { ps, ft, st, by, reverse };
+	struct row_order o = { ps, ft, st, base, by, reverse };
 
 	r->nr = 0;
 	r->by = by;
 	r->reverse = reverse;
 	r->filtered = match != NULL;
 	for (func_id f = 0; f < ft->nr_funcs; f++) {
-		if (!row_wanted(ft, st, match, f))
+		if (!row_wanted(ft, st, base, match, f))
 			continue;
 		ALLOC_GROW(r->rows, r->nr, r->alloc);
 		r->rows[r->nr++] = f;
@@ -416,9 +450,10 @@ sandwich_rows_find(const struct sandwich_rows *r, func_id func)
 int
 sandwich_rows_check(const struct sandwich_rows *r, const struct profile_set *ps,
 		    const struct func_table *ft, const struct func_stats *st,
-		    const struct search *match, struct tf_error *err)
+		    const struct func_stats *base, const struct search *match,
+		    struct tf_error *err)
 {
-	struct row_order o = { ps, ft, st, r->by, r->reverse };
+	struct row_order o = { ps, ft, st, base, r->by, r->reverse };
 	uint8_t *seen = xcalloc((size_t)ft->nr_funcs + 1, 1);
 	uint32_t want = 0;
 	int ret = 0;
@@ -426,14 +461,14 @@ sandwich_rows_check(const struct sandwich_rows *r, const struct profile_set *ps,
 	if (r->filtered != (match != NULL))
 		ret = tf_error_set(err, "rows built %s a filter", r->filtered ? "with" : "without");
 	for (func_id f = 0; f < ft->nr_funcs && !ret; f++)
-		if (row_wanted(ft, st, match, f))
+		if (row_wanted(ft, st, base, match, f))
 			want++;
 	if (!ret && want != r->nr)
 		ret = tf_error_set(err, "%u rows, %u functions to show", r->nr, want);
 	for (uint32_t i = 0; i < r->nr && !ret; i++) {
 		func_id f = r->rows[i];
 
-		if (f >= ft->nr_funcs || seen[f] || !row_wanted(ft, st, match, f))
+		if (f >= ft->nr_funcs || seen[f] || !row_wanted(ft, st, base, match, f))
 			ret = tf_error_set(err, "row %u: function %u %s", i, f,
 					   f >= ft->nr_funcs ? "out of range"
 					   : seen[f]	     ? "twice"

@@ -614,7 +614,7 @@ check_rows(const struct sandwich_rows *r, struct fixture *fx, const struct searc
 {
 	struct tf_error err = TF_ERROR_INIT;
 
-	if (sandwich_rows_check(r, fx->ps, &fx->ft, fx->st, match, &err))
+	if (sandwich_rows_check(r, fx->ps, &fx->ft, fx->st, NULL, match, &err))
 		fail_msg("sandwich_rows_check: %s", tf_error_text(&err));
 	tf_error_release(&err);
 	check_profile_set(fx->ps);
@@ -654,7 +654,7 @@ test_rows(void **state)
 	}
 	sandwich_rows_init(&r);
 
-	sandwich_rows_build(&r, fx.ps, &fx.ft, fx.st, SANDWICH_BY_TOTAL, false, NULL);
+	sandwich_rows_build(&r, fx.ps, &fx.ft, fx.st, NULL, SANDWICH_BY_TOTAL, false, NULL);
 	/* zed has no weight under the filter: no row. */
 	assert_int_equal(r.nr, 4);
 	assert_string_equal(row_name(&r, &fx, 0), "main");
@@ -665,7 +665,7 @@ test_rows(void **state)
 	assert_int_equal(sandwich_rows_find(&r, fn(&fx, "zed")), UINT32_MAX);
 	check_rows(&r, &fx, NULL);
 
-	sandwich_rows_build(&r, fx.ps, &fx.ft, fx.st, SANDWICH_BY_SELF, false, NULL);
+	sandwich_rows_build(&r, fx.ps, &fx.ft, fx.st, NULL, SANDWICH_BY_SELF, false, NULL);
 	/* self: b 6, a 5, c 5, main 0. */
 	assert_string_equal(row_name(&r, &fx, 0), "b");
 	assert_string_equal(row_name(&r, &fx, 1), "a");
@@ -673,13 +673,13 @@ test_rows(void **state)
 	assert_string_equal(row_name(&r, &fx, 3), "main");
 	check_rows(&r, &fx, NULL);
 
-	sandwich_rows_build(&r, fx.ps, &fx.ft, fx.st, SANDWICH_BY_NAME, false, NULL);
+	sandwich_rows_build(&r, fx.ps, &fx.ft, fx.st, NULL, SANDWICH_BY_NAME, false, NULL);
 	assert_string_equal(row_name(&r, &fx, 0), "a");
 	assert_string_equal(row_name(&r, &fx, 3), "main");
 	assert_int_equal(sandwich_rows_find(&r, fn(&fx, "c")), 2);
 	check_rows(&r, &fx, NULL);
 
-	sandwich_rows_build(&r, fx.ps, &fx.ft, fx.st, SANDWICH_BY_NAME, true, NULL);
+	sandwich_rows_build(&r, fx.ps, &fx.ft, fx.st, NULL, SANDWICH_BY_NAME, true, NULL);
 	assert_string_equal(row_name(&r, &fx, 0), "main");
 	assert_string_equal(row_name(&r, &fx, 3), "a");
 	check_rows(&r, &fx, NULL);
@@ -693,7 +693,7 @@ test_rows(void **state)
 		tf_error_release(&err);
 	}
 	search_init(&s, re, fx.ps, &fx.ft);
-	sandwich_rows_build(&r, fx.ps, &fx.ft, fx.st, SANDWICH_BY_TOTAL, false, &s);
+	sandwich_rows_build(&r, fx.ps, &fx.ft, fx.st, NULL, SANDWICH_BY_TOTAL, false, &s);
 	assert_int_equal(r.nr, 2);
 	assert_true(r.filtered);
 	assert_string_equal(row_name(&r, &fx, 0), "a");
@@ -704,10 +704,10 @@ test_rows(void **state)
 		struct tf_error err = TF_ERROR_INIT;
 
 		r.rows[1] = fn(&fx, "main");
-		assert_int_equal(sandwich_rows_check(&r, fx.ps, &fx.ft, fx.st, &s, &err), -1);
+		assert_int_equal(sandwich_rows_check(&r, fx.ps, &fx.ft, fx.st, NULL, &s, &err), -1);
 		tf_error_release(&err);
 	}
-	sandwich_rows_build(&r, fx.ps, &fx.ft, fx.st, SANDWICH_BY_TOTAL, false, &s);
+	sandwich_rows_build(&r, fx.ps, &fx.ft, fx.st, NULL, SANDWICH_BY_TOTAL, false, &s);
 	check_rows(&r, &fx, &s);
 	search_release(&s);
 	search_re_free(re);
@@ -761,8 +761,8 @@ test_rows_leave_processes_out(void **state)
 	fixture_weigh(&fx, NULL);
 	assert_int_equal(fx.st[fn(&fx, "python3")].total, 4);
 	sandwich_rows_init(&r);
-	for (int by = SANDWICH_BY_TOTAL; by <= SANDWICH_BY_NAME; by++) {
-		sandwich_rows_build(&r, fx.ps, &fx.ft, fx.st, (enum sandwich_sort)by, false, NULL);
+	for (int by = SANDWICH_BY_TOTAL; by <= SANDWICH_BY_DELTA_SELF; by++) {
+		sandwich_rows_build(&r, fx.ps, &fx.ft, fx.st, NULL, (enum sandwich_sort)by, false, NULL);
 		assert_int_equal(r.nr, 3); /* main, compress, eval */
 		assert_int_equal(sandwich_rows_find(&r, fn(&fx, "xz")), UINT32_MAX);
 		assert_int_equal(sandwich_rows_find(&r, fn(&fx, "python3")), UINT32_MAX);
@@ -771,13 +771,13 @@ test_rows_leave_processes_out(void **state)
 	assert_string_equal(row_name(&r, &fx, 0), "compress");
 	/* The checker notices a process that got a row. */
 	r.rows[0] = fn(&fx, "xz");
-	assert_int_equal(sandwich_rows_check(&r, fx.ps, &fx.ft, fx.st, NULL, &err), -1);
+	assert_int_equal(sandwich_rows_check(&r, fx.ps, &fx.ft, fx.st, NULL, NULL, &err), -1);
 	tf_error_release(&err);
 
 	re = search_re_new("xz|main", 7, NULL, &err);
 	assert_non_null(re);
 	search_init(&s, re, fx.ps, &fx.ft);
-	sandwich_rows_build(&r, fx.ps, &fx.ft, fx.st, SANDWICH_BY_TOTAL, false, &s);
+	sandwich_rows_build(&r, fx.ps, &fx.ft, fx.st, NULL, SANDWICH_BY_TOTAL, false, &s);
 	assert_int_equal(r.nr, 1);
 	assert_string_equal(row_name(&r, &fx, 0), "main");
 	check_rows(&r, &fx, &s);
@@ -812,9 +812,9 @@ test_many_rows(void **state)
 	}
 	fixture_weigh(&fx, NULL);
 	sandwich_rows_init(&r);
-	for (int by = SANDWICH_BY_TOTAL; by <= SANDWICH_BY_NAME; by++) {
+	for (int by = SANDWICH_BY_TOTAL; by <= SANDWICH_BY_DELTA_SELF; by++) {
 		for (int rev = 0; rev < 2; rev++) {
-			sandwich_rows_build(&r, fx.ps, &fx.ft, fx.st, (enum sandwich_sort)by, rev,
+			sandwich_rows_build(&r, fx.ps, &fx.ft, fx.st, NULL, (enum sandwich_sort)by, rev,
 					    NULL);
 			assert_int_equal(r.nr, fx.ft.nr_funcs);
 			check_rows(&r, &fx, NULL);
