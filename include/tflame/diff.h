@@ -62,6 +62,26 @@ uint64_t diff_same_decimals(uint64_t w, const struct profile *from, const struct
 size_t diff_functions(const struct diff_side *base, const struct diff_side *new_side,
 		      unsigned flags, struct diff_row **out);
 
+/*
+ * How a weight changed from base to now, for the colour of a box or row
+ * (red grew, blue shrank, as flamegraph.pl's differential graphs) and its
+ * sign in text: "+", "-", "new" (nothing before), "gone" (nothing now), "=".
+ */
+enum diff_change {
+	DIFF_SAME,
+	DIFF_GREW,
+	DIFF_SHRANK,
+	DIFF_NEW,
+	DIFF_GONE,
+};
+enum diff_change diff_change(uint64_t base, uint64_t now);
+const char *diff_change_sign(enum diff_change c);
+/*
+ * The profile to show first: "after" of a differential folded file (whose
+ * "before" comes first in the set), else the first.
+ */
+size_t diff_first_profile(const struct profile_set *ps);
+
 /* The change of a row's total share, in percentage points (NEW minus BASE). */
 double diff_share_change(const struct diff_row *r, uint64_t base_total, uint64_t new_total);
 

@@ -110,6 +110,42 @@ diff_functions(const struct diff_side *base, const struct diff_side *new_side, u
 	return nr;
 }
 
+enum diff_change
+diff_change(uint64_t base, uint64_t now)
+{
+	if (base == now)
+		return DIFF_SAME;
+	if (!base)
+		return DIFF_NEW;
+	if (!now)
+		return DIFF_GONE;
+	return now > base ? DIFF_GREW : DIFF_SHRANK;
+}
+
+const char *
+diff_change_sign(enum diff_change c)
+{
+	static const char *const signs[] = {
+		[DIFF_SAME] = "=", [DIFF_GREW] = "+", [DIFF_SHRANK] = "-",
+		[DIFF_NEW] = "new", [DIFF_GONE] = "gone",
+	};
+
+	return signs[c];
+}
+
+size_t
+diff_first_profile(const struct profile_set *ps)
+{
+	const struct profile *after = profile_set_find_profile(ps, "after");
+
+	if (after && diff_other(ps, after)) {
+		int i = profile_set_profile_index(ps, after);
+
+		return i < 0 ? 0 : (size_t)i;
+	}
+	return 0;
+}
+
 double
 diff_share_change(const struct diff_row *r, uint64_t base_total, uint64_t new_total)
 {

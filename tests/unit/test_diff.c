@@ -306,7 +306,26 @@ test_other_before_after(void **state)
 	assert_ptr_equal(diff_other(ps, a), b);
 	assert_ptr_equal(diff_other(ps, b), a);
 	assert_null(diff_other(ps, c));
+	/* The explorer and dump show "after", compared with "before". */
+	assert_int_equal(diff_first_profile(ps), 1);
 	profile_set_free(ps);
+}
+
+static void
+test_change(void **state)
+{
+	(void)state;
+	assert_int_equal(diff_change(5, 5), DIFF_SAME);
+	assert_int_equal(diff_change(0, 0), DIFF_SAME);
+	assert_int_equal(diff_change(5, 6), DIFF_GREW);
+	assert_int_equal(diff_change(6, 5), DIFF_SHRANK);
+	assert_int_equal(diff_change(0, 1), DIFF_NEW);
+	assert_int_equal(diff_change(1, 0), DIFF_GONE);
+	assert_string_equal(diff_change_sign(DIFF_GREW), "+");
+	assert_string_equal(diff_change_sign(DIFF_SHRANK), "-");
+	assert_string_equal(diff_change_sign(DIFF_NEW), "new");
+	assert_string_equal(diff_change_sign(DIFF_GONE), "gone");
+	assert_string_equal(diff_change_sign(DIFF_SAME), "=");
 }
 
 int
@@ -318,6 +337,7 @@ main(void)
 		cmocka_unit_test(test_folded),
 		cmocka_unit_test(test_join),
 		cmocka_unit_test(test_other_before_after),
+		cmocka_unit_test(test_change),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
