@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tflame/conf.h"
+#include "tflame/diff.h"
 #include "tflame/error.h"
 #include "tflame/load.h"
 #include "tflame/model.h"
@@ -22,6 +24,8 @@
 
 static const char usage_text[] =
 	"usage: tflame [OPTIONS] FILE             explore a profile in the terminal\n"
+	"       tflame [OPTIONS] BASE NEW         explore NEW compared with BASE\n"
+	"       tflame diff [OPTIONS] BASE NEW    the same\n"
 	"       tflame report [OPTIONS] FILE      print a summary: threads, top functions\n"
 	"       tflame collapse [OPTIONS] FILE    print folded stacks (stackcollapse-perf.pl)\n"
 	"       tflame dump [OPTIONS] FILE        print a pane as text\n"
@@ -35,8 +39,15 @@ static const char usage_text[] =
 	"pmcstat call graph, a papyrus log, stackprof, a V8 heap profile, GHC's -pj or\n"
 	"a preprocessed V8 tick log, plain, gzip, zstd or zipped; - reads stdin.\n"
 	"\n"
+	"With BASE and NEW (each probed on its own), or a folded file with two\n"
+	"counts per line (difffolded.pl's), the explorer shows NEW coloured by its\n"
+	"change: red grew, blue shrank. Frames match by name and module, threads\n"
+	"by name; the options of the lens apply to both.\n"
+	"\n"
 	"Options of the explorer:\n"
 	CLI_COMMON_USAGE
+	"  --normalize             compare BASE scaled to NEW's total weight\n"
+	"  --ignore-module         match functions by name alone (BASE NEW)\n"
 	CLI_LENS_USAGE
 	CLI_SYMBOL_USAGE
 	"  --source-dir=DIR        look for source files under DIR first (repeatable)\n"
@@ -180,8 +191,9 @@ int
 cli_diff_args(struct cli_common *co, int argc, char **argv, const char **base)
 {
 	if (argc - optind != 2)
-		return cli_usage_error(co->cmd, "--diff takes two input files, BASE and NEW "
-				       "(got %d)", argc - optind);
+		return cli_usage_error(co->cmd, "%s two input files, BASE and NEW (got %d)",
+				       co->cmd ? "--diff takes" : "a comparison takes",
+				       argc - optind);
 	*base = argv[optind];
 	optind++;
 	return cli_file_arg(co, argc, argv);
@@ -253,14 +265,12 @@ cli_apply_spec(const struct lens_spec *l, struct model *m, const char *path)
 
 _Static_assert(EXIT_INTERRUPTED == TUI_EXIT_INTERRUPTED, "one status for a cancelled load");
 
-int
-cli_load(const char *path, const char *format, const struct import_options *opts,
-	 struct profile_set **out)
+/* What load_profile() or load_diff() said, as cli_load() tells it. */
+static int
+cli_loaded(enum load_status st, const char *path, struct tf_error *err, struct profile_set *ps,
+	   struct profile_set **out)
 {
-	struct tf_error err = TF_ERROR_INIT;
-	struct profile_set *ps = NULL;
-
-	switch (load_profile(path, format, opts, &ps, &err)) {
+	switch (st) {
 	case LOAD_OK:
 		break;
 	case LOAD_CANCELLED:
@@ -269,10 +279,10 @@ cli_load(const char *path, const char *format, const struct import_options *opts
 	case LOAD_FAILED: {
 		struct strbuf sb = STRBUF_INIT;
 
-		text_escape_str(&sb, tf_error_text(&err));
+		text_escape_str(&sb, tf_error_text(err));
 		cli_error("%s", sb.buf);
 		strbuf_release(&sb);
-		tf_error_release(&err);
+		tf_error_release(err);
 		return EXIT_INPUT;
 	}
 	}
@@ -287,15 +297,39 @@ cli_load(const char *path, const char *format, const struct import_options *opts
 		cli_error("%s", sb.buf);
 		strbuf_release(&sb);
 	}
-	tf_error_release(&err);
+	tf_error_release(err);
 	*out = ps;
 	return CLI_NEXT;
 }
 
-enum { UI_OPT_SOURCE_DIR = 1100 };
+int
+cli_load(const char *path, const char *format, const struct import_options *opts,
+	 struct profile_set **out)
+{
+	struct tf_error err = TF_ERROR_INIT;
+	struct profile_set *ps = NULL;
+	enum load_status st = load_profile(path, format, opts, &ps, &err);
+
+	return cli_loaded(st, path, &err, ps, out);
+}
+
+int
+cli_load_diff(const char *base, const char *path, const char *format,
+	      const struct import_options *opts, unsigned flags, struct profile_set **out)
+{
+	struct tf_error err = TF_ERROR_INIT;
+	struct profile_set *ps = NULL;
+	enum load_status st = load_diff(base, path, format, opts, flags, &ps, &err);
+
+	return cli_loaded(st, path, &err, ps, out);
+}
+
+enum { UI_OPT_SOURCE_DIR = 1100, UI_OPT_NORMALIZE, UI_OPT_IGNORE_MODULE };
 
 static const struct option ui_options_table[] = {
 	{ "source-dir", required_argument, NULL, UI_OPT_SOURCE_DIR },
+	{ "normalize", no_argument, NULL, UI_OPT_NORMALIZE },
+	{ "ignore-module", no_argument, NULL, UI_OPT_IGNORE_MODULE },
 	CLI_LENS_OPTIONS,
 	CLI_SYMBOL_OPTIONS,
 	CLI_COMMON_OPTIONS,
@@ -308,9 +342,12 @@ cli_ui_options(void)
 	return ui_options_table;
 }
 
-/* tflame [OPTIONS] FILE: the explorer. */
+/*
+ * tflame [OPTIONS] FILE, or BASE NEW (diff set: tflame diff, which takes
+ * two files only): the explorer.
+ */
 static int
-ui_main(int argc, char **argv)
+ui_main(int argc, char **argv, bool diff)
 {
 	struct cli_common co = { .cmd = NULL, .usage = usage_text, CLI_SYMBOLS_ON };
 	struct lens_spec lens = { 0 };
@@ -338,12 +375,45 @@ ui_main(int argc, char **argv)
 			dirs[nr_dirs++] = optarg;
 			continue;
 		}
+		if (r == CLI_OWN && c == UI_OPT_NORMALIZE) {
+			o.normalize = true;
+			continue;
+		}
+		if (r == CLI_OWN && c == UI_OPT_IGNORE_MODULE) {
+			o.diff_flags |= DIFF_IGNORE_MODULE;
+			continue;
+		}
 		lens_spec_release(&lens);
 		free(dirs);
 		conf_release(&conf);
 		return r == CLI_OWN ? EXIT_USAGE : r;
 	}
-	if ((r = cli_file_arg(&co, argc, argv)) == CLI_NEXT) {
+	if (argc - optind > 2) {
+		r = cli_usage_error(co.cmd, "one profile, or BASE and NEW to compare (got %d files)",
+				    argc - optind);
+	} else if (diff || argc - optind == 2) {
+		r = cli_diff_args(&co, argc, argv, &o.base);
+	} else {
+		r = cli_file_arg(&co, argc, argv);
+		if (r == CLI_NEXT && o.diff_flags)
+			r = cli_usage_error(co.cmd, "--ignore-module compares: give BASE and NEW");
+	}
+	/* Before the terminal is asked for: a file that cannot be read is named now. */
+	if (r == CLI_NEXT && o.base && !strcmp(o.base, "-") && !strcmp(co.path, "-"))
+		r = cli_usage_error(co.cmd, "BASE and NEW cannot both be stdin");
+	for (int i = 0; i < 2 && r == CLI_NEXT; i++) {
+		const char *p = i ? co.path : o.base;
+
+		if (p && strcmp(p, "-") && access(p, R_OK)) {
+			struct strbuf sb = STRBUF_INIT;
+
+			text_escape_str(&sb, p);
+			cli_error("cannot open %s: %s", sb.buf, strerror(errno));
+			strbuf_release(&sb);
+			r = EXIT_INPUT;
+		}
+	}
+	if (r == CLI_NEXT) {
 		o.path = co.path;
 		o.format = co.format;
 		o.io = co.io;
@@ -394,5 +464,7 @@ cli_main(int argc, char **argv)
 		return cmd_export(argc - 1, argv + 1);
 	if (!strcmp(cmd, "__complete"))
 		return cmd_complete(argc - 1, argv + 1);
-	return ui_main(argc, argv);
+	if (!strcmp(cmd, "diff"))
+		return ui_main(argc - 1, argv + 1, true);
+	return ui_main(argc, argv, false);
 }

@@ -38,7 +38,7 @@
 
 #define COMPLETE_MAX_SAMPLES 200000
 
-static const char *const commands[] = { "report", "collapse", "dump", "export" };
+static const char *const commands[] = { "report", "collapse", "dump", "export", "diff" };
 /* As cmd_dump.c takes them; tests/completion.sh checks it does. */
 static const char *const views[] = { "left-heavy", "time-order", "sandwich" };
 static const char *const weights[] = { "period", "samples" };
@@ -139,7 +139,7 @@ cmd_complete(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (!strcmp(what, "options")) {
-		if (!arg)
+		if (!arg || !strcmp(arg, "diff"))
 			print_options(cli_ui_options());
 		else if (!strcmp(arg, "report"))
 			print_options(cmd_report_options());

@@ -91,39 +91,6 @@ parse_minwidth(const char *arg, struct export_svg_options *o)
 	return !*end || (*end == '%' && !end[1] && v <= 100);
 }
 
-/*
- * Load BASE and NEW and put BASE's samples on NEW's stacks (diff_join()):
- * CLI_NEXT with *out the joined set, or the exit status of what went wrong.
- */
-static int
-load_diff(struct cli_common *cc, const char *base, unsigned flags, struct profile_set **out)
-{
-	struct tf_error err = TF_ERROR_INIT;
-	struct profile_set *b, *ps;
-	int ret;
-
-	if ((ret = cli_load(base, cc->format, &cc->io, &b)) != CLI_NEXT)
-		return ret;
-	if ((ret = cli_load(cc->path, cc->format, &cc->io, &ps)) != CLI_NEXT) {
-		profile_set_free(b);
-		return ret;
-	}
-	if (diff_join(ps, b, flags, &err)) {
-		struct strbuf sb = STRBUF_INIT;
-
-		text_escape_str(&sb, tf_error_text(&err));
-		cli_error("%s", sb.buf);
-		strbuf_release(&sb);
-		profile_set_free(ps);
-		ret = EXIT_INPUT;
-	} else {
-		*out = ps;
-	}
-	profile_set_free(b);
-	tf_error_release(&err);
-	return ret;
-}
-
 int
 cmd_export(int argc, char **argv)
 {
@@ -226,7 +193,7 @@ cmd_export(int argc, char **argv)
 
 	/* Names are all an export shows: no line tables to read. */
 	cc.io.no_lines = true;
-	if ((ret = diff ? load_diff(&cc, base, diff_flags, &ps)
+	if ((ret = diff ? cli_load_diff(base, cc.path, cc.format, &cc.io, diff_flags, &ps)
 			: cli_load(cc.path, cc.format, &cc.io, &ps)) != CLI_NEXT)
 		goto out;
 	model_init(&m, ps);

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tflame/diff.h"
 #include "tflame/error.h"
 #include "tflame/profile.h"
 #include "tflame/progress.h"
@@ -371,4 +372,35 @@ load_profile(const char *path, const char *format, const struct import_options *
 	tf_error_release(&job->err);
 	free(job);
 	return status;
+}
+
+enum load_status
+load_diff(const char *base, const char *path, const char *format,
+	  const struct import_options *opts, unsigned flags, struct profile_set **out,
+	  struct tf_error *err)
+{
+	struct profile_set *b = NULL, *ps = NULL;
+	enum load_status st;
+
+	if ((st = load_profile(base, format, opts, &b, err)) != LOAD_OK)
+		return st;
+	if ((st = load_profile(path, format, opts, &ps, err)) != LOAD_OK) {
+		profile_set_free(b);
+		return st;
+	}
+	if (diff_join(ps, b, flags, err)) {
+		profile_set_free(ps);
+		profile_set_free(b);
+		return LOAD_FAILED;
+	}
+	for (size_t i = 0; i < b->nr_diags; i++) {
+		if (b->diags[i].line)
+			profile_set_warn(ps, 0, "%s:%llu: %s", base,
+					 (unsigned long long)b->diags[i].line, b->diags[i].msg);
+		else
+			profile_set_warn(ps, 0, "%s: %s", base, b->diags[i].msg);
+	}
+	profile_set_free(b);
+	*out = ps;
+	return LOAD_OK;
 }

@@ -45,7 +45,7 @@ nl='
 
 # ------------------------------------------------------------ words
 check "subcommands, in a directory with no file" "tflame " \
-	"collapse${nl}dump${nl}export${nl}report"
+	"collapse${nl}diff${nl}dump${nl}export${nl}report"
 check "a subcommand from its start" "tflame rep" "report"
 check "a file from its start" "tflame report $data/perf/multi-ev" "$data/perf/multi-event.txt"
 check "no subcommand after the first word" "tflame $data/perf/multi-event.txt re" ""

@@ -79,6 +79,14 @@ done
 expect 2 "no thread with tid 999" "report: unknown thread" -- report --thread=999 "$d/ok.folded"
 expect 2 "limit" "report: bad --limit" -- report --limit=x "$d/ok.folded"
 expect 2 "no profile given" "no arguments" --
+# The explorer's comparison: two files, each named when it cannot be read,
+# before a terminal is asked for.
+expect 2 "one profile, or BASE and NEW to compare (got 3 files)" "explorer: three files" -- "$d/ok.folded" "$d/ok.folded" "$d/ok.folded"
+expect 1 "cannot open .*missing.txt: No such file" "explorer: missing BASE" -- "$d/missing.txt" "$d/ok.folded"
+expect 1 "cannot open .*missing.txt: No such file" "explorer: missing NEW" -- diff "$d/ok.folded" "$d/missing.txt"
+expect 2 "a comparison takes two input files, BASE and NEW (got 1)" "diff: one file" -- diff "$d/ok.folded"
+expect 2 "ignore-module compares" "explorer: --ignore-module, one file" -- --ignore-module "$d/ok.folded"
+expect 2 "cannot both be stdin" "explorer: stdin twice" -- - -
 expect 2 "unknown option --frobnicate" "unknown global option" -- --frobnicate
 
 # Every --format value the registry knows is named in --help.

@@ -219,6 +219,14 @@ int cli_load(const char *path, const char *format, const struct import_options *
 	     struct profile_set **out);
 
 /*
+ * As cli_load() for a comparison: BASE and then NEW loaded and joined
+ * (load.h: load_diff(), diff.h: diff_join() with flags), *out NEW's set
+ * holding BASE's profiles too.
+ */
+int cli_load_diff(const char *base, const char *path, const char *format,
+		  const struct import_options *opts, unsigned flags, struct profile_set **out);
+
+/*
  * Check --format's argument: true if it names an importer; else print the
  * valid names and return false (a usage error).
  */

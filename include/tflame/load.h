@@ -44,4 +44,16 @@ enum load_status load_profile(const char *path, const char *format,
 			      const struct import_options *opts, struct profile_set **out,
 			      struct tf_error *err);
 
+/*
+ * For a comparison: load base, then path, as load_profile() does (one
+ * after the other: each importer has threads of its own), and put base's
+ * samples into path's set (diff.h: diff_join(), with flags). On LOAD_OK,
+ * *out is path's set with base's profiles too, and base's warnings, each
+ * saying base's name and line. err says which file failed (its message
+ * names it) or why the join did.
+ */
+enum load_status load_diff(const char *base, const char *path, const char *format,
+			   const struct import_options *opts, unsigned flags,
+			   struct profile_set **out, struct tf_error *err);
+
 #endif /* TFLAME_LOAD_H */

@@ -8,6 +8,7 @@
  * terminal from then on and gives it back on every exit path.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "tflame/import.h"
@@ -20,6 +21,14 @@ struct conf;
 
 struct tui_options {
 	const char *path;   /* the profile, "-" for stdin */
+	/*
+	 * A comparison: the profile path is compared with (load.h:
+	 * load_diff(), with diff_flags), or NULL. normalize scales the base
+	 * to the shown total (model_set_diff_normalize()).
+	 */
+	const char *base;
+	unsigned diff_flags;
+	bool normalize;
 	const char *format; /* importer name, or NULL to probe */
 	const struct lens_spec *lens; /* event, threads and search to start with */
 	struct import_options io;

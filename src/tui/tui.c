@@ -2225,9 +2225,13 @@ tui_run(const struct tui_options *o)
 		return EXIT_USAGE;
 	}
 
-	/* Symbols come later, from a thread: perf's names show first. */
-	io.symbols_later = io.symbols == SYMBOLS_RESOLVE;
-	switch (load_profile(o->path, o->format, &io, &ps, &err)) {
+	/*
+	 * Symbols come later, from a thread: perf's names show first. Not in a
+	 * comparison, whose frames match by the names the join sees.
+	 */
+	io.symbols_later = io.symbols == SYMBOLS_RESOLVE && !o->base;
+	switch (o->base ? load_diff(o->base, o->path, o->format, &io, o->diff_flags, &ps, &err)
+			: load_profile(o->path, o->format, &io, &ps, &err)) {
 	case LOAD_OK:
 		break;
 	case LOAD_CANCELLED:
@@ -2245,6 +2249,15 @@ tui_run(const struct tui_options *o)
 	}
 
 	model_init(&ui.model, ps);
+	/* A differential folded file: "after", compared with "before". */
+	model_set_profile(&ui.model, diff_first_profile(ps));
+	if (o->normalize && !model_diff_base(&ui.model)) {
+		fprintf(stderr, "tflame: --normalize compares: give BASE and NEW, or a folded "
+				"file with two counts\n");
+		model_release(&ui.model);
+		return EXIT_USAGE;
+	}
+	model_set_diff_normalize(&ui.model, o->normalize);
 	if (o->lens) {
 		struct tf_error lerr = TF_ERROR_INIT;
 
