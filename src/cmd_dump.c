@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tflame/cli.h"
+#include "tflame/diff.h"
 #include "tflame/error.h"
 #include "tflame/layout.h"
 #include "tflame/model.h"
@@ -19,6 +20,7 @@
 
 static const char dump_usage[] =
 	"usage: tflame dump [OPTIONS] FILE\n"
+	"   or: tflame dump [OPTIONS] BASE NEW\n"
 	"\n"
 	"Print a pane as text, laid out by the same code as the interactive view:\n"
 	"one line per stack depth, each box its frame's name cut to its width,\n"
@@ -37,18 +39,31 @@ static const char dump_usage[] =
 	"then the callers and the callees of the function chosen by --function\n"
 	"(default: the heaviest), each laid out like Left Heavy.\n"
 	"\n"
+	"With BASE and NEW (or --diff, or a folded file with two counts), NEW\n"
+	"compared with BASE: after the boxes of Left Heavy, the callers and the\n"
+	"callees, each box with its base and new weight, the delta, the delta in\n"
+	"percent of the base and the sign of its colour: + grew, - shrank, new,\n"
+	"gone, = the same. The Sandwich table has the base, new and delta of\n"
+	"total and self, the most grown first.\n"
+	"\n"
 	"  --view=VIEW             left-heavy (default), time-order or sandwich\n"
 	"  --function=REGEX        sandwich: the heaviest function matching REGEX\n"
+	"                          (in a comparison, the one that grew most)\n"
 	"  --width=W               columns (default 100)\n"
 	"  --height=H              rows of boxes (default 30)\n"
 	"  --zoom=FRAME;FRAME;...  zoom on the box of this call path, root first\n"
 	CLI_LENS_USAGE
 	CLI_SYMBOL_USAGE
 	"  --ascii                 ASCII only ('~' for the ellipsis), whole cells\n"
+	"  --diff                  compare BASE and NEW (two files are enough)\n"
+	"  --normalize             compare BASE scaled to NEW's total\n"
+	"  --ignore-module         match functions by name alone (BASE NEW)\n"
+	"  --swap                  show BASE compared with NEW\n"
 	CLI_COMMON_USAGE;
 
 enum {
 	OPT_VIEW = 256, OPT_WIDTH, OPT_HEIGHT, OPT_ZOOM, OPT_ASCII, OPT_FUNCTION,
+	OPT_DIFF, OPT_NORMALIZE, OPT_IGNORE_MODULE, OPT_SWAP,
 };
 
 static const struct option dump_options_table[] = {
@@ -60,6 +75,10 @@ static const struct option dump_options_table[] = {
 	CLI_LENS_OPTIONS,
 	CLI_SYMBOL_OPTIONS,
 	{ "ascii", no_argument, NULL, OPT_ASCII },
+	{ "diff", no_argument, NULL, OPT_DIFF },
+	{ "normalize", no_argument, NULL, OPT_NORMALIZE },
+	{ "ignore-module", no_argument, NULL, OPT_IGNORE_MODULE },
+	{ "swap", no_argument, NULL, OPT_SWAP },
 	CLI_COMMON_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -181,10 +200,100 @@ print_rows(const struct nav *nv, const struct layout *l, const struct view *v,
 	}
 }
 
-/* A layout of nv, all of its width, into out. */
+/* A cell of a comparison's table, right-aligned in width columns. */
+static void
+add_cell(struct strbuf *out, const struct strbuf *cell, int width)
+{
+	strbuf_addf(out, "%*s", width, cell->buf);
+}
+
+/*
+ * A comparison's line: base and new, the delta, the delta in percent of
+ * base and the sign of the colour, each right-aligned.
+ */
+static void
+add_change_cells(struct strbuf *out, const struct profile *p, uint64_t base, uint64_t now)
+{
+	struct strbuf cell = STRBUF_INIT;
+
+	profile_format_amount_short(p, base, &cell);
+	add_cell(out, &cell, 10);
+	strbuf_reset(&cell);
+	profile_format_amount_short(p, now, &cell);
+	add_cell(out, &cell, 10);
+	strbuf_reset(&cell);
+	diff_format_delta(&cell, p, diff_delta(base, now));
+	add_cell(out, &cell, 10);
+	strbuf_reset(&cell);
+	diff_format_change(&cell, base, now);
+	add_cell(out, &cell, 9);
+	strbuf_addf(out, "  %-4s", diff_change_sign(diff_change(base, now)));
+	strbuf_release(&cell);
+}
+
+/*
+ * A comparison: every box of l (laid out from nv) on a line, row by row,
+ * with its base weight (base[] per stack of nv), as add_change_cells()
+ * says, and its name.
+ */
+static void
+print_box_changes(const struct nav *nv, const struct layout *l, const uint64_t *base,
+		  const struct profile *p, struct strbuf *out)
+{
+	strbuf_addf(out, "%4s%10s%10s%10s%9s  %-4s  %s\n", "row", "base", "new", "delta",
+		    "change", "sign", "frame");
+	for (size_t i = 0; i < l->nr; i++) {
+		const struct box *b = &l->boxes[i];
+		frame_id f = nav_frame(nv, b->node);
+
+		strbuf_addf(out, "%4u", b->row);
+		add_change_cells(out, p, base[nv->ops->stack(nv, b->node)], nav_weight(nv, b->node));
+		strbuf_addstr(out, "  ");
+		text_escape_str(out, ps_get(nv->ps, ps_frame(nv->ps, f)->name));
+		strbuf_addch(out, '\n');
+	}
+}
+
+/*
+ * Left Heavy in a comparison: the call paths only the base has (no box,
+ * having no weight now) whose caller has a box in l, each as gone, one
+ * row below its caller. One pass over the stacks of t's set.
+ */
+static void
+print_gone(const struct calltree *t, const struct layout *l, const uint64_t *base,
+	   const struct profile *p, struct strbuf *out)
+{
+	const struct profile_set *ps = t->ps;
+	uint32_t *row = xmalloc(sizeof(*row) * ((size_t)ps->nr_stacks + 1));
+
+	for (stack_id s = 0; s < ps->nr_stacks; s++)
+		row[s] = UINT32_MAX;
+	for (size_t i = 0; i < l->nr; i++)
+		row[l->boxes[i].node] = l->boxes[i].row;
+	for (stack_id s = 1; s < ps->nr_stacks; s++) {
+		stack_id parent = ps->stacks[s].parent;
+
+		if (t->total[s] || !base[s] || (parent != STACK_ROOT && row[parent] == UINT32_MAX))
+			continue;
+		strbuf_addf(out, "%4u", parent == STACK_ROOT ? 0 : row[parent] + 1);
+		add_change_cells(out, p, base[s], 0);
+		strbuf_addstr(out, "  ");
+		text_escape_str(out, ps_get(ps, ps_frame(ps, ps->stacks[s].frame)->name));
+		strbuf_addstr(out, "  (under ");
+		text_escape_str(out, parent == STACK_ROOT ? "the root"
+				: ps_get(ps, ps_frame(ps, ps->stacks[parent].frame)->name));
+		strbuf_addstr(out, ")\n");
+	}
+	free(row);
+}
+
+/*
+ * A layout of nv, all of its width, into out; in a comparison (base not
+ * NULL: per stack of nv) with its boxes' changes after it.
+ */
 static void
 print_whole(const struct nav *nv, const struct view *frame, const struct search *match,
-	    bool utf8, struct strbuf *out)
+	    const uint64_t *base, const struct profile *p, bool utf8, struct strbuf *out)
 {
 	struct view v = *frame;
 	struct layout l;
@@ -194,6 +303,8 @@ print_whole(const struct nav *nv, const struct view *frame, const struct search 
 	layout_init(&l);
 	nv->ops->layout(nv, &l, &v);
 	print_rows(nv, &l, &v, match, utf8, out);
+	if (base)
+		print_box_changes(nv, &l, base, p, out);
 	layout_release(&l);
 }
 
@@ -224,13 +335,16 @@ print_sandwich(struct model *m, const char *path, const char *function,
 	const struct sandwich_rows *rows;
 	const struct func_table *ft = model_funcs(m);
 	const struct func_stats *st = model_func_stats(m);
+	const struct func_stats *base = model_base_func_stats(m);
 	const struct sandwich *sw;
 	struct search_re *re = NULL;
 	struct nav nv;
 	uint64_t total = model_total(m);
 	func_id chosen = UINT32_MAX;
 
-	rows = model_sandwich_rows(m, SANDWICH_BY_TOTAL, false, model_search_re(m) != NULL);
+	/* A comparison: what grew most first. */
+	rows = model_sandwich_rows(m, base ? SANDWICH_BY_DELTA_TOTAL : SANDWICH_BY_TOTAL, false,
+				   model_search_re(m) != NULL);
 	if (function) {
 		struct tf_error err = TF_ERROR_INIT;
 		size_t offset;
@@ -259,15 +373,37 @@ print_sandwich(struct model *m, const char *path, const char *function,
 		return EXIT_USAGE;
 	}
 
-	strbuf_addf(out, "  %12s  %6s  %12s  %6s  %s\n", "total", "%", "self", "%",
-		    "function  (module)");
+	if (base)
+		strbuf_addf(out, "  %10s%10s%10s%9s  %-4s  %10s%10s%10s  %s\n", "base", "total",
+			    "delta", "change", "sign", "base self", "self", "delta",
+			    "function  (module)");
+	else
+		strbuf_addf(out, "  %12s  %6s  %12s  %6s  %s\n", "total", "%", "self", "%",
+			    "function  (module)");
 	for (uint32_t i = 0; i < rows->nr && i < v->nr_rows; i++) {
 		func_id fn = rows->rows[i];
 		const char *mod = ps_get(m->ps, ft->funcs[fn].module);
 
 		strbuf_addstr(out, fn == chosen ? "> " : "  ");
-		add_amount_cells(out, p, st[fn].total, total);
-		add_amount_cells(out, p, st[fn].self, total);
+		if (base) {
+			struct strbuf cell = STRBUF_INIT;
+
+			add_change_cells(out, p, base[fn].total, st[fn].total);
+			strbuf_addstr(out, "  ");
+			profile_format_amount_short(p, base[fn].self, &cell);
+			add_cell(out, &cell, 10);
+			strbuf_reset(&cell);
+			profile_format_amount_short(p, st[fn].self, &cell);
+			add_cell(out, &cell, 10);
+			strbuf_reset(&cell);
+			diff_format_delta(&cell, p, diff_delta(base[fn].self, st[fn].self));
+			add_cell(out, &cell, 10);
+			strbuf_addstr(out, "  ");
+			strbuf_release(&cell);
+		} else {
+			add_amount_cells(out, p, st[fn].total, total);
+			add_amount_cells(out, p, st[fn].self, total);
+		}
 		text_escape_str(out, ps_get(m->ps, ft->funcs[fn].name));
 		if (*mod) {
 			const char *slash = strrchr(mod, '/');
@@ -286,12 +422,13 @@ print_sandwich(struct model *m, const char *path, const char *function,
 	text_escape_str(out, ps_get(m->ps, ft->funcs[chosen].name));
 	strbuf_addch(out, '\n');
 	nav_inverted(&nv, &sw->callers);
-	print_whole(&nv, v, model_search(m), utf8, out);
+	print_whole(&nv, v, model_search(m), model_base_sandwich(m, chosen, false), p, utf8, out);
 	strbuf_addstr(out, "\ncallees of ");
 	text_escape_str(out, ps_get(m->ps, ft->funcs[chosen].name));
 	strbuf_addch(out, '\n');
+	sw = model_sandwich(m, chosen);
 	nav_tree(&nv, &sw->callees);
-	print_whole(&nv, v, model_search(m), utf8, out);
+	print_whole(&nv, v, model_search(m), model_base_sandwich(m, chosen, true), p, utf8, out);
 	return CLI_NEXT;
 }
 
@@ -387,6 +524,10 @@ cmd_dump(int argc, char **argv)
 	struct view v = { 0 };
 	struct strbuf out = STRBUF_INIT;
 	uint64_t total;
+	bool diff = false, normalize = false, swap = false;
+	unsigned diff_flags = 0;
+	const char *base_path = NULL;
+	const struct profile *base;
 	int c, ret = EXIT_OK;
 
 	layout_init(&l);
@@ -434,24 +575,63 @@ cmd_dump(int argc, char **argv)
 		case OPT_ASCII:
 			utf8 = false;
 			break;
+		case OPT_DIFF:
+			diff = true;
+			break;
+		case OPT_NORMALIZE:
+			normalize = true;
+			break;
+		case OPT_IGNORE_MODULE:
+			diff_flags |= DIFF_IGNORE_MODULE;
+			break;
+		case OPT_SWAP:
+			swap = true;
+			break;
 		}
 	}
 	if (lens.inverted && view != VIEW_LEFT_HEAVY) {
 		ret = cli_usage_error("dump", "--inverted is for --view=left-heavy");
 		goto out;
 	}
-	if ((ret = cli_file_arg(&cc, argc, argv)) != CLI_NEXT)
+	/* Two files are a comparison, as for the explorer. */
+	diff = diff || argc - optind == 2;
+	if ((ret = diff ? cli_diff_args(&cc, argc, argv, &base_path)
+			: cli_file_arg(&cc, argc, argv)) != CLI_NEXT)
 		goto out;
+	if (diff_flags && !diff) {
+		ret = cli_usage_error("dump", "--ignore-module compares: give BASE and NEW");
+		goto out;
+	}
 	path = cc.path;
 	/* The panes show no source lines: no line tables to read. */
 	cc.io.no_lines = true;
-	if ((ret = cli_load(path, cc.format, &cc.io, &ps)) != CLI_NEXT)
+	if ((ret = diff ? cli_load_diff(base_path, path, cc.format, &cc.io, diff_flags, &ps)
+			: cli_load(path, cc.format, &cc.io, &ps)) != CLI_NEXT)
 		goto out;
 	model_init(&m, ps);
 	have_model = true;
+	/* A differential folded file: "after", compared with "before". */
+	model_set_profile(&m, diff_first_profile(ps));
 	if ((ret = cli_apply_spec(&lens, &m, path)) != CLI_NEXT)
 		goto out;
 	ret = EXIT_OK;
+	if ((normalize || swap) && !model_diff_base(&m)) {
+		ret = cli_usage_error("dump", "--normalize and --swap compare: give BASE and NEW, "
+					      "or a folded file with two counts");
+		goto out;
+	}
+	model_set_diff_normalize(&m, normalize);
+	if (swap) {
+		const char *t = base_path;
+
+		model_swap_diff(&m);
+		/* The files' roles swap with the profiles (one file: both are it). */
+		if (t) {
+			base_path = path;
+			path = t;
+		}
+	}
+	base = view == VIEW_TIME_ORDER ? NULL : model_diff_base(&m);
 
 	total = view == VIEW_TIME_ORDER ? model_timeline(&m)->axis.total : model_total(&m);
 	v.x0 = 0;
@@ -478,6 +658,9 @@ cmd_dump(int argc, char **argv)
 	if (*ps_get(ps, model_profile(&m)->name)) {
 		strbuf_addstr(&out, "  ");
 		text_escape_str(&out, ps_get(ps, model_profile(&m)->name));
+		/* A swapped comparison shows "base: " of a profile with no name. */
+		while (out.buf[out.len - 1] == ' ')
+			strbuf_setlen(&out, out.len - 1);
 	}
 	timed = view == VIEW_TIME_ORDER && model_timeline(&m)->axis.kind != CHART_X_WEIGHT;
 	if (timed) {
@@ -526,6 +709,29 @@ cmd_dump(int argc, char **argv)
 		}
 	}
 	strbuf_addch(&out, '\n');
+	if (base) {
+		uint64_t base_total = 0;
+		const char *bname;
+
+		model_base_stack_weights(&m, &base_total);
+		strbuf_addstr(&out, "compared with ");
+		text_escape_str(&out, base_path ? base_path : path);
+		/* The base's profile by its own name, not the one the join gave it. */
+		bname = ps_get(ps, base->name);
+		if (!strncmp(bname, DIFF_BASE_PREFIX, strlen(DIFF_BASE_PREFIX)))
+			bname += strlen(DIFF_BASE_PREFIX);
+		if (*bname) {
+			strbuf_addstr(&out, "  ");
+			text_escape_str(&out, bname);
+		}
+		strbuf_addstr(&out, "  weight ");
+		profile_format_weight(model_profile(&m), base_total, &out);
+		if (model_diff_normalized(&m))
+			strbuf_addstr(&out, "  scaled to the shown total");
+		strbuf_addstr(&out, "\ncolours: + grew (red), - shrank (blue), new (red: not in the "
+				    "base), gone (blue: only in the base), = the same; change is "
+				    "the delta in percent of the base\n");
+	}
 
 	if (view == VIEW_SANDWICH) {
 		ret = print_sandwich(&m, path, function, &v, utf8, &out);
@@ -540,6 +746,15 @@ cmd_dump(int argc, char **argv)
 		nav_left_heavy(&nv, &m);
 		nv.ops->layout(&nv, &l, &v);
 		print_rows(&nv, &l, &v, model_search(&m), utf8, &out);
+		if (base && m.inverted) {
+			print_box_changes(&nv, &l, model_base_inverted_totals(&m),
+					  model_profile(&m), &out);
+		} else if (base) {
+			print_box_changes(&nv, &l, model_base_tree_totals(&m), model_profile(&m),
+					  &out);
+			print_gone(model_tree(&m), &l, model_base_tree_totals(&m), model_profile(&m),
+				   &out);
+		}
 	}
 	fwrite(out.buf, 1, out.len, stdout);
 	if (fflush(stdout)) {

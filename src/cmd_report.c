@@ -1105,29 +1105,6 @@ cmp_diff_total(const void *a, const void *b)
 	return cmp_diff_row(a, b, false);
 }
 
-/* "+1.20 s", "-5", "0": a signed amount of NEW's unit. */
-static void
-add_delta(struct strbuf *sb, const struct profile *p, int64_t d)
-{
-	if (d)
-		strbuf_addch(sb, d > 0 ? '+' : '-');
-	profile_format_amount_short(p, d < 0 ? -(uint64_t)d : (uint64_t)d, sb);
-}
-
-/* The change relative to base: "+66.7%", "new", "gone". */
-static void
-add_change(struct strbuf *sb, uint64_t base, uint64_t now)
-{
-	if (!base && !now)
-		strbuf_addstr(sb, "0%");
-	else if (!base)
-		strbuf_addstr(sb, "new");
-	else if (!now)
-		strbuf_addstr(sb, "gone");
-	else
-		strbuf_addf(sb, "%+.1f%%", 100.0 * ((double)now - (double)base) / (double)base);
-}
-
 /* Rows with a change in self (or total), at most limit of them, sorted. */
 static size_t
 diff_order(struct diff_row *rows, size_t nr, bool self, size_t limit)
@@ -1178,10 +1155,10 @@ print_diff_table(struct strbuf *out, const struct diff_input *in, struct diff_ro
 		profile_format_amount_short(p, now, &cell);
 		strbuf_addf(out, "  %9s", cell.buf);
 		strbuf_reset(&cell);
-		add_delta(&cell, p, row_delta(r, self));
+		diff_format_delta(&cell, p, row_delta(r, self));
 		strbuf_addf(out, "  %9s", cell.buf);
 		strbuf_reset(&cell);
-		add_change(&cell, b, now);
+		diff_format_change(&cell, b, now);
 		strbuf_addf(out, "  %7s  %+6.1f  ", cell.buf, share);
 		strbuf_reset(&cell);
 		add_escaped(&cell, *r->module ? basename_of(r->module) : "-");

@@ -76,6 +76,14 @@ enum diff_change {
 };
 enum diff_change diff_change(uint64_t base, uint64_t now);
 const char *diff_change_sign(enum diff_change c);
+/* Append "+1.20 s", "-5", "0": a signed amount d of p's unit, for columns. */
+struct strbuf;
+void diff_format_delta(struct strbuf *sb, const struct profile *p, int64_t d);
+/* Append the change from base to now relative to base: "+66.7%", "new", "gone", "0%". */
+void diff_format_change(struct strbuf *sb, uint64_t base, uint64_t now);
+/* now - base, saturated to int64_t. */
+int64_t diff_delta(uint64_t base, uint64_t now);
+
 /*
  * The profile to show first: "after" of a differential folded file (whose
  * "before" comes first in the set), else the first.

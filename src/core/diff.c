@@ -133,6 +133,35 @@ diff_change_sign(enum diff_change c)
 	return signs[c];
 }
 
+void
+diff_format_delta(struct strbuf *sb, const struct profile *p, int64_t d)
+{
+	if (d)
+		strbuf_addch(sb, d > 0 ? '+' : '-');
+	profile_format_amount_short(p, d < 0 ? -(uint64_t)d : (uint64_t)d, sb);
+}
+
+void
+diff_format_change(struct strbuf *sb, uint64_t base, uint64_t now)
+{
+	if (!base && !now)
+		strbuf_addstr(sb, "0%");
+	else if (!base)
+		strbuf_addstr(sb, "new");
+	else if (!now)
+		strbuf_addstr(sb, "gone");
+	else
+		strbuf_addf(sb, "%+.1f%%", 100.0 * ((double)now - (double)base) / (double)base);
+}
+
+int64_t
+diff_delta(uint64_t base, uint64_t now)
+{
+	if (now >= base)
+		return now - base > INT64_MAX ? INT64_MAX : (int64_t)(now - base);
+	return base - now > INT64_MAX ? -INT64_MAX : -(int64_t)(base - now);
+}
+
 size_t
 diff_first_profile(const struct profile_set *ps)
 {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tflame/diff.h"
 #include "tflame/error.h"
 #include "tflame/search.h"
 #include "tflame/xalloc.h"
@@ -296,7 +297,7 @@ cmp_desc(uint64_t a, uint64_t b)
 	return a > b ? -1 : a < b;
 }
 
-/* The change of f's total (self) against the base, saturated. */
+/* The change of f's total (self) against the base. */
 static int64_t
 row_delta(const struct row_order *o, func_id f, bool self)
 {
@@ -304,9 +305,7 @@ row_delta(const struct row_order *o, func_id f, bool self)
 
 	if (o->base)
 		was = self ? o->base[f].self : o->base[f].total;
-	if (now >= was)
-		return now - was > INT64_MAX ? INT64_MAX : (int64_t)(now - was);
-	return was - now > INT64_MAX ? -INT64_MAX : -(int64_t)(was - now);
+	return diff_delta(was, now);
 }
 
 static int

@@ -1,0 +1,1 @@
+dump --swap tests/data/diff/new.folded

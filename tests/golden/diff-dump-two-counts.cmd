@@ -1,0 +1,1 @@
+dump --width=60 --height=4 tests/data/folded/diff.txt
