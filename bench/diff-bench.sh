@@ -1,0 +1,60 @@
+#!/bin/sh
+# Benchmark: opening a comparison of two big perf script files, against
+# opening the newer one alone, and what a keystroke costs in diff mode.
+#
+# usage: bench/diff-bench.sh [BUILD_DIR]   (as bench/run.sh)
+#
+# Generates BASE (100 MB) and NEW (110 MB) from the bundled sample with
+# gen-perf.pl (so NEW has passes BASE lacks), then times the first screen
+# (as bench/ui.sh: tmux, the tab bar and a row of boxes) of `tflame NEW`
+# and `tflame BASE NEW`, best of 3 each, with --no-symbols on both (the
+# sample's binaries are not on this machine). Then bench/diff-model-bench
+# (`make bench`) times the model's side of each key of a comparison.
+#
+# Targets (issue 16): first screen of the comparison <= 2x NEW's alone;
+# any key <= 10 ms.
+set -e
+. "$(dirname "$0")/lib.sh"
+
+base=$out/diff-base-100000000.txt
+new=$out/diff-new-110000000.txt
+for f in "$base:100000000" "$new:110000000"; do
+	path=${f%:*}
+	[ -s "$path" ] && continue
+	echo "generating $path ..."
+	perl "$here/gen-perf.pl" "$top/data/sample.perf.txt" "${f##*:}" >"$path.tmp"
+	mv "$path.tmp" "$path"
+done
+command -v tmux >/dev/null || { echo "tmux is needed" >&2; exit 1; }
+cat "$base" "$new" >/dev/null
+
+sock=tflame-diff-bench-$$
+trap 'tmux -L "$sock" kill-server 2>/dev/null || true' EXIT
+
+# best_screen ARGS...: the best of 3 first screens of tflame ARGS at 200x60, in ms.
+best_screen() {
+	best=
+	for run in 1 2 3; do
+		tmux -L "$sock" kill-server 2>/dev/null || true
+		ms=$(first_screen "$sock" 200 60 60 \
+			"env TERM=xterm-256color LANG=C.UTF-8 TFLAME_CONFIG= '$tflame' --no-symbols $*") ||
+			{ echo "no screen after 60 s" >&2; exit 1; }
+		[ -z "$best" ] || [ "$ms" -lt "$best" ] && best=$ms
+	done
+	echo "$best"
+}
+
+alone=$(best_screen "'$new'")
+both=$(best_screen "'$base' '$new'")
+echo "first screen, NEW alone ($(stat -c %s "$new") bytes): $alone ms"
+echo "first screen, BASE NEW ($(stat -c %s "$base") + $(stat -c %s "$new") bytes): $both ms"
+awk -v a="$alone" -v b="$both" 'BEGIN {
+	r = b / a
+	printf "ratio %.2f (target <= 2.00): %s\n", r, r <= 2 ? "ok" : "OVER"
+}'
+
+if [ ! -x "$build/bench/diff-model-bench" ]; then
+	(cd "$build" && make -s bench/diff-model-bench)
+fi
+echo "keys of a comparison, through the model:"
+"$build/bench/diff-model-bench" "$base" "$new"
