@@ -28,24 +28,29 @@ done
 command -v tmux >/dev/null || { echo "tmux is needed" >&2; exit 1; }
 cat "$base" "$new" >/dev/null
 
+# A tmux server of its own for each run (one just killed may still be
+# going when the next starts on its socket), killed after it.
 sock=tflame-diff-bench-$$
-trap 'tmux -L "$sock" kill-server 2>/dev/null || true' EXIT
+trap 'for s in alone-1 alone-2 alone-3 both-1 both-2 both-3; do
+	tmux -L "$sock-$s" kill-server 2>/dev/null; done; true' EXIT
 
-# best_screen ARGS...: the best of 3 first screens of tflame ARGS at 200x60, in ms.
+# best_screen TAG ARGS...: the best of 3 first screens of tflame ARGS at 200x60, in ms.
 best_screen() {
+	tag=$1
+	shift
 	best=
 	for run in 1 2 3; do
-		tmux -L "$sock" kill-server 2>/dev/null || true
-		ms=$(first_screen "$sock" 200 60 60 \
+		ms=$(first_screen "$sock-$tag-$run" 200 60 60 \
 			"env TERM=xterm-256color LANG=C.UTF-8 TFLAME_CONFIG= '$tflame' --no-symbols $*") ||
 			{ echo "no screen after 60 s" >&2; exit 1; }
+		tmux -L "$sock-$tag-$run" kill-server 2>/dev/null || true
 		[ -z "$best" ] || [ "$ms" -lt "$best" ] && best=$ms
 	done
 	echo "$best"
 }
 
-alone=$(best_screen "'$new'")
-both=$(best_screen "'$base' '$new'")
+alone=$(best_screen alone "'$new'")
+both=$(best_screen both "'$base' '$new'")
 echo "first screen, NEW alone ($(stat -c %s "$new") bytes): $alone ms"
 echo "first screen, BASE NEW ($(stat -c %s "$base") + $(stat -c %s "$new") bytes): $both ms"
 awk -v a="$alone" -v b="$both" 'BEGIN {
