@@ -802,6 +802,19 @@ check "ASCII: whole cells, no eighths" no_eighths
 keys q
 check "and quits" wait_for "EXIT=0"
 
+# A comparison opens on NEW, compared with BASE; a folded file with two
+# counts on its after, compared with its before.
+start 100 30
+run "$TFLAME" tests/data/diff/base.folded tests/data/diff/new.folded
+check "BASE NEW: NEW shown, its first profile of two" wait_for "new.folded │ profile 1/2"
+check "BASE NEW: NEW's weight" wait_for "tokenize"
+keys q
+check "and quits" wait_for "EXIT=0"
+run "$TFLAME" tests/data/folded/diff.txt
+check "two counts: after shown first" wait_for "after 2/2"
+keys q
+check "and quits" wait_for "EXIT=0"
+
 # A bad file: the error, and the terminal untouched.
 run "$TFLAME" no-such-file.txt
 check "a missing file: the error, exit 1" wait_for "EXIT=1"
