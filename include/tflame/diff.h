@@ -85,6 +85,14 @@ void diff_format_change(struct strbuf *sb, uint64_t base, uint64_t now);
 int64_t diff_delta(uint64_t base, uint64_t now);
 
 /*
+ * Whether p can be compared with its counterpart (diff_other()): 0 when
+ * it has none or one of the same unit, else -1 with err saying so, base
+ * and path naming the two files ("BASE weighs in ns and NEW in events").
+ */
+int diff_check_units(const struct profile_set *ps, const struct profile *p, const char *base,
+		     const char *path, struct tf_error *err);
+
+/*
  * The profile to show first: "after" of a differential folded file (whose
  * "before" comes first in the set), else the first.
  */
@@ -125,8 +133,10 @@ int diff_join(struct profile_set *ps, const struct profile_set *base, unsigned f
 /*
  * The profile p is compared with: for a profile of NEW the one diff_join()
  * made of BASE's of the same name, and the other way round (so that
- * showing the base profile swaps the sides); for the "after" profile of a
- * differential folded file its "before", and back. NULL when p has none.
+ * showing the base profile swaps the sides), or when none has its name
+ * and each side has one profile, that one (a folded file's has no name,
+ * perf's is its event); for the "after" profile of a differential folded
+ * file its "before", and back. NULL when p has none.
  */
 struct profile *diff_other(const struct profile_set *ps, const struct profile *p);
 

@@ -162,6 +162,25 @@ diff_delta(uint64_t base, uint64_t now)
 	return base - now > INT64_MAX ? -INT64_MAX : -(int64_t)(base - now);
 }
 
+static const char *
+unit_phrase(const struct profile *p)
+{
+	return p->unit == UNIT_NONE ? "(no unit)" : weight_unit_name(p->unit);
+}
+
+int
+diff_check_units(const struct profile_set *ps, const struct profile *p, const char *base,
+		 const char *path, struct tf_error *err)
+{
+	const struct profile *o = diff_other(ps, p);
+
+	if (!o || o->unit == p->unit)
+		return 0;
+	return tf_error_set(err, "%s weighs in %s and %s in %s: nothing to compare (choose an "
+				 "event of the same unit with --event)",
+			    base, unit_phrase(o), path, unit_phrase(p));
+}
+
 size_t
 diff_first_profile(const struct profile_set *ps)
 {
@@ -451,6 +470,31 @@ out:
 	return ret;
 }
 
+/*
+ * Without a profile of the same name: the other side's profile when each
+ * side has one, as BASE and NEW of two formats (a folded file's profile
+ * has no name, perf's is its event), or NULL.
+ */
+static struct profile *
+only_other(const struct profile_set *ps, const struct profile *p)
+{
+	size_t n = strlen(DIFF_BASE_PREFIX), nr[2] = { 0, 0 };
+	struct profile *last[2] = { NULL, NULL };
+	bool mine = false;
+
+	for (size_t i = 0; i < ps->nr_profiles; i++) {
+		int base = !strncmp(ps_get(ps, ps->profiles[i]->name), DIFF_BASE_PREFIX, n);
+
+		nr[base]++;
+		last[base] = ps->profiles[i];
+		if (ps->profiles[i] == p)
+			mine = base;
+	}
+	if (nr[0] != 1 || nr[1] != 1)
+		return NULL;
+	return last[!mine];
+}
+
 struct profile *
 diff_other(const struct profile_set *ps, const struct profile *p)
 {
@@ -469,5 +513,7 @@ diff_other(const struct profile_set *ps, const struct profile *p)
 		strbuf_addf(&sb, "%s%s", DIFF_BASE_PREFIX, name);
 	other = profile_set_find_profile(ps, sb.buf);
 	strbuf_release(&sb);
+	if (!other)
+		other = only_other(ps, p);
 	return other == p ? NULL : other;
 }

@@ -2270,6 +2270,17 @@ tui_run(const struct tui_options *o)
 		}
 		tf_error_release(&lerr);
 	}
+	if (diff_check_units(ps, ps->profiles[ui.model.lens.profile], o->base ? o->base : o->path, o->path,
+			     &err)) {
+		struct strbuf sb = STRBUF_INIT;
+
+		text_escape_str(&sb, tf_error_text(&err));
+		fprintf(stderr, "tflame: %s\n", sb.buf);
+		strbuf_release(&sb);
+		tf_error_release(&err);
+		model_release(&ui.model);
+		return EXIT_INPUT;
+	}
 	/*
 	 * After the lens: the job reads the set from its own thread, and a
 	 * collapse-module transform adds frames to it.

@@ -274,6 +274,11 @@ test_join(void **state)
 	assert_int_equal(weight_at(now.ps, p, "main;parse;tokenize"), 90);
 	assert_int_equal(weight_at(now.ps, b, "main"), 2);
 	assert_int_equal(weight_at(now.ps, b, "main;gone"), 7);
+	/* One profile a side pairs whatever the names. */
+	b->name = ps_str(now.ps, "base: other", 11);
+	assert_ptr_equal(diff_other(now.ps, p), b);
+	assert_ptr_equal(diff_other(now.ps, b), p);
+	b->name = ps_str(now.ps, DIFF_BASE_PREFIX, strlen(DIFF_BASE_PREFIX));
 	/* Joining twice would mix two bases: refused. */
 	assert_int_equal(diff_join(now.ps, base.ps, 0, &err), -1);
 	assert_non_null(strstr(tf_error_text(&err), "base: "));

@@ -1,0 +1,1 @@
+dump --no-symbols tests/data/diff/base.folded tests/data/diff/json-dumps.perf.txt
