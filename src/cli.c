@@ -389,8 +389,8 @@ ui_main(int argc, char **argv, bool diff)
 		return r == CLI_OWN ? EXIT_USAGE : r;
 	}
 	if (argc - optind > 2) {
-		r = cli_usage_error(co.cmd, "one profile, or BASE and NEW to compare (got %d files)",
-				    argc - optind);
+		r = cli_usage_error(co.cmd, "one profile, or BASE and NEW to compare "
+				    "(got %d files)", argc - optind);
 	} else if (diff || argc - optind == 2) {
 		r = cli_diff_args(&co, argc, argv, &o.base);
 	} else {

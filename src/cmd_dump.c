@@ -247,7 +247,8 @@ print_box_changes(const struct nav *nv, const struct layout *l, const uint64_t *
 		frame_id f = nav_frame(nv, b->node);
 
 		strbuf_addf(out, "%4u", b->row);
-		add_change_cells(out, p, base[nv->ops->stack(nv, b->node)], nav_weight(nv, b->node));
+		add_change_cells(out, p, base[nv->ops->stack(nv, b->node)],
+				 nav_weight(nv, b->node));
 		strbuf_addstr(out, "  ");
 		text_escape_str(out, ps_get(nv->ps, ps_frame(nv->ps, f)->name));
 		strbuf_addch(out, '\n');
@@ -616,7 +617,8 @@ cmd_dump(int argc, char **argv)
 	if ((ret = cli_apply_spec(&lens, &m, path)) != CLI_NEXT)
 		goto out;
 	ret = EXIT_OK;
-	if (diff_check_units(ps, ps->profiles[m.lens.profile], base_path ? base_path : path, path, &err)) {
+	if (diff_check_units(ps, ps->profiles[m.lens.profile], base_path ? base_path : path, path,
+			     &err)) {
 		struct strbuf sb = STRBUF_INIT;
 
 		text_escape_str(&sb, tf_error_text(&err));
@@ -738,9 +740,9 @@ cmd_dump(int argc, char **argv)
 		profile_format_weight(model_profile(&m), base_total, &out);
 		if (model_diff_normalized(&m))
 			strbuf_addstr(&out, "  scaled to the shown total");
-		strbuf_addstr(&out, "\ncolours: + grew (red), - shrank (blue), new (red: not in the "
-				    "base), gone (blue: only in the base), = the same; change is "
-				    "the delta in percent of the base\n");
+		strbuf_addstr(&out, "\ncolours: + grew (red), - shrank (blue), new (red: not in "
+				    "the base), gone (blue: only in the base), = the same; change "
+				    "is the delta in percent of the base\n");
 	}
 
 	if (view == VIEW_SANDWICH) {
@@ -762,8 +764,8 @@ cmd_dump(int argc, char **argv)
 		} else if (base) {
 			print_box_changes(&nv, &l, model_base_tree_totals(&m), model_profile(&m),
 					  &out);
-			print_gone(model_tree(&m), &l, model_base_tree_totals(&m), model_profile(&m),
-				   &out);
+			print_gone(model_tree(&m), &l, model_base_tree_totals(&m),
+				   model_profile(&m), &out);
 		}
 	}
 	fwrite(out.buf, 1, out.len, stdout);

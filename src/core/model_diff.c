@@ -416,7 +416,8 @@ model_swap_diff(struct model *m)
 	 * Straight back, the filter untouched since: the mask as it was, not
 	 * the one by comm, which may keep more threads of the same name.
 	 */
-	if (d->swapped && d->swap_from == (size_t)other && same_mask(m->lens.threads, d->swap_set, n)) {
+	if (d->swapped && d->swap_from == (size_t)other &&
+	    same_mask(m->lens.threads, d->swap_set, n)) {
 		free(mask);
 		mask = copy_mask(d->swap_mask, n);
 	}
@@ -522,8 +523,8 @@ model_diff_check(const struct model *m, struct tf_error *err)
 		subtree_sums(view, d->view_w, want);
 		for (stack_id s = 0; s < n && !ret; s++)
 			if (want[s] != d->tree_tot[s])
-				ret = tf_error_set(err, "base subtree of %u weighs %llu, not %llu", s,
-						   (unsigned long long)d->tree_tot[s],
+				ret = tf_error_set(err, "base subtree of %u weighs %llu, not %llu",
+						   s, (unsigned long long)d->tree_tot[s],
 						   (unsigned long long)want[s]);
 		free(want);
 		if (ret)
@@ -536,8 +537,9 @@ model_diff_check(const struct model *m, struct tf_error *err)
 	if (fstats_ok && m->funcs_built) {
 		for (func_id f = 0; f < m->funcs.nr_funcs; f++)
 			if (d->fstats[f].self > d->fstats[f].total || d->fstats[f].total > d->total)
-				return tf_error_set(err, "function %u: base self %llu, total %llu of %llu",
-						    f, (unsigned long long)d->fstats[f].self,
+				return tf_error_set(err, "function %u: base self %llu, total %llu "
+							 "of %llu", f,
+						    (unsigned long long)d->fstats[f].self,
 						    (unsigned long long)d->fstats[f].total,
 						    (unsigned long long)d->total);
 	}

@@ -2270,8 +2270,8 @@ tui_run(const struct tui_options *o)
 		}
 		tf_error_release(&lerr);
 	}
-	if (diff_check_units(ps, ps->profiles[ui.model.lens.profile], o->base ? o->base : o->path, o->path,
-			     &err)) {
+	if (diff_check_units(ps, ps->profiles[ui.model.lens.profile],
+			     o->base ? o->base : o->path, o->path, &err)) {
 		struct strbuf sb = STRBUF_INIT;
 
 		text_escape_str(&sb, tf_error_text(&err));

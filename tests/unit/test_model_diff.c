@@ -151,7 +151,7 @@ test_rows(void **state)
 	check_model(&m);
 	r = model_sandwich_rows(&m, SANDWICH_BY_DELTA_TOTAL, true, false);
 	assert_string_equal(ps_get(m.ps, ft->funcs[r->rows[0]].name), "gone");
-	/* Self: grow +20, fresh +6, then main and same 0 (main's total +21 first), rec -2, gone -5 */
+	/* Self: grow +20, fresh +6, main and same 0 (main's total +21 first), rec -2, gone -5 */
 	r = model_sandwich_rows(&m, SANDWICH_BY_DELTA_SELF, false, false);
 	assert_string_equal(ps_get(m.ps, ft->funcs[r->rows[0]].name), "grow");
 	assert_string_equal(ps_get(m.ps, ft->funcs[r->rows[2]].name), "main");
@@ -427,8 +427,10 @@ test_no_diff(void **state)
 	before = profile_set_profile(ps, ps_str(ps, "before", 6), UNIT_NONE);
 	after = profile_set_profile(ps, ps_str(ps, "after", 5), UNIT_NONE);
 	t = profile_set_thread(ps, 1, 1, STR_EMPTY);
-	assert_int_equal(profile_add_sample(before, test_stack(ps, "a;b"), 5, 0, false, t, NULL), 0);
-	assert_int_equal(profile_add_sample(after, test_stack(ps, "a;b"), 7, 0, false, t, NULL), 0);
+	assert_int_equal(profile_add_sample(before, test_stack(ps, "a;b"), 5, 0, false, t, NULL),
+			 0);
+	assert_int_equal(profile_add_sample(after, test_stack(ps, "a;b"), 7, 0, false, t, NULL),
+			 0);
 	model_init(&m, ps);
 	model_set_profile(&m, 1);
 	assert_ptr_equal(model_diff_base(&m), before);

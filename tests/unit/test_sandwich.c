@@ -762,7 +762,8 @@ test_rows_leave_processes_out(void **state)
 	assert_int_equal(fx.st[fn(&fx, "python3")].total, 4);
 	sandwich_rows_init(&r);
 	for (int by = SANDWICH_BY_TOTAL; by <= SANDWICH_BY_DELTA_SELF; by++) {
-		sandwich_rows_build(&r, fx.ps, &fx.ft, fx.st, NULL, (enum sandwich_sort)by, false, NULL);
+		sandwich_rows_build(&r, fx.ps, &fx.ft, fx.st, NULL, (enum sandwich_sort)by, false,
+				    NULL);
 		assert_int_equal(r.nr, 3); /* main, compress, eval */
 		assert_int_equal(sandwich_rows_find(&r, fn(&fx, "xz")), UINT32_MAX);
 		assert_int_equal(sandwich_rows_find(&r, fn(&fx, "python3")), UINT32_MAX);
@@ -814,8 +815,8 @@ test_many_rows(void **state)
 	sandwich_rows_init(&r);
 	for (int by = SANDWICH_BY_TOTAL; by <= SANDWICH_BY_DELTA_SELF; by++) {
 		for (int rev = 0; rev < 2; rev++) {
-			sandwich_rows_build(&r, fx.ps, &fx.ft, fx.st, NULL, (enum sandwich_sort)by, rev,
-					    NULL);
+			sandwich_rows_build(&r, fx.ps, &fx.ft, fx.st, NULL,
+					    (enum sandwich_sort)by, rev, NULL);
 			assert_int_equal(r.nr, fx.ft.nr_funcs);
 			check_rows(&r, &fx, NULL);
 		}
