@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <langinfo.h>
+#include <limits.h>
 #include <locale.h>
 #include <poll.h>
 #include <pthread.h>
@@ -252,29 +253,56 @@ die_of_signal(int sig, const struct sigaction *old)
 	_exit(128 + sig);
 }
 
-enum load_status
-load_profile(const char *path, const char *format, const struct import_options *opts,
-	     struct profile_set **out, struct tf_error *err)
+/* At most this many files load at once: BASE and NEW of a comparison. */
+#define MAX_JOBS 2
+
+/*
+ * Load nr files (paths[i], into out[i]) each on a worker thread of its
+ * own, at the same time, while this thread watches. Several files share
+ * the CPUs: each importer gets its share of them for its parser threads,
+ * so that the files' serial parts (reading, merging the parsers' sets)
+ * overlap. The progress line shows their bytes together, named after the
+ * last. On LOAD_FAILED, err is the first failed file's error.
+ */
+static enum load_status
+load_files(const char *const *paths, int nr, const char *format,
+	   const struct import_options *opts, struct profile_set **out, struct tf_error *err)
 {
 	/* On the heap: a worker left behind after a cancel may still use it. */
-	struct load_job *job = xcalloc(1, sizeof(*job));
+	struct load_job *jobs[MAX_JOBS];
 	struct sigaction sa = { .sa_handler = load_on_signal }, old_sa[NR_LOAD_SIGNALS];
-	struct progress_info pi = { .name = path, .bytes_total = plain_file_size(path) };
+	struct progress_info pi = { .name = paths[nr - 1] };
 	struct strbuf line = STRBUF_INIT;
-	bool show = isatty(STDERR_FILENO), utf8 = show && locale_is_utf8();
+	bool show = isatty(STDERR_FILENO), utf8 = show && locale_is_utf8(), sizes = true;
 	double start = now_seconds(), cancelled_at = 0;
 	sigset_t block, old_mask;
-	enum load_status status;
-	pthread_t worker;
-	int rc;
+	enum load_status status = LOAD_OK;
+	pthread_t workers[MAX_JOBS];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int rc, nr_done;
 
-	job->path = path;
-	job->format = format;
-	job->opts = *opts;
-	tf_error_init(&job->err);
-	job->opts.progress = &job->progress;
-	if (pipe2(job->wake, O_CLOEXEC) != 0)
-		job->wake[0] = job->wake[1] = -1;
+	if (nr < 1 || nr > MAX_JOBS)
+		BUG("loading %d files at once", nr);
+	for (int i = 0; i < nr; i++) {
+		struct load_job *job = xcalloc(1, sizeof(*job));
+		uint64_t size = plain_file_size(paths[i]);
+
+		job->path = paths[i];
+		job->format = format;
+		job->opts = *opts;
+		if (nr > 1 && !job->opts.threads)
+			job->opts.threads = cpus > nr ? (int)(cpus / nr) : 1;
+		tf_error_init(&job->err);
+		job->opts.progress = &job->progress;
+		if (pipe2(job->wake, O_CLOEXEC) != 0)
+			job->wake[0] = job->wake[1] = -1;
+		/* A share of the whole is only known when every size is. */
+		sizes = sizes && size;
+		pi.bytes_total += size;
+		jobs[i] = job;
+	}
+	if (!sizes)
+		pi.bytes_total = 0;
 	load_interrupts = 0;
 	load_stop = 0;
 	load_fatal_signal = 0;
@@ -289,20 +317,33 @@ load_profile(const char *path, const char *format, const struct import_options *
 	if (show)
 		set_die_hook(load_die_hook);
 
-	/* The worker (and its parser threads) leave the signals to this thread. */
+	/* The workers (and their parser threads) leave the signals to this thread. */
 	pthread_sigmask(SIG_BLOCK, &block, &old_mask);
-	rc = pthread_create(&worker, NULL, load_worker, job);
+	for (int i = 0; i < nr; i++) {
+		rc = pthread_create(&workers[i], NULL, load_worker, jobs[i]);
+		if (rc)
+			die("cannot start a thread: %s", strerror(rc));
+	}
 	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
-	if (rc)
-		die("cannot start a thread: %s", strerror(rc));
-	while (!atomic_load(&job->done)) {
+	for (;;) {
 		struct timespec tick = { 0, PROGRESS_TICK_NS };
-		struct pollfd pfd = { job->wake[0], POLLIN, 0 };
+		struct pollfd pfd[MAX_JOBS];
+		nfds_t nr_fds = 0;
+		int phase = INT_MAX;
 		double elapsed;
 
+		nr_done = 0;
+		for (int i = 0; i < nr; i++) {
+			if (atomic_load(&jobs[i]->done))
+				nr_done++;
+			else if (jobs[i]->wake[0] >= 0)
+				pfd[nr_fds++] = (struct pollfd){ jobs[i]->wake[0], POLLIN, 0 };
+		}
+		if (nr_done == nr)
+			break;
 		/* A signal ends either wait at once (poll() is never restarted). */
-		if (job->wake[0] >= 0)
-			poll(&pfd, 1, (int)(PROGRESS_TICK_NS / 1000000));
+		if (nr_fds)
+			poll(pfd, nr_fds, (int)(PROGRESS_TICK_NS / 1000000));
 		else
 			nanosleep(&tick, NULL);
 		if (load_fatal_signal)
@@ -315,12 +356,13 @@ load_profile(const char *path, const char *format, const struct import_options *
 		}
 		elapsed = now_seconds() - start;
 		if (load_interrupts && !cancelled_at) {
-			atomic_store(&job->progress.cancel, 1);
+			for (int i = 0; i < nr; i++)
+				atomic_store(&jobs[i]->progress.cancel, 1);
 			cancelled_at = elapsed;
 		}
 		if (cancelled_at && elapsed - cancelled_at > CANCEL_GRACE)
 			break;
-		if (!show || elapsed < PROGRESS_DELAY || atomic_load(&job->done))
+		if (!show || elapsed < PROGRESS_DELAY)
 			continue;
 		if (!in_foreground()) {
 			/* Whatever showed is the shell's row now: not ours to erase. */
@@ -329,11 +371,19 @@ load_profile(const char *path, const char *format, const struct import_options *
 			pthread_mutex_unlock(&load_draw_lock);
 			continue;
 		}
-		pi.phase = (enum import_phase)atomic_load(&job->progress.phase);
-		pi.bytes_done = atomic_load(&job->progress.bytes_done);
+		/* The files together: the earliest phase, the sum of the work. */
+		pi.bytes_done = pi.work_done = pi.work_total = 0;
+		for (int i = 0; i < nr; i++) {
+			int ph = atomic_load(&jobs[i]->progress.phase);
+
+			if (ph < phase)
+				phase = ph;
+			pi.bytes_done += atomic_load(&jobs[i]->progress.bytes_done);
+			pi.work_done += atomic_load(&jobs[i]->progress.work_done);
+			pi.work_total += atomic_load(&jobs[i]->progress.work_total);
+		}
+		pi.phase = (enum import_phase)phase;
 		pi.seconds = elapsed;
-		pi.work_done = atomic_load(&job->progress.work_done);
-		pi.work_total = atomic_load(&job->progress.work_total);
 		draw_line(&line, &pi, utf8);
 	}
 	for (size_t i = 0; i < NR_LOAD_SIGNALS; i++)
@@ -342,36 +392,62 @@ load_profile(const char *path, const char *format, const struct import_options *
 	erase_line();
 	pthread_mutex_unlock(&load_draw_lock);
 	strbuf_release(&line);
-	if (!atomic_load(&job->done)) {
+	if (nr_done < nr) {
 		/*
-		 * Still blocked after the cancel: leave it, and job, behind. The
-		 * die hook stays, in case it dies before the program exits.
+		 * Still blocked after the cancel: leave them, and their jobs,
+		 * behind. The die hook stays, in case one dies before the
+		 * program exits.
 		 */
-		pthread_detach(worker);
+		for (int i = 0; i < nr; i++)
+			pthread_detach(workers[i]);
 		return LOAD_CANCELLED;
 	}
-	pthread_join(worker, NULL);
-	if (job->wake[0] >= 0) {
-		close(job->wake[0]);
-		close(job->wake[1]);
+	for (int i = 0; i < nr; i++) {
+		pthread_join(workers[i], NULL);
+		if (jobs[i]->wake[0] >= 0) {
+			close(jobs[i]->wake[0]);
+			close(jobs[i]->wake[1]);
+		}
 	}
 	if (show)
 		set_die_hook(NULL);
 
-	if (load_interrupts) {
-		/* The load may have finished just before it saw the cancel. */
-		profile_set_free(job->ps);
-		status = LOAD_CANCELLED;
-	} else if (job->ret) {
-		tf_error_move(err, &job->err);
-		status = LOAD_FAILED;
-	} else {
-		*out = job->ps;
-		status = LOAD_OK;
+	for (int i = 0; i < nr; i++) {
+		struct load_job *job = jobs[i];
+
+		out[i] = NULL;
+		if (load_interrupts) {
+			/* The load may have finished just before it saw the cancel. */
+			profile_set_free(job->ps);
+			status = LOAD_CANCELLED;
+		} else if (job->ret) {
+			if (status == LOAD_OK)
+				tf_error_move(err, &job->err);
+			status = LOAD_FAILED;
+		} else {
+			out[i] = job->ps;
+		}
+		tf_error_release(&job->err);
+		free(job);
 	}
-	tf_error_release(&job->err);
-	free(job);
+	/* All or nothing. */
+	for (int i = 0; i < nr && status != LOAD_OK; i++) {
+		profile_set_free(out[i]);
+		out[i] = NULL;
+	}
 	return status;
+}
+
+enum load_status
+load_profile(const char *path, const char *format, const struct import_options *opts,
+	     struct profile_set **out, struct tf_error *err)
+{
+	struct profile_set *ps;
+	enum load_status st = load_files(&path, 1, format, opts, &ps, err);
+
+	if (st == LOAD_OK)
+		*out = ps;
+	return st;
 }
 
 enum load_status
@@ -379,15 +455,14 @@ load_diff(const char *base, const char *path, const char *format,
 	  const struct import_options *opts, unsigned flags, struct profile_set **out,
 	  struct tf_error *err)
 {
-	struct profile_set *b = NULL, *ps = NULL;
+	const char *paths[2] = { base, path };
+	struct profile_set *sets[2], *b, *ps;
 	enum load_status st;
 
-	if ((st = load_profile(base, format, opts, &b, err)) != LOAD_OK)
+	if ((st = load_files(paths, 2, format, opts, sets, err)) != LOAD_OK)
 		return st;
-	if ((st = load_profile(path, format, opts, &ps, err)) != LOAD_OK) {
-		profile_set_free(b);
-		return st;
-	}
+	b = sets[0];
+	ps = sets[1];
 	if (diff_join(ps, b, flags, err)) {
 		profile_set_free(ps);
 		profile_set_free(b);

@@ -45,9 +45,11 @@ enum load_status load_profile(const char *path, const char *format,
 			      struct tf_error *err);
 
 /*
- * For a comparison: load base, then path, as load_profile() does (one
- * after the other: each importer has threads of its own), and put base's
- * samples into path's set (diff.h: diff_join(), with flags). On LOAD_OK,
+ * For a comparison: load base and path as load_profile() does, both at
+ * once, each on a thread of its own with its share of the CPUs for its
+ * parser threads (unless opts says how many), one progress line for the
+ * two; then put base's samples into path's set (diff.h: diff_join(), with
+ * flags). On LOAD_OK,
  * *out is path's set with base's profiles too, and base's warnings, each
  * saying base's name and line. err says which file failed (its message
  * names it) or why the join did.
