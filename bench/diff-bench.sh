@@ -9,7 +9,8 @@
 # (as bench/ui.sh: tmux, the tab bar and a row of boxes) of `tflame NEW`
 # and `tflame BASE NEW`, best of 3 each, with --no-symbols on both (the
 # sample's binaries are not on this machine). Then bench/diff-model-bench
-# (`make bench`) times the model's side of each key of a comparison.
+# (`make bench`) times the model's side of each key of a comparison, on
+# those files and on two random trees of over a million nodes each.
 #
 # Targets (issue 16): first screen of the comparison <= 2x NEW's alone;
 # any key <= 10 ms.
@@ -61,5 +62,23 @@ awk -v a="$alone" -v b="$both" 'BEGIN {
 if [ ! -x "$build/bench/diff-model-bench" ]; then
 	(cd "$build" && make -s bench/diff-model-bench)
 fi
-echo "keys of a comparison, through the model:"
+echo "keys of a comparison, through the model, on the perf files:"
 "$build/bench/diff-model-bench" "$base" "$new"
+
+# A call tree of over a million nodes a side, as bench/keys.sh's: 600 000
+# random call paths over 300 names, from two seeds.
+for seed in 42 43; do
+	tree=$out/diff-tree-$seed.folded
+	[ -s "$tree" ] && continue
+	echo "generating $tree ..."
+	perl -e '
+		srand($ARGV[0]);
+		for my $i (1 .. 600000) {
+			my $d = 4 + int(rand(11));
+			my @f = map { "fn_" . int(rand(rand() < 0.5 ? 12 : 300)) } 1 .. $d;
+			print join(";", "main", @f), " ", 1 + int(rand(50)), "\n";
+		}' "$seed" >"$tree.tmp"
+	mv "$tree.tmp" "$tree"
+done
+echo "keys of a comparison, through the model, on two trees of over a million nodes:"
+"$build/bench/diff-model-bench" "$out/diff-tree-42.folded" "$out/diff-tree-43.folded"
