@@ -267,6 +267,9 @@ ps_get(const struct profile_set *ps, str_id id)
 frame_id profile_set_frame(struct profile_set *ps, const struct frame *f);
 /* The id of the stack parent + frame, adding it if new. */
 stack_id profile_set_stack(struct profile_set *ps, stack_id parent, frame_id frame);
+/* The id of the stack parent + frame, or STACK_NONE when ps has none: nothing is added. */
+#define STACK_NONE ((stack_id)UINT32_MAX)
+stack_id profile_set_find_stack(const struct profile_set *ps, stack_id parent, frame_id frame);
 /*
  * The id of the position (parent, stack, file, line), adding it if new.
  * stack's parent must be srcs[parent].stack (STACK_ROOT for SRC_ROOT).

@@ -272,66 +272,38 @@ base_tree(struct model *m)
 	return &d->tree;
 }
 
-/* A node of a tree, by its place: for finding the same path in another. */
-struct path_key {
-	stack_id parent;
-	frame_id frame;
-	stack_id node;
-};
-
-static int
-cmp_path_key(const void *a, const void *b)
-{
-	const struct path_key *x = a, *y = b;
-
-	if (x->parent != y->parent)
-		return x->parent < y->parent ? -1 : 1;
-	return x->frame < y->frame ? -1 : x->frame > y->frame;
-}
-
 /*
  * For each node of t, the subtree weight of base's node of the same path
  * (0 where base has none) into out (t->nr_nodes entries). Their sets are
  * views of one set, sharing frames: a path is the same when it is the
  * same frame under the matched parent. Base's nodes come parents first,
- * so one pass matches them, each a binary search among t's nodes.
+ * so one pass matches them, each a lookup among t's set's children.
  */
 static void
 match_totals(const struct calltree *t, const struct calltree *base, uint64_t *out)
 {
 	const struct profile_set *ts = t->ps, *bs = base->ps;
 	uint32_t n = t->nr_nodes, nb = base->nr_nodes;
-	struct path_key *keys = xmalloc(sizeof(*keys) * ((size_t)n + 1));
 	stack_id *map = xmalloc(sizeof(*map) * ((size_t)nb + 1));
 
-	for (stack_id s = 1; s < n; s++) {
-		keys[s - 1].parent = ts->stacks[s].parent;
-		keys[s - 1].frame = ts->stacks[s].frame;
-		keys[s - 1].node = s;
-	}
-	if (n > 1)
-		qsort(keys, n - 1, sizeof(*keys), cmp_path_key);
 	memset(out, 0, sizeof(*out) * n);
 	if (n && nb)
 		out[STACK_ROOT] = base->total[STACK_ROOT];
-	if (nb)
-		map[STACK_ROOT] = STACK_ROOT;
+	map[STACK_ROOT] = STACK_ROOT;
 	for (stack_id s = 1; s < nb; s++) {
-		struct path_key k, *hit;
+		stack_id parent = map[bs->stacks[s].parent];
 
-		map[s] = FRAME_NONE;
-		k.parent = map[bs->stacks[s].parent];
-		if (!base->total[s] || k.parent == FRAME_NONE || n < 2)
+		map[s] = STACK_NONE;
+		if (!base->total[s] || parent == STACK_NONE)
 			continue;
-		k.frame = bs->stacks[s].frame;
-		hit = bsearch(&k, keys, n - 1, sizeof(*keys), cmp_path_key);
-		if (hit) {
-			map[s] = hit->node;
-			out[hit->node] = base->total[s];
-		}
+		map[s] = profile_set_find_stack(ts, parent, bs->stacks[s].frame);
+		/* A set may hold stacks past its tree's nodes: not the tree's. */
+		if (map[s] != STACK_NONE && map[s] < n)
+			out[map[s]] = base->total[s];
+		else
+			map[s] = STACK_NONE;
 	}
 	free(map);
-	free(keys);
 }
 
 const uint64_t *

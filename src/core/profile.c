@@ -339,6 +339,14 @@ stack_lookup(const struct profile_set *ps, stack_id parent, frame_id frame, uint
 }
 
 stack_id
+profile_set_find_stack(const struct profile_set *ps, stack_id parent, frame_id frame)
+{
+	uint32_t n;
+
+	return stack_lookup(ps, parent, frame, &n);
+}
+
+stack_id
 profile_set_stack(struct profile_set *ps, stack_id parent, frame_id frame)
 {
 	struct stack_link *link;

@@ -960,11 +960,46 @@ test_merge_figures(void **state)
 	tf_error_release(&err);
 }
 
+/* Finding a stack adds none, busy parents (looked up by hash) as others. */
+static void
+test_find_stack(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	stack_id ab = test_stack(ps, "a;b"), a = ps->stacks[ab].parent, kids[20];
+	frame_id b = ps->stacks[ab].frame, z;
+	struct frame f = { 0 };
+	uint32_t nr;
+
+	(void)state;
+	assert_int_equal(profile_set_find_stack(ps, a, b), ab);
+	assert_int_equal(profile_set_find_stack(ps, STACK_ROOT, b), STACK_NONE);
+	f.name = ps_str(ps, "z", 1);
+	z = profile_set_frame(ps, &f);
+	nr = ps->nr_stacks;
+	assert_int_equal(profile_set_find_stack(ps, a, z), STACK_NONE);
+	assert_int_equal(ps->nr_stacks, nr);
+	/* Past STACK_WALK children, a hash table. */
+	for (int i = 0; i < 20; i++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "k%d", i);
+		f.name = ps_str(ps, name, strlen(name));
+		kids[i] = profile_set_stack(ps, a, profile_set_frame(ps, &f));
+	}
+	for (int i = 0; i < 20; i++)
+		assert_int_equal(profile_set_find_stack(ps, a, ps->stacks[kids[i]].frame), kids[i]);
+	assert_int_equal(profile_set_find_stack(ps, a, z), STACK_NONE);
+	assert_int_equal(profile_set_find_stack(ps, a, b), ab);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_new_set_is_consistent),
+		cmocka_unit_test(test_find_stack),
 		cmocka_unit_test(test_frames_interned_on_identity),
 		cmocka_unit_test(test_stacks_share_prefixes),
 		cmocka_unit_test(test_many_stacks_grow_tables),
