@@ -314,6 +314,25 @@ cli_load(const char *path, const char *format, const struct import_options *opts
 }
 
 int
+cli_check_units(const struct profile_set *ps, const struct profile *p, const char *base,
+		const char *path)
+{
+	struct tf_error err = TF_ERROR_INIT;
+	int ret = CLI_NEXT;
+
+	if (diff_check_units(ps, p, base, path, &err)) {
+		struct strbuf sb = STRBUF_INIT;
+
+		text_escape_str(&sb, tf_error_text(&err));
+		cli_error("%s", sb.buf);
+		strbuf_release(&sb);
+		ret = EXIT_INPUT;
+	}
+	tf_error_release(&err);
+	return ret;
+}
+
+int
 cli_load_diff(const char *base, const char *path, const char *format,
 	      const struct import_options *opts, unsigned flags, struct profile_set **out)
 {

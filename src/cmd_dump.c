@@ -529,7 +529,6 @@ cmd_dump(int argc, char **argv)
 	unsigned diff_flags = 0;
 	const char *base_path = NULL;
 	const struct profile *base;
-	struct tf_error err = TF_ERROR_INIT;
 	int c, ret = EXIT_OK;
 
 	layout_init(&l);
@@ -617,16 +616,10 @@ cmd_dump(int argc, char **argv)
 	if ((ret = cli_apply_spec(&lens, &m, path)) != CLI_NEXT)
 		goto out;
 	ret = EXIT_OK;
-	if (diff_check_units(ps, ps->profiles[m.lens.profile], base_path ? base_path : path, path,
-			     &err)) {
-		struct strbuf sb = STRBUF_INIT;
-
-		text_escape_str(&sb, tf_error_text(&err));
-		cli_error("%s", sb.buf);
-		strbuf_release(&sb);
-		ret = EXIT_INPUT;
+	if ((ret = cli_check_units(ps, ps->profiles[m.lens.profile], base_path ? base_path : path,
+				   path)) != CLI_NEXT)
 		goto out;
-	}
+	ret = EXIT_OK;
 	if ((normalize || swap) && !model_diff_base(&m)) {
 		ret = cli_usage_error("dump", "--normalize and --swap compare: give BASE and NEW, "
 					      "or a folded file with two counts");
@@ -774,7 +767,6 @@ cmd_dump(int argc, char **argv)
 		ret = EXIT_INPUT;
 	}
 out:
-	tf_error_release(&err);
 	strbuf_release(&out);
 	layout_release(&l);
 	if (have_model)

@@ -205,15 +205,10 @@ cmd_export(int argc, char **argv)
 	model_export_lens(&m, &el);
 	el.title = cc.path;
 	/* A comparison, or a differential folded file: the SVG shows the change. */
-	if (diff && diff_check_units(ps, ps->profiles[m.lens.profile], base, cc.path, &err)) {
-		struct strbuf sb = STRBUF_INIT;
-
-		text_escape_str(&sb, tf_error_text(&err));
-		cli_error("%s", sb.buf);
-		strbuf_release(&sb);
-		ret = EXIT_INPUT;
+	if (diff && (ret = cli_check_units(ps, ps->profiles[m.lens.profile], base, cc.path)) !=
+			    CLI_NEXT)
 		goto out;
-	}
+	ret = EXIT_OK;
 	el.base = diff_other(ps, el.p);
 	el.base_scale = normalize;
 	if (m.inverted) {

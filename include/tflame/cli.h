@@ -227,6 +227,14 @@ int cli_load_diff(const char *base, const char *path, const char *format,
 		  const struct import_options *opts, unsigned flags, struct profile_set **out);
 
 /*
+ * diff_check_units() for the profile p shown of a comparison of base and
+ * path: CLI_NEXT, or EXIT_INPUT after printing why they cannot be compared.
+ */
+struct profile;
+int cli_check_units(const struct profile_set *ps, const struct profile *p, const char *base,
+		    const char *path);
+
+/*
  * Check --format's argument: true if it names an importer; else print the
  * valid names and return false (a usage error).
  */
