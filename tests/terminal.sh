@@ -92,6 +92,20 @@ check "400x120: moving shows the frame below" wait_for "function   total"
 keys q
 check "400x120: q quits with status 0" wait_for "EXIT=0"
 
+# An 8-colour terminal (xterm: 64 colour pairs) paints the boxes too: the
+# SGR of a background in 41-47 before a box's label, the hot palette's
+# red or yellow.
+boxes_8_colours() {
+	esc=$(printf '\033')
+	T capture-pane -p -e -t tf | sed -n 2,4p | LC_ALL=C grep -q "$esc\[4[13]m"
+}
+start 100 30 TERM=xterm
+run "$TFLAME" $sample
+check "8 colours: the explorer draws" wait_for " 1 Left Heavy"
+check "8 colours: the boxes have colour" poll boxes_8_colours
+keys q
+check "8 colours: q quits with status 0" wait_for "EXIT=0"
+
 # Resizes while keys arrive, down to 1x1 and up to 300x90: then the
 # screen at 100x30 is exactly what a full redraw (Ctrl-L) draws.
 start 100 30

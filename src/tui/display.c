@@ -132,6 +132,7 @@ static struct ink_pair {
 	short fg, bg, pair; /* pair 0: a free slot */
 } ink_pairs[INK_PAIRS];
 static int next_ink_pair;
+static int ink_colors; /* the display's colours, which say how many pairs init_colors() made */
 
 static void
 ink_pairs_reset(void)
@@ -146,8 +147,13 @@ ink_pair(short fg, short bg)
 {
 	unsigned h = ((unsigned)(fg + 1) * 269u + (unsigned)(bg + 1)) % INK_PAIRS;
 
+	/*
+	 * Past the pairs init_colors() made, which are fewer with 8 colours:
+	 * counting the 256 colours' there would leave an 8-colour terminal
+	 * (64 pairs) none for the boxes.
+	 */
 	if (!next_ink_pair)
-		next_ink_pair = 1 + DISPLAY_NR_COLORS + family_base(FLAME_NR_FAMILIES, 256);
+		next_ink_pair = family_base(FLAME_NR_FAMILIES, ink_colors);
 	for (unsigned n = 0; n < INK_PAIRS; n++, h = (h + 1) % INK_PAIRS) {
 		struct ink_pair *p = &ink_pairs[h];
 
@@ -260,6 +266,7 @@ display_open(struct display *d, bool stdin_busy, struct tf_error *err)
 	d->utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	ink_pairs_reset();
 	init_colors(d);
+	ink_colors = d->colors;
 	/*
 	 * Presses and releases as they come (no click resolution): the UI
 	 * makes clicks of them, and a press moved before its release is a
