@@ -803,8 +803,9 @@ keys q
 check "and quits" wait_for "EXIT=0"
 
 # A comparison opens on NEW, compared with BASE; a folded file with two
-# counts on its after, compared with its before.
-start 100 30
+# counts on its after, compared with its before. Wide, so that the tab
+# bar keeps the profile whole beside the comparison's legend.
+start 140 30
 run "$TFLAME" tests/data/diff/base.folded tests/data/diff/new.folded
 check "BASE NEW: NEW shown, its first profile of two" wait_for "new.folded │ profile 1/2"
 check "BASE NEW: NEW's weight" wait_for "tokenize"

@@ -13,8 +13,8 @@
  *
  * Colours are named, never numbered, outside display.c: UI elements by
  * enum display_color (DISPLAY_COLORS), flame boxes by a family and a hash
- * (display_flame_attr()), so that one function keeps one colour in every
- * pane.
+ * (display_flame_ink()), so that one function keeps one colour in every
+ * pane, or by their change when comparing (display_diff_ink()).
  */
 
 #include <curses.h>
@@ -47,7 +47,9 @@ struct tf_error;
 	C(MATCH_DOTS, 226, -1, COLOR_YELLOW, -1, A_BOLD, A_BOLD) \
 	C(ERROR, 203, -1, COLOR_RED, -1, A_BOLD, A_BOLD) \
 	C(ROW_SELECTED, 16, 252, COLOR_BLACK, COLOR_WHITE, 0, A_REVERSE) \
-	C(ROW_UNFOCUSED, 231, 238, COLOR_WHITE, COLOR_BLUE, 0, A_UNDERLINE)
+	C(ROW_UNFOCUSED, 231, 238, COLOR_WHITE, COLOR_BLUE, 0, A_UNDERLINE) \
+	C(GREW, 203, -1, COLOR_RED, -1, A_BOLD, A_BOLD) \
+	C(SHRANK, 75, -1, COLOR_CYAN, -1, A_BOLD, A_UNDERLINE)
 
 #define DISPLAY_ENUM_(name, ...) DISPLAY_##name,
 enum display_color {
@@ -121,13 +123,6 @@ bool display_hung_up(const struct display *d);
 attr_t display_attr(const struct display *d, enum display_color c);
 
 /*
- * Attributes of a flame box of family whose name hashes to hash: the same
- * hash always gets the same colour. Black text on a coloured background;
- * A_NORMAL without colour.
- */
-attr_t display_flame_attr(const struct display *d, enum flame_family family, uint32_t hash);
-
-/*
  * The colours of a box: text fg on background bg, terminal colour numbers
  * (-1: the terminal's default). Boxes are painted by ink rather than by
  * attributes so that a cell two boxes share can take one's colour as its
@@ -142,6 +137,21 @@ struct ink {
  * hash always gets the same ink. Only meaningful with colours.
  */
 struct ink display_flame_ink(const struct display *d, enum flame_family family, uint32_t hash);
+/*
+ * The ink of a box whose change against the base is level
+ * (palette_diff_level()): the palette's shade with 256 colours; with 8,
+ * magenta and red for grew (weak, strong), cyan and blue for shrank,
+ * white about unchanged. Only meaningful with colours.
+ */
+struct ink display_diff_ink(const struct display *d, int level);
+/*
+ * The ink a box of level takes beside a neighbour of the same ink: with
+ * 256 colours a darker shade (display_ink_shade()); with 8, the other
+ * text colour, since another background would say another change.
+ */
+struct ink display_diff_shade(const struct display *d, struct ink ink);
+/* The attributes of the words of a change from base to now: grew, shrank, or none. */
+attr_t display_change_attr(const struct display *d, uint64_t base, uint64_t now);
 /* The ink of a UI element (for boxes a search dims). */
 struct ink display_ui_ink(const struct display *d, enum display_color c);
 /*

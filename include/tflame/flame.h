@@ -50,6 +50,16 @@ struct flame_source {
 	 * selection if it still has weight.
 	 */
 	uint64_t key, key2;
+	/*
+	 * Comparing two profiles (model_diff_base()): per node, the base's
+	 * weight of its subtree, which colours each box by its change
+	 * (palette_diff_level()) and joins the details. NULL outside diff
+	 * mode, and for a view the model has no base weights for. Another
+	 * base_key is other base weights over the same nodes (normalised or
+	 * not).
+	 */
+	const uint64_t *base;
+	uint64_t base_key;
 };
 
 /* How a view is drawn. */

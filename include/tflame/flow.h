@@ -12,6 +12,7 @@
  */
 
 #include <curses.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -73,6 +74,21 @@ void flow_text(struct flow *fl, attr_t attr, const char *s, size_t len);
  */
 void flow_amount(struct flow *fl, attr_t label, const struct profile *p, uint64_t w,
 		 uint64_t all, uint64_t zoom, const char *of);
+
+/*
+ * A change against the base of a comparison, as text: "1.20 s -> 1.51 s
+ * +310 ms (+25.8%)" (an arrow with utf8), "new" for a base of nothing,
+ * "gone" for nothing now. Appended to out.
+ */
+void flow_change_text(struct strbuf *out, const struct profile *p, uint64_t base, uint64_t now,
+		      bool utf8);
+/*
+ * The same as words, for a line under the one that gives now: "base
+ * 1.20 s +310 ms (+25.8%)", the amount bold, the change in the colour
+ * that says it grew or shrank (display_change_attr()), the rest in label.
+ */
+void flow_change(struct flow *fl, const struct display *d, attr_t label,
+		 const struct profile *p, uint64_t base, uint64_t now);
 
 /*
  * Draw lines [first, first + n) (n clipped to the lines there are) at

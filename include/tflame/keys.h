@@ -148,6 +148,11 @@ struct tf_error;
 	REQ(SORT_TOTAL, "sort the table by total weight (again: reverse)", 'T') \
 	REQ(SORT_SELF, "sort the table by self weight (again: reverse)", 'S') \
 	REQ(SORT_NAME, "sort the table by function name (again: reverse)", 'F') \
+	GROUP("Comparing two profiles (tflame BASE NEW): boxes red grew, blue shrank") \
+	REQ(DIFF_NORMALIZE, "scale the base to the total of the profile shown (as " \
+			    "difffolded.pl -n), or back to its raw weights", 'D') \
+	REQ(DIFF_SWAP, "swap the sides: show the base, compared with the new profile; " \
+		       "what only one side has shows as wholly new or gone", 'b') \
 	GROUP("The source view (o)") \
 	REQ(SOURCE_DECL, "the line that declares the function (the view opens on its " \
 			 "hottest line); again, back to the hottest", 'd') \

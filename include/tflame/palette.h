@@ -51,6 +51,27 @@ enum flame_family palette_hue(const struct profile_set *ps, const struct frame *
 /* The xterm shade palette_hue() gives fr in mode. */
 short palette_xterm(const struct profile_set *ps, const struct frame *fr, enum color_mode mode);
 
+/*
+ * Diff colours (tflame BASE NEW): a box's change against the base, as
+ * flamegraph.pl's differential graphs show it: red grew, blue shrank, the
+ * more the stronger. Like its color_scale(), the strength is linear in
+ * the change over the largest change on show (max_delta), here in
+ * PALETTE_DIFF_LEVELS steps; a change under a twentieth of the largest
+ * is level 0, about unchanged (grey, where flamegraph.pl has white). A
+ * box wholly new (base 0) is the strongest red, one wholly gone (new 0)
+ * the strongest blue, whatever their size.
+ */
+#define PALETTE_DIFF_LEVELS 5
+
+/*
+ * The level of a box weighing base before and now after: 1 to
+ * PALETTE_DIFF_LEVELS grew, the negatives shrank, 0 about unchanged.
+ */
+int palette_diff_level(uint64_t base, uint64_t now, uint64_t max_delta);
+
+/* The xterm background of level (clamped to the levels): black text reads on it. */
+short palette_diff_xterm(int level);
+
 /* An xterm colour number (0-255) as 0xRRGGBB, as xterm shows it. */
 uint32_t palette_xterm_rgb(short color);
 

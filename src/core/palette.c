@@ -86,6 +86,43 @@ palette_xterm(const struct profile_set *ps, const struct frame *fr, enum color_m
 	return shades[family].c[h % shades[family].n];
 }
 
+int
+palette_diff_level(uint64_t base, uint64_t now, uint64_t max_delta)
+{
+	uint64_t d = now > base ? now - base : base - now;
+	int level;
+
+	if (!base && now)
+		return PALETTE_DIFF_LEVELS;
+	if (base && !now)
+		return -PALETTE_DIFF_LEVELS;
+	/* d / max <= 1: the level is ceil(LEVELS * d / max), in 128 bits. */
+	if (!max_delta || (unsigned __int128)d * 20 < max_delta)
+		return 0;
+	level = (int)(((unsigned __int128)d * PALETTE_DIFF_LEVELS + max_delta - 1) / max_delta);
+	if (level > PALETTE_DIFF_LEVELS)
+		level = PALETTE_DIFF_LEVELS;
+	return now > base ? level : -level;
+}
+
+short
+palette_diff_xterm(int level)
+{
+	/* Pale to strong: pinks to pure red, lavenders to a mid blue. */
+	static const short grew[PALETTE_DIFF_LEVELS] = { 224, 217, 210, 203, 196 };
+	static const short shrank[PALETTE_DIFF_LEVELS] = { 189, 153, 111, 75, 33 };
+
+	if (level > PALETTE_DIFF_LEVELS)
+		level = PALETTE_DIFF_LEVELS;
+	if (level < -PALETTE_DIFF_LEVELS)
+		level = -PALETTE_DIFF_LEVELS;
+	if (level > 0)
+		return grew[level - 1];
+	if (level < 0)
+		return shrank[-level - 1];
+	return 250;
+}
+
 uint32_t
 palette_xterm_rgb(short color)
 {

@@ -349,17 +349,6 @@ display_attr(const struct display *d, enum display_color c)
 	return COLOR_PAIR(c + 1) | ui_colors[c].attr;
 }
 
-attr_t
-display_flame_attr(const struct display *d, enum flame_family family, uint32_t hash)
-{
-	unsigned n;
-
-	if (!d->colors)
-		return A_NORMAL;
-	n = family_shades(family, d->colors);
-	return COLOR_PAIR(family_base(family, d->colors) + (short)(hash % n));
-}
-
 const char *
 display_glyph_merged(const struct display *d)
 {
@@ -391,6 +380,41 @@ display_flame_ink(const struct display *d, enum flame_family family, uint32_t ha
 		return (struct ink){ families[family].c8[hash % families[family].n8].fg,
 				     families[family].c8[hash % families[family].n8].bg };
 	return (struct ink){ -1, -1 };
+}
+
+struct ink
+display_diff_ink(const struct display *d, int level)
+{
+	int strong = PALETTE_DIFF_LEVELS / 2;
+
+	if (d->colors >= 256)
+		return (struct ink){ 16, palette_diff_xterm(level) };
+	if (level > strong)
+		return (struct ink){ COLOR_BLACK, COLOR_RED };
+	if (level > 0)
+		return (struct ink){ COLOR_BLACK, COLOR_MAGENTA };
+	if (level < -strong)
+		return (struct ink){ COLOR_WHITE, COLOR_BLUE };
+	if (level < 0)
+		return (struct ink){ COLOR_BLACK, COLOR_CYAN };
+	return (struct ink){ COLOR_BLACK, COLOR_WHITE };
+}
+
+struct ink
+display_diff_shade(const struct display *d, struct ink ink)
+{
+	if (d->colors >= 256)
+		return display_ink_shade(d, ink);
+	ink.fg = ink.fg == COLOR_BLACK ? COLOR_WHITE : COLOR_BLACK;
+	return ink;
+}
+
+attr_t
+display_change_attr(const struct display *d, uint64_t base, uint64_t now)
+{
+	return now > base ? display_attr(d, DISPLAY_GREW)
+	       : now < base ? display_attr(d, DISPLAY_SHRANK)
+			    : A_NORMAL;
 }
 
 struct ink

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tflame/diff.h"
 #include "tflame/display.h"
 #include "tflame/profile.h"
 #include "tflame/render.h"
@@ -192,6 +193,57 @@ void
 flow_wordz(struct flow *fl, attr_t attr, const char *s)
 {
 	flow_word(fl, attr, s, strlen(s));
+}
+
+/* "+310 ms (+25.8%)", "new", "gone" or "unchanged": the change alone. */
+static void
+add_delta(struct strbuf *out, const struct profile *p, uint64_t base, uint64_t now)
+{
+	uint64_t d = now > base ? now - base : base - now;
+
+	switch (diff_change(base, now)) {
+	case DIFF_NEW:
+	case DIFF_GONE:
+		strbuf_addstr(out, diff_change_sign(diff_change(base, now)));
+		return;
+	case DIFF_SAME:
+		strbuf_addstr(out, "unchanged");
+		return;
+	case DIFF_GREW:
+	case DIFF_SHRANK:
+		break;
+	}
+	strbuf_addch(out, now > base ? '+' : '-');
+	profile_format_amount(p, d, out);
+	strbuf_addf(out, " (%c%.1f%%)", now > base ? '+' : '-', (double)d * 100.0 / (double)base);
+}
+
+void
+flow_change_text(struct strbuf *out, const struct profile *p, uint64_t base, uint64_t now,
+		 bool utf8)
+{
+	profile_format_amount(p, base, out);
+	strbuf_addstr(out, utf8 ? " \xe2\x86\x92 " : " -> ");
+	profile_format_amount(p, now, out);
+	strbuf_addch(out, ' ');
+	add_delta(out, p, base, now);
+}
+
+void
+flow_change(struct flow *fl, const struct display *d, attr_t label, const struct profile *p,
+	    uint64_t base, uint64_t now)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	flow_wordz(fl, label, "base");
+	flow_space(fl, 1);
+	profile_format_amount(p, base, &sb);
+	flow_word(fl, A_BOLD, sb.buf, sb.len);
+	flow_space(fl, 1);
+	strbuf_reset(&sb);
+	add_delta(&sb, p, base, now);
+	flow_word(fl, display_change_attr(d, base, now), sb.buf, sb.len);
+	strbuf_release(&sb);
 }
 
 void

@@ -75,6 +75,11 @@ struct flame {
 	uint64_t matched_all;      /* the search's "of all", if has_matched_all */
 	bool has_matched_all;
 	uint32_t depth;            /* rows in all: the deepest stack */
+	/* comparing: the base's weight per node (or NULL), and its largest change */
+	const uint64_t *base;
+	uint64_t max_delta;
+	bool max_ok;               /* max_delta is of max_key, max_key2, max_base */
+	uint64_t max_key, max_key2, max_base;
 
 	/* the view */
 	uint64_t x0, x1;           /* the x range across the width */
@@ -300,6 +305,37 @@ flame_remap(struct flame *f, const stack_id *map, uint32_t nr, uint64_t key)
 }
 
 /*
+ * The largest change of a node against the base, which takes the
+ * strongest colour: once per tree and base weights (a pass over the
+ * nodes), never per draw.
+ */
+static void
+find_max_delta(struct flame *f, const struct flame_source *src)
+{
+	uint64_t max = 0;
+
+	f->base = src->base;
+	if (!f->base || (f->max_ok && f->max_key == src->key && f->max_key2 == src->key2 &&
+			 f->max_base == src->base_key))
+		return;
+	for (uint32_t n = f->nav.begin; n < f->nav.end; n++) {
+		uint64_t x0, x1, d;
+
+		if (!f->nav.ops->valid(&f->nav, n))
+			continue;
+		f->nav.ops->range(&f->nav, n, &x0, &x1);
+		d = x1 - x0 > f->base[n] ? x1 - x0 - f->base[n] : f->base[n] - (x1 - x0);
+		if (d > max)
+			max = d;
+	}
+	f->max_delta = max;
+	f->max_ok = true;
+	f->max_key = src->key;
+	f->max_key2 = src->key2;
+	f->max_base = src->base_key;
+}
+
+/*
  * Point at the source. When it is another tree or chart (another key:
  * another event, another Sandwich), start over: the old selection and
  * zoom mean nothing in it. When only the weights changed (key2: another
@@ -318,6 +354,7 @@ flame_set_source(struct flame *f, const struct flame_source *src)
 	f->all = src->all ? src->all : f->total;
 	f->matched_all = src->matched_all;
 	f->has_matched_all = src->has_matched_all;
+	find_max_delta(f, src);
 	if (f->remapped) {
 		f->key = src->key;
 		f->key2 = src->key2;
@@ -544,13 +581,24 @@ node_hue(const struct flame *f, const struct pane_ctx *ctx, uint32_t n, uint32_t
 	return palette_hue(f->ps, node_frame(f, n), ctx->color, hash);
 }
 
-static attr_t
-box_attr(const struct flame *f, const struct pane_ctx *ctx, uint32_t n)
+/* Comparing: n's change against the base, a palette_diff_level(). */
+static int
+node_change(const struct flame *f, uint32_t n)
+{
+	return palette_diff_level(f->base[n], node_total(f, n), f->max_delta);
+}
+
+/* n's ink, before the search and the selection: its colour mode's, or its change's. */
+static struct ink
+node_hue_ink(const struct flame *f, const struct pane_ctx *ctx, uint32_t n)
 {
 	uint32_t h;
-	enum flame_family family = node_hue(f, ctx, n, &h);
+	enum flame_family family;
 
-	return display_flame_attr(ctx->disp, family, h);
+	if (f->base)
+		return display_diff_ink(ctx->disp, node_change(f, n));
+	family = node_hue(f, ctx, n, &h);
+	return display_flame_ink(ctx->disp, family, h);
 }
 
 /* ---------------------------------------------------------------- drawing */
@@ -601,7 +649,15 @@ draw_box_mono(const struct flame *f, const struct pane_ctx *ctx, const struct se
 	if (shows_selection(f, b->node))
 		attr |= A_REVERSE | A_BOLD;
 	attrset(attr);
-	if (w >= 2 && !shows_selection(f, b->node)) {
+	if (f->base) {
+		/* Comparing: the sign of the change, bold when it is strong. */
+		int level = node_change(f, b->node);
+
+		if (level > PALETTE_DIFF_LEVELS / 2 || level < -PALETTE_DIFF_LEVELS / 2)
+			attrset(attr | A_BOLD);
+		addch(level > 0 ? '+' : level < 0 ? '-' : '=');
+		w--;
+	} else if (w >= 2 && !shows_selection(f, b->node)) {
 		addstr(display_glyph_bar(d));
 		w--;
 	}
@@ -618,15 +674,11 @@ static struct ink
 node_ink(const struct flame *f, const struct pane_ctx *ctx, const struct search *s, uint32_t n)
 {
 	struct ink ink;
-	uint32_t h;
 
-	if (dims(f, s, n)) {
+	if (dims(f, s, n))
 		ink = display_ui_ink(ctx->disp, DISPLAY_DIMMED);
-	} else {
-		enum flame_family family = node_hue(f, ctx, n, &h);
-
-		ink = display_flame_ink(ctx->disp, family, h);
-	}
+	else
+		ink = node_hue_ink(f, ctx, n);
 	if (shows_selection(f, n)) {
 		short t = ink.fg;
 
@@ -660,8 +712,13 @@ inker_next(struct inker *k, const struct flame *f, const struct pane_ctx *ctx,
 	if (n == k->node)
 		return &k->ink;
 	ink = node_ink(f, ctx, s, n);
-	if (k->node != LAYOUT_NONE && ink.bg == k->ink.bg)
+	/* A change's ink: its shade may be another text colour on the same background. */
+	if (f->base && !dims(f, s, n)) {
+		if (k->node != LAYOUT_NONE && ink.bg == k->ink.bg && ink.fg == k->ink.fg)
+			ink = display_diff_shade(ctx->disp, ink);
+	} else if (k->node != LAYOUT_NONE && ink.bg == k->ink.bg) {
 		ink = display_ink_shade(ctx->disp, ink);
+	}
 	k->node = n;
 	k->ink = ink;
 	return &k->ink;
@@ -750,8 +807,12 @@ draw_narrow_selection(const struct flame *f, const struct pane_ctx *ctx)
 	if (mid >= f->x1)
 		mid = f->x1 - 1;
 	col = (int)mul_div(mid - f->x0, (uint64_t)f->body.width, span(f));
-	attrset(box_attr(f, ctx, f->sel) | A_REVERSE | A_BOLD);
-	mvaddstr(y, f->body.left + col, display_glyph_merged(ctx->disp));
+	move(y, f->body.left + col);
+	if (ctx->disp->colors)
+		display_set_ink(ctx->disp, node_hue_ink(f, ctx, f->sel), A_REVERSE | A_BOLD);
+	else
+		attrset(A_REVERSE | A_BOLD);
+	addstr(display_glyph_merged(ctx->disp));
 	attrset(A_NORMAL);
 }
 
@@ -797,6 +858,47 @@ add_time(struct strbuf *sb, uint64_t x)
 {
 	strbuf_addf(sb, "%llu.%06llu s", (unsigned long long)(x / 1000000000),
 		    (unsigned long long)(x % 1000000000 / 1000));
+}
+
+/*
+ * Comparing: "change   box 1.20 s -> 1.51 s +310 ms (+25.8%)   function
+ * ...   self ...": the box's weight and its function's in the base and
+ * now. Nothing outside diff mode; a view with no base weights per box
+ * (Time Order) gives the function's only.
+ */
+static void
+add_change_details(const struct flame *f, const struct pane_ctx *ctx, struct flow *fl,
+		   uint32_t n, func_id fn)
+{
+	const struct display *d = ctx->disp;
+	attr_t label = display_attr(d, DISPLAY_LABEL);
+	const struct profile *p = model_profile(ctx->model);
+	const struct func_stats *fs, *bs;
+	uint64_t now;
+
+	if (!model_diff_base(ctx->model))
+		return;
+	fs = model_func_stats(ctx->model);
+	bs = model_base_func_stats(ctx->model);
+	flow_newline(fl);
+	flow_wordz(fl, label, "change");
+	flow_space(fl, 5);
+	if (f->base) {
+		now = node_total(f, n);
+		flow_wordz(fl, label, "box");
+		flow_space(fl, 1);
+		flow_change(fl, d, label, p, f->base[n], now);
+		flow_space(fl, 3);
+	}
+	if (!bs)
+		return;
+	flow_wordz(fl, label, "function");
+	flow_space(fl, 1);
+	flow_change(fl, d, label, p, bs[fn].total, fs[fn].total);
+	flow_space(fl, 3);
+	flow_wordz(fl, label, "self");
+	flow_space(fl, 1);
+	flow_change(fl, d, label, p, bs[fn].self, fs[fn].self);
 }
 
 /*
@@ -905,6 +1007,8 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 		flow_space(fl, 1);
 		flow_words(fl, A_NORMAL, why, strlen(why));
 	}
+
+	add_change_details(f, ctx, fl, n, fn);
 
 	/* A box of a chart is also a stretch of time on one thread. */
 	if (f->nav.chart) {
@@ -1891,6 +1995,7 @@ flame_pane_sync(struct pane *pane, struct pane_ctx *ctx)
 		src.key = m->inv_builds;
 		nav_inverted(&src.nav, &inv->tree);
 		src.matches = model_search_inverted(m);
+		src.base = model_base_inverted_totals(m);
 		f = fp->inv;
 	} else if (fp->kind == FLAME_TREE) {
 		/* Stack ids are the view's: a thread filter keeps their meaning. */
@@ -1898,6 +2003,7 @@ flame_pane_sync(struct pane *pane, struct pane_ctx *ctx)
 		src.key2 = m->generation;
 		nav_tree(&src.nav, model_tree(m));
 		src.matches = model_search_tree(m);
+		src.base = model_base_tree_totals(m);
 	} else {
 		const struct chart *c = lanes_chart(&fp->lanes, m, &src.key2);
 
@@ -1905,6 +2011,8 @@ flame_pane_sync(struct pane *pane, struct pane_ctx *ctx)
 		src.matches = model_search_lane(m, c);
 		fp->which = src.key2;
 	}
+	/* The base's weights change with the normalisation, the nodes do not. */
+	src.base_key = m->diff.dgen;
 	/* A chart with times matches time, which only its index counts. */
 	if (src.matches && (fp->kind == FLAME_TREE || !src.nav.chart->has_time)) {
 		src.matched_all = model_search_matched(m);

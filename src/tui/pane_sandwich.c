@@ -518,14 +518,17 @@ lend_trees(struct sandwich_pane *sp, struct pane_ctx *ctx, bool may_build)
 	}
 	sw = model_sandwich(m, sp->func);
 	src.key2 = sp->func;
+	src.base_key = m->diff.dgen;
 	nav_inverted(&src.nav, &sw->callers);
 	/* A regex's matches, lit and visited; a marked function is neither here. */
 	if (model_search_re(m))
 		src.matches = model_search_sandwich(m, sp->func, false);
+	src.base = model_base_sandwich(m, sp->func, false);
 	flame_set_source(sp->callers, &src);
 	nav_tree(&src.nav, &sw->callees);
 	if (model_search_re(m))
 		src.matches = model_search_sandwich(m, sp->func, true);
+	src.base = model_base_sandwich(m, sp->func, true);
 	flame_set_source(sp->callees, &src);
 	return true;
 }

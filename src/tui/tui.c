@@ -184,6 +184,7 @@ struct tui_symbols {
 
 struct tui {
 	const char *path;
+	const char *base_path;   /* comparing two files: the base, else NULL */
 	const struct keys *keys; /* the bindings: the config's, borrowed */
 	const struct conf *conf; /* borrowed: its warnings, for the warnings page */
 	struct tui_symbols sym;
@@ -210,6 +211,9 @@ struct tui {
 	struct prompt prompt;
 	struct strbuf last_pattern; /* the last regex applied, for Up in the prompt */
 	struct strbuf last_export;  /* the last file exported to */
+
+	/* b swapped the sides of a comparison: the base is shown */
+	bool diff_swapped;
 
 	/* a was pressed: the next key picks a transform (KEYMAP_TRANSFORM) */
 	bool transforming;
@@ -281,6 +285,40 @@ base_name(const char *path)
 	return slash && slash[1] ? slash + 1 : path;
 }
 
+/*
+ * Comparing two profiles: "diff raw vs base.folded: red grew, blue
+ * shrank", the normalisation and what the shown profile is compared with
+ * first, since the colours show for themselves. Nothing outside diff
+ * mode.
+ */
+static void
+add_diff_legend(struct tui *ui, struct info *info)
+{
+	struct model *m = &ui->model;
+	const struct profile *other = model_diff_base(m);
+	const char *name;
+	size_t min;
+
+	if (!other)
+		return;
+	strbuf_addstr(&info->text, model_diff_normalized(m) ? "diff normalised" : "diff raw");
+	min = info->text.len;
+	/* The file compared with, when the sides are two files; else its profile. */
+	if (ui->base_path)
+		name = base_name(ui->diff_swapped ? ui->path : ui->base_path);
+	else
+		name = ps_get(m->ps, other->name);
+	strbuf_addstr(&info->text, " vs ");
+	text_escape_str(&info->text, name);
+	if (ui->active == TAB_TIME_ORDER)
+		/* Time Order has no base weights per box: it says so rather than mislead. */
+		strbuf_addstr(&info->text, ": plain colours here");
+	else
+		strbuf_addstr(&info->text, ui->disp.colors ? ": red grew, blue shrank"
+							   : ": + grew, - shrank, = same");
+	info->min = (unsigned)min;
+}
+
 static void
 add_info_text(struct tui *ui, struct info *info, size_t nr)
 {
@@ -321,6 +359,7 @@ add_info_text(struct tui *ui, struct info *info, size_t nr)
 		strbuf_release(&crumbs);
 	}
 	info[4].min = 12;
+	add_diff_legend(ui, &info[5]);
 	for (size_t i = 0; i < nr; i++)
 		info[i].want = render_width(info[i].text.buf, info[i].text.len);
 }
@@ -328,11 +367,11 @@ add_info_text(struct tui *ui, struct info *info, size_t nr)
 /*
  * Fit the info into room columns (each also costs a 3-column separator),
  * one step at a time while it does not fit: shrink (to its min) or drop
- * a piece. The file, the event, the thread filter, the total and the
- * transforms' breadcrumbs, least useful first: "all threads" says nothing
- * a full view does not and goes at once; the event says what the weights
- * are, and a thread filter and the transforms what the view is of: they
- * outlast the file.
+ * a piece. The file, the event, the thread filter, the total, the
+ * transforms' breadcrumbs and a comparison's legend, least useful first:
+ * "all threads" says nothing a full view does not and goes at once; the
+ * event says what the weights are, and a thread filter, the transforms
+ * and the comparison what the view is of: they outlast the file.
  */
 static void
 fit_info(struct info *info, size_t nr, unsigned room, bool filtered)
@@ -342,11 +381,11 @@ fit_info(struct info *info, size_t nr, unsigned room, bool filtered)
 		int what;
 		size_t i;
 	} plain[] = {
-		{ DROP, 2 }, { SHRINK, 0 }, { SHRINK, 1 }, { SHRINK, 4 },
-		{ DROP, 0 }, { DROP, 1 }, { DROP, 4 }, { DROP, 3 },
+		{ DROP, 2 }, { SHRINK, 0 }, { SHRINK, 1 }, { SHRINK, 4 }, { SHRINK, 5 },
+		{ DROP, 0 }, { DROP, 1 }, { DROP, 4 }, { DROP, 5 }, { DROP, 3 },
 	}, with_filter[] = {
-		{ SHRINK, 0 }, { SHRINK, 1 }, { SHRINK, 4 }, { DROP, 0 }, { SHRINK, 2 },
-		{ DROP, 1 }, { DROP, 2 }, { DROP, 4 }, { DROP, 3 },
+		{ SHRINK, 0 }, { SHRINK, 1 }, { SHRINK, 4 }, { SHRINK, 5 }, { DROP, 0 },
+		{ SHRINK, 2 }, { DROP, 1 }, { DROP, 2 }, { DROP, 4 }, { DROP, 5 }, { DROP, 3 },
 	};
 	size_t nr_steps = filtered ? ARRAY_SIZE(with_filter) : ARRAY_SIZE(plain);
 	unsigned used = 0;
@@ -412,6 +451,7 @@ tab_style(struct tui *ui, const struct info *info, size_t nr)
 		/* The file and long breadcrumbs can shrink: the tabs keep initials at least. */
 		need += 3 + (i == 0 && info[i].want > TABS_FILE_COLS	    ? TABS_FILE_COLS
 			     : i == 4 && info[i].want > TABS_CRUMBS_COLS ? TABS_CRUMBS_COLS
+			     : i == 5 && info[i].want > TABS_FILE_COLS   ? TABS_FILE_COLS
 									 : info[i].want);
 	}
 	for (st = TABS_NAMES; st < TABS_KEYS; st++) {
@@ -432,7 +472,7 @@ static void
 draw_tabs(struct tui *ui)
 {
 	const struct display *d = &ui->disp;
-	struct info info[5];
+	struct info info[6];
 	struct strbuf label = STRBUF_INIT;
 	enum tab_style st;
 	int x = 0, tabs_end;
@@ -1650,6 +1690,36 @@ source_request(struct tui *ui, enum request req, const struct pane_input *in)
 	return true;
 }
 
+/* D and b: the normalisation of a comparison, and its sides. */
+static void
+diff_request(struct tui *ui, enum request req)
+{
+	struct model *m = &ui->model;
+
+	if (!model_diff_base(m)) {
+		strbuf_addstr(&ui->message, "not comparing two profiles: tflame BASE NEW "
+					    "opens a comparison");
+		return;
+	}
+	if (req == REQ_DIFF_NORMALIZE) {
+		model_set_diff_normalize(m, !model_diff_normalized(m));
+		strbuf_addstr(&ui->message, model_diff_normalized(m)
+					    ? "normalised: the base scaled to the total shown"
+					    : "raw: the base's own weights");
+		return;
+	}
+	if (!model_swap_diff(m)) {
+		strbuf_addstr(&ui->message, "cannot swap the sides here");
+		return;
+	}
+	ui->diff_swapped = !ui->diff_swapped;
+	announce_build(ui, ui->active);
+	strbuf_addstr(&ui->message, ui->diff_swapped
+				    ? "swapped: the base shown, compared with the new profile "
+				      "(red: more in the base)"
+				    : "the new profile shown, compared with the base");
+}
+
 static void
 handle(struct tui *ui, enum request req, const struct pane_input *in)
 {
@@ -1730,6 +1800,10 @@ handle(struct tui *ui, enum request req, const struct pane_input *in)
 					    ? "weighing by sample counts"
 					    : "weighing by the samples' weights");
 		return;
+	case REQ_DIFF_NORMALIZE:
+	case REQ_DIFF_SWAP:
+		diff_request(ui, req);
+		return;
 	case REQ_QUIT:
 	case REQ_INTERRUPT:
 		ui->quit = true;
@@ -1769,7 +1843,10 @@ handle(struct tui *ui, enum request req, const struct pane_input *in)
 	case REQ_COLORS:
 		ui->ctx.color = (ui->ctx.color + 1) % COLOR_NR_MODES;
 		strbuf_addstr(&ui->message, color_names[ui->ctx.color]);
-		if (!ui->disp.colors)
+		if (model_diff_base(&ui->model))
+			strbuf_addstr(&ui->message, " (comparing: Left Heavy and Sandwich colour "
+						    "by the change; Time Order by this)");
+		else if (!ui->disp.colors)
 			strbuf_addstr(&ui->message, " (no colours on this terminal, or NO_COLOR)");
 		return;
 	case REQ_INVERT:
@@ -2205,7 +2282,8 @@ tui_run(const struct tui_options *o)
 	struct sigaction sa = { .sa_handler = tui_on_signal }, old_term, old_hup, old_int;
 	struct tf_error err = TF_ERROR_INIT;
 	struct profile_set *ps = NULL;
-	struct tui ui = { .path = o->path, .keys = &o->conf->keys, .conf = o->conf };
+	struct tui ui = { .path = o->path, .base_path = o->base, .keys = &o->conf->keys,
+			   .conf = o->conf };
 	struct import_options io = o->io;
 	struct symbols_job *job = NULL;
 	bool stdin_busy = !strcmp(o->path, "-");

@@ -122,7 +122,8 @@ test_bad_lines(void **state)
 		{ "color statusbar red blue", "cfg:2: unknown area 'statusbar' (valid: tab-bar, "
 					      "tab-active, tab-off, tab-info, status, message, "
 					      "name, label, rule, merged, heading, dimmed, "
-					      "match-dots, error, row-selected, row-unfocused)" },
+					      "match-dots, error, row-selected, row-unfocused, "
+					      "grew, shrank)" },
 		{ "color status pink blue", "cfg:2: unknown colour 'pink' (a name such as red, "
 					    "default, or 0-255)" },
 		{ "color status red 256", "cfg:2: unknown colour '256' (a name such as red, "
