@@ -2,9 +2,10 @@
 # Screen tests of the explorer comparing two profiles: the boxes' colours
 # by their change (256 colours, 8 colours and none), the legend in the
 # tab bar, the details' base, new and delta, the normalisation (D), the
-# swap of the sides (b), Sandwich's callers and callees, and Time Order's
-# note. The real binary in tmux, as in screen.sh, read with capture-pane
-# -e for the colours. Skipped (77) when tmux is missing.
+# swap of the sides (b), Sandwich's columns, its sort by the change and
+# its callers and callees, and Time Order's note. The real binary in
+# tmux, as in screen.sh, read with capture-pane -e for the colours.
+# Skipped (77) when tmux is missing.
 #
 # tests/data/diff: BASE 130 samples, NEW 185. Per box, BASE -> NEW:
 # main 130 -> 185 (+55, the largest change), parse 50 -> 100,
@@ -52,6 +53,16 @@ bg8_is() {
 # colored_cell TEXT COLOUR: TEXT is drawn in the 256-colour foreground COLOUR.
 colored_cell() {
 	T capture-pane -p -e -t tf | LC_ALL=C grep -q "38;5;$2m\($esc\[[0-9;]*m\)*$1"
+}
+
+# row_has NAME TEXT: the table's row of NAME holds TEXT.
+row_has() {
+	screen | grep -E " $1 *\$" | grep -qF -- "$2"
+}
+
+# first_row NAME: the table's first row is NAME's.
+first_row() {
+	screen | sed -n 3p | grep -qE " $1 *\$"
 }
 
 on_screen() {
@@ -121,6 +132,31 @@ check "Time Order: the legend says its colours are plain" \
 	wait_for "diff raw vs base.folded: plain colours here"
 
 keys 3
+check "Sandwich: base, new and change columns" wait_for "Base    Total▼     ΔTotal       Δ%"
+check "Sandwich: self's too" wait_for "BaseSelf      Self      ΔSelf  Function"
+check "Sandwich: a new one says so" poll row_has deflate "new"
+check "Sandwich: a change in the colour of a growth" colored_cell "+50" 203
+check "Sandwich: and of a shrink" colored_cell "-15" 75
+keys C
+check "C: sorted by the change of total" \
+	wait_for "sorted by the change of total, the most grown first"
+check "C: the arrow on ΔTotal" wait_for "ΔTotal▼"
+check "C: the most grown first" poll first_row main
+keys C
+check "C again: the most shrunk first" wait_for "the most shrunk first"
+keys g
+check "C again: a function that lost 15 heads the table" \
+	poll first_row "(render|paint|legacy_cache|lookup)"
+check "Sandwich: a function gone in NEW has a row" poll row_has lookup "gone"
+check "Sandwich: unchanged, 0%" poll row_has layout " 0% "
+keys V
+check "V: sorted by the change of self" wait_for "sorted by the change of self"
+keys T g
+check "T g: back to main" poll first_row main
+keys j d
+check "d on a row: the function's change, base and new" \
+	wait_for "change: total 50 → 100 +50 (+100.0%)   self 10 → 10 unchanged"
+keys q k
 keys Tab Tab
 check "the callees coloured: tokenize grew" poll bg_is tokenize 196
 check "the callees coloured: layout the same" poll bg_is layout 250
@@ -134,6 +170,10 @@ wait_for "1 LH" || bail "tflame did not start at 80x24"
 check "two counts: after shown, compared with before, in the legend at 80 columns" \
 	wait_for "diff raw vs before"
 check "two counts: a grown box is red" poll bg_is tokenize 196
+keys 3
+check "80 columns: Sandwich keeps the change of total" wait_for "ΔTotal"
+check "80 columns: Sandwich's details give the change, on one line" \
+	wait_for "change     total base 130 +55 (+42.3%)   self base 0 unchanged"
 keys q
 check "q quits at 80x24" wait_for "EXIT=0"
 
@@ -166,6 +206,8 @@ wait_for " 1 Left Heavy" || bail "tflame did not start on one file"
 check "one profile: no legend" not_on_screen "diff raw"
 keys D
 check "D on one profile says how to compare" wait_for "not comparing two profiles"
+keys 3 C
+check "C on one profile: nothing to sort by" wait_for "no change to sort by"
 keys q
 check "q quits on one file" wait_for "EXIT=0"
 finish

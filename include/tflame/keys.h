@@ -148,6 +148,9 @@ struct tf_error;
 	REQ(SORT_TOTAL, "sort the table by total weight (again: reverse)", 'T') \
 	REQ(SORT_SELF, "sort the table by self weight (again: reverse)", 'S') \
 	REQ(SORT_NAME, "sort the table by function name (again: reverse)", 'F') \
+	REQ(SORT_DELTA_TOTAL, "comparing: sort by the change of total against the base, " \
+			      "the most grown first (again: the most shrunk first)", 'C') \
+	REQ(SORT_DELTA_SELF, "comparing: sort by the change of self (again: reverse)", 'V') \
 	GROUP("Comparing two profiles (tflame BASE NEW): boxes red grew, blue shrank") \
 	REQ(DIFF_NORMALIZE, "scale the base to the total of the profile shown (as " \
 			    "difffolded.pl -n), or back to its raw weights", 'D') \

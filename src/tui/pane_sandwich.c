@@ -176,15 +176,50 @@ module_base(const char *module)
 	return slash && slash[1] ? slash + 1 : module;
 }
 
+/*
+ * Comparing two profiles, the weights take columns of their own: the
+ * base's, the shown profile's and the change, of total and of self, and
+ * the change of total in percent. A narrow table keeps the ones that
+ * matter most (DIFF_COL_ORDER) and leaves the names their room.
+ */
+enum diff_col {
+	DC_TOTAL_BASE,
+	DC_TOTAL,
+	DC_TOTAL_DELTA,
+	DC_TOTAL_PCT,
+	DC_SELF_BASE,
+	DC_SELF,
+	DC_SELF_DELTA,
+	NR_DIFF_COLS
+};
+#define DIFF_COL_ORDER \
+	{ DC_TOTAL, DC_TOTAL_DELTA, DC_SELF, DC_TOTAL_BASE, DC_SELF_DELTA, DC_TOTAL_PCT, \
+	  DC_SELF_BASE }
+/* What the names keep at least, before another weight column comes. */
+#define DIFF_NAME_COLS 24
+
 /* Column widths of the table, for width cells. */
 struct columns {
 	unsigned amount;  /* one weight, right-aligned */
 	unsigned name;
 	unsigned module;  /* 0: no module column */
 	unsigned module_at; /* the column it starts at */
+	bool diff;        /* comparing: the columns below, not total and self */
+	bool shown[NR_DIFF_COLS];
 };
 
 #define PCT_COLS 5
+/* "+123.4%", "new", "gone" */
+#define DELTA_PCT_COLS 7
+
+/* The width of a comparison's column, its two spaces after included. */
+static unsigned
+diff_col_width(const struct columns *c, enum diff_col dc)
+{
+	return (dc == DC_TOTAL_PCT ? DELTA_PCT_COLS
+		: dc == DC_TOTAL_DELTA || dc == DC_SELF_DELTA ? c->amount + 1
+							       : c->amount) + 2;
+}
 
 /* Whether two rows on screen have the same function name. */
 static bool
@@ -224,7 +259,20 @@ table_columns(struct columns *c, struct pane_ctx *ctx, unsigned width,
 	c->amount = render_width(sb.buf, sb.len);
 	if (c->amount < 8)
 		c->amount = 8;
-	used = 1 + 2 * (c->amount + 1 + PCT_COLS + 2);
+	c->diff = model_diff_base(ctx->model) != NULL;
+	if (c->diff) {
+		static const enum diff_col order[] = DIFF_COL_ORDER;
+
+		used = 1;
+		for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
+			unsigned w = diff_col_width(c, order[i]);
+
+			c->shown[order[i]] = i < 2 || used + w + DIFF_NAME_COLS <= width;
+			used += c->shown[order[i]] ? w : 0;
+		}
+	} else {
+		used = 1 + 2 * (c->amount + 1 + PCT_COLS + 2);
+	}
 	rest = width > used ? width - used : 0;
 	c->module = rest >= 40 ? (rest / 3 < 32 ? rest / 3 : 32) : 0;
 	/* Two rows of one name ([unknown] in two modules) need the module to tell. */
@@ -276,6 +324,94 @@ add_weight(struct strbuf *out, const struct profile *p, const struct columns *c,
 	strbuf_release(&sb);
 }
 
+/* Where a change went in a row's text, to colour it: bytes, and its column. */
+struct delta_cell {
+	size_t off, len;
+	unsigned col;
+	int color; /* a display_color, -1 for none (unchanged) */
+};
+
+/* "+1.20 k": the change from base to now, short, signed; "0" for none. */
+static void
+add_delta_short(struct strbuf *out, const struct profile *p, uint64_t base, uint64_t now)
+{
+	if (now != base)
+		strbuf_addch(out, now > base ? '+' : '-');
+	profile_format_amount_short(p, now > base ? now - base : base - now, out);
+}
+
+/* A cell of a change into line, right-aligned in w columns, noted in *dc. */
+static void
+add_delta_cell(struct strbuf *line, const struct strbuf *cell, unsigned w, uint64_t base,
+	       uint64_t now, struct delta_cell *dc)
+{
+	unsigned cw = render_width(cell->buf, cell->len);
+
+	strbuf_addchars(line, ' ', cw < w ? w - cw : 0);
+	dc->off = line->len;
+	dc->len = cell->len;
+	dc->col = render_width(line->buf, line->len);
+	dc->color = now > base ? DISPLAY_GREW : now < base ? DISPLAY_SHRANK : -1;
+	strbuf_add(line, cell->buf, cell->len);
+	strbuf_addstr(line, "  ");
+}
+
+/*
+ * A row's weights when comparing: the columns c shows, in order; the
+ * changes' places into deltas[3] (total, percent, self; len 0 when not
+ * shown).
+ */
+static void
+add_diff_weights(struct strbuf *line, const struct profile *p, const struct columns *c,
+		 const struct func_stats *now, const struct func_stats *base,
+		 struct delta_cell *deltas)
+{
+	struct strbuf cell = STRBUF_INIT;
+
+	memset(deltas, 0, 3 * sizeof(*deltas));
+	for (int i = 0; i < NR_DIFF_COLS; i++) {
+		unsigned w = diff_col_width(c, (enum diff_col)i) - 2;
+		bool self = i >= DC_SELF_BASE;
+		uint64_t b = self ? base->self : base->total, n = self ? now->self : now->total;
+
+		if (!c->shown[i])
+			continue;
+		strbuf_reset(&cell);
+		switch ((enum diff_col)i) {
+		case DC_TOTAL_BASE:
+		case DC_SELF_BASE:
+			profile_format_amount_short(p, b, &cell);
+			break;
+		case DC_TOTAL:
+		case DC_SELF:
+			profile_format_amount_short(p, n, &cell);
+			break;
+		case DC_TOTAL_DELTA:
+		case DC_SELF_DELTA:
+			add_delta_short(&cell, p, b, n);
+			add_delta_cell(line, &cell, w, b, n, &deltas[self ? 2 : 0]);
+			continue;
+		case DC_TOTAL_PCT:
+			if (!b)
+				strbuf_addstr(&cell, n ? "new" : "");
+			else if (!n)
+				strbuf_addstr(&cell, "gone");
+			else if (n == b)
+				strbuf_addstr(&cell, "0%");
+			else
+				strbuf_addf(&cell, "%+.1f%%",
+					    ((double)n - (double)b) * 100.0 / (double)b);
+			add_delta_cell(line, &cell, w, b, n, &deltas[1]);
+			continue;
+		case NR_DIFF_COLS:
+			break;
+		}
+		add_right(line, cell.buf, cell.len, w);
+		strbuf_addstr(line, "  ");
+	}
+	strbuf_release(&cell);
+}
+
 static void
 draw_header(const struct sandwich_pane *sp, struct pane_ctx *ctx, const struct columns *c,
 	    int y, int x, int width, const struct sandwich_rows *r)
@@ -288,12 +424,37 @@ draw_header(const struct sandwich_pane *sp, struct pane_ctx *ctx, const struct c
 	static const char *const names[] = { "Total", "Self" };
 
 	strbuf_addch(&line, ' ');
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 2 && !c->diff; i++) {
 		strbuf_reset(&label);
 		strbuf_addstr(&label, names[i]);
 		if ((int)sp->by == i)
 			strbuf_addstr(&label, arrow);
 		add_right(&line, label.buf, label.len, c->amount + 1 + PCT_COLS);
+		strbuf_addstr(&line, "  ");
+	}
+	for (int i = 0; i < NR_DIFF_COLS && c->diff; i++) {
+		/* The order each column shows, so that its arrow goes there. */
+		static const int sorts[NR_DIFF_COLS] = {
+			[DC_TOTAL_BASE] = -1, [DC_TOTAL] = SANDWICH_BY_TOTAL,
+			[DC_TOTAL_DELTA] = SANDWICH_BY_DELTA_TOTAL, [DC_TOTAL_PCT] = -1,
+			[DC_SELF_BASE] = -1, [DC_SELF] = SANDWICH_BY_SELF,
+			[DC_SELF_DELTA] = SANDWICH_BY_DELTA_SELF,
+		};
+		static const char *const utf8_names[NR_DIFF_COLS] = {
+			"Base", "Total", "\xce\x94Total", "\xce\x94%", "BaseSelf", "Self",
+			"\xce\x94Self",
+		};
+		static const char *const ascii_names[NR_DIFF_COLS] = {
+			"Base", "Total", "dTotal", "d%", "BaseSelf", "Self", "dSelf",
+		};
+
+		if (!c->shown[i])
+			continue;
+		strbuf_reset(&label);
+		strbuf_addstr(&label, d->utf8 ? utf8_names[i] : ascii_names[i]);
+		if (sorts[i] == (int)sp->by)
+			strbuf_addstr(&label, arrow);
+		add_right(&line, label.buf, label.len, diff_col_width(c, (enum diff_col)i) - 2);
 		strbuf_addstr(&line, "  ");
 	}
 	strbuf_addstr(&line, "Function");
@@ -330,9 +491,11 @@ draw_table(struct sandwich_pane *sp, struct pane_ctx *ctx, const struct sandwich
 	const struct profile_set *ps = ctx->model->ps;
 	const struct func_table *ft = model_funcs(ctx->model);
 	const struct func_stats *st = model_func_stats(ctx->model);
+	const struct func_stats *bst = model_base_func_stats(ctx->model);
 	uint64_t all = model_total(ctx->model);
 	struct strbuf line = STRBUF_INIT, cell = STRBUF_INIT;
 	struct columns c;
+	struct delta_cell deltas[3];
 
 	sp->rows = (struct pane_area){ a->top + 1, a->left, a->height - 1, a->width };
 	show_row(sp, r->nr);
@@ -355,8 +518,12 @@ draw_table(struct sandwich_pane *sp, struct pane_ctx *ctx, const struct sandwich
 
 		strbuf_reset(&line);
 		strbuf_addch(&line, ' ');
-		add_weight(&line, p, &c, st[fn].total, all);
-		add_weight(&line, p, &c, st[fn].self, all);
+		if (c.diff) {
+			add_diff_weights(&line, p, &c, &st[fn], &bst[fn], deltas);
+		} else {
+			add_weight(&line, p, &c, st[fn].total, all);
+			add_weight(&line, p, &c, st[fn].self, all);
+		}
 		used = render_width(line.buf, line.len);
 		strbuf_reset(&cell);
 		used += render_label(&cell, ps_get(ps, f->name), intern_len(&ps->strings, f->name),
@@ -378,6 +545,14 @@ draw_table(struct sandwich_pane *sp, struct pane_ctx *ctx, const struct sandwich
 		display_addstr(d, line.buf, line.len);
 		for (unsigned w = render_width(line.buf, line.len); w < (unsigned)a->width; w++)
 			addch(' ');
+		/* The changes in the colours of the boxes, but on the selected row. */
+		for (int k = 0; k < 3 && c.diff && row != sp->row; k++) {
+			if (!deltas[k].len || deltas[k].color < 0)
+				continue;
+			attrset(display_attr(d, (enum display_color)deltas[k].color));
+			mvaddstr(sp->rows.top + i, a->left + (int)deltas[k].col, "");
+			display_addstr(d, line.buf + deltas[k].off, deltas[k].len);
+		}
 		attrset(A_NORMAL);
 	}
 	strbuf_release(&line);
@@ -421,7 +596,8 @@ function_details(struct sandwich_pane *sp, struct pane_ctx *ctx, struct flow *fl
 		  intern_len(&ps->strings, f->name));
 	flow_newline(fl);
 	fl->indent = 2;
-	if (f->module != STR_EMPTY) {
+	/* Comparing, the change takes the module's line: three lines show at 24 rows. */
+	if (f->module != STR_EMPTY && !model_diff_base(ctx->model)) {
 		const char *module = ps_get(ps, f->module);
 
 		flow_field(fl, label, "module", A_NORMAL, module, strlen(module));
@@ -435,6 +611,25 @@ function_details(struct sandwich_pane *sp, struct pane_ctx *ctx, struct flow *fl
 	flow_wordz(fl, label, "self");
 	flow_space(fl, 1);
 	flow_amount(fl, label, p, st->self, all, 0, NULL);
+	if (model_diff_base(ctx->model)) {
+		const struct func_stats *b = &model_base_func_stats(ctx->model)[sp->func];
+
+		flow_newline(fl);
+		flow_wordz(fl, label, "change     total");
+		flow_space(fl, 1);
+		flow_change(fl, d, label, p, b->total, st->total);
+		flow_space(fl, 3);
+		flow_wordz(fl, label, "self");
+		flow_space(fl, 1);
+		flow_change(fl, d, label, p, b->self, st->self);
+		if (f->module != STR_EMPTY) {
+			const char *module = ps_get(ps, f->module);
+
+			fl->indent = 2;
+			flow_newline(fl);
+			flow_field(fl, label, "module", A_NORMAL, module, strlen(module));
+		}
+	}
 	fl->indent = 0;
 }
 
@@ -538,7 +733,9 @@ sandwich_draw(struct pane *pane, struct pane_ctx *ctx, const struct pane_area *a
 {
 	struct sandwich_pane *sp = pane->priv;
 	const struct sandwich_rows *r = sandwich_sync(sp, ctx);
-	int details = area->height >= TALL ? DETAILS_LINES_TALL : DETAILS_LINES;
+	/* Comparing, a line more: the change of the function wraps at 80 columns. */
+	int details = (area->height >= TALL ? DETAILS_LINES_TALL : DETAILS_LINES) +
+		      (model_diff_base(ctx->model) != NULL);
 	int rest = area->height - details - 1, table_h, flames_h;
 	struct pane_area table, fa[2];
 	struct model *m = ctx->model;
@@ -612,11 +809,20 @@ static const char *const sort_names[] = {
 	[SANDWICH_BY_TOTAL] = "total",
 	[SANDWICH_BY_SELF] = "self",
 	[SANDWICH_BY_NAME] = "name",
+	[SANDWICH_BY_DELTA_TOTAL] = "the change of total",
+	[SANDWICH_BY_DELTA_SELF] = "the change of self",
 };
 
 static void
 sort_by(struct sandwich_pane *sp, struct pane_ctx *ctx, enum sandwich_sort by)
 {
+	bool delta = by == SANDWICH_BY_DELTA_TOTAL || by == SANDWICH_BY_DELTA_SELF;
+
+	if (delta && !model_diff_base(ctx->model)) {
+		strbuf_addstr(ctx->message, "no change to sort by: not comparing two profiles "
+					    "(tflame BASE NEW)");
+		return;
+	}
 	if (sp->by == by) {
 		sp->reverse = !sp->reverse;
 	} else {
@@ -625,10 +831,11 @@ sort_by(struct sandwich_pane *sp, struct pane_ctx *ctx, enum sandwich_sort by)
 	}
 	strbuf_addf(ctx->message, "sorted by %s, %s", sort_names[by],
 		    by == SANDWICH_BY_NAME ? (sp->reverse ? "Z to A" : "A to Z")
+		    : delta		   ? (sp->reverse ? "the most shrunk first"
+							  : "the most grown first")
 					   : (sp->reverse ? "lightest first" : "heaviest first"));
 	if (sp->by != SANDWICH_BY_TOTAL || sp->reverse)
-		strbuf_addf(ctx->message, " (%s again: reverse)",
-			    by == SANDWICH_BY_TOTAL ? "T" : by == SANDWICH_BY_SELF ? "S" : "F");
+		strbuf_addstr(ctx->message, " (again: reverse)");
 }
 
 /* The function's details, and its direct callers and callees, on a page. */
@@ -662,6 +869,15 @@ function_page(struct sandwich_pane *sp, struct pane_ctx *ctx)
 	strbuf_addstr(ctx->page, "   self ");
 	add_amount_of(ctx->page, p, st->self, all);
 	strbuf_addch(ctx->page, '\n');
+	if (model_diff_base(ctx->model)) {
+		const struct func_stats *b = &model_base_func_stats(ctx->model)[sp->func];
+
+		strbuf_addstr(ctx->page, "  change: total ");
+		flow_change_text(ctx->page, p, b->total, st->total, ctx->disp->utf8);
+		strbuf_addstr(ctx->page, "   self ");
+		flow_change_text(ctx->page, p, b->self, st->self, ctx->disp->utf8);
+		strbuf_addch(ctx->page, '\n');
+	}
 	for (int side = 0; side < 2; side++) {
 		struct nav nv;
 		uint32_t nr = 0, top, k;
@@ -835,9 +1051,13 @@ sandwich_request(struct pane *pane, struct pane_ctx *ctx, enum request req,
 	case REQ_SORT_TOTAL:
 	case REQ_SORT_SELF:
 	case REQ_SORT_NAME:
-		sort_by(sp, ctx, req == REQ_SORT_TOTAL  ? SANDWICH_BY_TOTAL
-				 : req == REQ_SORT_SELF ? SANDWICH_BY_SELF
-							: SANDWICH_BY_NAME);
+	case REQ_SORT_DELTA_TOTAL:
+	case REQ_SORT_DELTA_SELF:
+		sort_by(sp, ctx, req == REQ_SORT_TOTAL		? SANDWICH_BY_TOTAL
+				 : req == REQ_SORT_SELF		? SANDWICH_BY_SELF
+				 : req == REQ_SORT_DELTA_TOTAL	? SANDWICH_BY_DELTA_TOTAL
+				 : req == REQ_SORT_DELTA_SELF	? SANDWICH_BY_DELTA_SELF
+								: SANDWICH_BY_NAME);
 		r = sandwich_sync(sp, ctx);
 		show_row(sp, r->nr);
 		return PANE_DONE;
