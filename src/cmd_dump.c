@@ -209,12 +209,17 @@ add_cell(struct strbuf *out, const struct strbuf *cell, int width)
 
 /*
  * A comparison's line: base and new, the delta, the delta in percent of
- * base and the sign of the colour, each right-aligned.
+ * base and the sign of the colour, each right-aligned. With selfs (a box
+ * of Left Heavy: selfs[0] its self weight in the base, selfs[1] now) the
+ * self weights come before the sign, which is then of the box's colour,
+ * diff_box_change().
  */
 static void
-add_change_cells(struct strbuf *out, const struct profile *p, uint64_t base, uint64_t now)
+add_change_cells(struct strbuf *out, const struct profile *p, uint64_t base, uint64_t now,
+		 const uint64_t *selfs)
 {
 	struct strbuf cell = STRBUF_INIT;
+	enum diff_change c = diff_change(base, now);
 
 	profile_format_amount_short(p, base, &cell);
 	add_cell(out, &cell, 10);
@@ -227,28 +232,49 @@ add_change_cells(struct strbuf *out, const struct profile *p, uint64_t base, uin
 	strbuf_reset(&cell);
 	diff_format_change(&cell, base, now);
 	add_cell(out, &cell, 9);
-	strbuf_addf(out, "  %-4s", diff_change_sign(diff_change(base, now)));
+	if (selfs) {
+		strbuf_reset(&cell);
+		profile_format_amount_short(p, selfs[0], &cell);
+		add_cell(out, &cell, 10);
+		strbuf_reset(&cell);
+		profile_format_amount_short(p, selfs[1], &cell);
+		add_cell(out, &cell, 10);
+		c = diff_box_change(base, now, selfs[0], selfs[1]);
+	}
+	strbuf_addf(out, "  %-4s", diff_change_sign(c));
 	strbuf_release(&cell);
+}
+
+/* The header of print_box_changes() and print_gone()'s lines. */
+static void
+add_change_header(struct strbuf *out, bool selfs)
+{
+	strbuf_addf(out, "%4s%10s%10s%10s%9s", "row", "base", "new", "delta", "change");
+	if (selfs)
+		strbuf_addf(out, "%10s%10s", "base self", "self");
+	strbuf_addf(out, "  %-4s  %s\n", "sign", "frame");
 }
 
 /*
  * A comparison: every box of l (laid out from nv) on a line, row by row,
  * with its base weight (base[] per stack of nv), as add_change_cells()
- * says, and its name.
+ * says, and its name; in Left Heavy (base_self and self per stack of nv,
+ * else NULL) with the self weights its colour is of.
  */
 static void
 print_box_changes(const struct nav *nv, const struct layout *l, const uint64_t *base,
-		  const struct profile *p, struct strbuf *out)
+		  const uint64_t *base_self, const uint64_t *self, const struct profile *p,
+		  struct strbuf *out)
 {
-	strbuf_addf(out, "%4s%10s%10s%10s%9s  %-4s  %s\n", "row", "base", "new", "delta",
-		    "change", "sign", "frame");
+	add_change_header(out, self != NULL);
 	for (size_t i = 0; i < l->nr; i++) {
 		const struct box *b = &l->boxes[i];
 		frame_id f = nav_frame(nv, b->node);
+		stack_id s = nv->ops->stack(nv, b->node);
+		uint64_t selfs[2] = { self ? base_self[s] : 0, self ? self[s] : 0 };
 
 		strbuf_addf(out, "%4u", b->row);
-		add_change_cells(out, p, base[nv->ops->stack(nv, b->node)],
-				 nav_weight(nv, b->node));
+		add_change_cells(out, p, base[s], nav_weight(nv, b->node), self ? selfs : NULL);
 		strbuf_addstr(out, "  ");
 		text_escape_str(out, ps_get(nv->ps, ps_frame(nv->ps, f)->name));
 		strbuf_addch(out, '\n');
@@ -262,7 +288,7 @@ print_box_changes(const struct nav *nv, const struct layout *l, const uint64_t *
  */
 static void
 print_gone(const struct calltree *t, const struct layout *l, const uint64_t *base,
-	   const struct profile *p, struct strbuf *out)
+	   const uint64_t *base_self, const struct profile *p, struct strbuf *out)
 {
 	const struct profile_set *ps = t->ps;
 	uint32_t *row = xmalloc(sizeof(*row) * ((size_t)ps->nr_stacks + 1));
@@ -276,8 +302,10 @@ print_gone(const struct calltree *t, const struct layout *l, const uint64_t *bas
 
 		if (t->total[s] || !base[s] || (parent != STACK_ROOT && row[parent] == UINT32_MAX))
 			continue;
+		uint64_t selfs[2] = { base_self[s], 0 };
+
 		strbuf_addf(out, "%4u", parent == STACK_ROOT ? 0 : row[parent] + 1);
-		add_change_cells(out, p, base[s], 0);
+		add_change_cells(out, p, base[s], 0, selfs);
 		strbuf_addstr(out, "  ");
 		text_escape_str(out, ps_get(ps, ps_frame(ps, ps->stacks[s].frame)->name));
 		strbuf_addstr(out, "  (under ");
@@ -305,7 +333,7 @@ print_whole(const struct nav *nv, const struct view *frame, const struct search 
 	nv->ops->layout(nv, &l, &v);
 	print_rows(nv, &l, &v, match, utf8, out);
 	if (base)
-		print_box_changes(nv, &l, base, p, out);
+		print_box_changes(nv, &l, base, NULL, NULL, p, out);
 	layout_release(&l);
 }
 
@@ -389,7 +417,7 @@ print_sandwich(struct model *m, const char *path, const char *function,
 		if (base) {
 			struct strbuf cell = STRBUF_INIT;
 
-			add_change_cells(out, p, base[fn].total, st[fn].total);
+			add_change_cells(out, p, base[fn].total, st[fn].total, NULL);
 			strbuf_addstr(out, "  ");
 			profile_format_amount_short(p, base[fn].self, &cell);
 			add_cell(out, &cell, 10);
@@ -736,6 +764,9 @@ cmd_dump(int argc, char **argv)
 		strbuf_addstr(&out, "\ncolours: + grew (red), - shrank (blue), new (red: not in "
 				    "the base), gone (blue: only in the base), = the same; change "
 				    "is the delta in percent of the base\n");
+		if (view == VIEW_LEFT_HEAVY && !m.inverted)
+			strbuf_addstr(&out, "a box's colour is the change of its self weight, as "
+					    "flamegraph.pl's; new and gone are of its total\n");
 	}
 
 	if (view == VIEW_SANDWICH) {
@@ -752,12 +783,14 @@ cmd_dump(int argc, char **argv)
 		nv.ops->layout(&nv, &l, &v);
 		print_rows(&nv, &l, &v, model_search(&m), utf8, &out);
 		if (base && m.inverted) {
-			print_box_changes(&nv, &l, model_base_inverted_totals(&m),
+			print_box_changes(&nv, &l, model_base_inverted_totals(&m), NULL, NULL,
 					  model_profile(&m), &out);
 		} else if (base) {
-			print_box_changes(&nv, &l, model_base_tree_totals(&m), model_profile(&m),
-					  &out);
-			print_gone(model_tree(&m), &l, model_base_tree_totals(&m),
+			const uint64_t *base_self = model_base_stack_weights(&m, NULL);
+
+			print_box_changes(&nv, &l, model_base_tree_totals(&m), base_self,
+					  model_tree(&m)->self, model_profile(&m), &out);
+			print_gone(model_tree(&m), &l, model_base_tree_totals(&m), base_self,
 				   model_profile(&m), &out);
 		}
 	}

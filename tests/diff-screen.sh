@@ -8,11 +8,15 @@
 # Skipped (77) when tmux is missing.
 #
 # tests/data/diff: BASE 130 samples, NEW 185. Per box, BASE -> NEW:
-# main 130 -> 185 (+55, the largest change), parse 50 -> 100,
-# tokenize 40 -> 90, render 50 -> 35, layout 30 -> 30, paint 20 -> 5,
-# compress (new) 0 -> 25, fib 15 -> 25, legacy_cache 15 -> 0 (gone).
-# Normalised, BASE scaled to 185 line by line (difffolded.pl -n): render
-# 70 -> 35 is then the largest change, and layout 42 -> 30 shrank.
+# main 130 -> 185, parse 50 -> 100, tokenize 40 -> 90, render 50 -> 35,
+# layout 30 -> 30, paint 20 -> 5, compress (new) 0 -> 25, fib 15 -> 25,
+# legacy_cache 15 -> 0 (gone). Left Heavy colours a box by the change of
+# its self weight, as flamegraph.pl does: tokenize 40 -> 90 (+50, the
+# largest), paint 20 -> 5, fib under fib 0 -> 20, the first fib 3 -> 5;
+# main, parse and render have the same self (0, 10, 0) on both sides.
+# Normalised, BASE scaled to 185 line by line (difffolded.pl -n):
+# tokenize 56 -> 90 (+34) is still the largest, paint 28 -> 5 and
+# layout 42 -> 30 shrank.
 
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/tmux.sh"
@@ -41,6 +45,13 @@ box_bg() {
 # bg_is NAME N: the box labelled NAME has background N.
 bg_is() {
 	[ "$(box_bg "$1")" = "$2" ]
+}
+
+# last_bg_is NAME N: the last box labelled NAME (the deepest) has background N.
+last_bg_is() {
+	[ "$(T capture-pane -p -e -t tf | LC_ALL=C sed 's/\xe2\x96[\x89-\x8f]//g' |
+		LC_ALL=C sed -n "s/.*\x1b\[48;5;\([0-9]*\)m\(\x1b\[[0-9;]*m\)*$1.*/\1/p" |
+		tail -1)" = "$2" ]
 }
 
 # bg8_is NAME N: with 8 colours, the box labelled NAME has background SGR
@@ -81,26 +92,28 @@ check "the legend: raw weights, the file NEW is compared with, the colours" \
 	wait_for "diff raw vs base.folded: red grew, blue shrank"
 check "NEW is shown: its total" wait_for "│ 185 │"
 check "a grown box is the strongest red" poll bg_is tokenize 196
-check "a box that grew less is paler" poll bg_is fib 224
-check "a shrunk box is blue" poll bg_is render 153
+check "a caller whose own weight did not change is grey, though it grew" \
+	poll bg_is parse 250
+check "a box whose own weight grew less is paler" poll last_bg_is fib 217
+check "a shrunk box is blue" poll bg_is "p…" 153
 check "an unchanged box is grey" poll bg_is layout 250
 check "a wholly new box is the strongest red" poll bg_is compress 196
 check "a box gone in NEW is not there" not_on_screen legacy_cache
 check "the details: the box's base, new and change" \
-	wait_for "change     box base 130 +55 (+42.3%)"
+	wait_for "change     box      base 130 +55 (+42.3%)   self base 0 unchanged"
 keys j
 check "j: parse" wait_details parse
 check "the details: the function's change, total and self" \
 	wait_for "function base 50 +50 (+100.0%)   self base 10 unchanged"
 check "the change in the colour of a growth" colored_cell "+50 (+100.0%)" 203
 keys d
-check "d: the change on the details page too" wait_for "change     box base 50 +50 (+100.0%)"
+check "d: the change on the details page too" wait_for "change     box      base 50 +50 (+100.0%)"
 keys q
 
 keys D
 check "D: normalised, in the legend" wait_for "diff normalised vs base.folded"
 check "D: said on the status line" wait_for "normalised: the base scaled to the total shown"
-check "normalised: the largest shrink is the strongest blue" poll bg_is render 33
+check "normalised: paint shrank more" poll bg_is "p…" 75
 check "normalised: layout's share shrank" poll bg_is layout 153
 check "normalised: the base scaled in the details" wait_for "function base 70 +30 (+42.9%)"
 keys D
@@ -115,7 +128,7 @@ check "b: the base's total" wait_for "│ 130 │"
 check "b: the box gone in NEW shows, as wholly new on this side" \
 	poll bg_is legacy_cache 196
 check "b: the box only NEW has is gone" not_on_screen compress
-check "b: parse, bigger in NEW, is blue now" poll bg_is parse 33
+check "b: tokenize, bigger in NEW, is the strongest blue now" poll bg_is tokenize 33
 keys b
 check "b again: NEW shown" wait_for "diff raw vs base.folded"
 check "b again: compress is back, new" poll bg_is compress 196
@@ -183,7 +196,7 @@ run "$TFLAME" "$pair"
 wait_for " 1 Left Heavy" || bail "tflame did not start with 8 colours"
 check "8 colours: a strong growth is red" poll bg8_is tokenize 41
 check "8 colours: a weak growth is magenta" poll bg8_is fib 45
-check "8 colours: a weak shrink is cyan" poll bg8_is render 46
+check "8 colours: a weak shrink is cyan" poll bg8_is "p…" 46
 check "8 colours: unchanged is white" poll bg8_is layout 47
 keys q
 check "q quits with 8 colours" wait_for "EXIT=0"
@@ -194,7 +207,7 @@ run "$TFLAME" "$pair"
 wait_for " 1 Left Heavy" || bail "tflame did not start without colour"
 check "no colour: the legend gives the signs" wait_for ": + grew, - shrank, = same"
 check "no colour: + on a box that grew" wait_for "+tokenize"
-check "no colour: - on a box that shrank" wait_for "-render"
+check "no colour: - on a box that shrank" wait_for "-p…"
 check "no colour: = on one about the same" wait_for "=layout"
 keys q
 check "q quits without colour" wait_for "EXIT=0"

@@ -75,6 +75,15 @@ enum diff_change {
 	DIFF_GONE,
 };
 enum diff_change diff_change(uint64_t base, uint64_t now);
+/*
+ * A box of a differential flame graph, as flamegraph.pl colours it: by
+ * the change of its self weight (the samples ending in it), so that the
+ * colour points at the frames that changed rather than at every caller
+ * of them; but a box wholly new (its total 0 in the base) is DIFF_NEW
+ * and one wholly gone DIFF_GONE, whatever their self.
+ */
+enum diff_change diff_box_change(uint64_t base_total, uint64_t now_total, uint64_t base_self,
+				 uint64_t now_self);
 const char *diff_change_sign(enum diff_change c);
 /* Append "+1.20 s", "-5", "0": a signed amount d of p's unit, for columns. */
 struct strbuf;

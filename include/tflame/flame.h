@@ -60,6 +60,13 @@ struct flame_source {
 	 */
 	const uint64_t *base;
 	uint64_t base_key;
+	/*
+	 * Left Heavy in a comparison: per node, the base's self weight and
+	 * the shown one's. With them a box takes the colour of the change of
+	 * its self weight, as flamegraph.pl colours a differential graph
+	 * (palette_box_level()); without them, of its total.
+	 */
+	const uint64_t *base_self, *self;
 };
 
 /* How a view is drawn. */

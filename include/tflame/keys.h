@@ -151,7 +151,8 @@ struct tf_error;
 	REQ(SORT_DELTA_TOTAL, "comparing: sort by the change of total against the base, " \
 			      "the most grown first (again: the most shrunk first)", 'C') \
 	REQ(SORT_DELTA_SELF, "comparing: sort by the change of self (again: reverse)", 'V') \
-	GROUP("Comparing two profiles (tflame BASE NEW): boxes red grew, blue shrank") \
+	GROUP("Comparing two profiles (tflame BASE NEW): red grew, blue shrank (Left " \
+	      "Heavy: the samples ending in a box, as flamegraph.pl)") \
 	REQ(DIFF_NORMALIZE, "scale the base to the total of the profile shown (as " \
 			    "difffolded.pl -n), or back to its raw weights", 'D') \
 	REQ(DIFF_SWAP, "swap the sides: show the base, compared with the new profile; " \

@@ -68,6 +68,13 @@ short palette_xterm(const struct profile_set *ps, const struct frame *fr, enum c
  * PALETTE_DIFF_LEVELS grew, the negatives shrank, 0 about unchanged.
  */
 int palette_diff_level(uint64_t base, uint64_t now, uint64_t max_delta);
+/*
+ * The same for a box of Left Heavy, coloured as flamegraph.pl does (see
+ * diff_box_change()): wholly new or gone by its totals, else by the change
+ * of its self weight over the largest change of any box's self.
+ */
+int palette_box_level(uint64_t base_total, uint64_t now_total, uint64_t base_self,
+		      uint64_t now_self, uint64_t max_self_delta);
 
 /* The xterm background of level (clamped to the levels): black text reads on it. */
 short palette_diff_xterm(int level);

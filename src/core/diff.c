@@ -122,6 +122,18 @@ diff_change(uint64_t base, uint64_t now)
 	return now > base ? DIFF_GREW : DIFF_SHRANK;
 }
 
+enum diff_change
+diff_box_change(uint64_t base_total, uint64_t now_total, uint64_t base_self, uint64_t now_self)
+{
+	if (!base_total && now_total)
+		return DIFF_NEW;
+	if (base_total && !now_total)
+		return DIFF_GONE;
+	if (base_self == now_self)
+		return DIFF_SAME;
+	return now_self > base_self ? DIFF_GREW : DIFF_SHRANK;
+}
+
 const char *
 diff_change_sign(enum diff_change c)
 {

@@ -86,16 +86,13 @@ palette_xterm(const struct profile_set *ps, const struct frame *fr, enum color_m
 	return shades[family].c[h % shades[family].n];
 }
 
-int
-palette_diff_level(uint64_t base, uint64_t now, uint64_t max_delta)
+/* The level of a change from base to now, by its size alone. */
+static int
+delta_level(uint64_t base, uint64_t now, uint64_t max_delta)
 {
 	uint64_t d = now > base ? now - base : base - now;
 	int level;
 
-	if (!base && now)
-		return PALETTE_DIFF_LEVELS;
-	if (base && !now)
-		return -PALETTE_DIFF_LEVELS;
 	/* d / max <= 1: the level is ceil(LEVELS * d / max), in 128 bits. */
 	if (!max_delta || (unsigned __int128)d * 20 < max_delta)
 		return 0;
@@ -103,6 +100,27 @@ palette_diff_level(uint64_t base, uint64_t now, uint64_t max_delta)
 	if (level > PALETTE_DIFF_LEVELS)
 		level = PALETTE_DIFF_LEVELS;
 	return now > base ? level : -level;
+}
+
+int
+palette_diff_level(uint64_t base, uint64_t now, uint64_t max_delta)
+{
+	if (!base && now)
+		return PALETTE_DIFF_LEVELS;
+	if (base && !now)
+		return -PALETTE_DIFF_LEVELS;
+	return delta_level(base, now, max_delta);
+}
+
+int
+palette_box_level(uint64_t base_total, uint64_t now_total, uint64_t base_self,
+		  uint64_t now_self, uint64_t max_self_delta)
+{
+	if (!base_total && now_total)
+		return PALETTE_DIFF_LEVELS;
+	if (base_total && !now_total)
+		return -PALETTE_DIFF_LEVELS;
+	return delta_level(base_self, now_self, max_self_delta);
 }
 
 short

@@ -77,6 +77,7 @@ struct flame {
 	uint32_t depth;            /* rows in all: the deepest stack */
 	/* comparing: the base's weight per node (or NULL), and its largest change */
 	const uint64_t *base;
+	const uint64_t *base_self, *self; /* or NULL: colour by the totals */
 	uint64_t max_delta;
 	bool max_ok;               /* max_delta is of max_key, max_key2, max_base */
 	uint64_t max_key, max_key2, max_base;
@@ -315,6 +316,8 @@ find_max_delta(struct flame *f, const struct flame_source *src)
 	uint64_t max = 0;
 
 	f->base = src->base;
+	f->base_self = src->base_self;
+	f->self = src->self;
 	if (!f->base || (f->max_ok && f->max_key == src->key && f->max_key2 == src->key2 &&
 			 f->max_base == src->base_key))
 		return;
@@ -323,8 +326,13 @@ find_max_delta(struct flame *f, const struct flame_source *src)
 
 		if (!f->nav.ops->valid(&f->nav, n))
 			continue;
-		f->nav.ops->range(&f->nav, n, &x0, &x1);
-		d = x1 - x0 > f->base[n] ? x1 - x0 - f->base[n] : f->base[n] - (x1 - x0);
+		if (f->self) {
+			d = f->self[n] > f->base_self[n] ? f->self[n] - f->base_self[n]
+							 : f->base_self[n] - f->self[n];
+		} else {
+			f->nav.ops->range(&f->nav, n, &x0, &x1);
+			d = x1 - x0 > f->base[n] ? x1 - x0 - f->base[n] : f->base[n] - (x1 - x0);
+		}
 		if (d > max)
 			max = d;
 	}
@@ -585,6 +593,9 @@ node_hue(const struct flame *f, const struct pane_ctx *ctx, uint32_t n, uint32_t
 static int
 node_change(const struct flame *f, uint32_t n)
 {
+	if (f->self)
+		return palette_box_level(f->base[n], node_total(f, n), f->base_self[n], f->self[n],
+					 f->max_delta);
 	return palette_diff_level(f->base[n], node_total(f, n), f->max_delta);
 }
 
@@ -886,9 +897,19 @@ add_change_details(const struct flame *f, const struct pane_ctx *ctx, struct flo
 	if (f->base) {
 		now = node_total(f, n);
 		flow_wordz(fl, label, "box");
-		flow_space(fl, 1);
+		flow_space(fl, 6);
 		flow_change(fl, d, label, p, f->base[n], now);
-		flow_space(fl, 3);
+		/* What the box's colour is of, in Left Heavy. */
+		if (f->self) {
+			flow_space(fl, 3);
+			flow_wordz(fl, label, "self");
+			flow_space(fl, 1);
+			flow_change(fl, d, label, p, f->base_self[n], f->self[n]);
+		}
+		if (!bs)
+			return;
+		flow_newline(fl);
+		flow_words(fl, A_NORMAL, "           ", 11);
 	}
 	if (!bs)
 		return;
@@ -2004,6 +2025,10 @@ flame_pane_sync(struct pane *pane, struct pane_ctx *ctx)
 		nav_tree(&src.nav, model_tree(m));
 		src.matches = model_search_tree(m);
 		src.base = model_base_tree_totals(m);
+		if (src.base) {
+			src.base_self = model_base_stack_weights(m, NULL);
+			src.self = model_tree(m)->self;
+		}
 	} else {
 		const struct chart *c = lanes_chart(&fp->lanes, m, &src.key2);
 

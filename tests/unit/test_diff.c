@@ -333,6 +333,27 @@ test_change(void **state)
 	assert_string_equal(diff_change_sign(DIFF_SAME), "=");
 }
 
+/*
+ * A box of Left Heavy changes as flamegraph.pl colours it, by its self
+ * weight, unless it is wholly new or gone (by its total).
+ */
+static void
+test_box_change(void **state)
+{
+	(void)state;
+	/* A caller whose subtree grew and whose own samples did not: the same. */
+	assert_int_equal(diff_box_change(50, 100, 10, 10), DIFF_SAME);
+	assert_int_equal(diff_box_change(40, 90, 40, 90), DIFF_GREW);
+	assert_int_equal(diff_box_change(20, 5, 20, 5), DIFF_SHRANK);
+	/* Its subtree shrank, its own samples grew: grew. */
+	assert_int_equal(diff_box_change(100, 60, 10, 30), DIFF_GREW);
+	/* Wholly new or gone, self 0 or not. */
+	assert_int_equal(diff_box_change(0, 25, 0, 0), DIFF_NEW);
+	assert_int_equal(diff_box_change(15, 0, 0, 0), DIFF_GONE);
+	/* Self from nothing, in a box the base had: grew, not new. */
+	assert_int_equal(diff_box_change(12, 20, 0, 20), DIFF_GREW);
+}
+
 int
 main(void)
 {
@@ -343,6 +364,7 @@ main(void)
 		cmocka_unit_test(test_join),
 		cmocka_unit_test(test_other_before_after),
 		cmocka_unit_test(test_change),
+		cmocka_unit_test(test_box_change),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -37,6 +37,30 @@ test_diff_levels_scale(void **state)
 	assert_int_equal(palette_diff_level(UINT64_MAX / 2, UINT64_MAX, UINT64_MAX), 3);
 }
 
+/*
+ * Left Heavy's boxes (palette_box_level()): by the change of their self
+ * weight over the largest change of a self, but wholly new or gone by
+ * their totals.
+ */
+static void
+test_box_levels(void **state)
+{
+	(void)state;
+	/* tokenize 40 -> 90 is the largest change of a self: the strongest red. */
+	assert_int_equal(palette_box_level(40, 90, 40, 90, 50), 5);
+	/* parse 50 -> 100, its own 10 -> 10: about the same, whatever its total. */
+	assert_int_equal(palette_box_level(50, 100, 10, 10, 50), 0);
+	/* paint 20 -> 5: ceil(5 * 15 / 50) = 2 steps of blue. */
+	assert_int_equal(palette_box_level(20, 5, 20, 5, 50), -2);
+	/* A self from 0 in a box the base had is a change, not new. */
+	assert_int_equal(palette_box_level(12, 20, 0, 20, 50), 2);
+	/* A box the base lacks: the strongest red though its self is 0. */
+	assert_int_equal(palette_box_level(0, 25, 0, 0, 50), 5);
+	assert_int_equal(palette_box_level(15, 0, 0, 0, 50), -5);
+	/* No self changed anywhere: all the same. */
+	assert_int_equal(palette_box_level(5, 9, 3, 3, 0), 0);
+}
+
 static void
 test_diff_new_and_gone(void **state)
 {
@@ -85,6 +109,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diff_levels_scale),
 		cmocka_unit_test(test_diff_new_and_gone),
+		cmocka_unit_test(test_box_levels),
 		cmocka_unit_test(test_diff_shades),
 	};
 
