@@ -39,6 +39,19 @@ struct sym_fn {
 	bool expanded;
 	/* Its ranges, when more than one: cu->ranges[range, range + nr_ranges). */
 	uint32_t range, nr_ranges;
+	/*
+	 * What its frames say, read from the DIE the first time an address
+	 * falls in it (sym_fn_read()): the addresses of a profile fall in few
+	 * functions, and libdw's attribute lookups were most of a lookup's
+	 * cost. Strings are in sym->strings.
+	 */
+	bool read;
+	bool inlined;          /* an inlined instance: call_file/call_line hold */
+	const char *name;      /* as sym_die_name() */
+	const char *decl_file; /* as sym_decl_file() */
+	unsigned decl_line;
+	const char *call_file; /* where it was inlined, in its parent */
+	unsigned call_line;
 };
 
 /* One range of a function with several (hot and cold parts). */
@@ -375,31 +388,18 @@ sym_is_function(Dwarf_Die *die)
 	       tag == DW_TAG_entry_point;
 }
 
-static const char *sym_decl_file(struct symbolizer *sym, struct sym_module *m,
-				 Dwarf_Die *die);
-
-/*
- * Append a frame to sym->scratch. die, when given, supplies the
- * declaration's file and line.
- */
+/* Append a frame to sym->scratch; function and file are interned here. */
 static void
-sym_push(struct symbolizer *sym, struct sym_module *m, const char *function,
-	 const char *file, unsigned line, Dwarf_Die *die)
+sym_push(struct symbolizer *sym, const char *function, const char *file, unsigned line,
+	 const char *decl_file, unsigned decl_line)
 {
 	struct sym_frame f;
-	int decl_line = 0;
 
 	f.function = sym_str(sym, function);
 	f.file = sym_str(sym, file);
 	f.line = line;
-	f.decl_file = NULL;
-	f.decl_line = 0;
-	/* Both follow DW_AT_abstract_origin and DW_AT_specification. */
-	if (die) {
-		f.decl_file = sym_decl_file(sym, m, die);
-		if (dwarf_decl_line(die, &decl_line) == 0 && decl_line > 0)
-			f.decl_line = (unsigned)decl_line;
-	}
+	f.decl_file = decl_file;
+	f.decl_line = decl_line;
 	strbuf_add(&sym->scratch, &f, sizeof(f));
 }
 
@@ -1174,6 +1174,34 @@ sym_module_close(struct sym_module *m)
 	m->mod = NULL;
 }
 
+/* f's name, declaration and call site, read from its DIE on first use. */
+static const struct sym_fn *
+sym_fn_read(struct symbolizer *sym, struct sym_module *m, struct sym_fn *f)
+{
+	Dwarf_Die *die = &f->die;
+	Dwarf_Attribute attr;
+	Dwarf_Word w;
+	int decl_line = 0;
+
+	if (f->read)
+		return f;
+	f->read = true;
+	f->name = sym_str(sym, sym_die_name(die));
+	/* Both follow DW_AT_abstract_origin and DW_AT_specification. */
+	f->decl_file = sym_decl_file(sym, m, die);
+	f->decl_line = dwarf_decl_line(die, &decl_line) == 0 && decl_line > 0
+			       ? (unsigned)decl_line
+			       : 0;
+	f->inlined = dwarf_tag(die) == DW_TAG_inlined_subroutine;
+	if (!f->inlined)
+		return f;
+	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &attr), &w) == 0)
+		f->call_file = sym_file_name(sym, m, attr.cu, w);
+	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &attr), &w) == 0)
+		f->call_line = (unsigned)w;
+	return f;
+}
+
 /*
  * The inline chain at addr, with eu-addr2line -i's answer: the innermost
  * function DIE holding the address, then each function it was inlined
@@ -1203,21 +1231,15 @@ sym_dwarf_frames(struct symbolizer *sym, struct sym_module *m, Dwarf_Addr addr)
 	if (dl)
 		file = dwfl_lineinfo(dl, NULL, &line, NULL, NULL, NULL);
 	for (; fn != SYM_NO_FN; fn = cu->fns[fn].parent) {
-		Dwarf_Die *die = &cu->fns[fn].die;
-		Dwarf_Attribute attr;
-		Dwarf_Word w;
+		const struct sym_fn *f = sym_fn_read(sym, m, &cu->fns[fn]);
 
-		sym_push(sym, m, sym_die_name(die), file, line > 0 ? (unsigned)line : 0,
-			 die);
-		if (dwarf_tag(die) != DW_TAG_inlined_subroutine)
+		sym_push(sym, f->name, file, line > 0 ? (unsigned)line : 0, f->decl_file,
+			 f->decl_line);
+		if (!f->inlined)
 			break;
 		/* The next frame is at this one's call site. */
-		file = NULL;
-		line = 0;
-		if (dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &attr), &w) == 0)
-			file = sym_file_name(sym, m, attr.cu, w);
-		if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &attr), &w) == 0)
-			line = (int)w;
+		file = f->call_file;
+		line = (int)f->call_line;
 	}
 }
 
@@ -1413,8 +1435,7 @@ sym_lookup(struct symbolizer *sym, struct sym_module *m, uint64_t off)
 			file = dwfl_lineinfo(dl, NULL, &line, NULL, NULL, NULL);
 		if (!file && es->bind == STB_LOCAL && sym->lines)
 			file = elfsym_file(ix, es);
-		sym_push(sym, m, elfsym_name(ix, es), file,
-			 line > 0 ? (unsigned)line : 0, NULL);
+		sym_push(sym, elfsym_name(ix, es), file, line > 0 ? (unsigned)line : 0, NULL, 0);
 	}
 }
 
