@@ -538,7 +538,9 @@ struct rewrite_opts {
  *
  * With map_out, *map_out is a new array (free() it): for every stack of
  * ps, the new stack that its samples now have. Returns NULL when
- * o->cancel was set before the end.
+ * o->cancel was set before the end. A big build (8 MiB of new stack
+ * tables or more) runs a helper thread of its own while it builds the
+ * stacks, to have their pages mapped in ahead; it is gone on return.
  */
 struct profile_set *profile_set_rewrite_build(const struct profile_set *ps,
 					      frame_rewrite_fn *fn, void *ctx,

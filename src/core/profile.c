@@ -3,11 +3,14 @@
 #include "tflame/profile.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "tflame/error.h"
 #include "tflame/hash.h"
@@ -346,8 +349,9 @@ profile_set_find_stack(const struct profile_set *ps, stack_id parent, frame_id f
 	return stack_lookup(ps, parent, frame, &n);
 }
 
-stack_id
-profile_set_stack(struct profile_set *ps, stack_id parent, frame_id frame)
+/* profile_set_stack(), inlined into the loops that make most stacks. */
+static inline __attribute__((always_inline)) stack_id
+stack_get(struct profile_set *ps, stack_id parent, frame_id frame)
 {
 	struct stack_link *link;
 	uint32_t n, id = stack_lookup(ps, parent, frame, &n);
@@ -379,6 +383,12 @@ profile_set_stack(struct profile_set *ps, stack_id parent, frame_id frame)
 			stack_hub_put(ps, c);
 	}
 	return id;
+}
+
+stack_id
+profile_set_stack(struct profile_set *ps, stack_id parent, frame_id frame)
+{
+	return stack_get(ps, parent, frame);
 }
 
 void
@@ -1037,11 +1047,13 @@ struct rewrite_map {
  * Progress of a build: units are a frame (weighed REWRITE_FRAME_UNITS:
  * its answer may have to be looked up), a stack, and REWRITE_SAMPLES
  * samples. Counted locally and published every REWRITE_PUBLISH units;
- * a cancel is seen at the next frame or stack.
+ * a cancel is seen at the next frame, or within REWRITE_STACKS stacks.
  */
 #define REWRITE_FRAME_UNITS 16
 #define REWRITE_SAMPLES 8
 #define REWRITE_PUBLISH 4096
+#define REWRITE_STACKS 4096 /* stacks built between two looks at the cancel */
+#define REWRITE_AHEAD 16    /* stacks between the fetch of a far parent and its use */
 
 struct rewrite_run {
 	const struct rewrite_opts *o;
@@ -1129,6 +1141,145 @@ rewrite_frames(struct profile_set *out, const struct frame *old, uint32_t nold,
 }
 
 /*
+ * Fresh memory costs a page fault per page at its first write, and the
+ * kernel's zeroing of those pages was about half of what rebuilding the
+ * stacks of a big profile took. So a helper thread asks the kernel for
+ * the pages of the arrays the rebuild fills (MADV_POPULATE_WRITE), a
+ * little ahead of the writer, which says every so often how far it got:
+ * the zeroing runs on another core, and no more than 2 * PREFAULT_AHEAD of
+ * an array is populated that the writer may never reach. The helper writes
+ * nothing (the kernel only maps zeroed pages in), so it races with
+ * nobody; the arrays must only stay where they are until prefault_stop().
+ */
+#define PREFAULT_REGIONS 4
+#define PREFAULT_MIN (8u << 20)   /* bytes below which a thread is not worth it */
+#define PREFAULT_AHEAD (4u << 20) /* bytes of an array populated past the writer */
+#define PREFAULT_NAP_NS 250000    /* the helper's nap when it is that far ahead */
+
+enum prefault_index { PREFAULT_BY_NEW, PREFAULT_BY_OLD };
+
+struct prefault_region {
+	char *start;         /* page-aligned */
+	size_t len;          /* whole pages */
+	size_t done;         /* bytes populated */
+	size_t width;        /* bytes per entry */
+	size_t skip;         /* bytes of the array before start */
+	enum prefault_index by; /* which of the writer's indexes it follows */
+};
+
+struct prefault {
+	struct prefault_region region[PREFAULT_REGIONS];
+	unsigned nr;
+	size_t total;
+	_Atomic size_t at[2]; /* how far the writer got, by enum prefault_index */
+	atomic_bool stop;
+	bool started;
+	pthread_t thread;
+};
+
+/*
+ * Add the array p of nr entries of width bytes, filled in the order of
+ * the writer's index by, to what pf populates.
+ */
+static void
+prefault_add(struct prefault *pf, void *p, size_t nr, size_t width, enum prefault_index by)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t b = ((uintptr_t)p + nr * width) & ~(page - 1);
+	struct prefault_region *g = &pf->region[pf->nr];
+
+	if (!p || b <= a || pf->nr == PREFAULT_REGIONS)
+		return;
+	g->start = (char *)a;
+	g->len = b - a;
+	g->done = 0;
+	g->width = width;
+	g->skip = a - (uintptr_t)p;
+	g->by = by;
+	pf->nr++;
+	pf->total += g->len;
+}
+
+static void *
+prefault_run(void *arg)
+{
+	struct prefault *pf = arg;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	while (!atomic_load_explicit(&pf->stop, memory_order_relaxed)) {
+		bool moved = false, left = false;
+
+		for (unsigned r = 0; r < pf->nr; r++) {
+			struct prefault_region *g = &pf->region[r];
+			size_t at = atomic_load_explicit(&pf->at[g->by], memory_order_relaxed);
+			size_t reached = at * g->width, want;
+
+			reached = reached > g->skip ? reached - g->skip : 0;
+			/*
+			 * Less than PREFAULT_AHEAD left before the writer: up to
+			 * twice that, in whole pages. Between two such steps the
+			 * helper naps rather than waking at every report.
+			 */
+			if (g->done >= g->len || g->done >= reached + PREFAULT_AHEAD) {
+				left |= g->done < g->len;
+				continue;
+			}
+			want = (reached + 2 * PREFAULT_AHEAD) & ~(page - 1);
+			if (want > g->len)
+				want = g->len;
+			if (want > g->done) {
+#ifdef MADV_POPULATE_WRITE
+				/* Failing (a kernel older than 5.14): the writer faults them in. */
+				if (madvise(g->start + g->done, want - g->done, MADV_POPULATE_WRITE))
+					return NULL;
+#endif
+				g->done = want;
+				moved = true;
+			}
+			left |= g->done < g->len;
+		}
+		if (!left)
+			break;
+		if (!moved)
+			nanosleep(&(struct timespec){ 0, PREFAULT_NAP_NS }, NULL);
+	}
+	return NULL;
+}
+
+/* Start populating what was added, if it is worth a thread. */
+static void
+prefault_start(struct prefault *pf)
+{
+	atomic_init(&pf->at[PREFAULT_BY_NEW], 0);
+	atomic_init(&pf->at[PREFAULT_BY_OLD], 0);
+	atomic_init(&pf->stop, false);
+#ifdef MADV_POPULATE_WRITE
+	if (pf->total >= PREFAULT_MIN)
+		pf->started = !pthread_create(&pf->thread, NULL, prefault_run, pf);
+#endif
+}
+
+/* The writer filled the entries before new of the new arrays, old of the old. */
+static inline void
+prefault_progress(struct prefault *pf, size_t new, size_t old)
+{
+	atomic_store_explicit(&pf->at[PREFAULT_BY_NEW], new, memory_order_relaxed);
+	atomic_store_explicit(&pf->at[PREFAULT_BY_OLD], old, memory_order_relaxed);
+}
+
+/* Stop populating: the arrays may move or go after this. */
+static void
+prefault_stop(struct prefault *pf)
+{
+	if (!pf->started)
+		return;
+	atomic_store(&pf->stop, true);
+	pthread_join(pf->thread, NULL);
+	pf->started = false;
+}
+
+/*
  * An empty set to build ps's rewrite in: a copy of its strings (every
  * str_id of ps means the same there) and of its threads, and one profile
  * per profile of ps with room for its samples' stacks only.
@@ -1190,7 +1341,8 @@ rewrite_build(const struct profile_set *ps, struct profile_set *consumed, frame_
 	src_id *qmap = NULL, *pmap = NULL;
 	bool *absorbing = NULL; /* per old stack: its frame's chain absorbs inlined frames */
 	bool carry; /* the old positions still hold: carry them over */
-	uint64_t nsamples = 0;
+	uint64_t nsamples = 0, bound = 0;
+	struct prefault pf;
 
 	for (size_t pi = 0; pi < ps->nr_profiles; pi++)
 		nsamples += ps->profiles[pi]->nr_samples;
@@ -1215,18 +1367,62 @@ rewrite_build(const struct profile_set *ps, struct profile_set *consumed, frame_
 		qmap[STACK_ROOT] = SRC_ROOT;
 	if (m.absorbs)
 		absorbing = xcalloc(nstk, sizeof(*absorbing));
-	/* About as many stacks as before: one table, not a rehash per doubling. */
-	profile_set_reserve_stacks(out, nstk);
+	/*
+	 * Room for every stack the chains could make (fewer when some are
+	 * the same): one table, not a rehash per doubling, and nothing
+	 * moves under the helper.
+	 */
+	for (uint32_t s = 1; s < nstk; s++)
+		bound += m.first[ostk[s].frame + 1] - m.first[ostk[s].frame];
+	profile_set_reserve_stacks(out, bound < STACK_BUSY - 2 - out->nr_stacks
+						? (uint32_t)bound
+						: STACK_BUSY - 2 - out->nr_stacks);
+	memset(&pf, 0, sizeof(pf));
+	prefault_add(&pf, out->stacks, out->alloc_stacks, sizeof(*out->stacks), PREFAULT_BY_NEW);
+	prefault_add(&pf, out->kids.link, out->alloc_stacks, sizeof(*out->kids.link),
+		     PREFAULT_BY_NEW);
+	prefault_add(&pf, smap, nstk, sizeof(*smap), PREFAULT_BY_OLD);
+	prefault_add(&pf, qmap, nstk, sizeof(*qmap), PREFAULT_BY_OLD);
+	prefault_start(&pf);
 	for (uint32_t s = 1; s < nstk; s++) {
 		frame_id f = ostk[s].frame;
 		stack_id cur = smap[ostk[s].parent];
 		src_id q = qmap ? qmap[ostk[s].parent] : SRC_ROOT;
 
-		if (!rewrite_step(&run, 1)) {
-			free(smap);
-			free(qmap);
-			free(absorbing);
-			goto cancelled;
+		if (!(s % REWRITE_STACKS)) {
+			prefault_progress(&pf, out->nr_stacks, s);
+			if (!rewrite_step(&run, REWRITE_STACKS)) {
+				prefault_stop(&pf);
+				free(smap);
+				free(qmap);
+				free(absorbing);
+				goto cancelled;
+			}
+		}
+		if (s + 2 * REWRITE_AHEAD < nstk) {
+			/*
+			 * Most stacks continue the one before. One that starts
+			 * from a stack made long ago finds that one's new stack
+			 * and its children far away in memory: fetch them a few
+			 * stacks ahead, one link of the chain at a time.
+			 */
+			stack_id p = ostk[s + 2 * REWRITE_AHEAD].parent;
+
+			__builtin_prefetch(&smap[p]);
+			p = ostk[s + REWRITE_AHEAD].parent;
+			if (p < s) {
+				stack_id np = smap[p];
+
+				__builtin_prefetch(&out->kids.link[np]);
+				__builtin_prefetch(&out->stacks[np]);
+			}
+			p = ostk[s + REWRITE_AHEAD / 2].parent;
+			if (p < s) {
+				stack_id c = out->kids.link[smap[p]].first & ~STACK_BUSY;
+
+				if (c != STACK_ROOT)
+					__builtin_prefetch(&out->kids.link[c]);
+			}
 		}
 		if (absorbing) {
 			if (absorbing[ostk[s].parent] && (old[f].flags & FRAME_INLINED)) {
@@ -1241,7 +1437,7 @@ rewrite_build(const struct profile_set *ps, struct profile_set *consumed, frame_
 		}
 
 		for (uint32_t k = m.first[f]; k < m.first[f + 1]; k++) {
-			cur = profile_set_stack(out, cur, m.ids[k]);
+			cur = stack_get(out, cur, m.ids[k]);
 			if (qmap)
 				q = profile_set_src(out, q, cur, m.file[k], m.line[k]);
 		}
@@ -1249,6 +1445,10 @@ rewrite_build(const struct profile_set *ps, struct profile_set *consumed, frame_
 		if (qmap)
 			qmap[s] = q;
 	}
+	prefault_stop(&pf);
+	/* Chains that met stacks made already left room over: give it back. */
+	if (out->alloc_stacks - out->nr_stacks > out->nr_stacks / 4)
+		stacks_resize(out, out->nr_stacks);
 	free(absorbing);
 	if (carry) {
 		pmap = xmalloc(sizeof(*pmap) * nosrc);

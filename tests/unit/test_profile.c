@@ -2,9 +2,11 @@
 
 #include "tflame/profile.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "tflame/strbuf.h"
+#include "tflame/xalloc.h"
 
 #include "test_util.h"
 
@@ -585,6 +587,138 @@ test_rewrite_build_swap(void **state)
 	profile_set_free(ps);
 }
 
+/*
+ * A rewrite big enough for rewrite_build()'s helper thread, which
+ * populates the new arrays ahead of the stacks loop (more than 8 MiB of
+ * them): a tree of 11 levels in which every stack has the children x@1,
+ * x@2 and y (265,720 stacks), a sample on each leaf. x@1 and x@2 both
+ * become x with an inlined xi, so the rebuilt tree is far smaller than
+ * the room made for it: 3 stacks per parent per level, 1 + 3 * (2^11 - 1).
+ */
+#define BIG_LEVELS 11
+
+struct big_ctx {
+	struct frame out[2];
+	_Atomic int *cancel; /* set once every frame is rewritten, if not NULL */
+};
+
+static void
+big_cb(void *vctx, struct profile_set *ps, const struct frame *old, struct frame_rewrite *rw)
+{
+	struct big_ctx *c = vctx;
+
+	if (ps_get(ps, old->name)[0] != 'x')
+		return; /* y stays */
+	c->out[0] = c->out[1] = *old;
+	c->out[0].name = ps_str(ps, "x", 1);
+	c->out[1].name = ps_str(ps, "xi", 2);
+	c->out[1].flags |= FRAME_INLINED;
+	rw->frames = c->out;
+	rw->nr = 2;
+}
+
+static void
+big_frames_done(void *vctx)
+{
+	struct big_ctx *c = vctx;
+
+	if (c->cancel)
+		atomic_store(c->cancel, 1);
+}
+
+/* "x@1;y;x@2" as the rewrite says it: "x;xi;y;x;xi". */
+static void
+big_expect(const char *old, struct strbuf *sb)
+{
+	strbuf_setlen(sb, 0);
+	for (const char *p = old; *p;) {
+		if (!strncmp(p, "x@", 2)) {
+			strbuf_addstr(sb, "x;xi");
+			p += 3;
+		} else {
+			strbuf_addch(sb, *p++);
+		}
+	}
+}
+
+static struct profile_set *
+big_tree(void)
+{
+	struct profile_set *ps = profile_set_new();
+	frame_id kid[3] = { mkframe(ps, "x@1", "mod"), mkframe(ps, "x@2", "mod"),
+			    mkframe(ps, "y", "mod") };
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "cycles", 6), UNIT_EVENTS);
+	thread_id t = profile_set_thread(ps, 7, 8, ps_str(ps, "c", 1));
+	stack_id *level = xmalloc(sizeof(*level)), *next;
+	size_t n = 1;
+
+	level[0] = STACK_ROOT;
+	for (int d = 0; d < BIG_LEVELS; d++, n *= 3) {
+		next = xmalloc(sizeof(*next) * n * 3);
+		for (size_t i = 0; i < n; i++)
+			for (int k = 0; k < 3; k++)
+				next[i * 3 + k] = profile_set_stack(ps, level[i], kid[k]);
+		free(level);
+		level = next;
+	}
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(profile_add_sample(p, level[i], 1, (int64_t)i, true, t, NULL), 0);
+	free(level);
+	return ps;
+}
+
+static void
+test_rewrite_big(void **state)
+{
+	struct profile_set *ps = big_tree(), *out;
+	struct profile *p = ps->profiles[0];
+	struct big_ctx ctx = { .cancel = NULL };
+	_Atomic int cancel = 0;
+	struct rewrite_opts o = { .cancel = &cancel, .frames_done = big_frames_done };
+	struct strbuf want = STRBUF_INIT;
+	char **texts = xcalloc(p->nr_samples, sizeof(*texts));
+	uint32_t nstacks = ps->nr_stacks;
+	char buf[512];
+	stack_id *map;
+
+	(void)state;
+	assert_int_equal(nstacks, (3 * 177147 - 1) / 2); /* 3^0 + ... + 3^11 */
+	check_profile_set(ps);
+	for (size_t i = 0; i < p->nr_samples; i += 97)
+		texts[i] = xstrdup(stack_text(ps, p->stack[i], buf, sizeof(buf)));
+
+	/* Cancelled in the stacks loop, with the helper running: no result, ps as it was. */
+	ctx.cancel = &cancel;
+	assert_null(profile_set_rewrite_build(ps, big_cb, &ctx, &o, NULL));
+	assert_int_equal(ps->nr_stacks, nstacks);
+	check_profile_set(ps);
+
+	ctx.cancel = NULL;
+	cancel = 0;
+	out = profile_set_rewrite_build(ps, big_cb, &ctx, &o, &map);
+	assert_non_null(out);
+	assert_int_equal(out->nr_stacks, 1 + 3 * ((1u << BIG_LEVELS) - 1));
+	/* The room made for 442,865 stacks is given back. */
+	assert_true(out->alloc_stacks < out->nr_stacks + out->nr_stacks / 4);
+	for (size_t i = 0; i < p->nr_samples; i++) {
+		assert_int_equal(out->profiles[0]->stack[i], map[p->stack[i]]);
+		if (!texts[i])
+			continue;
+		big_expect(texts[i], &want);
+		assert_string_equal(stack_text(out, out->profiles[0]->stack[i], buf, sizeof(buf)),
+				    want.buf);
+		free(texts[i]);
+	}
+	/* A shadow has no threads or weights to check: its tables, once swapped in. */
+	profile_set_swap_tables(ps, out);
+	check_profile_set(ps);
+	free(map);
+	free(texts);
+	strbuf_release(&want);
+	profile_set_free(out);
+	profile_set_free(ps);
+}
+
 static void
 test_check_catches_bad_position(void **state)
 {
@@ -1014,6 +1148,7 @@ main(void)
 		cmocka_unit_test(test_spans),
 		cmocka_unit_test(test_rewrite),
 		cmocka_unit_test(test_rewrite_build_swap),
+		cmocka_unit_test(test_rewrite_big),
 		cmocka_unit_test(test_check_catches_bad_position),
 		cmocka_unit_test(test_merge_positions),
 		cmocka_unit_test(test_merge_big),
