@@ -194,18 +194,32 @@ struct resolve_item {
 	uint64_t addr;   /* as looked up: a return address less one */
 };
 
-/* The items of one module, items[first .. first + nr). */
+/*
+ * Items of one module to look up, items[first .. first + nr): all of
+ * them, or a share when the module has so many that workers split it.
+ */
 struct resolve_run {
 	uint32_t first, nr;
+	uint32_t module_first, module_nr; /* the module's items, for its check */
 	uint64_t cost; /* symbolizer_cost_hint() */
 };
 
 /*
- * The lookups, before the rewrite: modules are handed out one at a time
- * to workers, each with a symbolizer of its own (they are not
- * thread-safe), biggest first; a worker checks the module, looks up its
- * addresses in order, then lets its libdw data go. Each answer goes to its
- * frame's slot, which no other worker writes.
+ * A module with many addresses is split between workers, each opening it
+ * (bench/symbols.sh's program: 17,594 addresses, 10 ms of lookups, half
+ * a millisecond to open): one share per RESOLVE_SPLIT addresses at most,
+ * and only as many as its lookups cost more than opening it, which can
+ * be the larger part (a libc with compressed debug info and a few
+ * addresses).
+ */
+#define RESOLVE_SPLIT 4096
+
+/*
+ * The lookups, before the rewrite: modules (or shares of a big one) are
+ * handed out one at a time to workers, each with a symbolizer of its own
+ * (they are not thread-safe), biggest first; a worker checks the module,
+ * looks up its addresses in order, then lets its libdw data go. Each
+ * answer goes to its frame's slot, which no other worker writes.
  */
 struct resolve_pool {
 	struct symbols_job *job;
@@ -252,11 +266,13 @@ cmp_run(const void *a, const void *b)
 
 /*
  * The rebuilt-module check (resolve.h) of one module: up to RESOLVE_CHECKS
- * of its frames that perf named, looked up in its symbols.
+ * of its frames that perf named, looked up in its symbols. Every worker
+ * with a share of the module checks the same frames, and comes to the
+ * same answer; the one with the first share tells which disagreed.
  */
 static void
 check_module(struct resolve_worker *w, const char *path, const struct resolve_item *items,
-	     uint32_t nr)
+	     uint32_t nr, bool tell)
 {
 	const struct symbols_job *job = w->pool->job;
 	const struct profile_set *ps = job->src;
@@ -273,7 +289,7 @@ check_module(struct resolve_worker *w, const char *path, const struct resolve_it
 			agree++;
 		} else if (r == 0) {
 			disagree++;
-			if (job->c.flags & SYMBOLS_VERBOSE)
+			if (tell && (job->c.flags & SYMBOLS_VERBOSE))
 				strbuf_addf(&w->details, "%s%s: perf's %s at %#llx is not there",
 					    w->details.len ? "; " : "", path, ps_get(ps, f->name),
 					    (unsigned long long)items[i].addr);
@@ -307,7 +323,9 @@ resolve_work(void *arg)
 			break;
 		items = pool->items + pool->runs[r].first;
 		path = ps_get(job->src, items[0].module);
-		check_module(w, path, items, pool->runs[r].nr);
+		check_module(w, path, pool->items + pool->runs[r].module_first,
+			     pool->runs[r].module_nr,
+			     pool->runs[r].first == pool->runs[r].module_first);
 		for (uint32_t i = 0; i < pool->runs[r].nr; i++) {
 			if (!(i % RESOLVE_PUBLISH)) {
 				if (cancelled(o))
@@ -365,15 +383,40 @@ resolve_all(struct symbols_job *job, const struct rewrite_opts *o)
 		nr++;
 	}
 	qsort(items, nr, sizeof(*items), cmp_item);
-	for (size_t i = 0; i < nr; i++) {
-		if (i && items[i].module == items[i - 1].module) {
-			runs[nr_runs - 1].nr++;
-			continue;
+	n = job->threads > 0 ? job->threads : online_cpus();
+	for (size_t i = 0, end; i < nr; i = end) {
+		uint64_t parts = 1;
+
+		for (end = i + 1; end < nr && items[end].module == items[i].module; end++)
+			;
+		job->nr_modules++;
+		if (n > 1 && end - i >= 2 * RESOLVE_SPLIT) {
+			const char *path = ps_get(ps, items[i].module);
+			uint64_t open = symbolizer_cost_hint(path, 0);
+			uint64_t all = symbolizer_cost_hint(path, end - i);
+
+			parts = (end - i) / RESOLVE_SPLIT;
+			if (open && parts > (all - open) / open)
+				parts = (all - open) / open;
+			if (parts > (uint64_t)n)
+				parts = (uint64_t)n;
+			if (!parts)
+				parts = 1;
 		}
-		ALLOC_GROW(runs, nr_runs, alloc_runs);
-		runs[nr_runs].first = (uint32_t)i;
-		runs[nr_runs].nr = 1;
-		nr_runs++;
+		/* parts shares, each ending where an address does. */
+		for (size_t k = 1, at = i; at < end; k++) {
+			size_t to = k >= parts ? end : i + (size_t)((end - i) * k / parts);
+
+			while (to < end && (to <= at || items[to].addr == items[to - 1].addr))
+				to++;
+			ALLOC_GROW(runs, nr_runs, alloc_runs);
+			runs[nr_runs].first = (uint32_t)at;
+			runs[nr_runs].nr = (uint32_t)(to - at);
+			runs[nr_runs].module_first = (uint32_t)i;
+			runs[nr_runs].module_nr = (uint32_t)(end - i);
+			nr_runs++;
+			at = to;
+		}
 	}
 	/*
 	 * The costliest modules first: they are the long poles. A module with
@@ -385,9 +428,7 @@ resolve_all(struct symbols_job *job, const struct rewrite_opts *o)
 						    runs[i].nr);
 	qsort(runs, nr_runs, sizeof(*runs), cmp_run);
 	job->nr_lookups = nr;
-	job->nr_modules = nr_runs;
 
-	n = job->threads > 0 ? job->threads : online_cpus();
 	if ((size_t)n > nr_runs)
 		n = nr_runs ? (int)nr_runs : 1;
 	job->c.answers = xcalloc(ps->nr_frames ? ps->nr_frames : 1, sizeof(*job->c.answers));

@@ -278,6 +278,112 @@ test_module_check(void **state)
 	free(tiny);
 }
 
+/*
+ * A module with more addresses than RESOLVE_SPLIT is split between the
+ * workers: 2 threads give what 1 does, stack for stack, with the same
+ * warnings; a module found rebuilt is rejected by every worker, and the
+ * frames that disagreed are named once. Most addresses lie past tiny's
+ * code (unresolved, perf's [tiny] kept); a few are outer()'s and
+ * driver()'s.
+ */
+#define SPLIT_ADDRS 10000
+
+static struct profile_set *
+split_set(const char *tiny, bool rebuilt)
+{
+	struct profile_set *ps = profile_set_new();
+	const struct pframe good[] = { { "driver", 0x11fc, FRAME_RETADDR }, { "outer", 0x11a4, 0 } };
+	const struct pframe bad[] = { { "driver", 0x11a4, 0 }, { "outer", 0x11fc, FRAME_RETADDR },
+				      { "main", 0x10a4, 0 } };
+
+	for (uint64_t i = 0; i < SPLIT_ADDRS; i++) {
+		struct pframe fr[2] = { { "driver", 0x11fc, FRAME_RETADDR }, { NULL, 0, 0 } };
+
+		/* tiny's code, then far past it; in no order. */
+		fr[1].addr = i % 7 ? 0x10000 + (i * 7919) % SPLIT_ADDRS : 0x1100 + i % 0x100;
+		add_sample(ps, tiny, fr, 2, 1 + i % 3);
+	}
+	add_sample(ps, tiny, good, 2, 5);
+	if (rebuilt)
+		for (size_t i = 0; i < 3; i++)
+			add_sample(ps, tiny, &bad[i], 1, 1);
+	return ps;
+}
+
+/* ps's warnings, with the milliseconds and the threads taken out. */
+static void
+split_warnings(const struct profile_set *ps, struct strbuf *sb)
+{
+	strbuf_setlen(sb, 0);
+	for (size_t i = 0; i < ps->nr_diags; i++) {
+		const char *m = ps->diags[i].msg, *cut = strstr(m, " looked up in ");
+
+		strbuf_add(sb, m, cut ? (size_t)(cut - m) : strlen(m));
+		if (cut) {
+			const char *from = strstr(cut, " stacks rebuilt as "), *to = from;
+
+			/* ... up to its last " in N ms". */
+			for (const char *in = from; (in = strstr(in + 1, " in "));)
+				to = in;
+			strbuf_add(sb, from, (size_t)(to - from));
+		}
+		strbuf_addch(sb, '\n');
+	}
+}
+
+static void
+test_split_module(void **state)
+{
+	char *tiny = tiny_path();
+	struct strbuf sb = STRBUF_INIT, w1 = STRBUF_INIT, w2 = STRBUF_INIT, n1 = STRBUF_INIT;
+
+	(void)state;
+	for (int rebuilt = 0; rebuilt < 2; rebuilt++) {
+		struct profile_set *one = split_set(tiny, rebuilt), *two = split_set(tiny, rebuilt);
+		const char *details;
+
+		profile_set_symbolize(one, SYMBOLS_VERBOSE, 1, NULL);
+		profile_set_symbolize(two, SYMBOLS_VERBOSE, 2, NULL);
+		check_set(one);
+		check_set(two);
+		assert_int_equal(one->nr_stacks, two->nr_stacks);
+		assert_int_equal(one->profiles[0]->nr_samples, two->profiles[0]->nr_samples);
+		for (size_t i = 0; i < one->profiles[0]->nr_samples; i++) {
+			names(one, one->profiles[0]->stack[i], &n1);
+			assert_string_equal(names(two, two->profiles[0]->stack[i], &sb), n1.buf);
+		}
+		split_warnings(one, &w1);
+		split_warnings(two, &w2);
+		assert_string_equal(w2.buf, w1.buf);
+		/* Two threads did split it: the module was read twice. */
+		assert_non_null(strstr(two->diags[two->nr_diags - 1].msg, "(2 threads)"));
+		assert_non_null(strstr(w1.buf, " addresses in 1 module"));
+		details = strstr(w2.buf, "perf's driver at 0x11a4 is not there");
+		if (rebuilt) {
+			assert_non_null(strstr(w2.buf, "1 module changed since the recording"));
+			assert_non_null(details);
+			assert_null(strstr(details + 1, "perf's driver at 0x11a4"));
+			/* Left alone: perf's names, nothing inlined. */
+			names(two, two->profiles[0]->stack[SPLIT_ADDRS], &sb);
+			assert_string_equal(sb.buf, "driver;outer");
+		} else {
+			assert_null(details);
+			names(two, two->profiles[0]->stack[SPLIT_ADDRS], &sb);
+			assert_string_equal(sb.buf, "driver;outer;middle;inner");
+			/* Past tiny's code: [tiny] stays. */
+			names(two, two->profiles[0]->stack[1], &sb);
+			assert_string_equal(sb.buf, "driver;[tiny]");
+		}
+		profile_set_free(one);
+		profile_set_free(two);
+	}
+	strbuf_release(&sb);
+	strbuf_release(&w1);
+	strbuf_release(&w2);
+	strbuf_release(&n1);
+	free(tiny);
+}
+
 int
 main(void)
 {
@@ -285,6 +391,7 @@ main(void)
 		cmocka_unit_test(test_perf_names_win),
 		cmocka_unit_test(test_job_show_now),
 		cmocka_unit_test(test_module_check),
+		cmocka_unit_test(test_split_module),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
