@@ -50,6 +50,8 @@
 #define NR_FUNCS 200000u
 #define NR_THREADS 32u
 #define MAX_DEPTH 64
+/* Runs of each lens change: the bench reports their medians. */
+#define RUNS_CHANGE 5
 
 /*
  * How often a new frame is one of its caller's usual callees (the first,
@@ -60,11 +62,13 @@
 struct shape {
 	const char *name;
 	uint32_t usual[3];
+	bool issue;  /* >= 1 M stacks for 10 M samples: issue 15's case */
 };
 
 static const struct shape shapes[] = {
-	{ "wide", { 920, 970, 990 } },
-	{ "typical", { 985, 997, 999 } },
+	{ "wide", { 920, 970, 990 }, true },
+	{ "million", { 965, 988, 996 }, true },
+	{ "typical", { 985, 997, 999 }, false },
 };
 
 /*
@@ -351,17 +355,20 @@ bench_sandwich(struct model *m)
 	}
 }
 
-/* A keystroke's redraw of Left Heavy: the layout of 200 x 60 cells over the tree. */
-static double
-keystroke_ms(struct model *m)
+/*
+ * The next keystroke after a change of the lens: the first model queries
+ * a redraw makes, the Left Heavy layout of 200 x 60 cells over the tree
+ * (*layout) and the Sandwich table of functions by total (*rows).
+ */
+static void
+keystroke(struct model *m, double *layout, double *rows)
 {
 	const struct calltree *t;
 	struct layout l;
 	struct view v = { 0 };
-	double t0 = now_ms();
+	double t0 = now_ms(), t1;
 
 	t = model_tree(m);
-	model_func_stats(m);
 	v.x1 = t->total[STACK_ROOT] ? t->total[STACK_ROOT] : 1;
 	v.width = 200;
 	v.nr_rows = 60;
@@ -369,37 +376,115 @@ keystroke_ms(struct model *m)
 	layout_init(&l);
 	layout_tree(&l, t, &v);
 	layout_release(&l);
-	return now_ms() - t0;
+	t1 = now_ms();
+	model_sandwich_rows(m, SANDWICH_BY_TOTAL, false, false);
+	*layout = t1 - t0;
+	*rows = now_ms() - t1;
+}
+
+/* The lens's own work after a change: the view's weights, tree and function weights. */
+static bool split; /* --split: print where each change's time goes */
+
+static void
+lens_work(struct model *m)
+{
+	double t0 = now_ms(), t1, t2, t3;
+
+	model_total(m);
+	t1 = now_ms();
+	model_tree(m);
+	t2 = now_ms();
+	model_funcs(m);
+	t3 = now_ms();
+	model_func_stats(m);
+	if (split)
+		printf("    (weights %.1f, tree %.1f, marks %.1f, function weights %.1f ms)\n",
+		       t1 - t0, t2 - t1, t3 - t2, now_ms() - t3);
+}
+
+/* Check the model after a change, as the tests do: the bench measures correct code only. */
+static void
+check_model(struct model *m, const char *what)
+{
+	struct tf_error err = TF_ERROR_INIT;
+
+	if (model_check(m, &err))
+		die("%s: %s", what, tf_error_text(&err));
+	tf_error_release(&err);
+}
+
+/* One line of the issue-15 table: a change's medians, each with its target. */
+struct change_times {
+	double apply[RUNS_CHANGE], layout[RUNS_CHANGE], rows[RUNS_CHANGE];
+	double pop[RUNS_CHANGE], pop_layout[RUNS_CHANGE], pop_rows[RUNS_CHANGE];
+};
+
+static bool all_ok = true;
+
+static const char *
+verdict(double ms, double target)
+{
+	if (ms <= target)
+		return "ok";
+	all_ok = false;
+	return "MISSED";
+}
+
+static void
+print_header(void)
+{
+	printf("| change | view stacks | kept | apply ms (<= 200) | key: layout + rows ms (<= 10)"
+	       " | undo ms (<= 200) | key after undo ms (<= 10) |\n"
+	       "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+}
+
+static void
+print_change(const char *what, uint32_t stacks, double kept, struct change_times *c, int runs)
+{
+	double a = median(c->apply, runs), l = median(c->layout, runs), r = median(c->rows, runs);
+	double p = median(c->pop, runs), pl = median(c->pop_layout, runs);
+	double pr = median(c->pop_rows, runs);
+
+	printf("| %s | %u | %.1f%% | %.1f %s | %.1f + %.1f %s | %.1f %s | %.1f + %.1f %s |\n", what,
+	       stacks, kept, a, verdict(a, 200), l, r, verdict(l + r, 10), p, verdict(p, 200), pl, pr,
+	       verdict(pl + pr, 10));
 }
 
 /*
- * Each transform by a function of the profile: pushed (the view, its
- * tree, the function weights), the next keystroke, then popped (the
- * tree and weights of what is below, rebuilt from the kept view).
+ * Issue 15's case: each transform by a function or path of the profile,
+ * pushed (its view, the weights folded through it, the tree and the
+ * function weights), the next keystroke, then popped and the keystroke
+ * after that. With under set, each is pushed on top of another transform
+ * (a merge of one function in ten), as a triage recipe stacks them.
  */
 static void
-bench_transforms(struct model *m)
+bench_transforms(struct model *m, bool under)
 {
-	enum { RUNS = 5 };
 	const struct calltree *t;
 	const struct func_table *ft;
 	struct strbuf heavy = STRBUF_INIT, path = STRBUF_INIT;
+	struct tf_error err = TF_ERROR_INIT;
 	stack_id top = STACK_ROOT;
 	uint32_t nr;
 	struct {
 		enum lens_kind kind;
 		const char *arg;
 	} cases[LENS_NR_KINDS];
-	double push[RUNS], key[RUNS], pop[RUNS];
+	struct change_times c;
+	double l, r;
 
 	model_set_threads(m, NULL);
+	model_set_time(m, false, 0, 0);
+	if (under && model_push_transform(m, LENS_MERGE_FUNCTION, "function_\\d*3$", &err))
+		die("%s", tf_error_text(&err));
+	lens_work(m);
 	t = model_tree(m);
 	ft = model_funcs(m);
 	/* The heaviest root's heaviest child: a path, and a function on many stacks. */
 	top = calltree_kids(t, STACK_ROOT, &nr)[0];
 	top = t->nr_kids[top] ? calltree_kids(t, top, &nr)[0] : top;
-	lens_path_text(m->ps, top, &path);
-	lens_quote_name(ps_get(m->ps, ft->funcs[ft->frame_func[m->ps->stacks[top].frame]].name),
+	lens_path_text(model_view(m), top, &path);
+	lens_quote_name(ps_get(m->ps, ft->funcs[ft->frame_func[model_view(m)->stacks[top].frame]].name),
 			&heavy);
 	cases[0].kind = LENS_FOCUS_SUBTREE, cases[0].arg = path.buf;
 	cases[1].kind = LENS_FOCUS_FUNCTION, cases[1].arg = heavy.buf;
@@ -412,39 +497,46 @@ bench_transforms(struct model *m)
 	cases[7].kind = LENS_COLLAPSE_DIRECT_RECURSION, cases[7].arg = "function_";
 	cases[8].kind = LENS_COLLAPSE_SUBTREE, cases[8].arg = "function_\\d*99$";
 	cases[9].kind = LENS_COLLAPSE_MODULE, cases[9].arg = "bench";
-	keystroke_ms(m);
-	printf("transforms on %u stacks, %zu samples (push: view, tree and function weights;"
-	       " key: the next redraw's layout; pop):\n",
-	       m->ps->nr_stacks, model_profile(m)->nr_samples);
+	keystroke(m, &l, &r);
+	printf("\ntransforms on %u stacks%s, %zu samples (apply: the view, its weights, tree and"
+	       " function weights; key: Left Heavy's layout at 200x60 and the Sandwich table):\n\n",
+	       model_view(m)->nr_stacks, under ? " (on top of merge-function:function_\\d*3$)" : "",
+	       model_profile(m)->nr_samples);
+	print_header();
 	for (int k = 0; k < LENS_NR_KINDS; k++) {
-		struct tf_error err = TF_ERROR_INIT;
 		uint32_t view_stacks = 0;
 		uint64_t kept = 0;
 
-		for (int r = 0; r < RUNS; r++) {
+		for (int i = 0; i < RUNS_CHANGE; i++) {
 			double t0 = now_ms();
 
 			if (model_push_transform(m, cases[k].kind, cases[k].arg, &err))
 				die("%s", tf_error_text(&err));
-			model_tree(m);
-			model_func_stats(m);
-			push[r] = now_ms() - t0;
-			key[r] = keystroke_ms(m);
+			if (split)
+				printf("    push %s: %.1f ms\n", lens_kind_ops(cases[k].kind)->name,
+				       now_ms() - t0);
+			lens_work(m);
+			c.apply[i] = now_ms() - t0;
+			keystroke(m, &c.layout[i], &c.rows[i]);
+			if (i == 0)
+				check_model(m, lens_kind_ops(cases[k].kind)->name);
 			view_stacks = model_view(m)->nr_stacks;
 			kept = model_total(m);
 			t0 = now_ms();
 			model_pop_transform(m);
-			model_tree(m);
-			model_func_stats(m);
-			pop[r] = now_ms() - t0;
+			lens_work(m);
+			c.pop[i] = now_ms() - t0;
+			keystroke(m, &c.pop_layout[i], &c.pop_rows[i]);
+			if (i == 0)
+				check_model(m, "undo");
 		}
-		printf("  %-26s %8u view stacks, %5.1f%% kept: push %6.1f ms  key %5.1f ms"
-		       "  pop %6.1f ms\n",
-		       lens_kind_ops(cases[k].kind)->name, view_stacks,
-		       100.0 * (double)kept / (double)model_profile(m)->total_weight,
-		       median(push, RUNS), median(key, RUNS), median(pop, RUNS));
-		tf_error_release(&err);
+		print_change(lens_kind_ops(cases[k].kind)->name, view_stacks,
+			     100.0 * (double)kept / (double)model_profile(m)->total_weight, &c,
+			     RUNS_CHANGE);
 	}
+	if (under)
+		model_pop_transform(m);
+	tf_error_release(&err);
 	strbuf_release(&heavy);
 	strbuf_release(&path);
 }
@@ -457,7 +549,7 @@ static void
 bench_by_process(struct model *m)
 {
 	enum { RUNS = 5 };
-	double on[RUNS], key[RUNS], off[RUNS];
+	double on[RUNS], key[RUNS], off[RUNS], layout, rows;
 	uint32_t stacks = 0;
 
 	model_set_threads(m, NULL);
@@ -470,7 +562,8 @@ bench_by_process(struct model *m)
 		model_tree(m);
 		model_func_stats(m);
 		on[r] = now_ms() - t0;
-		key[r] = keystroke_ms(m);
+		keystroke(m, &layout, &rows);
+		key[r] = layout + rows;
 		stacks = model_view(m)->nr_stacks;
 		t0 = now_ms();
 		model_set_by_process(m, false);
@@ -482,28 +575,97 @@ bench_by_process(struct model *m)
 	       stacks, median(on, RUNS), median(key, RUNS), median(off, RUNS));
 }
 
+/*
+ * A time range: set (the weights of the samples in it, tree and
+ * function weights), the next keystroke, and cleared, for several ranges.
+ */
+static void
+bench_time(struct model *m)
+{
+	static const struct {
+		const char *name;
+		double from, to;
+	} ranges[] = {
+		{ "time range: the middle half", 0.25, 0.75 },
+		{ "time range: a tenth", 0.40, 0.50 },
+		{ "time range: a thousandth", 0.500, 0.501 },
+		{ "time range: all but the last hundredth", 0.0, 0.99 },
+	};
+	const struct profile *p = model_profile(m);
+	double span = (double)(p->time_max - p->time_min);
+	struct change_times c;
+
+	model_set_threads(m, NULL);
+	model_set_time(m, false, 0, 0);
+	lens_work(m);
+	printf("\ntime ranges over %zu samples, %u stacks (set, then cleared as Esc does):\n\n",
+	       p->nr_samples, m->ps->nr_stacks);
+	print_header();
+	for (size_t k = 0; k < sizeof(ranges) / sizeof(ranges[0]); k++) {
+		int64_t t0 = p->time_min + (int64_t)(span * ranges[k].from);
+		int64_t t1 = p->time_min + (int64_t)(span * ranges[k].to);
+		uint64_t kept = 0;
+
+		for (int i = 0; i < RUNS_CHANGE; i++) {
+			double s = now_ms();
+
+			model_set_time(m, true, t0, t1);
+			lens_work(m);
+			c.apply[i] = now_ms() - s;
+			keystroke(m, &c.layout[i], &c.rows[i]);
+			if (i == 0)
+				check_model(m, ranges[k].name);
+			kept = model_total(m);
+			s = now_ms();
+			model_set_time(m, false, 0, 0);
+			lens_work(m);
+			c.pop[i] = now_ms() - s;
+			keystroke(m, &c.pop_layout[i], &c.pop_rows[i]);
+		}
+		print_change(ranges[k].name, m->ps->nr_stacks,
+			     100.0 * (double)kept / (double)p->total_weight, &c, RUNS_CHANGE);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
-	size_t nr_samples = argc > 1 ? strtoull(argv[1], NULL, 10) : 10000000;
-	uint32_t nr_names = argc > 2 ? (uint32_t)strtoul(argv[2], NULL, 10) : 1200000;
+	bool issue;
+
+	split = argc > 1 && !strcmp(argv[1], "--split");
+	argv += split;
+	argc -= split;
+	issue = argc > 1 && !strcmp(argv[1], "--issue15");
+	size_t nr_samples = argc > 1 + issue ? strtoull(argv[1 + issue], NULL, 10) : 10000000;
+	uint32_t nr_names = argc > 2 + issue ? (uint32_t)strtoul(argv[2 + issue], NULL, 10)
+					     : 1200000;
 	struct profile_set *ps;
 	struct model m;
 	double t0 = now_ms();
 
 	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		/* Issue 15's case is >= 1 M stacks: the typical profile has fewer. */
+		if (issue && !shapes[i].issue)
+			continue;
 		t0 = now_ms();
 		ps = generate_samples(nr_samples, &shapes[i]);
-		printf("== %s profile: %zu samples, %u stacks, generated in %.0f ms\n",
+		printf("\n== %s profile: %zu samples, %u stacks, generated in %.0f ms\n",
 		       shapes[i].name, nr_samples, ps->nr_stacks, now_ms() - t0);
 		model_init(&m, ps);
-		bench_threads(&m);
-		bench_search_index(&m);
-		bench_sandwich(&m);
-		bench_transforms(&m);
-		bench_by_process(&m);
+		if (!issue) {
+			bench_threads(&m);
+			bench_search_index(&m);
+			bench_sandwich(&m);
+			bench_by_process(&m);
+		}
+		bench_transforms(&m, false);
+		bench_transforms(&m, true);
+		bench_time(&m);
 		model_release(&m);
 	}
+	printf("\nissue 15 targets: %s\n", all_ok ? "all met" : "some MISSED");
+	if (issue)
+		return 0;
 
 	ps = generate_names(nr_names);
 	bench_search(ps);
