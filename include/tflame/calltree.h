@@ -37,6 +37,7 @@ struct calltree {
 	uint64_t *x0;          /* per node: left edge in the Left Heavy layout */
 	uint32_t *height;      /* per node: rows of its subtree below it (0: a leaf) */
 	stack_id *deepest;     /* per node: its child of the greatest height, 0 if none */
+	uint32_t alloc_nodes, alloc_kids; /* the arrays' room, kept by rebuilds */
 };
 
 /*
@@ -46,10 +47,11 @@ struct calltree {
  */
 void calltree_build(struct calltree *t, const struct profile_set *ps, const uint64_t *w);
 /*
- * The same for t already built (or zeroed): when it was built over ps with
- * the same number of stacks, its arrays are reused, which spares a big
- * tree the cost of fresh memory on every change of weights (a thread
- * filter). Pointers into the old tree are invalid afterwards.
+ * The same for t already built (or zeroed): when its arrays have room for
+ * ps's stacks, whatever set it was of, they are reused, which spares a
+ * big tree the cost of fresh memory on every change of weights (a thread
+ * filter) or of stacks (a transform). Pointers into the old tree are
+ * invalid afterwards; its set is not read.
  */
 void calltree_rebuild(struct calltree *t, const struct profile_set *ps, const uint64_t *w);
 void calltree_release(struct calltree *t);

@@ -107,6 +107,14 @@ struct lens_level {
 	struct profile_set view;   /* the stacks after this transform */
 	stack_id *map;             /* per stack of the set: its stack in view */
 	uint64_t kept_stacks;      /* stacks of the set that map to a stack */
+	/*
+	 * Bit o set when view stack o is an outermost occurrence of its
+	 * function (functions.h: func_table_mark_outermost()), marked in
+	 * the pass from the marks of its input; owned, NULL when the input
+	 * had none (lens.set_marks unset) or they would cost too much.
+	 */
+	uint64_t *outermost;
+	uint64_t id;               /* which build of a level this is: never 0 */
 };
 
 struct lens {
@@ -129,6 +137,14 @@ struct lens {
 	stack_id **group_stack;    /* by_process: per profile of ps, per
 				    * sample, its stack in group; owned */
 	size_t nr_group_stack;
+	/*
+	 * The outermost marks of lens_base()'s stacks (one bit a stack, as
+	 * func_table_mark_outermost() makes them), borrowed, or NULL: when
+	 * set, each transform built marks its view's stacks in its pass
+	 * (lens_level.outermost), which spares a walk of every view.
+	 */
+	const uint64_t *set_marks;
+	uint64_t level_builds;     /* counts levels built: their ids */
 };
 
 /* A lens file's line for the group by process (--by-process). */

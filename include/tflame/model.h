@@ -151,20 +151,26 @@ struct model {
 	 */
 	struct profile grouped;
 	/*
-	 * While transforms are on: the Left Heavy tree, outermost marks and
-	 * function weights of the set itself, as they were when the first
-	 * transform came, so that undoing the last one is instant. Good
-	 * while base_sel is sel_gen and the functions are the same build.
+	 * The Left Heavy tree and function weights of the lens before its
+	 * last change of transforms or time range, kept so that undoing
+	 * that change is instant (stash_key says which lens they are of).
+	 * When they are of no use, their arrays are where the next tree is
+	 * built, which spares a big tree fresh memory.
 	 */
-	bool base_ok;
-	uint64_t base_sel;
-	struct calltree base_tree;
-	uint64_t *base_marks;     /* owned; the funcs' outermost bits */
-	uint32_t base_nr_marked;
-	struct func_stats *base_fstats; /* owned, or NULL */
-	bool base_fstats_exact;
-	uint64_t base_fstats_builds; /* funcs_builds they were of */
+	struct calltree stash_tree;
+	struct func_stats *stash_fstats; /* owned, or NULL */
+	bool stash_ok, stash_has_fstats, stash_fstats_exact;
+	struct lens_key {
+		uint64_t level;       /* the top transform's lens_level.id, 0 for none */
+		uint64_t pick_gen;    /* the samples kept, but for the time range */
+		bool timed;
+		int64_t t0, t1;
+	} stash_key;
+	uint64_t stash_fstats_builds; /* funcs_builds they were of */
+	uint64_t pick_gen;        /* bumped by a change of the samples kept, bar time */
 	uint64_t funcs_builds;    /* counts func_table_init()s */
+	/* The outermost marks of lens_base()'s stacks (lens.set_marks), or NULL. */
+	uint64_t *set_marks;
 
 	/* caches, each valid when its *_gen equals generation */
 	const uint64_t *stack_w;  /* per view stack: weight of the selected samples */

@@ -128,7 +128,11 @@ calltree_fill(struct calltree *t, const struct profile_set *ps, const uint64_t *
 		t->first[i] = pos;
 		pos += t->nr_kids[i];
 	}
-	t->kids = xreallocarray(t->kids, (size_t)nr + 1, sizeof(*t->kids));
+	if (nr + 1 > t->alloc_kids || !t->kids) {
+		free(t->kids);
+		t->alloc_kids = nr + 1;
+		t->kids = xmalloc(sizeof(*t->kids) * t->alloc_kids);
+	}
 	for (uint32_t i = 1; i < n; i++)
 		if (t->total[i])
 			t->kids[t->first[ps->stacks[i].parent]++] = i;
@@ -162,6 +166,7 @@ calltree_build(struct calltree *t, const struct profile_set *ps, const uint64_t 
 	memset(t, 0, sizeof(*t));
 	t->ps = ps;
 	t->nr_nodes = n;
+	t->alloc_nodes = n;
 	t->self = xmalloc(sizeof(*t->self) * n);
 	t->total = xmalloc(sizeof(*t->total) * n);
 	t->first = xmalloc(sizeof(*t->first) * n);
@@ -175,11 +180,13 @@ calltree_build(struct calltree *t, const struct profile_set *ps, const uint64_t 
 void
 calltree_rebuild(struct calltree *t, const struct profile_set *ps, const uint64_t *w)
 {
-	if (t->ps != ps || t->nr_nodes != ps->nr_stacks || !t->self) {
+	if (t->alloc_nodes < ps->nr_stacks || !t->self) {
 		calltree_release(t);
 		calltree_build(t, ps, w);
 		return;
 	}
+	t->ps = ps;
+	t->nr_nodes = ps->nr_stacks;
 	calltree_fill(t, ps, w);
 }
 

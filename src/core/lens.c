@@ -30,6 +30,9 @@ struct lens_pass {
 				       * module's frame, or FRAME_NONE */
 	uint32_t *aux;         /* per input stack, zeroed: the kind's own */
 	stack_id *near;        /* per output stack: see collapse_recursion() */
+	const uint64_t *in_marks; /* the input's outermost marks, or NULL */
+	uint64_t *marks;       /* the output's, being made */
+	uint64_t walk_budget;  /* steps left for marking by walking up */
 };
 
 static inline frame_id
@@ -52,6 +55,51 @@ same_func(const struct profile_set *ps, frame_id a, frame_id b)
 	const struct frame *x = &ps->frames[a], *y = &ps->frames[b];
 
 	return a == b || (x->name == y->name && x->module == y->module);
+}
+
+/* Whether frames a and b are one function as func_table_init() has it. */
+static inline bool
+one_func(const struct profile_set *ps, frame_id a, frame_id b)
+{
+	return same_func(ps, a, b) && !((ps->frames[a].flags ^ ps->frames[b].flags) & FRAME_PROCESS);
+}
+
+static inline bool
+bit_get(const uint64_t *bits, uint32_t i)
+{
+	return bits[i >> 6] >> (i & 63) & 1;
+}
+
+/*
+ * Mark view stack o, just made by the pass for input stack s: outermost
+ * when its function is not on the view path above it. A transform only
+ * removes frames from a path (or, for collapse-module, replaces a
+ * matched module's), so a kept frame that was outermost in the input
+ * still is; any other is looked for up the view path. Those walks are
+ * budgeted: a profile of deep recursion would make them quadratic, and
+ * then the marks are given up (the model walks the view once instead).
+ */
+static void
+mark_new(struct lens_pass *lp, stack_id o, stack_id s)
+{
+	const struct profile_set *out = lp->out;
+	const struct stack_node *on = &out->stacks[o];
+	frame_id f = on->frame;
+
+	if (f == in_frame(lp, s) && bit_get(lp->in_marks, s) &&
+	    (!lp->module_frame || lp->module_frame[f] == FRAME_NONE))
+		goto outermost;
+	for (stack_id p = on->parent; p != STACK_ROOT; p = out->stacks[p].parent) {
+		if (!lp->walk_budget--) {
+			free(lp->marks);
+			lp->marks = NULL;
+			return;
+		}
+		if (one_func(out, out->stacks[p].frame, f))
+			return;
+	}
+outermost:
+	lp->marks[o >> 6] |= (uint64_t)1 << (o & 63);
 }
 
 /* Whether s is on the pass's path, given its parent (aux: 1 when on it). */
@@ -302,6 +350,7 @@ level_release(struct lens_level *lv)
 	search_re_free(lv->re);
 	profile_set_view_release(&lv->view);
 	free(lv->map);
+	free(lv->outermost);
 	memset(lv, 0, sizeof(*lv));
 }
 
@@ -475,7 +524,7 @@ module_frames(struct profile_set *ps, const uint8_t *match)
  */
 static void
 level_build(struct lens_level *lv, struct profile_set *ps, const struct profile_set *base,
-	    const struct profile_set *in, const stack_id *below)
+	    const struct profile_set *in, const stack_id *below, const uint64_t *in_marks)
 {
 	const struct lens_kind_ops *ops = lens_kind_ops(lv->t.kind);
 	struct lens_pass lp = { .in = in, .out = &lv->view };
@@ -505,12 +554,26 @@ level_build(struct lens_level *lv, struct profile_set *ps, const struct profile_
 	if (lv->t.kind == LENS_FOCUS_FUNCTION_INVERTED)
 		lp.aux[STACK_ROOT] = STACK_ROOT;
 
+	/* At most one new stack an input stack, so n bits hold the view's marks. */
+	if (in_marks) {
+		lp.in_marks = in_marks;
+		lp.marks = xcalloc((size_t)n / 64 + 1, sizeof(*lp.marks));
+		lp.walk_budget = 4 * (uint64_t)n + 4096;
+	}
 	out_of[STACK_ROOT] = STACK_ROOT;
 	for (stack_id s = 1; s < n; s++) {
 		stack_id po = out_of[in->stacks[s].parent];
+		uint32_t before = lv->view.nr_stacks;
 
-		out_of[s] = po == LENS_DROPPED ? LENS_DROPPED : ops->map(&lp, s, po);
+		if (po == LENS_DROPPED) {
+			out_of[s] = LENS_DROPPED;
+			continue;
+		}
+		out_of[s] = ops->map(&lp, s, po);
+		for (stack_id o = before; lp.marks && o < lv->view.nr_stacks; o++)
+			mark_new(&lp, o, s);
 	}
+	lv->outermost = lp.marks;
 
 	lv->map = xmalloc(sizeof(*lv->map) * ((size_t)base->nr_stacks + 1));
 	lv->kept_stacks = 0;
@@ -537,8 +600,9 @@ build_level(struct lens *l, struct profile_set *ps, uint32_t i)
 
 	const struct profile_set *base = lens_base(l, ps);
 
+	l->levels[i].id = ++l->level_builds;
 	level_build(&l->levels[i], ps, base, below ? &below->view : base,
-		    below ? below->map : NULL);
+		    below ? below->map : NULL, below ? below->outermost : l->set_marks);
 	if (ps->nr_frames != frames)
 		sync_views(l, ps);
 }
@@ -630,7 +694,9 @@ levels_release_views(struct lens *l)
 
 		profile_set_view_release(&lv->view);
 		free(lv->map);
+		free(lv->outermost);
 		lv->map = NULL;
+		lv->outermost = NULL;
 	}
 }
 
@@ -1001,6 +1067,19 @@ check_level(const struct lens_level *lv, const struct profile_set *ps,
 		return tf_error_set(err, "transform %u: %llu stacks kept, %llu counted", i,
 				    (unsigned long long)kept,
 				    (unsigned long long)lv->kept_stacks);
+	if (!lv->id)
+		return tf_error_set(err, "transform %u: a level with no id", i);
+	/* The marks made in the pass, against the view's paths walked one by one. */
+	for (stack_id o = 1; lv->outermost && o < v->nr_stacks; o++) {
+		bool outer = true;
+
+		for (stack_id p = v->stacks[o].parent; p != STACK_ROOT && outer;
+		     p = v->stacks[p].parent)
+			outer = !one_func(v, v->stacks[p].frame, v->stacks[o].frame);
+		if (outer != bit_get(lv->outermost, o))
+			return tf_error_set(err, "transform %u: view stack %u %s outermost", i, o,
+					    outer ? "is, not marked" : "is not, yet marked");
+	}
 	return 0;
 }
 

@@ -58,9 +58,9 @@ model_release(struct model *m)
 	free(m->base_w);
 	free(m->view_w);
 	calltree_release(&m->tree);
-	calltree_release(&m->base_tree);
-	free(m->base_marks);
-	free(m->base_fstats);
+	calltree_release(&m->stash_tree);
+	free(m->stash_fstats);
+	free(m->set_marks);
 	timeline_release(&m->timeline);
 	func_table_release(&m->funcs);
 	free(m->fstats);
@@ -103,6 +103,7 @@ model_set_profile(struct model *m, size_t index)
 		m->timeline_lanes_ok = false;
 	}
 	m->sel_gen++;
+	m->pick_gen++;
 	m->generation++;
 }
 
@@ -125,20 +126,31 @@ model_set_threads(struct model *m, const bool *mask)
 	free(m->lens.threads);
 	m->lens.threads = mask ? xmemdup(mask, sizeof(*mask) * n) : NULL;
 	m->sel_gen++;
+	m->pick_gen++;
 	m->generation++;
 }
+
+static void stash_before(const struct model *m, struct lens_key *k, bool *tree_ok,
+			 bool *fstats_ok);
+static void stash_after(struct model *m, const struct lens_key *before, bool tree_ok,
+			bool fstats_ok);
 
 void
 model_set_time(struct model *m, bool timed, int64_t t0, int64_t t1)
 {
+	struct lens_key before;
+	bool tree_ok, fstats_ok;
+
 	if (timed == m->lens.timed && (!timed || (t0 == m->lens.t0 && t1 == m->lens.t1)))
 		return;
+	stash_before(m, &before, &tree_ok, &fstats_ok);
 	m->lens.timed = timed;
 	m->lens.t0 = timed ? t0 : 0;
 	m->lens.t1 = timed ? t1 : 0;
 	m->sel_gen++;
 	m->time_gen++;
 	m->generation++;
+	stash_after(m, &before, tree_ok, fstats_ok);
 }
 
 void
@@ -154,16 +166,23 @@ model_set_changed(struct model *m)
 	m->funcs_built = false;
 	m->lens.search_func = SEARCH_NO_FUNC;
 	m->timeline_lanes_ok = false;
-	m->base_ok = false;
 	model_diff_release(m);
+	/* Of the old stacks: the stashed tree's arrays stay, to build in. */
+	m->stash_ok = false;
+	free(m->stash_fstats);
+	m->stash_fstats = NULL;
+	free(m->set_marks);
+	m->set_marks = NULL;
 	/* The transforms' views are of the old stacks: built again from their text. */
 	if (m->lens.nr_levels)
 		release_view_caches(m);
+	m->lens.set_marks = NULL;
 	lens_rebuild(&m->lens, m->ps);
 	/* The samples' stack array may be another one now. */
 	if (m->lens.count_samples)
 		counted_build(m);
 	m->sel_gen++;
+	m->pick_gen++;
 	m->tx_gen++;
 	/* The search's frames, the trees, the chart, the sandwich: all stale. */
 	m->search_gen++;
@@ -239,6 +258,7 @@ model_set_count_samples(struct model *m, bool on)
 	m->thread_tab_built = false;
 	m->view_p_gen = 0;
 	m->sel_gen++;
+	m->pick_gen++;
 	m->generation++;
 	return true;
 }
@@ -393,8 +413,9 @@ model_chart(struct model *m)
 	return timeline_merged(&m->timeline);
 }
 
-const struct func_table *
-model_funcs(struct model *m)
+/* The functions of m->ps, without marks. */
+static struct func_table *
+funcs_table(struct model *m)
 {
 	if (!m->funcs_built) {
 		func_table_init(&m->funcs, m->ps);
@@ -402,9 +423,59 @@ model_funcs(struct model *m)
 		m->funcs_builds++;
 		m->marks_gen = 0;
 	}
-	/* Kept for every later weight change: func stats become one pass. */
+	return &m->funcs;
+}
+
+/*
+ * The outermost marks of the stacks the transforms start from
+ * (lens_base(): the set's own, or grouped by process), for them to mark
+ * their views from: the functions' when they are of the base, else one
+ * walk of it. They depend on the stacks only: kept until the set or the
+ * base changes.
+ */
+static const uint64_t *
+set_marks(struct model *m)
+{
+	const struct profile_set *base = lens_base(&m->lens, m->ps);
+	struct func_table marked;
+	size_t words = (size_t)base->nr_stacks / 64 + 1;
+
+	if (m->set_marks)
+		return m->set_marks;
+	if (!m->lens.nr_levels && m->funcs_built && m->marks_gen == m->tx_gen) {
+		m->set_marks = xmemdup(m->funcs.outermost, sizeof(*m->set_marks) * words);
+		return m->set_marks;
+	}
+	/* A shallow copy that owns only the marks it makes. */
+	marked = *funcs_table(m);
+	marked.outermost = NULL;
+	func_table_mark_outermost(&marked, base);
+	m->set_marks = marked.outermost;
+	return m->set_marks;
+}
+
+const struct func_table *
+model_funcs(struct model *m)
+{
+	const struct profile_set *view = model_view(m);
+	const struct lens_level *top =
+		m->lens.nr_levels ? &m->lens.levels[m->lens.nr_levels - 1] : NULL;
+	const uint64_t *marks = top ? top->outermost : m->set_marks;
+	size_t words = (size_t)view->nr_stacks / 64 + 1;
+
+	funcs_table(m);
+	/*
+	 * Kept for every later weight change: func stats become one pass.
+	 * The transforms' passes marked their views: a copy, not a walk.
+	 */
 	if (m->marks_gen != m->tx_gen) {
-		func_table_mark_outermost(&m->funcs, model_view(m));
+		if (marks) {
+			free(m->funcs.outermost);
+			m->funcs.outermost = xmemdup(marks, sizeof(*marks) * words);
+			m->funcs.nr_marked = view->nr_stacks;
+		} else {
+			func_table_mark_outermost(&m->funcs, view);
+		}
 		m->marks_gen = m->tx_gen;
 	}
 	return &m->funcs;
@@ -514,39 +585,92 @@ transforms_changed(struct model *m, uint32_t frames)
 static void
 release_view_caches(struct model *m)
 {
-	/* The set's own caches, about to be replaced by a first transform's: kept. */
-	if (!m->lens.nr_levels && m->tree_gen == m->generation && m->funcs_built &&
-	    m->marks_gen == m->tx_gen) {
-		struct calltree t = m->base_tree;
-		uint64_t *marks = m->base_marks;
-		struct func_stats *st = m->base_fstats;
-
-		m->base_tree = m->tree;
-		m->tree = t;
-		m->tree_gen = 0;
-		m->base_marks = m->funcs.outermost;
-		m->base_nr_marked = m->funcs.nr_marked;
-		m->funcs.outermost = marks;
-		m->funcs.nr_marked = 0;
-		m->marks_gen = 0;
-		/* The old ones may be of fewer functions: the view's are made anew. */
-		free(st);
-		m->base_fstats = NULL;
-		if (m->fstats_gen == m->generation) {
-			m->base_fstats = m->fstats;
-			m->base_fstats_exact = m->fstats_exact;
-			m->base_fstats_builds = m->funcs_builds;
-			m->fstats = NULL;
-			m->fstats_gen = 0;
-		}
-		m->base_sel = m->sel_gen;
-		m->base_ok = true;
-	}
 	timeline_release(&m->timeline);
 	m->timeline_lanes_ok = false;
 	m->chart_gen = 0;
 	m->schart_gen = 0;
 	search_index_release(&m->search_chart);
+}
+
+/* ----------------------------------------------------------------- stash */
+
+static void
+lens_key_now(const struct model *m, struct lens_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->level = m->lens.nr_levels ? m->lens.levels[m->lens.nr_levels - 1].id : 0;
+	k->pick_gen = m->pick_gen;
+	k->timed = m->lens.timed;
+	k->t0 = m->lens.t0;
+	k->t1 = m->lens.t1;
+}
+
+static bool
+lens_key_eq(const struct lens_key *a, const struct lens_key *b)
+{
+	return a->level == b->level && a->pick_gen == b->pick_gen && a->timed == b->timed &&
+	       a->t0 == b->t0 && a->t1 == b->t1;
+}
+
+/* Before a change of transforms or time range: which lens is current, and what of it. */
+static void
+stash_before(const struct model *m, struct lens_key *k, bool *tree_ok, bool *fstats_ok)
+{
+	lens_key_now(m, k);
+	*tree_ok = m->tree_gen == m->generation;
+	*fstats_ok = m->fstats_gen == m->generation && m->fstats;
+}
+
+/*
+ * After it: the tree and function weights of the lens before (current
+ * then, as stash_before() says) become the stash, and the stash's own
+ * become current if they are of the lens now: an undo. Otherwise they
+ * are left stale, as memory for the next build. Function weights are
+ * sized by the functions: only those of the same build are kept.
+ */
+static void
+stash_after(struct model *m, const struct lens_key *before, bool tree_ok, bool fstats_ok)
+{
+	struct lens_key now;
+	struct calltree t;
+	struct func_stats *st;
+	bool hit, st_ok, exact;
+
+	lens_key_now(m, &now);
+	hit = m->stash_ok && lens_key_eq(&m->stash_key, &now);
+	if (!tree_ok && !hit)
+		return;
+	st_ok = m->stash_has_fstats && m->funcs_built &&
+		m->stash_fstats_builds == m->funcs_builds;
+	exact = m->stash_fstats_exact;
+
+	t = m->stash_tree;
+	m->stash_tree = m->tree;
+	m->tree = t;
+	m->stash_key = *before;
+	m->stash_ok = tree_ok;
+
+	st = m->stash_fstats;
+	if (st && !st_ok) {
+		free(st);
+		st = NULL;
+	}
+	m->stash_has_fstats = fstats_ok && m->fstats && m->funcs_built;
+	m->stash_fstats = m->fstats;
+	m->stash_fstats_exact = m->fstats_exact;
+	m->stash_fstats_builds = m->funcs_builds;
+	m->fstats = st;
+	m->fstats_gen = 0;
+	m->tree_gen = 0;
+	if (!hit)
+		return;
+	/* The view is the same, but may have moved with the lens's levels. */
+	m->tree.ps = model_view(m);
+	m->tree_gen = m->generation;
+	if (st_ok && st) {
+		m->fstats_exact = exact;
+		m->fstats_gen = m->generation;
+	}
 }
 
 int
@@ -555,61 +679,36 @@ model_push_transform(struct model *m, enum lens_kind kind, const char *arg,
 {
 	uint32_t frames = m->ps->nr_frames;
 	struct search_re *re;
+	struct lens_key before;
+	bool tree_ok, fstats_ok;
 
 	/* Check the argument before the caches go: a bad one changes nothing. */
 	if (lens_check_arg(kind, arg, &re, err))
 		return -1;
 	search_re_free(re);
+	stash_before(m, &before, &tree_ok, &fstats_ok);
+	m->lens.set_marks = set_marks(m);
 	release_view_caches(m);
 	if (lens_push(&m->lens, m->ps, kind, arg, err))
 		return -1;
 	transforms_changed(m, frames);
+	stash_after(m, &before, tree_ok, fstats_ok);
 	return 0;
-}
-
-/*
- * The last transform went: the set's own caches kept by
- * release_view_caches() are current again if the samples selected and
- * the functions are the same.
- */
-static void
-restore_base_caches(struct model *m)
-{
-	uint64_t *marks;
-	struct func_stats *st;
-
-	if (m->lens.nr_levels || !m->base_ok || m->base_sel != m->sel_gen || !m->funcs_built ||
-	    m->base_nr_marked != lens_base(&m->lens, m->ps)->nr_stacks)
-		return;
-	calltree_release(&m->tree);
-	m->tree = m->base_tree;
-	memset(&m->base_tree, 0, sizeof(m->base_tree));
-	m->tree_gen = m->generation;
-	marks = m->funcs.outermost;
-	m->funcs.outermost = m->base_marks;
-	m->funcs.nr_marked = m->base_nr_marked;
-	m->base_marks = marks;
-	m->marks_gen = m->tx_gen;
-	/* Function weights are sized by the functions: only of the same build. */
-	if (m->base_fstats && m->base_fstats_builds == m->funcs_builds) {
-		st = m->fstats;
-		m->fstats = m->base_fstats;
-		m->fstats_exact = m->base_fstats_exact;
-		m->fstats_gen = m->generation;
-		m->base_fstats = st;
-	}
-	m->base_ok = false;
 }
 
 bool
 model_pop_transform(struct model *m)
 {
+	struct lens_key before;
+	bool tree_ok, fstats_ok;
+
 	if (!m->lens.nr_levels)
 		return false;
+	stash_before(m, &before, &tree_ok, &fstats_ok);
 	release_view_caches(m);
 	lens_pop(&m->lens);
 	transforms_changed(m, m->ps->nr_frames);
-	restore_base_caches(m);
+	stash_after(m, &before, tree_ok, fstats_ok);
 	return true;
 }
 
@@ -617,13 +716,18 @@ bool
 model_redo_transform(struct model *m)
 {
 	uint32_t frames = m->ps->nr_frames;
+	struct lens_key before;
+	bool tree_ok, fstats_ok;
 
 	if (!m->lens.nr_redo)
 		return false;
+	stash_before(m, &before, &tree_ok, &fstats_ok);
+	m->lens.set_marks = set_marks(m);
 	release_view_caches(m);
 	if (!lens_redo(&m->lens, m->ps))
 		return false;
 	transforms_changed(m, frames);
+	stash_after(m, &before, tree_ok, fstats_ok);
 	return true;
 }
 
@@ -635,8 +739,15 @@ model_set_by_process(struct model *m, bool on)
 	if (on == m->lens.by_process)
 		return false;
 	release_view_caches(m);
-	/* The set's caches kept for an undo are of the other base. */
-	m->base_ok = false;
+	/*
+	 * The stashed caches and the base's marks are of the other base;
+	 * the transforms, built again over the new one, mark nothing.
+	 */
+	m->pick_gen++;
+	m->stash_ok = false;
+	free(m->set_marks);
+	m->set_marks = NULL;
+	m->lens.set_marks = NULL;
 	lens_set_by_process(&m->lens, m->ps, on);
 	/* Sized by the base's stacks. */
 	free(m->base_w);
@@ -1514,6 +1625,53 @@ thread_table_check(const struct thread_table *tt, const struct profile_set *ps,
 	return 0;
 }
 
+/* Whether marks (for set's stacks) are what a walk of set marks; "what" names them. */
+static int
+check_marks_of(const struct func_table *ft, const struct profile_set *set,
+	       const uint64_t *marks, const char *what, struct tf_error *err)
+{
+	struct func_table walked = *ft;
+	int ret = 0;
+
+	walked.outermost = NULL;
+	func_table_mark_outermost(&walked, set);
+	for (stack_id s = 1; s < set->nr_stacks && !ret; s++) {
+		bool want = func_table_outermost(&walked, s);
+
+		if (want != (marks[s >> 6] >> (s & 63) & 1))
+			ret = tf_error_set(err, "%s stack %u %s outermost", what, s,
+					   want ? "is, not marked" : "is not, yet marked");
+	}
+	free(walked.outermost);
+	return ret;
+}
+
+/*
+ * The functions, and their outermost marks when current: copied from a
+ * transform's pass or the set's, they must be what a walk of the view
+ * marks.
+ */
+static int
+check_marks(const struct model *m, struct tf_error *err)
+{
+	const struct profile_set *view = model_view(m);
+	struct func_table ft = m->funcs;
+
+	if (m->marks_gen != m->tx_gen)
+		ft.outermost = NULL;
+	if (func_table_check(&ft, view, err))
+		return -1;
+	if (ft.outermost && ft.nr_marked != view->nr_stacks)
+		return tf_error_set(err, "outermost marks for %u of %u stacks", ft.nr_marked,
+				    view->nr_stacks);
+	if (ft.outermost && check_marks_of(&ft, view, ft.outermost, "view", err))
+		return -1;
+	if (m->set_marks &&
+	    check_marks_of(&ft, lens_base(&m->lens, m->ps), m->set_marks, "base", err))
+		return -1;
+	return 0;
+}
+
 /* The caches that model_check() looks at beyond the lens's own. */
 static int
 check_more(const struct model *m, struct tf_error *err)
@@ -1659,15 +1817,8 @@ model_check(const struct model *m, struct tf_error *err)
 			return tf_error_set(err, "lanes weigh %llu, selected weight %llu",
 					    (unsigned long long)weight, (unsigned long long)m->total);
 	}
-	if (m->funcs_built) {
-		struct func_table ft = m->funcs;
-
-		/* Marks of the views before a transform changed: made again on use. */
-		if (m->marks_gen != m->tx_gen)
-			ft.outermost = NULL;
-		if (func_table_check(&ft, model_view(m), err))
-			return -1;
-	}
+	if (m->funcs_built && check_marks(m, err))
+		return -1;
 	if (m->fstats_gen == g && !m->funcs_built)
 		return tf_error_set(err, "function weights without functions");
 	return check_more(m, err);
