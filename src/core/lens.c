@@ -1021,12 +1021,52 @@ is_ancestor(const struct profile_set *set, stack_id a, stack_id b)
 	return a == b;
 }
 
+/* What one transform made of input stack t given its parent's (see check_level()). */
+static int
+check_pair(const struct profile_set *in, const struct profile_set *v, uint32_t i, stack_id t,
+	   stack_id o, stack_id po, struct tf_error *err)
+{
+	if (o == LENS_DROPPED)
+		return 0;
+	if (o >= v->nr_stacks || po == LENS_DROPPED)
+		return tf_error_set(err, "transform %u: stack %u maps to %u, its parent to %u", i, t,
+				    o, po);
+	/* No transform lengthens a stack: frames go or are replaced. */
+	if (v->stacks[o].depth > in->stacks[t].depth)
+		return tf_error_set(err, "transform %u: stack %u maps to a deeper %u", i, t, o);
+	/*
+	 * What a transform may do to a stack given its parent's view: keep
+	 * or replace its frame below it, merge it into it, fold it into one
+	 * of its callers (collapse), give it back frames its parent lost
+	 * (focus-function-inverted), or start a root (focus): its view and
+	 * its parent's are on one path, or it is a root's child. Under an
+	 * empty parent (focus has not begun), the kind decides alone.
+	 */
+	if (po != STACK_ROOT && v->stacks[o].parent != STACK_ROOT && !is_ancestor(v, o, po) &&
+	    !is_ancestor(v, po, o))
+		return tf_error_set(err, "transform %u: stack %u maps to %u, not under its "
+				    "parent's %u", i, t, o, po);
+	return 0;
+}
+
+/*
+ * Level i over its input in (the view below, or base: the set's stacks,
+ * or grouped by process): its map from base's stacks must go through
+ * the map below (below NULL: the identity), and what it makes of each
+ * input stack, as far as base's stacks reach them, must be what one
+ * pass may make of it given its parent. The rules hold for one
+ * transform, not for the composed map: a collapse below folds A F B F
+ * into A F, so dropping B above drops A F B but not A F B F.
+ */
 static int
 check_level(const struct lens_level *lv, const struct profile_set *ps,
-	    const struct profile_set *base, uint32_t i, struct tf_error *err)
+	    const struct profile_set *base, const struct profile_set *in, const stack_id *below,
+	    uint32_t i, struct tf_error *err)
 {
 	const struct profile_set *v = &lv->view;
+	stack_id *img;
 	uint64_t kept = 0;
+	int ret = 0;
 
 	if (!lv->map || !v->stacks || v->frames != ps->frames || v->nr_frames != ps->nr_frames)
 		return tf_error_set(err, "transform %u: a view not of the set", i);
@@ -1036,33 +1076,34 @@ check_level(const struct lens_level *lv, const struct profile_set *ps,
 		return -1;
 	if (lv->map[STACK_ROOT] != STACK_ROOT)
 		return tf_error_set(err, "transform %u: the root does not map to the root", i);
-	for (stack_id s = 1; s < base->nr_stacks; s++) {
-		stack_id o = lv->map[s], po = lv->map[base->stacks[s].parent];
+	/* img[t]: what the level made of input stack t, UINT32_MAX - 1 if unseen. */
+	img = xmalloc(sizeof(*img) * ((size_t)in->nr_stacks + 1));
+	for (stack_id t = 0; t < in->nr_stacks; t++)
+		img[t] = UINT32_MAX - 1;
+	for (stack_id s = 0; s < base->nr_stacks && !ret; s++) {
+		stack_id t = below ? below[s] : s, o = lv->map[s];
 
-		if (o == LENS_DROPPED)
+		if (t == LENS_DROPPED) {
+			if (o != LENS_DROPPED)
+				ret = tf_error_set(err, "transform %u: stack %u dropped below, not "
+						   "here", i, s);
 			continue;
-		if (o >= v->nr_stacks || po == LENS_DROPPED)
-			return tf_error_set(err, "transform %u: stack %u maps to %u, its parent "
-					    "to %u", i, s, o, po);
-		/* No transform lengthens a stack: frames go or are replaced. */
-		if (v->stacks[o].depth > base->stacks[s].depth)
-			return tf_error_set(err, "transform %u: stack %u maps to a deeper %u",
-					    i, s, o);
-		/*
-		 * What a transform may do to a stack given its parent's
-		 * view: keep or replace its frame below it, merge it into
-		 * it, fold it into one of its callers (collapse), give it
-		 * back frames its parent lost (focus-function-inverted), or
-		 * start a root (focus): its view and its parent's are on
-		 * one path, or it is a root's child. Under an empty parent
-		 * (focus has not begun), the kind decides alone.
-		 */
-		if (po != STACK_ROOT && v->stacks[o].parent != STACK_ROOT &&
-		    !is_ancestor(v, o, po) && !is_ancestor(v, po, o))
-			return tf_error_set(err, "transform %u: stack %u maps to %u, not under "
-					    "its parent's %u", i, s, o, po);
-		kept += o != STACK_ROOT;
+		}
+		if (t >= in->nr_stacks || (img[t] != UINT32_MAX - 1 && img[t] != o))
+			ret = tf_error_set(err, "transform %u: stack %u maps to %u, not through "
+					   "the map below", i, s, o);
+		img[t] = o;
+		kept += o != LENS_DROPPED && o != STACK_ROOT;
 	}
+	for (stack_id t = 1; t < in->nr_stacks && !ret; t++) {
+		stack_id pt = in->stacks[t].parent;
+
+		if (img[t] != UINT32_MAX - 1 && img[pt] != UINT32_MAX - 1)
+			ret = check_pair(in, v, i, t, img[t], img[pt], err);
+	}
+	free(img);
+	if (ret)
+		return ret;
 	if (kept != lv->kept_stacks)
 		return tf_error_set(err, "transform %u: %llu stacks kept, %llu counted", i,
 				    (unsigned long long)kept,
@@ -1135,9 +1176,14 @@ lens_check(const struct lens *l, const struct profile_set *ps, struct tf_error *
 		return tf_error_set(err, "profile %zu of %zu", l->profile, ps->nr_profiles);
 	if (l->by_process && check_group(l, ps, err))
 		return -1;
-	for (uint32_t i = 0; i < l->nr_levels; i++)
-		if (check_level(&l->levels[i], ps, lens_base(l, ps), i, err))
+	for (uint32_t i = 0; i < l->nr_levels; i++) {
+		const struct lens_level *below = i ? &l->levels[i - 1] : NULL;
+		const struct profile_set *base = lens_base(l, ps);
+
+		if (check_level(&l->levels[i], ps, base, below ? &below->view : base,
+				below ? below->map : NULL, i, err))
 			return -1;
+	}
 	return 0;
 }
 

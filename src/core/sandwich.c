@@ -403,6 +403,103 @@ row_wanted(const struct func_table *ft, const struct func_stats *st,
 	       (!match || search_func(match, f));
 }
 
+/* A row with its weights at hand, for the radix sort. */
+struct row_key {
+	uint64_t k1, k2; /* the weights compared first and second, complemented */
+	func_id f;
+};
+
+/*
+ * Sort keys by (k1, k2) ascending, stably: a least significant digit
+ * radix sort, 11 bits a pass, skipping the digits every key shares (the
+ * high bits of weights, mostly). O(n) a pass where merge sorting took
+ * O(n log n) comparisons through three arrays: 30 ms for 200,000
+ * functions, and the table is the next thing drawn after a lens change.
+ */
+static void
+keys_radix_sort(struct row_key *a, struct row_key *tmp, uint32_t n)
+{
+	enum { BITS = 11, BUCKETS = 1 << BITS };
+	uint32_t *count = xmalloc(sizeof(*count) * BUCKETS);
+	struct row_key *src = a, *dst = tmp;
+
+	for (int word = 1; word >= 0; word--) {
+		uint64_t and = ~(uint64_t)0, or = 0;
+
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t k = word ? a[i].k2 : a[i].k1;
+
+			and &= k;
+			or |= k;
+		}
+		for (uint32_t shift = 0; shift < 64; shift += BITS) {
+			uint32_t sum = 0;
+
+			if (!((and ^ or) >> shift & (BUCKETS - 1)))
+				continue;
+			memset(count, 0, sizeof(*count) * BUCKETS);
+			for (uint32_t i = 0; i < n; i++)
+				count[((word ? src[i].k2 : src[i].k1) >> shift) & (BUCKETS - 1)]++;
+			for (uint32_t b = 0; b < BUCKETS; b++) {
+				uint32_t c = count[b];
+
+				count[b] = sum;
+				sum += c;
+			}
+			for (uint32_t i = 0; i < n; i++)
+				dst[count[((word ? src[i].k2 : src[i].k1) >> shift) & (BUCKETS - 1)]++] =
+					src[i];
+			{
+				struct row_key *t = src;
+
+				src = dst;
+				dst = t;
+			}
+		}
+	}
+	if (src != a)
+		memcpy(a, src, sizeof(*a) * n);
+	free(count);
+}
+
+/*
+ * Sort rows by weight: the radix sort on the two weights, then each run
+ * of equal weights by the whole order (names), then reversed if asked
+ * (the order is total, so its reverse is the reversed order).
+ */
+static void
+rows_sort_weights(const struct row_order *o, func_id *a, uint32_t n)
+{
+	struct row_key *keys = xmalloc(sizeof(*keys) * ((size_t)n + 1) * 2);
+	struct row_order fwd = *o;
+
+	fwd.reverse = false;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct func_stats *st = &o->st[a[i]];
+		bool total = o->by == SANDWICH_BY_TOTAL;
+
+		keys[i].k1 = ~(total ? st->total : st->self);
+		keys[i].k2 = ~(total ? st->self : st->total);
+		keys[i].f = a[i];
+	}
+	keys_radix_sort(keys, keys + n + 1, n);
+	for (uint32_t i = 0; i < n; i++)
+		a[i] = keys[i].f;
+	for (uint32_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && keys[j].k1 == keys[i].k1 && keys[j].k2 == keys[i].k2; j++)
+			;
+		if (j - i > 1)
+			rows_sort(&fwd, a + i, j - i);
+	}
+	for (uint32_t i = 0; o->reverse && i < n / 2; i++) {
+		func_id t = a[i];
+
+		a[i] = a[n - 1 - i];
+		a[n - 1 - i] = t;
+	}
+	free(keys);
+}
+
 void
 sandwich_rows_init(struct sandwich_rows *r)
 {
@@ -427,7 +524,10 @@ sandwich_rows_build(struct sandwich_rows *r, const struct profile_set *ps,
 		ALLOC_GROW(r->rows, r->nr, r->alloc);
 		r->rows[r->nr++] = f;
 	}
-	rows_sort(&o, r->rows, r->nr);
+	if (by == SANDWICH_BY_NAME)
+		rows_sort(&o, r->rows, r->nr);
+	else
+		rows_sort_weights(&o, r->rows, r->nr);
 }
 
 void

@@ -629,6 +629,181 @@ test_pop_keeps_base(void **state)
 	model_release(&m);
 }
 
+
+/* ------------------------------------------------- incremental vs full */
+
+static uint32_t
+prop_rnd(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+	return (uint32_t)(*s >> 33);
+}
+
+/*
+ * A random profile: paths up to 14 frames deep over 9 functions in 3
+ * modules (so recursion, direct and not, is everywhere), one function
+ * of two frames (two addresses), weights of 1 to 4 (ties in every
+ * table), times increasing, 3 threads.
+ */
+static struct profile_set *
+prop_profile(uint64_t *seed)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "cycles", 6), UNIT_EVENTS);
+	frame_id frames[10];
+	uint32_t nr_samples = 20 + prop_rnd(seed) % 200;
+
+	for (int i = 0; i < 10; i++) {
+		struct frame f = { 0 };
+		char name[8];
+
+		snprintf(name, sizeof(name), "f%d", i < 9 ? i : 4);
+		f.name = ps_str(ps, name, strlen(name));
+		f.module = ps_str(ps, i % 3 ? "libm" : "app", i % 3 ? 4 : 3);
+		f.addr = (uint64_t)i;
+		frames[i] = profile_set_frame(ps, &f);
+	}
+	for (uint32_t i = 0; i < nr_samples; i++) {
+		uint32_t depth = 1 + prop_rnd(seed) % 14;
+		stack_id s = STACK_ROOT;
+		thread_id t = profile_set_thread(ps, 1, 1 + prop_rnd(seed) % 3, STR_EMPTY);
+
+		for (uint32_t d = 0; d < depth; d++)
+			s = profile_set_stack(ps, s, frames[prop_rnd(seed) % 10]);
+		assert_int_equal(profile_add_sample(p, s, 1 + prop_rnd(seed) % 4, 100 * (int64_t)i,
+						    true, t, NULL),
+				 0);
+	}
+	return ps;
+}
+
+/* One random change of the lens: a transform pushed, popped or redone, a time range, threads. */
+static void
+prop_change(struct model *m, uint64_t *seed)
+{
+	static const char *const regexes[] = { "^f1$", "^f4$", "f[23]", "^f[0-8]$", "^f0$", "^f7$" };
+	const struct profile *p = model_profile(m);
+	struct tf_error err = TF_ERROR_INIT;
+	struct strbuf arg = STRBUF_INIT;
+	uint32_t r = prop_rnd(seed) % 10;
+	enum lens_kind kind;
+
+	if (r < 5 && m->lens.nr_levels < 5) {
+		kind = (enum lens_kind)(prop_rnd(seed) % LENS_NR_KINDS);
+		if (lens_kind_ops(kind)->arg == LENS_ARG_PATH) {
+			const struct profile_set *v = model_view(m);
+
+			if (v->nr_stacks < 2)
+				return;
+			lens_path_text(v, 1 + prop_rnd(seed) % (v->nr_stacks - 1), &arg);
+		} else if (lens_kind_ops(kind)->arg == LENS_ARG_MODULE) {
+			strbuf_addstr(&arg, prop_rnd(seed) % 2 ? "libm" : "^app$");
+		} else {
+			strbuf_addstr(&arg, regexes[prop_rnd(seed) % 6]);
+		}
+		if (model_push_transform(m, kind, arg.buf, &err))
+			fail_msg("%s:%s: %s", lens_kind_ops(kind)->name, arg.buf, tf_error_text(&err));
+	} else if (r < 7) {
+		model_pop_transform(m);
+	} else if (r < 8) {
+		model_redo_transform(m);
+	} else if (r < 9 && !m->lens.timed) {
+		int64_t a = p->time_min + prop_rnd(seed) % 20000, b = a + 1 + prop_rnd(seed) % 10000;
+
+		model_set_time(m, true, a, b);
+	} else if (r < 9) {
+		model_set_time(m, false, 0, 0);
+	} else {
+		bool *mask = xcalloc(m->ps->nr_threads + 1, sizeof(*mask));
+
+		for (thread_id t = 0; t < m->ps->nr_threads; t++)
+			mask[t] = prop_rnd(seed) % 3 != 0;
+		model_set_threads(m, prop_rnd(seed) % 4 ? mask : NULL);
+		free(mask);
+	}
+	strbuf_release(&arg);
+	tf_error_release(&err);
+}
+
+/*
+ * The caches after a change (a tree kept from before it, a view's marks
+ * made in its transform's pass, arrays reused) against everything built
+ * from scratch: the tree of the view's weights, function weights from
+ * marks made by a walk of the view, and a fresh table of rows.
+ */
+static void
+prop_compare(struct model *m)
+{
+	const struct profile_set *v = model_view(m);
+	const uint64_t *w = model_stack_weights(m);
+	const struct calltree *t = model_tree(m);
+	const struct func_table *ft = model_funcs(m);
+	const struct func_stats *st = model_func_stats(m);
+	struct func_table walked = *ft;
+	struct func_stats *want = xcalloc(ft->nr_funcs + 1, sizeof(*want));
+	struct calltree full;
+
+	calltree_build(&full, v, w);
+	assert_int_equal(t->nr_nodes, full.nr_nodes);
+	assert_ptr_equal(t->ps, v);
+	for (stack_id s = 0; s < v->nr_stacks; s++) {
+		uint32_t n1, n2;
+		const stack_id *k1 = calltree_kids(t, s, &n1), *k2 = calltree_kids(&full, s, &n2);
+
+		assert_int_equal(t->self[s], full.self[s]);
+		assert_int_equal(t->total[s], full.total[s]);
+		if (!full.total[s])
+			continue;
+		assert_int_equal(t->x0[s], full.x0[s]);
+		assert_int_equal(t->height[s], full.height[s]);
+		assert_int_equal(n1, n2);
+		assert_memory_equal(k1, k2, sizeof(*k1) * n1);
+	}
+	calltree_release(&full);
+	walked.outermost = NULL;
+	func_table_mark_outermost(&walked, v);
+	for (stack_id s = 1; s < v->nr_stacks; s++)
+		assert_int_equal(func_table_outermost(ft, s), func_table_outermost(&walked, s));
+	if (!model_func_stats_exact(m)) {
+		func_stats_compute_sums(&walked, v, w, t->total, want);
+		assert_memory_equal(st, want, sizeof(*st) * ft->nr_funcs);
+	}
+	free(walked.outermost);
+	free(want);
+	for (int by = 0; by < 3; by++)
+		for (int rev = 0; rev < 2; rev++) {
+			model_sandwich_rows(m, (enum sandwich_sort)by, rev, false);
+			check_model(m);
+		}
+}
+
+/*
+ * A property: on random profiles (fixed seeds), after random changes of
+ * the lens, the caches kept or made incrementally are what a full
+ * rebuild makes, and every invariant holds.
+ */
+static void
+test_incremental_matches_full(void **state)
+{
+	uint64_t seed = 20261123;
+
+	(void)state;
+	for (int round = 0; round < 40; round++) {
+		struct model m;
+
+		model_init(&m, prop_profile(&seed));
+		for (int step = 0; step < 30; step++) {
+			/* Not every step asks: a change after a change stashes nothing. */
+			if (prop_rnd(&seed) % 4)
+				prop_compare(&m);
+			prop_change(&m, &seed);
+			check_model(&m);
+		}
+		prop_compare(&m);
+		model_release(&m);
+	}
+}
+
 static void
 test_check_catches_damage(void **state)
 {
@@ -1005,6 +1180,7 @@ main(void)
 		cmocka_unit_test(test_time_range),
 		cmocka_unit_test(test_count_samples),
 		cmocka_unit_test(test_pop_keeps_base),
+		cmocka_unit_test(test_incremental_matches_full),
 		cmocka_unit_test(test_check_catches_damage),
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_quote_name),
