@@ -54,6 +54,12 @@ struct func_table {
 	 */
 	uint64_t *outermost;  /* owned; NULL until marked */
 	uint32_t nr_marked;   /* stacks it covers: ps->nr_stacks when marked */
+	/*
+	 * Optional (func_table_rank_names()): each function's place in the
+	 * order of names, then modules (bytes), then ids, so that a table
+	 * sorted by name, or by weights then name, compares numbers only.
+	 */
+	uint32_t *name_rank;  /* owned; NULL until ranked */
 };
 
 /* Group the frames of ps into functions. Release with func_table_release(). */
@@ -65,6 +71,9 @@ void func_table_release(struct func_table *ft);
  * func_stats_compute() is a linear pass over the stacks.
  */
 void func_table_mark_outermost(struct func_table *ft, const struct profile_set *ps);
+
+/* Rank the functions of ft by name (name_rank), once: O(F log F) string compares. */
+void func_table_rank_names(struct func_table *ft, const struct profile_set *ps);
 
 static inline bool
 func_table_outermost(const struct func_table *ft, stack_id s)

@@ -58,7 +58,76 @@ func_table_release(struct func_table *ft)
 	free(ft->funcs);
 	free(ft->process);
 	free(ft->outermost);
+	free(ft->name_rank);
 	memset(ft, 0, sizeof(*ft));
+}
+
+/* Two strings of ps in byte order, a prefix first. */
+static int
+cmp_str_bytes(const struct profile_set *ps, str_id a, str_id b)
+{
+	uint32_t la, lb;
+	int c;
+
+	if (a == b)
+		return 0;
+	la = intern_len(&ps->strings, a);
+	lb = intern_len(&ps->strings, b);
+	c = memcmp(ps_get(ps, a), ps_get(ps, b), la < lb ? la : lb);
+	if (c)
+		return c;
+	return la < lb ? -1 : la > lb;
+}
+
+static int
+cmp_func_name(const struct func_table *ft, const struct profile_set *ps, func_id a, func_id b)
+{
+	int c = cmp_str_bytes(ps, ft->funcs[a].name, ft->funcs[b].name);
+
+	if (!c)
+		c = cmp_str_bytes(ps, ft->funcs[a].module, ft->funcs[b].module);
+	return c ? c : (a > b) - (a < b);
+}
+
+void
+func_table_rank_names(struct func_table *ft, const struct profile_set *ps)
+{
+	uint32_t n = ft->nr_funcs;
+	func_id *a, *tmp, *src, *dst;
+
+	if (ft->name_rank)
+		return;
+	a = xmalloc(sizeof(*a) * ((size_t)n + 1));
+	tmp = xmalloc(sizeof(*tmp) * ((size_t)n + 1));
+	for (func_id f = 0; f < n; f++)
+		a[f] = f;
+	/* Bottom-up merge sort: no recursion, and qsort() takes no context. */
+	src = a;
+	dst = tmp;
+	for (size_t width = 1; width < n; width *= 2) {
+		func_id *t;
+
+		for (size_t lo = 0; lo < n; lo += 2 * width) {
+			size_t mid = lo + width < n ? lo + width : n;
+			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+			size_t i = lo, j = mid, k = lo;
+
+			while (i < mid && j < hi)
+				dst[k++] = cmp_func_name(ft, ps, src[j], src[i]) < 0 ? src[j++]
+										    : src[i++];
+			while (i < mid)
+				dst[k++] = src[i++];
+			while (j < hi)
+				dst[k++] = src[j++];
+		}
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	ft->name_rank = tmp == src ? a : tmp;
+	for (uint32_t i = 0; i < n; i++)
+		ft->name_rank[src[i]] = i;
+	free(src);
 }
 
 struct func_key {
@@ -109,6 +178,27 @@ func_table_check(const struct func_table *ft, const struct profile_set *ps,
 	free(keys);
 	if (dup)
 		return tf_error_set(err, "two functions share a name, module and kind");
+	if (ft->name_rank) {
+		func_id *by_rank = xmalloc(sizeof(*by_rank) * ((size_t)ft->nr_funcs + 1));
+		int ret = 0;
+
+		for (func_id f = 0; f < ft->nr_funcs; f++)
+			by_rank[f] = UINT32_MAX;
+		for (func_id f = 0; f < ft->nr_funcs && !ret; f++) {
+			if (ft->name_rank[f] >= ft->nr_funcs || by_rank[ft->name_rank[f]] != UINT32_MAX)
+				ret = tf_error_set(err, "function %u: rank %u taken or out of range", f,
+						   ft->name_rank[f]);
+			else
+				by_rank[ft->name_rank[f]] = f;
+		}
+		for (uint32_t r = 1; r < ft->nr_funcs && !ret; r++)
+			if (cmp_func_name(ft, ps, by_rank[r - 1], by_rank[r]) >= 0)
+				ret = tf_error_set(err, "functions ranked %u and %u out of order", r - 1,
+						   r);
+		free(by_rank);
+		if (ret)
+			return ret;
+	}
 	if (!ft->outermost)
 		return 0;
 	if (ft->nr_marked > ps->nr_stacks)

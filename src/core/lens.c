@@ -207,10 +207,18 @@ collapse_recursion(struct lens_pass *lp, stack_id s, stack_id parent_out)
 		lp->near[o] = lp->near[parent_out];
 		return o;
 	}
+	/*
+	 * Outermost in the input: the function is nowhere above, so not on
+	 * the output path either, which only lost frames. The walk is for
+	 * the inner calls.
+	 */
+	if (lp->in_marks && bit_get(lp->in_marks, s))
+		goto kept;
 	for (stack_id q = lp->near[parent_out]; q != STACK_ROOT;
 	     q = lp->near[out->stacks[q].parent])
-		if (same_func(out, out->stacks[q].frame, f))
+		if (one_func(out, out->stacks[q].frame, f))
 			return q;
+kept:
 	o = keep(lp, s, parent_out);
 	lp->near[o] = o;
 	return o;

@@ -1235,7 +1235,10 @@ model_sandwich_rows(struct model *m, enum sandwich_sort by, bool reverse, bool f
 	    r->filtered == (s != NULL) && (!s || m->rows_sgen == m->search_gen) &&
 	    m->rows_dgen == m->diff.dgen)
 		return r;
-	sandwich_rows_build(r, m->ps, model_funcs(m), st, base, by, reverse, s);
+	/* Ranked once per build of the functions: every table after sorts numbers. */
+	model_funcs(m);
+	func_table_rank_names(&m->funcs, m->ps);
+	sandwich_rows_build(r, m->ps, &m->funcs, st, base, by, reverse, s);
 	m->rows_gen = m->generation;
 	m->rows_sgen = m->search_gen;
 	m->rows_dgen = m->diff.dgen;

@@ -403,93 +403,156 @@ row_wanted(const struct func_table *ft, const struct func_stats *st,
 	       (!match || search_func(match, f));
 }
 
-/* A row with its weights at hand, for the radix sort. */
+/* A row with the weight it is sorted by at hand, for the radix sort. */
 struct row_key {
-	uint64_t k1, k2; /* the weights compared first and second, complemented */
+	uint64_t k;  /* the weight compared first, complemented */
 	func_id f;
 };
 
 /*
- * Sort keys by (k1, k2) ascending, stably: a least significant digit
- * radix sort, 11 bits a pass, skipping the digits every key shares (the
- * high bits of weights, mostly). O(n) a pass where merge sorting took
- * O(n log n) comparisons through three arrays: 30 ms for 200,000
- * functions, and the table is the next thing drawn after a lens change.
+ * Sort keys by k ascending, stably: a least significant digit radix sort,
+ * 11 bits a pass, skipping the digits every key shares (the high bits of
+ * weights, mostly). O(n) a pass where merge sorting took O(n log n)
+ * comparisons through three arrays: 30 ms for 200,000 functions, and the
+ * table is the next thing drawn after a lens change.
  */
 static void
 keys_radix_sort(struct row_key *a, struct row_key *tmp, uint32_t n)
 {
 	enum { BITS = 11, BUCKETS = 1 << BITS };
 	uint32_t *count = xmalloc(sizeof(*count) * BUCKETS);
-	struct row_key *src = a, *dst = tmp;
+	struct row_key *src = a, *dst = tmp, *t;
+	uint64_t and = ~(uint64_t)0, or = 0;
 
-	for (int word = 1; word >= 0; word--) {
-		uint64_t and = ~(uint64_t)0, or = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		and &= a[i].k;
+		or |= a[i].k;
+	}
+	for (uint32_t shift = 0; shift < 64; shift += BITS) {
+		uint32_t sum = 0;
 
-		for (uint32_t i = 0; i < n; i++) {
-			uint64_t k = word ? a[i].k2 : a[i].k1;
+		if (!((and ^ or) >> shift & (BUCKETS - 1)))
+			continue;
+		memset(count, 0, sizeof(*count) * BUCKETS);
+		for (uint32_t i = 0; i < n; i++)
+			count[src[i].k >> shift & (BUCKETS - 1)]++;
+		for (uint32_t b = 0; b < BUCKETS; b++) {
+			uint32_t c = count[b];
 
-			and &= k;
-			or |= k;
+			count[b] = sum;
+			sum += c;
 		}
-		for (uint32_t shift = 0; shift < 64; shift += BITS) {
-			uint32_t sum = 0;
-
-			if (!((and ^ or) >> shift & (BUCKETS - 1)))
-				continue;
-			memset(count, 0, sizeof(*count) * BUCKETS);
-			for (uint32_t i = 0; i < n; i++)
-				count[((word ? src[i].k2 : src[i].k1) >> shift) & (BUCKETS - 1)]++;
-			for (uint32_t b = 0; b < BUCKETS; b++) {
-				uint32_t c = count[b];
-
-				count[b] = sum;
-				sum += c;
-			}
-			for (uint32_t i = 0; i < n; i++)
-				dst[count[((word ? src[i].k2 : src[i].k1) >> shift) & (BUCKETS - 1)]++] =
-					src[i];
-			{
-				struct row_key *t = src;
-
-				src = dst;
-				dst = t;
-			}
-		}
+		for (uint32_t i = 0; i < n; i++)
+			dst[count[src[i].k >> shift & (BUCKETS - 1)]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
 	}
 	if (src != a)
 		memcpy(a, src, sizeof(*a) * n);
 	free(count);
 }
 
+/* The order of a run of equal first weights: the second weight, then the name's rank. */
+struct tie_key {
+	uint64_t k;    /* the second weight, complemented */
+	uint32_t rank; /* func_table.name_rank */
+	func_id f;
+};
+
+static bool
+tie_before(const struct tie_key *a, const struct tie_key *b)
+{
+	return a->k != b->k ? a->k < b->k : a->rank < b->rank;
+}
+
+/* Insertion sort for short runs, a bottom-up merge sort for long ones. */
+static void
+ties_sort(struct tie_key *a, struct tie_key *tmp, uint32_t n)
+{
+	struct tie_key *src = a, *dst = tmp, *t;
+
+	if (n <= 16) {
+		for (uint32_t i = 1; i < n; i++) {
+			struct tie_key v = a[i];
+			uint32_t j = i;
+
+			for (; j > 0 && tie_before(&v, &a[j - 1]); j--)
+				a[j] = a[j - 1];
+			a[j] = v;
+		}
+		return;
+	}
+	for (size_t width = 1; width < n; width *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * width) {
+			size_t mid = lo + width < n ? lo + width : n;
+			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+			size_t i = lo, j = mid, k = lo;
+
+			while (i < mid && j < hi)
+				dst[k++] = tie_before(&src[j], &src[i]) ? src[j++] : src[i++];
+			while (i < mid)
+				dst[k++] = src[i++];
+			while (j < hi)
+				dst[k++] = src[j++];
+		}
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, sizeof(*a) * n);
+}
+
 /*
- * Sort rows by weight: the radix sort on the two weights, then each run
- * of equal weights by the whole order (names), then reversed if asked
- * (the order is total, so its reverse is the reversed order).
+ * Sort rows by weight: the radix sort on the first weight, then each run
+ * of equal first weights by the rest of the order (the other weight,
+ * then the name's rank if the functions are ranked, else comparing
+ * names), then reversed if asked (the order is total, so its reverse is
+ * the reversed order). By name with ranked functions: the radix sort on
+ * the ranks.
  */
 static void
-rows_sort_weights(const struct row_order *o, func_id *a, uint32_t n)
+rows_sort_fast(const struct row_order *o, func_id *a, uint32_t n)
 {
+	const uint32_t *rank = o->ft->name_rank;
 	struct row_key *keys = xmalloc(sizeof(*keys) * ((size_t)n + 1) * 2);
+	struct tie_key *ties = NULL;
 	struct row_order fwd = *o;
+	bool total = o->by == SANDWICH_BY_TOTAL;
 
 	fwd.reverse = false;
 	for (uint32_t i = 0; i < n; i++) {
 		const struct func_stats *st = &o->st[a[i]];
-		bool total = o->by == SANDWICH_BY_TOTAL;
 
-		keys[i].k1 = ~(total ? st->total : st->self);
-		keys[i].k2 = ~(total ? st->self : st->total);
+		keys[i].k = o->by == SANDWICH_BY_NAME ? rank[a[i]]
+			    : ~(total ? st->total : st->self);
 		keys[i].f = a[i];
 	}
 	keys_radix_sort(keys, keys + n + 1, n);
 	for (uint32_t i = 0; i < n; i++)
 		a[i] = keys[i].f;
-	for (uint32_t i = 0, j; i < n; i = j) {
-		for (j = i + 1; j < n && keys[j].k1 == keys[i].k1 && keys[j].k2 == keys[i].k2; j++)
+	for (uint32_t i = 0, j; i < n && o->by != SANDWICH_BY_NAME; i = j) {
+		for (j = i + 1; j < n && keys[j].k == keys[i].k; j++)
 			;
-		if (j - i > 1)
+		if (j - i < 2)
+			continue;
+		if (!rank) {
 			rows_sort(&fwd, a + i, j - i);
+			continue;
+		}
+		if (!ties)
+			ties = xmalloc(sizeof(*ties) * ((size_t)n + 1) * 2);
+		for (uint32_t k = i; k < j; k++) {
+			const struct func_stats *st = &o->st[a[k]];
+
+			ties[k - i].k = ~(total ? st->self : st->total);
+			ties[k - i].rank = rank[a[k]];
+			ties[k - i].f = a[k];
+		}
+		ties_sort(ties, ties + n + 1, j - i);
+		for (uint32_t k = i; k < j; k++)
+			a[k] = ties[k - i].f;
 	}
 	for (uint32_t i = 0; o->reverse && i < n / 2; i++) {
 		func_id t = a[i];
@@ -497,6 +560,7 @@ rows_sort_weights(const struct row_order *o, func_id *a, uint32_t n)
 		a[i] = a[n - 1 - i];
 		a[n - 1 - i] = t;
 	}
+	free(ties);
 	free(keys);
 }
 
@@ -524,10 +588,12 @@ sandwich_rows_build(struct sandwich_rows *r, const struct profile_set *ps,
 		ALLOC_GROW(r->rows, r->nr, r->alloc);
 		r->rows[r->nr++] = f;
 	}
-	if (by == SANDWICH_BY_NAME)
-		rows_sort(&o, r->rows, r->nr);
+	/* The orders by change compare deltas of two tables: merge sorted. */
+	if (by == SANDWICH_BY_TOTAL || by == SANDWICH_BY_SELF ||
+	    (by == SANDWICH_BY_NAME && ft->name_rank))
+		rows_sort_fast(&o, r->rows, r->nr);
 	else
-		rows_sort_weights(&o, r->rows, r->nr);
+		rows_sort(&o, r->rows, r->nr);
 }
 
 void

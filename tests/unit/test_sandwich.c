@@ -794,7 +794,7 @@ test_rows_leave_processes_out(void **state)
 	fixture_release(&fx);
 }
 
-/* Many rows: the merge sort against its own checker. */
+/* Many rows, many of equal weights: the sorts against the checker, and each other. */
 static void
 test_many_rows(void **state)
 {
@@ -802,6 +802,7 @@ test_many_rows(void **state)
 	struct sandwich_rows r;
 	uint64_t seed = 99;
 	char path[64];
+	func_id *first[SANDWICH_BY_DELTA_SELF + 1][2] = { { NULL } };
 
 	(void)state;
 	fixture_init(&fx);
@@ -813,14 +814,33 @@ test_many_rows(void **state)
 	}
 	fixture_weigh(&fx, NULL);
 	sandwich_rows_init(&r);
-	for (int by = SANDWICH_BY_TOTAL; by <= SANDWICH_BY_DELTA_SELF; by++) {
-		for (int rev = 0; rev < 2; rev++) {
-			sandwich_rows_build(&r, fx.ps, &fx.ft, fx.st, NULL,
-					    (enum sandwich_sort)by, rev, NULL);
-			assert_int_equal(r.nr, fx.ft.nr_funcs);
-			check_rows(&r, &fx, NULL);
+	/* Comparing names, then with the functions ranked by name: the same rows. */
+	for (int ranked = 0; ranked < 2; ranked++) {
+		struct tf_error err = TF_ERROR_INIT;
+
+		if (ranked) {
+			func_table_rank_names(&fx.ft, fx.ps);
+			if (func_table_check(&fx.ft, fx.ps, &err))
+				fail_msg("func_table_check: %s", tf_error_text(&err));
 		}
+		for (int by = SANDWICH_BY_TOTAL; by <= SANDWICH_BY_DELTA_SELF; by++) {
+			for (int rev = 0; rev < 2; rev++) {
+				sandwich_rows_build(&r, fx.ps, &fx.ft, fx.st, NULL,
+						    (enum sandwich_sort)by, rev, NULL);
+				assert_int_equal(r.nr, fx.ft.nr_funcs);
+				check_rows(&r, &fx, NULL);
+				if (!ranked)
+					first[by][rev] = xmemdup(r.rows, sizeof(*r.rows) * r.nr);
+				else
+					assert_memory_equal(first[by][rev], r.rows,
+							    sizeof(*r.rows) * r.nr);
+			}
+		}
+		tf_error_release(&err);
 	}
+	for (int by = 0; by <= SANDWICH_BY_DELTA_SELF; by++)
+		for (int rev = 0; rev < 2; rev++)
+			free(first[by][rev]);
 	sandwich_rows_release(&r);
 	fixture_release(&fx);
 }
