@@ -112,6 +112,8 @@ struct sandwich_rows {
 	enum sandwich_sort by;
 	bool reverse;
 	bool filtered;       /* built with a match filter */
+	void *scratch;       /* owned: the sort's keys, kept for the next build */
+	size_t scratch_size;
 };
 
 void sandwich_rows_init(struct sandwich_rows *r);

@@ -403,9 +403,15 @@ row_wanted(const struct func_table *ft, const struct func_stats *st,
 	       (!match || search_func(match, f));
 }
 
-/* A row with the weight it is sorted by at hand, for the radix sort. */
+/*
+ * A row with what it is sorted by at hand, read in function order:
+ * looked up after the sort, in row order, the weights and ranks of the
+ * runs of ties cost a cache miss each.
+ */
 struct row_key {
-	uint64_t k;  /* the weight compared first, complemented */
+	uint64_t k;    /* the weight compared first, complemented; by name, the rank */
+	uint64_t k2;   /* the weight compared second, complemented */
+	uint32_t rank; /* func_table.name_rank, or 0 without ranks */
 	func_id f;
 };
 
@@ -420,7 +426,7 @@ static void
 keys_radix_sort(struct row_key *a, struct row_key *tmp, uint32_t n)
 {
 	enum { BITS = 11, BUCKETS = 1 << BITS };
-	uint32_t *count = xmalloc(sizeof(*count) * BUCKETS);
+	uint32_t count[BUCKETS];
 	struct row_key *src = a, *dst = tmp, *t;
 	uint64_t and = ~(uint64_t)0, or = 0;
 
@@ -433,7 +439,7 @@ keys_radix_sort(struct row_key *a, struct row_key *tmp, uint32_t n)
 
 		if (!((and ^ or) >> shift & (BUCKETS - 1)))
 			continue;
-		memset(count, 0, sizeof(*count) * BUCKETS);
+		memset(count, 0, sizeof(count));
 		for (uint32_t i = 0; i < n; i++)
 			count[src[i].k >> shift & (BUCKETS - 1)]++;
 		for (uint32_t b = 0; b < BUCKETS; b++) {
@@ -450,31 +456,24 @@ keys_radix_sort(struct row_key *a, struct row_key *tmp, uint32_t n)
 	}
 	if (src != a)
 		memcpy(a, src, sizeof(*a) * n);
-	free(count);
 }
 
-/* The order of a run of equal first weights: the second weight, then the name's rank. */
-struct tie_key {
-	uint64_t k;    /* the second weight, complemented */
-	uint32_t rank; /* func_table.name_rank */
-	func_id f;
-};
-
+/* Within a run of equal first keys: the second weight, then the name's rank. */
 static bool
-tie_before(const struct tie_key *a, const struct tie_key *b)
+tie_before(const struct row_key *a, const struct row_key *b)
 {
-	return a->k != b->k ? a->k < b->k : a->rank < b->rank;
+	return a->k2 != b->k2 ? a->k2 < b->k2 : a->rank < b->rank;
 }
 
 /* Insertion sort for short runs, a bottom-up merge sort for long ones. */
 static void
-ties_sort(struct tie_key *a, struct tie_key *tmp, uint32_t n)
+ties_sort(struct row_key *a, struct row_key *tmp, uint32_t n)
 {
-	struct tie_key *src = a, *dst = tmp, *t;
+	struct row_key *src = a, *dst = tmp, *t;
 
 	if (n <= 16) {
 		for (uint32_t i = 1; i < n; i++) {
-			struct tie_key v = a[i];
+			struct row_key v = a[i];
 			uint32_t j = i;
 
 			for (; j > 0 && tie_before(&v, &a[j - 1]); j--)
@@ -513,55 +512,51 @@ ties_sort(struct tie_key *a, struct tie_key *tmp, uint32_t n)
  * the ranks.
  */
 static void
-rows_sort_fast(const struct row_order *o, func_id *a, uint32_t n)
+rows_sort_fast(const struct row_order *o, struct sandwich_rows *r)
 {
 	const uint32_t *rank = o->ft->name_rank;
-	struct row_key *keys = xmalloc(sizeof(*keys) * ((size_t)n + 1) * 2);
-	struct tie_key *ties = NULL;
+	func_id *a = r->rows;
+	uint32_t n = r->nr;
+	/* Fresh pages for megabytes of keys on every build cost more than the sort. */
+	size_t want = sizeof(struct row_key) * ((size_t)n + 1) * 2;
+	struct row_key *keys, *tmp;
 	struct row_order fwd = *o;
 	bool total = o->by == SANDWICH_BY_TOTAL;
 
+	if (r->scratch_size < want) {
+		free(r->scratch);
+		r->scratch = xmalloc(want);
+		r->scratch_size = want;
+	}
+	keys = r->scratch;
+	tmp = keys + n + 1;
 	fwd.reverse = false;
 	for (uint32_t i = 0; i < n; i++) {
 		const struct func_stats *st = &o->st[a[i]];
 
 		keys[i].k = o->by == SANDWICH_BY_NAME ? rank[a[i]]
 			    : ~(total ? st->total : st->self);
+		keys[i].k2 = ~(total ? st->self : st->total);
+		keys[i].rank = rank ? rank[a[i]] : 0;
 		keys[i].f = a[i];
 	}
-	keys_radix_sort(keys, keys + n + 1, n);
-	for (uint32_t i = 0; i < n; i++)
-		a[i] = keys[i].f;
+	keys_radix_sort(keys, tmp, n);
 	for (uint32_t i = 0, j; i < n && o->by != SANDWICH_BY_NAME; i = j) {
 		for (j = i + 1; j < n && keys[j].k == keys[i].k; j++)
 			;
-		if (j - i < 2)
+		if (j - i < 2 || !rank)
 			continue;
-		if (!rank) {
-			rows_sort(&fwd, a + i, j - i);
-			continue;
-		}
-		if (!ties)
-			ties = xmalloc(sizeof(*ties) * ((size_t)n + 1) * 2);
-		for (uint32_t k = i; k < j; k++) {
-			const struct func_stats *st = &o->st[a[k]];
-
-			ties[k - i].k = ~(total ? st->self : st->total);
-			ties[k - i].rank = rank[a[k]];
-			ties[k - i].f = a[k];
-		}
-		ties_sort(ties, ties + n + 1, j - i);
-		for (uint32_t k = i; k < j; k++)
-			a[k] = ties[k - i].f;
+		ties_sort(keys + i, tmp, j - i);
 	}
-	for (uint32_t i = 0; o->reverse && i < n / 2; i++) {
-		func_id t = a[i];
-
-		a[i] = a[n - 1 - i];
-		a[n - 1 - i] = t;
+	for (uint32_t i = 0; i < n; i++)
+		a[i] = keys[o->reverse ? n - 1 - i : i].f;
+	/* Without ranks, the runs compare names (fwd: reversing is done above). */
+	for (uint32_t i = 0, j; i < n && !rank && o->by != SANDWICH_BY_NAME; i = j) {
+		for (j = i + 1; j < n && keys[j].k == keys[i].k; j++)
+			;
+		if (j - i > 1)
+			rows_sort(o->reverse ? o : &fwd, a + (o->reverse ? n - j : i), j - i);
 	}
-	free(ties);
-	free(keys);
 }
 
 void
@@ -591,7 +586,7 @@ sandwich_rows_build(struct sandwich_rows *r, const struct profile_set *ps,
 	/* The orders by change compare deltas of two tables: merge sorted. */
 	if (by == SANDWICH_BY_TOTAL || by == SANDWICH_BY_SELF ||
 	    (by == SANDWICH_BY_NAME && ft->name_rank))
-		rows_sort_fast(&o, r->rows, r->nr);
+		rows_sort_fast(&o, r);
 	else
 		rows_sort(&o, r->rows, r->nr);
 }
@@ -600,6 +595,7 @@ void
 sandwich_rows_release(struct sandwich_rows *r)
 {
 	free(r->rows);
+	free(r->scratch);
 	memset(r, 0, sizeof(*r));
 }
 
