@@ -4,10 +4,10 @@
  * usage: bench/lens-bench [--split] [--cpu] [--shape=NAME] [--issue15] [SAMPLES [NAMES]]
  *
  * Generates, in memory, SAMPLES samples (default 10 M) on 32 threads of 4
- * processes, with the locality of a real recording, twice: a "wide"
- * profile whose call tree has about one node per two samples (nearly 5 M
- * nodes), and a "typical" one with about one per thirty. For each it
- * times, as medians through the model:
+ * processes, with the locality of a real recording, three times: a "wide"
+ * profile whose call tree has about one node per two samples (4.8 M
+ * nodes), a "million" one of 1.5 M nodes and a "typical" one of about
+ * 340,000. For each it times, as medians through the model:
  *
  *  - a thread filter change: stack_weights, the Left Heavy tree and the
  *    functions' self/total, for several masks (target from
@@ -15,16 +15,24 @@
  *  - a search on the profile: the frame bitset, and indexing the tree
  *    and the chart for matched weight and n/N;
  *  - the Sandwich of the heaviest function and of a small one;
- *  - applying and popping each kind of transform (lens.h): the new view,
- *    its tree and function weights, what the next draw of Left Heavy
- *    needs (target from issue 15: 200 ms on >= 1 M stacks and 10 M
- *    samples), then the next keystroke's layout over the cached tree
- *    (target: 10 ms);
- *  - grouping by process (P) and back, the same way.
+ *  - issue 15's lens changes, as a table with each figure's target:
+ *    each kind of transform (lens.h) applied (the view, the weights
+ *    folded through it, its tree and function weights: 200 ms on >= 1 M
+ *    stacks and 10 M samples), the next keystroke (the first model
+ *    queries of a redraw: Left Heavy's layout at 200 x 60 and the
+ *    Sandwich table, 10 ms), undone, and the keystroke after; the same
+ *    on top of another transform; and time ranges set and cleared
+ *    (200 ms). The model is checked after each kind, off the clock.
+ *  - grouping by process (P) and back: on, the next keystroke, off.
  *
  * Then it generates NAMES distinct frame names (default 1.2 M) shaped
  * like C++ symbols and times a search over them for several regexes
  * (target: 100 ms for 1 M names).
+ *
+ * --issue15 runs only issue 15's tables, on the profiles of >= 1 M
+ * stacks; --shape=NAME only that profile; --cpu times with the thread's
+ * CPU clock rather than the wall clock (other sessions on a shared
+ * machine change it less); --split prints where each change's time goes.
  *
  * Built by `make bench`, never by `make` or `make check`.
  */

@@ -28,7 +28,7 @@ struct lens_pass {
 	uint32_t depth;        /* path kinds: names in path */
 	const frame_id *module_frame; /* collapse-module: per frame, its
 				       * module's frame, or FRAME_NONE */
-	uint32_t *aux;         /* per input stack, zeroed: the kind's own */
+	uint32_t *aux;         /* per input stack, zeroed: the kind's own (or NULL) */
 	stack_id *near;        /* per output stack: see collapse_recursion() */
 	const uint64_t *in_marks; /* the input's outermost marks, or NULL */
 	uint64_t *marks;       /* the output's, being made */
@@ -553,14 +553,28 @@ level_build(struct lens_level *lv, struct profile_set *ps, const struct profile_
 	}
 	profile_set_view_init(&lv->view, ps);
 	profile_set_reserve_stacks(&lv->view, n);
-	lp.aux = xcalloc((size_t)n + 1, sizeof(*lp.aux));
-	/* Only collapse-recursion walks its output: the others spare the memory. */
-	if (lv->t.kind == LENS_COLLAPSE_RECURSION)
+	/*
+	 * Only the path kinds, focus-function-inverted and collapse-subtree
+	 * keep a word per input stack, and only collapse-recursion walks
+	 * its output: the others spare the memory (and its fresh pages).
+	 */
+	switch (lv->t.kind) {
+	case LENS_FOCUS_SUBTREE:
+	case LENS_MERGE_CALL_NODE:
+	case LENS_FOCUS_FUNCTION_INVERTED:
+	case LENS_COLLAPSE_SUBTREE:
+		lp.aux = xcalloc((size_t)n + 1, sizeof(*lp.aux));
+		/* The root is on every path and in no collapsed subtree of its own. */
+		lp.aux[STACK_ROOT] = lv->t.kind == LENS_COLLAPSE_SUBTREE ? 0 : 1;
+		if (lv->t.kind == LENS_FOCUS_FUNCTION_INVERTED)
+			lp.aux[STACK_ROOT] = STACK_ROOT;
+		break;
+	case LENS_COLLAPSE_RECURSION:
 		lp.near = xcalloc((size_t)n + 1, sizeof(*lp.near));
-	/* The root is on every path and in no collapsed subtree of its own. */
-	lp.aux[STACK_ROOT] = lv->t.kind == LENS_COLLAPSE_SUBTREE ? 0 : 1;
-	if (lv->t.kind == LENS_FOCUS_FUNCTION_INVERTED)
-		lp.aux[STACK_ROOT] = STACK_ROOT;
+		break;
+	default:
+		break;
+	}
 
 	/* At most one new stack an input stack, so n bits hold the view's marks. */
 	if (in_marks) {
