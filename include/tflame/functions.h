@@ -74,6 +74,20 @@ void func_table_mark_outermost(struct func_table *ft, const struct profile_set *
 
 /* Rank the functions of ft by name (name_rank), once: O(F log F) string compares. */
 void func_table_rank_names(struct func_table *ft, const struct profile_set *ps);
+/*
+ * Functions a and b of ft in the order of names, then modules (bytes of
+ * ps's strings, a prefix first), then ids: < 0 when a comes first, 0
+ * only for a == b.
+ */
+int func_cmp_names(const struct func_table *ft, const struct profile_set *ps, func_id a,
+		   func_id b);
+/*
+ * Sort a[0 .. n) by cmp (< 0: its first function comes first; ctx passed
+ * through), stably: a bottom-up merge sort, O(n log n) whatever the
+ * input, with no recursion, as qsort() takes no context.
+ */
+void func_ids_sort(func_id *a, uint32_t n, int (*cmp)(const void *ctx, func_id a, func_id b),
+		   const void *ctx);
 
 static inline bool
 func_table_outermost(const struct func_table *ft, stack_id s)

@@ -79,8 +79,8 @@ cmp_str_bytes(const struct profile_set *ps, str_id a, str_id b)
 	return la < lb ? -1 : la > lb;
 }
 
-static int
-cmp_func_name(const struct func_table *ft, const struct profile_set *ps, func_id a, func_id b)
+int
+func_cmp_names(const struct func_table *ft, const struct profile_set *ps, func_id a, func_id b)
 {
 	int c = cmp_str_bytes(ps, ft->funcs[a].name, ft->funcs[b].name);
 
@@ -90,31 +90,20 @@ cmp_func_name(const struct func_table *ft, const struct profile_set *ps, func_id
 }
 
 void
-func_table_rank_names(struct func_table *ft, const struct profile_set *ps)
+func_ids_sort(func_id *a, uint32_t n, int (*cmp)(const void *ctx, func_id a, func_id b),
+	      const void *ctx)
 {
-	uint32_t n = ft->nr_funcs;
-	func_id *a, *tmp, *src, *dst;
+	func_id *tmp = xmalloc(sizeof(*tmp) * ((size_t)n + 1));
+	func_id *src = a, *dst = tmp, *t;
 
-	if (ft->name_rank)
-		return;
-	a = xmalloc(sizeof(*a) * ((size_t)n + 1));
-	tmp = xmalloc(sizeof(*tmp) * ((size_t)n + 1));
-	for (func_id f = 0; f < n; f++)
-		a[f] = f;
-	/* Bottom-up merge sort: no recursion, and qsort() takes no context. */
-	src = a;
-	dst = tmp;
 	for (size_t width = 1; width < n; width *= 2) {
-		func_id *t;
-
 		for (size_t lo = 0; lo < n; lo += 2 * width) {
 			size_t mid = lo + width < n ? lo + width : n;
 			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
 			size_t i = lo, j = mid, k = lo;
 
 			while (i < mid && j < hi)
-				dst[k++] = cmp_func_name(ft, ps, src[j], src[i]) < 0 ? src[j++]
-										    : src[i++];
+				dst[k++] = cmp(ctx, src[j], src[i]) < 0 ? src[j++] : src[i++];
 			while (i < mid)
 				dst[k++] = src[i++];
 			while (j < hi)
@@ -124,10 +113,41 @@ func_table_rank_names(struct func_table *ft, const struct profile_set *ps)
 		src = dst;
 		dst = t;
 	}
-	ft->name_rank = tmp == src ? a : tmp;
+	if (src != a)
+		memcpy(a, src, sizeof(*a) * n);
+	free(tmp);
+}
+
+struct names_ctx {
+	const struct func_table *ft;
+	const struct profile_set *ps;
+};
+
+static int
+cmp_names_ctx(const void *ctx, func_id a, func_id b)
+{
+	const struct names_ctx *c = ctx;
+
+	return func_cmp_names(c->ft, c->ps, a, b);
+}
+
+void
+func_table_rank_names(struct func_table *ft, const struct profile_set *ps)
+{
+	struct names_ctx ctx = { ft, ps };
+	uint32_t n = ft->nr_funcs;
+	func_id *a;
+
+	if (ft->name_rank)
+		return;
+	a = xmalloc(sizeof(*a) * ((size_t)n + 1));
+	for (func_id f = 0; f < n; f++)
+		a[f] = f;
+	func_ids_sort(a, n, cmp_names_ctx, &ctx);
+	ft->name_rank = xmalloc(sizeof(*ft->name_rank) * ((size_t)n + 1));
 	for (uint32_t i = 0; i < n; i++)
-		ft->name_rank[src[i]] = i;
-	free(src);
+		ft->name_rank[a[i]] = i;
+	free(a);
 }
 
 struct func_key {
@@ -192,7 +212,7 @@ func_table_check(const struct func_table *ft, const struct profile_set *ps,
 				by_rank[ft->name_rank[f]] = f;
 		}
 		for (uint32_t r = 1; r < ft->nr_funcs && !ret; r++)
-			if (cmp_func_name(ft, ps, by_rank[r - 1], by_rank[r]) >= 0)
+			if (func_cmp_names(ft, ps, by_rank[r - 1], by_rank[r]) >= 0)
 				ret = tf_error_set(err, "functions ranked %u and %u out of order", r - 1,
 						   r);
 		free(by_rank);

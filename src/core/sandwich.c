@@ -276,22 +276,6 @@ struct row_order {
 };
 
 static int
-cmp_str(const struct profile_set *ps, str_id a, str_id b)
-{
-	uint32_t la, lb;
-	int c;
-
-	if (a == b)
-		return 0;
-	la = intern_len(&ps->strings, a);
-	lb = intern_len(&ps->strings, b);
-	c = memcmp(ps_get(ps, a), ps_get(ps, b), la < lb ? la : lb);
-	if (c)
-		return c;
-	return la < lb ? -1 : la > lb;
-}
-
-static int
 cmp_desc(uint64_t a, uint64_t b)
 {
 	return a > b ? -1 : a < b;
@@ -321,7 +305,6 @@ static int
 row_cmp(const struct row_order *o, func_id a, func_id b)
 {
 	const struct func_stats *x = &o->st[a], *y = &o->st[b];
-	const struct func *fa = &o->ft->funcs[a], *fb = &o->ft->funcs[b];
 	int c = 0;
 
 	switch (o->by) {
@@ -348,46 +331,20 @@ row_cmp(const struct row_order *o, func_id a, func_id b)
 	}
 	}
 	if (!c)
-		c = cmp_str(o->ps, fa->name, fb->name);
-	if (!c)
-		c = cmp_str(o->ps, fa->module, fb->module);
-	if (!c)
-		c = a < b ? -1 : a > b;
+		c = func_cmp_names(o->ft, o->ps, a, b);
 	return o->reverse ? -c : c;
 }
 
-/*
- * qsort() takes no context and the order needs the string table, so: a
- * bottom-up merge sort, O(n log n) whatever the input, with no recursion.
- */
+static int
+row_cmp_ctx(const void *ctx, func_id a, func_id b)
+{
+	return row_cmp(ctx, a, b);
+}
+
 static void
 rows_sort(const struct row_order *o, func_id *a, uint32_t n)
 {
-	func_id *tmp = xmalloc(sizeof(*tmp) * ((size_t)n + 1));
-	func_id *src = a, *dst = tmp;
-
-	for (size_t width = 1; width < n; width *= 2) {
-		func_id *t;
-
-		for (size_t lo = 0; lo < n; lo += 2 * width) {
-			size_t mid = lo + width < n ? lo + width : n;
-			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
-			size_t i = lo, j = mid, k = lo;
-
-			while (i < mid && j < hi)
-				dst[k++] = row_cmp(o, src[j], src[i]) < 0 ? src[j++] : src[i++];
-			while (i < mid)
-				dst[k++] = src[i++];
-			while (j < hi)
-				dst[k++] = src[j++];
-		}
-		t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != a)
-		memcpy(a, src, sizeof(*a) * n);
-	free(tmp);
+	func_ids_sort(a, n, row_cmp_ctx, o);
 }
 
 /*
