@@ -38,6 +38,7 @@
  */
 #include "config.h"
 
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -427,6 +428,15 @@ lens_work(struct model *m)
 		       t1 - t0, t2 - t1, t3 - t2, tick() - t3);
 }
 
+/* Bytes malloc() has handed out, big blocks (mmap()ed) included. */
+static size_t
+heap_bytes(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+
+	return mi.uordblks + mi.hblkhd;
+}
+
 /* Check the model after a change, as the tests do: the bench measures correct code only. */
 static void
 check_model(struct model *m, const char *what)
@@ -533,6 +543,7 @@ bench_transforms(struct model *m, bool under)
 		uint64_t kept = 0;
 
 		for (int i = 0; i < RUNS_CHANGE; i++) {
+			size_t heap = heap_bytes();
 			double t0 = tick();
 
 			if (model_push_transform(m, cases[k].kind, cases[k].arg, &err))
@@ -543,6 +554,10 @@ bench_transforms(struct model *m, bool under)
 			lens_work(m);
 			c.apply[i] = tick() - t0;
 			keystroke(m, &c.layout[i], &c.rows[i]);
+			if (split && i == 0)
+				printf("    memory the transform added: %.1f MiB, %.1f bytes a view stack\n",
+				       (double)(heap_bytes() - heap) / 1048576.0,
+				       (double)(heap_bytes() - heap) / model_view(m)->nr_stacks);
 			if (i == 0)
 				check_model(m, lens_kind_ops(cases[k].kind)->name);
 			view_stacks = model_view(m)->nr_stacks;
