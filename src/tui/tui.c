@@ -394,10 +394,12 @@ fit_info(struct info *info, size_t nr, unsigned room, bool filtered)
 		used += info[i].want ? info[i].want + 3 : 0;
 	for (size_t s = 0; s < nr_steps && used > room; s++) {
 		struct info *in = &info[filtered ? with_filter[s].i : plain[s].i];
-		unsigned cut = used - room, can = in->want > in->min ? in->want - in->min : 0;
+		unsigned cut, can;
 
 		if (!in->want)
 			continue;
+		cut = used - room;
+		can = in->want > in->min ? in->want - in->min : 0;
 		if ((filtered ? with_filter[s].what : plain[s].what) == DROP) {
 			used -= in->want + 3;
 			in->want = 0;
@@ -477,6 +479,8 @@ draw_tabs(struct tui *ui)
 	enum tab_style st;
 	int x = 0, tabs_end;
 
+	/* A piece with nothing to say (the legend outside a comparison) has no min either. */
+	memset(info, 0, sizeof(info));
 	for (size_t i = 0; i < ARRAY_SIZE(info); i++)
 		strbuf_init(&info[i].text, 0);
 	add_info_text(ui, info, ARRAY_SIZE(info));
