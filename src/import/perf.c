@@ -746,6 +746,14 @@ struct tcache_entry {
  * whole text after the address ("sym+0x1d (module)"): a return address
  * repeats its line exactly, and a hit skips splitting the line and the
  * second lookup. Fixed size, so its memory stays small.
+ *
+ * A frame that keeps its address (for the symbolizer) is a frame of its
+ * own per address: the entry also holds the frame its line made last,
+ * so that a hit needs no lookup in the set's frame table either. That
+ * lookup, two dependent reads in tables of a MiB that the text streaming
+ * through the cache keeps evicting, was most of what keeping addresses
+ * cost the parse; a memo of its own beside this one missed the cache in
+ * the same way. An entry is two cache lines (128 bytes), aligned.
  */
 #define LCACHE_SIZE 4096
 #define LCACHE_KEY 96
@@ -754,6 +762,10 @@ struct lcache_entry {
 	uint32_t hash32;
 	uint32_t len;       /* 0 for an empty entry */
 	uint32_t entry;     /* in the frame cache */
+	uint32_t seq;       /* which filling of the entry this is */
+	uint64_t addr;      /* the address frame[] are for */
+	/* its frame at addr, as a sample's first user frame and past it, or FRAME_NONE */
+	frame_id frame[2];
 	char key[LCACHE_KEY];
 };
 
@@ -810,8 +822,14 @@ struct perf_parser {
 	/* the last module asked about for SYMBOLS_RESOLVE, and the answer */
 	struct strbuf last_mod;
 	bool last_mod_ok;
-	uint32_t pend_entry;      /* its cache entry, or UINT32_MAX: use pend */
+	uint32_t pend_entry;      /* its cache entry, or UINT32_MAX: use pend_id or pend */
+	frame_id pend_id;         /* its frame, from the line cache, or FRAME_NONE: use pend */
 	struct frame pend;
+	/* where flush_pending() notes pend's frame: line cache entry, its filling, slot */
+	struct lcache_entry *pend_le;
+	uint32_t pend_seq, pend_slot;
+	uint64_t pend_addr;
+	uint32_t lcache_seq;      /* fillings of line cache entries so far */
 
 	/* recent threads, and the last header's profile */
 	struct tcache_entry *tcache;
@@ -856,7 +874,10 @@ parser_init(struct perf_parser *pp, struct profile_set *ps,
 	pp->fc_slots = xzalloc_table((size_t)pp->fc_mask + 1, sizeof(*pp->fc_slots));
 	pp->keys_alloc = 64 * 1024;
 	pp->keys = xmalloc(pp->keys_alloc);
-	pp->lcache = xcalloc(LCACHE_SIZE, sizeof(*pp->lcache));
+	/* Aligned, so that an entry is two cache lines and not three. */
+	if (posix_memalign((void **)&pp->lcache, 64, LCACHE_SIZE * sizeof(*pp->lcache)))
+		die("out of memory");
+	memset(pp->lcache, 0, LCACHE_SIZE * sizeof(*pp->lcache));
 	pp->tcache = xmalloc(TCACHE_SIZE * sizeof(*pp->tcache));
 	for (size_t i = 0; i < TCACHE_SIZE; i++)
 		pp->tcache[i].id = THREAD_NONE;
@@ -1083,8 +1104,20 @@ flush_pending(struct perf_parser *pp)
 		if (e->id == FRAME_NONE)
 			e->id = profile_set_frame(pp->ps, &e->f);
 		id = e->id;
+	} else if (pp->pend_id != FRAME_NONE) {
+		id = pp->pend_id;
 	} else {
+		struct lcache_entry *le = pp->pend_le;
+
 		id = profile_set_frame(pp->ps, &pp->pend);
+		/* The entry may have been filled again by the line after. */
+		if (le && le->seq == pp->pend_seq) {
+			if (le->addr != pp->pend_addr) {
+				le->addr = pp->pend_addr;
+				le->frame[0] = le->frame[1] = FRAME_NONE;
+			}
+			le->frame[pp->pend_slot] = id;
+		}
 	}
 	builder_push_frame(&pp->b, id);
 }
@@ -1116,10 +1149,13 @@ addr_name(struct perf_parser *pp, const struct fcache_entry *e, uint64_t addr)
 	return ps_str(pp->ps, sb->buf, sb->len);
 }
 
-/* A frame line (its cache entry idx, its address text) in the open sample. */
+/*
+ * A frame line (its cache entry idx, its address text) in the open sample;
+ * le is its line cache entry, or NULL.
+ */
 static inline void
 frame_entry_seen(struct perf_parser *pp, uint32_t idx, const char *addr_text,
-		 size_t addr_len)
+		 size_t addr_len, struct lcache_entry *le)
 {
 	const struct fcache_entry *e = &pp->fc[idx];
 	/*
@@ -1133,9 +1169,21 @@ frame_entry_seen(struct perf_parser *pp, uint32_t idx, const char *addr_text,
 	pp->pend_unnamed_addr = e->unnamed_addr;
 	if (e->unnamed_addr || e->addr_in_name || keep) {
 		uint64_t addr = 0;
+		/* Past the first user frame, the frame may differ (FRAME_RETADDR). */
+		uint32_t slot = pp->user_frames != 0;
 
 		for (size_t i = 0; i < addr_len; i++)
 			addr = addr << 4 | hex_value(addr_text[i]);
+		pp->pend_entry = UINT32_MAX;
+		if (le && le->addr == addr && le->frame[slot] != FRAME_NONE) {
+			pp->pend_id = le->frame[slot];
+			goto counted;
+		}
+		pp->pend_id = FRAME_NONE;
+		pp->pend_le = le;
+		pp->pend_seq = le ? le->seq : 0;
+		pp->pend_slot = slot;
+		pp->pend_addr = addr;
 		pp->pend = e->f;
 		/*
 		 * In the name, the address splits the frame; in the frame,
@@ -1147,10 +1195,10 @@ frame_entry_seen(struct perf_parser *pp, uint32_t idx, const char *addr_text,
 			pp->pend.name = addr_name(pp, e, addr);
 		if (keep && pp->opts->symbols == SYMBOLS_RESOLVE && pp->user_frames)
 			pp->pend.flags |= FRAME_RETADDR;
-		pp->pend_entry = UINT32_MAX;
 	} else {
 		pp->pend_entry = idx;
 	}
+counted:
 	if (!(e->f.flags & (FRAME_KERNEL | FRAME_INLINED)))
 		pp->user_frames++;
 }
@@ -1158,7 +1206,7 @@ frame_entry_seen(struct perf_parser *pp, uint32_t idx, const char *addr_text,
 static inline void
 frame_seen(struct perf_parser *pp, const struct raw_frame *rf)
 {
-	frame_entry_seen(pp, fcache_get(pp, rf), rf->addr, rf->addr_len);
+	frame_entry_seen(pp, fcache_get(pp, rf), rf->addr, rf->addr_len, NULL);
 }
 
 /*
@@ -1207,7 +1255,7 @@ srcline_seen(struct perf_parser *pp, const char *p, const char *end)
 	if (pp->pend_entry != UINT32_MAX) {
 		f = pp->fc[pp->pend_entry].f;
 	} else {
-		f = pp->pend;
+		f = pp->pend_id != FRAME_NONE ? pp->ps->frames[pp->pend_id] : pp->pend;
 		/* perf resolved this frame itself: nothing for the symbolizer. */
 		f.flags &= ~(uint32_t)FRAME_RETADDR;
 		if (!pp->pend_unnamed_addr)
@@ -1532,13 +1580,15 @@ parse_line(struct perf_parser *pp, const char *line, size_t len, uint64_t lineno
 
 		le = lcache_find(pp, p, end, &addr_end, &tail, &tail_len, &h32, &hit);
 		if (le && hit) {
-			frame_entry_seen(pp, le->entry, p, (size_t)(addr_end - p));
+			frame_entry_seen(pp, le->entry, p, (size_t)(addr_end - p), le);
 			return 0;
 		}
 		if (le) {
 			/* A frame line for sure: fill the entry once it is read. */
 			le->len = 0;
 			le->hash32 = h32;
+			le->seq = ++pp->lcache_seq;
+			le->frame[0] = le->frame[1] = FRAME_NONE;
 			memcpy(le->key, tail, tail_len);
 			fill_len = (uint32_t)tail_len;
 		}
@@ -1552,7 +1602,7 @@ parse_line(struct perf_parser *pp, const char *line, size_t len, uint64_t lineno
 				le->entry = idx;
 				le->len = fill_len;
 			}
-			frame_entry_seen(pp, idx, rf.addr, rf.addr_len);
+			frame_entry_seen(pp, idx, rf.addr, rf.addr_len, le);
 		} else {
 			not_understood(pp, line, len, lineno);
 		}

@@ -815,6 +815,78 @@ test_unnamed_srcline_and_symbols(void **state)
 	profile_set_free(ps);
 }
 
+/*
+ * A frame line that keeps its address for the symbolizer reuses the frame
+ * its text made before (perf.c's line cache): that frame must be the one
+ * of this line's address and place, never of another line's.
+ */
+static void
+test_addr_frame_memo(void **state)
+{
+	struct import_options opts = { .symbols = SYMBOLS_RESOLVE };
+	struct strbuf sb = STRBUF_INIT;
+	struct profile_set *ps;
+	struct profile *p;
+	const struct frame *f;
+	/* Enough pairs that some consecutive lines share a cache entry. */
+	enum { PAIRS = 20000 };
+
+	(void)state;
+	if (access("/bin/sh", R_OK))
+		skip();
+	/* 0: first user frame; 1: the same line as a caller; 2: again, first */
+	strbuf_addstr(&sb, "sh 10 [000] 1.0: 1 cycles:\n\t 7f10 main+0x10 (/bin/sh)\n\n"
+			   "sh 10 [000] 1.1: 1 cycles:\n\t 7f20 leaf+0x1 (/bin/sh)\n"
+			   "\t 7f10 main+0x10 (/bin/sh)\n\n"
+			   "sh 10 [000] 1.2: 1 cycles:\n\t 7f10 main+0x10 (/bin/sh)\n\n"
+			   /* 3: the same text at another address; 4: back */
+			   "sh 10 [000] 1.3: 1 cycles:\n\t 7f30 main+0x10 (/bin/sh)\n\n"
+			   "sh 10 [000] 1.4: 1 cycles:\n\t 7f10 main+0x10 (/bin/sh)\n\n"
+			   /* 5: with a srcline: perf placed it, no address to keep */
+			   "sh 10 [000] 1.5: 1 cycles:\n\t 7f10 main+0x10 (/bin/sh)\n"
+			   "  main.c:7\n\n");
+	/*
+	 * Then pairs of lines at one address under different names, and each
+	 * pair's second line again on its own: where the second line took the
+	 * first one's cache entry, the first one's frame must not be noted
+	 * under it.
+	 */
+	for (int i = 0; i < PAIRS; i++)
+		strbuf_addf(&sb,
+			    "sh 10 [000] 2.0: 1 cycles:\n\t 7f40 f%d+0x4 (/bin/sh)\n"
+			    "\t 7f40 g%d+0x4 (/bin/sh)\n\n"
+			    "sh 10 [000] 2.0: 1 cycles:\n\t 7f40 g%d+0x4 (/bin/sh)\n\n",
+			    i, i, i);
+	ps = parse_opts(sb.buf, &opts);
+	p = prof(ps, "cycles");
+	assert_int_equal(p->nr_samples, 6 + 2 * PAIRS);
+	assert_leaf(ps, p, 0, "main", 0, 0x7f10);
+	f = frame_at(ps, p, 1, 0);
+	assert_string_equal(ps_get(ps, f->name), "main");
+	assert_int_equal(f->addr, 0x7f10);
+	assert_int_equal(f->flags, FRAME_RETADDR);
+	assert_leaf(ps, p, 1, "leaf", 0, 0x7f20);
+	assert_true(leaf(ps, p, 2) == leaf(ps, p, 0));
+	assert_leaf(ps, p, 3, "main", 0, 0x7f30);
+	assert_true(leaf(ps, p, 4) == leaf(ps, p, 0));
+	assert_leaf(ps, p, 5, "main", FRAME_HAS_LINE, 0);
+	assert_string_equal(ps_get(ps, leaf(ps, p, 5)->file), "main.c");
+	for (int i = 0; i < PAIRS; i++) {
+		char want[16];
+		size_t k = 6 + 2 * (size_t)i;
+
+		snprintf(want, sizeof(want), "g%d", i);
+		f = frame_at(ps, p, k, 0);
+		assert_string_equal(ps_get(ps, f->name), want);
+		assert_int_equal(f->flags, FRAME_RETADDR);
+		assert_leaf(ps, p, k + 1, want, 0, 0x7f40);
+		snprintf(want, sizeof(want), "f%d", i);
+		assert_leaf(ps, p, k, want, 0, 0x7f40);
+	}
+	profile_set_free(ps);
+	strbuf_release(&sb);
+}
+
 /* ----------------------------------------------------------------- layout */
 
 static void
@@ -1716,6 +1788,7 @@ main(void)
 		cmocka_unit_test(test_keep_unknown_addrs),
 		cmocka_unit_test(test_unnamed_frames),
 		cmocka_unit_test(test_unnamed_srcline_and_symbols),
+		cmocka_unit_test(test_addr_frame_memo),
 		cmocka_unit_test(test_comments_crlf_and_last_sample),
 		cmocka_unit_test(test_header_ends_sample),
 		cmocka_unit_test(test_unknown_thread),
