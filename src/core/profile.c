@@ -1340,6 +1340,12 @@ rewrite_build(const struct profile_set *ps, struct profile_set *consumed, frame_
 	stack_id *smap;
 	src_id *qmap = NULL, *pmap = NULL;
 	bool *absorbing = NULL; /* per old stack: its frame's chain absorbs inlined frames */
+	/*
+	 * Per old frame, with absorbing: bit 0 its chain absorbs, bit 1 it is
+	 * inlined. A byte each rather than the frames' flags, 32 bytes apart:
+	 * a stack's frame is any of them, and that read missed the cache.
+	 */
+	uint8_t *fbits = NULL;
 	bool carry; /* the old positions still hold: carry them over */
 	uint64_t nsamples = 0, bound = 0;
 	struct prefault pf;
@@ -1365,8 +1371,12 @@ rewrite_build(const struct profile_set *ps, struct profile_set *consumed, frame_
 	smap[STACK_ROOT] = STACK_ROOT;
 	if (qmap)
 		qmap[STACK_ROOT] = SRC_ROOT;
-	if (m.absorbs)
+	if (m.absorbs) {
 		absorbing = xcalloc(nstk, sizeof(*absorbing));
+		fbits = xmalloc(nold + 1);
+		for (uint32_t f = 0; f < nold; f++)
+			fbits[f] = (uint8_t)(m.absorbs[f] | !!(old[f].flags & FRAME_INLINED) << 1);
+	}
 	/*
 	 * Room for every stack the chains could make (fewer when some are
 	 * the same): one table, not a rehash per doubling, and nothing
@@ -1396,6 +1406,7 @@ rewrite_build(const struct profile_set *ps, struct profile_set *consumed, frame_
 				free(smap);
 				free(qmap);
 				free(absorbing);
+				free(fbits);
 				goto cancelled;
 			}
 		}
@@ -1409,6 +1420,8 @@ rewrite_build(const struct profile_set *ps, struct profile_set *consumed, frame_
 			stack_id p = ostk[s + 2 * REWRITE_AHEAD].parent;
 
 			__builtin_prefetch(&smap[p]);
+			if (absorbing)
+				__builtin_prefetch(&absorbing[p]);
 			p = ostk[s + REWRITE_AHEAD].parent;
 			if (p < s) {
 				stack_id np = smap[p];
@@ -1425,7 +1438,7 @@ rewrite_build(const struct profile_set *ps, struct profile_set *consumed, frame_
 			}
 		}
 		if (absorbing) {
-			if (absorbing[ostk[s].parent] && (old[f].flags & FRAME_INLINED)) {
+			if (absorbing[ostk[s].parent] && (fbits[f] & 2)) {
 				/* Said already by the chain below it. */
 				smap[s] = cur;
 				if (qmap)
@@ -1433,7 +1446,7 @@ rewrite_build(const struct profile_set *ps, struct profile_set *consumed, frame_
 				absorbing[s] = true;
 				continue;
 			}
-			absorbing[s] = m.absorbs[f];
+			absorbing[s] = fbits[f] & 1;
 		}
 
 		for (uint32_t k = m.first[f]; k < m.first[f + 1]; k++) {
@@ -1450,6 +1463,7 @@ rewrite_build(const struct profile_set *ps, struct profile_set *consumed, frame_
 	if (out->alloc_stacks - out->nr_stacks > out->nr_stacks / 4)
 		stacks_resize(out, out->nr_stacks);
 	free(absorbing);
+	free(fbits);
 	if (carry) {
 		pmap = xmalloc(sizeof(*pmap) * nosrc);
 		pmap[SRC_ROOT] = SRC_ROOT;
