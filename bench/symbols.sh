@@ -29,7 +29,9 @@
 # timed with one addr2line each, default 300), SYM_CHECK (pairs checked,
 # default 50), SYM_PERF_TIMEOUT (seconds for each perf route, default 600;
 # 0 skips them), SYM_RUNS (runs of each tflame command, default 3),
-# SYM_KEEP=1 keeps the temporary directory.
+# SYM_KEEP=1 keeps the temporary directory, SYM_BASE=PATH times another
+# tflame binary's report (with and without --no-symbols) in the same
+# round-robin, for a change measured side by side on one recording.
 #
 # Timings are best of three (SYM_RUNS) with a warm page cache; nothing else of ours
 # runs meanwhile. The heavy preparation (compiling, recording) runs niced.
@@ -128,14 +130,18 @@ yes 11 | head -c 1000000 >"$tmp/seed11"
 loadavg() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?'; }
 load_before=$(loadavg)
 cmds="report --limit=5|report --no-symbols --limit=5|collapse|collapse --inline|collapse --inline --context"
+base=${SYM_BASE:-}
+[ -z "$base" ] || cmds="$cmds|base: report --limit=5|base: report --no-symbols --limit=5"
 : >"$tmp/times"
 echo "$cmds" | tr '|' '\n' >"$tmp/cmds"
 for i in $(seq "$runs"); do
 	k=0
 	while IFS= read -r cmd; do
 		k=$((k + 1))
+		bin=$tflame
+		case $cmd in "base: "*) bin=$base cmd=${cmd#base: } ;; esac
 		# shellcheck disable=SC2086 # cmd is split into arguments on purpose
-		/usr/bin/time -f "$k %e %M" -a -o "$tmp/times" "$tflame" $cmd "$tmp/perf.txt" \
+		/usr/bin/time -f "$k %e %M" -a -o "$tmp/times" "$bin" $cmd "$tmp/perf.txt" \
 			</dev/null >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
 	done <"$tmp/cmds"
 done
@@ -154,6 +160,9 @@ done <"$tmp/cmds"
 report=$t1 report_rss=$m1 nosym=$t2 nosym_rss=$m2 collapse=$t3
 cinline=$t4 cinline_rss=$m4 ccontext=$t5
 symcost=$(awk -v a="$report" -v b="$nosym" 'BEGIN { printf "%.2f", a - b }')
+if [ -n "$base" ]; then
+	echo "  report's symbolizing with SYM_BASE ($base): $(awk -v a="$t6" -v b="$t7" 'BEGIN { printf "%.2f", a - b }') s"
+fi
 inlcost=$(awk -v a="$cinline" -v b="$collapse" 'BEGIN { printf "%.2f", a - b }')
 ctxcost=$(awk -v a="$ccontext" -v b="$collapse" 'BEGIN { printf "%.2f", a - b }')
 echo "  symbolizing in report: $symcost s; --inline in collapse: $inlcost s; --inline --context: $ctxcost s"
