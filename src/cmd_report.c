@@ -714,9 +714,12 @@ print_text(const struct report *r)
 			strbuf_addf(&out, "%stime range", sep);
 			sep = ", ";
 		}
-		if (r->m->lens.nr_levels)
+		if (r->m->lens.nr_levels) {
 			strbuf_addf(&out, "%stransforms", sep);
-		strbuf_addch(&out, ')');
+			sep = ", ";
+		}
+		if (*sep == ',')
+			strbuf_addch(&out, ')');
 	}
 	strbuf_addstr(&out, "\nweight    ");
 	add_amount(&out, p, r->total);

@@ -759,23 +759,38 @@ model_set_by_process(struct model *m, bool on)
 	return true;
 }
 
+/*
+ * Sample i, on stack s at time[i] (read only with a time range), as the
+ * lens sees it: its view stack, or LENS_DROPPED when the time range
+ * leaves it out or the transforms drop or empty its stack (a sample on
+ * the empty stack itself counts while there are no transforms, as
+ * stack_weights() counts it). s is of lens_base() (model_samples()'s
+ * stacks). The thread filter is the caller's.
+ */
+static stack_id
+sample_view_stack(const struct model *m, stack_id s, const int64_t *time, size_t i)
+{
+	const stack_id *map = lens_map(&m->lens);
+
+	if (m->lens.timed && (time[i] < m->lens.t0 || time[i] >= m->lens.t1))
+		return LENS_DROPPED;
+	if (map) {
+		s = map[s];
+		if (s == STACK_ROOT)
+			return LENS_DROPPED;
+	}
+	return s;
+}
+
 /* export_sample_fn: sample i's view stack under the transforms and time range. */
 static stack_id
 lens_sample_stack(void *ctx, size_t i)
 {
 	const struct model *m = ctx;
-	const struct profile *p = model_profile(m);
-	const stack_id *map = lens_map(&m->lens);
-	stack_id s = lens_sample_stacks(&m->lens, m->ps, m->lens.profile)[i];
+	stack_id s = sample_view_stack(m, lens_sample_stacks(&m->lens, m->ps, m->lens.profile)[i],
+				       model_profile(m)->time, i);
 
-	if (m->lens.timed && (p->time[i] < m->lens.t0 || p->time[i] >= m->lens.t1))
-		return EXPORT_DROP;
-	if (map) {
-		s = map[s];
-		if (s == LENS_DROPPED || s == STACK_ROOT)
-			return EXPORT_DROP;
-	}
-	return s;
+	return s == LENS_DROPPED ? EXPORT_DROP : s;
 }
 
 void
@@ -1363,7 +1378,6 @@ size_t
 model_kept_thread_weights(struct model *m, struct thread_weight *out)
 {
 	const struct profile *p = model_samples(m);
-	const stack_id *map = lens_map(&m->lens);
 	const bool *keep = m->lens.threads;
 	size_t kept = 0;
 
@@ -1371,11 +1385,7 @@ model_kept_thread_weights(struct model *m, struct thread_weight *out)
 	for (size_t i = 0; i < p->nr_samples; i++) {
 		thread_id t = p->thread[i];
 
-		if (keep && !keep[t])
-			continue;
-		if (m->lens.timed && (p->time[i] < m->lens.t0 || p->time[i] >= m->lens.t1))
-			continue;
-		if (map && (map[p->stack[i]] == LENS_DROPPED || map[p->stack[i]] == STACK_ROOT))
+		if ((keep && !keep[t]) || sample_view_stack(m, p->stack[i], p->time, i) == LENS_DROPPED)
 			continue;
 		out[t].weight += p->weight[i];
 		out[t].samples++;
