@@ -1,10 +1,11 @@
 #!/bin/sh
 # Screen tests of the explorer comparing two profiles: the boxes' colours
 # by their change (256 colours, 8 colours and none), the legend in the
-# tab bar, the details' base, new and delta, the normalisation (D), the
-# swap of the sides (b), Sandwich's columns, its sort by the change and
-# its callers and callees, and Time Order's note. The real binary in
-# tmux, as in screen.sh, read with capture-pane -e for the colours.
+# tab bar, the status line's hints, the details' base, new and delta,
+# the normalisation (D), the swap of the sides (b), Sandwich's columns,
+# its sort by the change and its callers and callees, and Time Order's
+# note. The real binary in tmux, as in screen.sh, read with
+# capture-pane -e for the colours.
 # Skipped (77) when tmux is missing.
 #
 # tests/data/diff: BASE 130 samples, NEW 185. Per box, BASE -> NEW:
@@ -103,6 +104,8 @@ check "the details: the box's base, new and change" \
 	wait_for "change     box      base 130 +55 (+42.3%)   self base 0 unchanged"
 keys j
 check "j: parse" wait_details parse
+check "the status line hints at the comparison's keys" \
+	wait_for "D normalise  b swap sides"
 check "the details: the function's change, total and self" \
 	wait_for "function base 50 +50 (+100.0%)   self base 10 unchanged"
 check "the change in the colour of a growth" colored_cell "+50 (+100.0%)" 203
@@ -148,6 +151,8 @@ keys 3
 check "Sandwich: base, new and change columns" wait_for "Base    Total▼     ΔTotal       Δ%"
 check "Sandwich: self's too" wait_for "BaseSelf      Self      ΔSelf  Function"
 check "Sandwich: a new one says so" poll row_has deflate "new"
+check "Sandwich: the status line hints at the sorts by the change" \
+	wait_for "C V sort by change  D normalise"
 check "Sandwich: a change in the colour of a growth" colored_cell "+50" 203
 check "Sandwich: and of a shrink" colored_cell "-15" 75
 keys C
@@ -217,6 +222,8 @@ start 100 24
 run "$TFLAME" "$new"
 wait_for " 1 Left Heavy" || bail "tflame did not start on one file"
 check "one profile: no legend" not_on_screen "diff raw"
+keys j
+check "one profile: no hint at the comparison's keys" not_on_screen "swap sides"
 keys D
 check "D on one profile says how to compare" wait_for "not comparing two profiles"
 keys 3 C

@@ -119,6 +119,25 @@ static const struct key_hint sandwich_hints[] = {
 	{ { REQ_ZOOM }, "back, marked" },
 	{ { REQ_QUIT }, "quit" },
 };
+/* In a comparison, the keys that only it has take the place of rarer ones. */
+static const struct key_hint diff_flame_hints[] = {
+	{ { REQ_HELP }, "help" },
+	{ { REQ_MOVE_LEFT, REQ_MOVE_DOWN, REQ_MOVE_UP, REQ_MOVE_RIGHT }, "move" },
+	{ { REQ_ZOOM }, "zoom" },
+	{ { REQ_DIFF_NORMALIZE }, "normalise" },
+	{ { REQ_DIFF_SWAP }, "swap sides" },
+	{ { REQ_LEFT_HEAVY, REQ_TIME_ORDER, REQ_SANDWICH }, "panes" },
+	{ { REQ_QUIT }, "quit" },
+};
+static const struct key_hint diff_sandwich_hints[] = {
+	{ { REQ_HELP }, "help" },
+	{ { REQ_MOVE_DOWN, REQ_MOVE_UP }, "rows" },
+	{ { REQ_SORT_TOTAL, REQ_SORT_SELF, REQ_SORT_NAME }, "sort" },
+	{ { REQ_SORT_DELTA_TOTAL, REQ_SORT_DELTA_SELF }, "sort by change" },
+	{ { REQ_DIFF_NORMALIZE }, "normalise" },
+	{ { REQ_DIFF_SWAP }, "swap sides" },
+	{ { REQ_QUIT }, "quit" },
+};
 static const struct key_hint page_hints[] = {
 	{ { REQ_MOVE_DOWN, REQ_MOVE_UP, REQ_PAGE_UP, REQ_PAGE_DOWN }, "scroll" },
 	{ { REQ_QUIT, REQ_BACK, REQ_HELP }, "close" },
@@ -591,18 +610,23 @@ static void
 draw_status(struct tui *ui)
 {
 	const struct display *d = &ui->disp;
+	bool diff = model_diff_base(&ui->model) != NULL;
 	const struct key_hint *hints = ui->picking  ? picker_hints
 				       : ui->paging ? page_hints
 				       : ui->source ? source_hints
-				       : ui->active == TAB_SANDWICH ? sandwich_hints
+				       : ui->active == TAB_SANDWICH ? diff ? diff_sandwich_hints
+									  : sandwich_hints
 				       : ui->active == TAB_TIME_ORDER ? time_order_hints
-								    : flame_hints;
+				       : diff			      ? diff_flame_hints
+								      : flame_hints;
 	size_t nr_hints = ui->picking  ? ARRAY_SIZE(picker_hints)
 			  : ui->paging ? ARRAY_SIZE(page_hints)
 			  : ui->source ? ARRAY_SIZE(source_hints)
-			  : ui->active == TAB_SANDWICH ? ARRAY_SIZE(sandwich_hints)
+			  : ui->active == TAB_SANDWICH ? diff ? ARRAY_SIZE(diff_sandwich_hints)
+							      : ARRAY_SIZE(sandwich_hints)
 			  : ui->active == TAB_TIME_ORDER ? ARRAY_SIZE(time_order_hints)
-						       : ARRAY_SIZE(flame_hints);
+			  : diff			 ? ARRAY_SIZE(diff_flame_hints)
+							 : ARRAY_SIZE(flame_hints);
 	struct strbuf sb = STRBUF_INIT, search = STRBUF_INIT, phase = STRBUF_INIT;
 	struct strbuf hint = STRBUF_INIT;
 	const char *text;
