@@ -46,6 +46,7 @@ static const char usage_text[] =
 	"\n"
 	"Options of the explorer:\n"
 	CLI_COMMON_USAGE
+	"  --diff                  compare BASE and NEW (two files are enough)\n"
 	"  --normalize             compare BASE scaled to NEW's total weight\n"
 	"  --ignore-module         match functions by name alone (BASE NEW)\n"
 	CLI_LENS_USAGE
@@ -200,6 +201,23 @@ cli_diff_args(struct cli_common *co, int argc, char **argv, const char **base)
 }
 
 int
+cli_diff_option(struct cli_diff *d, int c)
+{
+	switch (c) {
+	case CLI_OPT_DIFF:
+		d->diff = true;
+		return CLI_NEXT;
+	case CLI_OPT_NORMALIZE:
+		d->normalize = true;
+		return CLI_NEXT;
+	case CLI_OPT_IGNORE_MODULE:
+		d->flags |= DIFF_IGNORE_MODULE;
+		return CLI_NEXT;
+	}
+	return CLI_OWN;
+}
+
+int
 cli_lens_option(struct lens_spec *l, const char *cmd, int c)
 {
 	unsigned long long id;
@@ -343,12 +361,11 @@ cli_load_diff(const char *base, const char *path, const char *format,
 	return cli_loaded(st, path, &err, ps, out);
 }
 
-enum { UI_OPT_SOURCE_DIR = 1100, UI_OPT_NORMALIZE, UI_OPT_IGNORE_MODULE };
+enum { UI_OPT_SOURCE_DIR = 1100 };
 
 static const struct option ui_options_table[] = {
 	{ "source-dir", required_argument, NULL, UI_OPT_SOURCE_DIR },
-	{ "normalize", no_argument, NULL, UI_OPT_NORMALIZE },
-	{ "ignore-module", no_argument, NULL, UI_OPT_IGNORE_MODULE },
+	CLI_DIFF_OPTIONS,
 	CLI_LENS_OPTIONS,
 	CLI_SYMBOL_OPTIONS,
 	CLI_COMMON_OPTIONS,
@@ -371,6 +388,7 @@ ui_main(int argc, char **argv, bool diff)
 	struct cli_common co = { .cmd = NULL, .usage = usage_text, CLI_SYMBOLS_ON };
 	struct lens_spec lens = { 0 };
 	struct tui_options o = { 0 };
+	struct cli_diff d = { .diff = diff };
 	struct conf conf;
 	const char **dirs = NULL; /* --source-dir: borrowed from argv */
 	size_t nr_dirs = 0, alloc_dirs = 0;
@@ -387,19 +405,12 @@ ui_main(int argc, char **argv, bool diff)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", ui_options_table, NULL)) != -1) {
 		if ((r = cli_common_option(&co, c, argv)) == CLI_NEXT ||
-		    (r == CLI_OWN && (r = cli_lens_option(&lens, NULL, c)) == CLI_NEXT))
+		    (r == CLI_OWN && (r = cli_lens_option(&lens, NULL, c)) == CLI_NEXT) ||
+		    (r == CLI_OWN && (r = cli_diff_option(&d, c)) == CLI_NEXT))
 			continue;
 		if (r == CLI_OWN && c == UI_OPT_SOURCE_DIR) {
 			ALLOC_GROW(dirs, nr_dirs, alloc_dirs);
 			dirs[nr_dirs++] = optarg;
-			continue;
-		}
-		if (r == CLI_OWN && c == UI_OPT_NORMALIZE) {
-			o.normalize = true;
-			continue;
-		}
-		if (r == CLI_OWN && c == UI_OPT_IGNORE_MODULE) {
-			o.diff_flags |= DIFF_IGNORE_MODULE;
 			continue;
 		}
 		lens_spec_release(&lens);
@@ -407,10 +418,12 @@ ui_main(int argc, char **argv, bool diff)
 		conf_release(&conf);
 		return r == CLI_OWN ? EXIT_USAGE : r;
 	}
+	o.normalize = d.normalize;
+	o.diff_flags = d.flags;
 	if (argc - optind > 2) {
 		r = cli_usage_error(co.cmd, "one profile, or BASE and NEW to compare "
 				    "(got %d files)", argc - optind);
-	} else if (diff || argc - optind == 2) {
+	} else if (d.diff || argc - optind == 2) {
 		r = cli_diff_args(&co, argc, argv, &o.base);
 	} else {
 		r = cli_file_arg(&co, argc, argv);

@@ -63,7 +63,7 @@ static const char dump_usage[] =
 
 enum {
 	OPT_VIEW = 256, OPT_WIDTH, OPT_HEIGHT, OPT_ZOOM, OPT_ASCII, OPT_FUNCTION,
-	OPT_DIFF, OPT_NORMALIZE, OPT_IGNORE_MODULE, OPT_SWAP,
+	OPT_SWAP,
 };
 
 static const struct option dump_options_table[] = {
@@ -75,9 +75,7 @@ static const struct option dump_options_table[] = {
 	CLI_LENS_OPTIONS,
 	CLI_SYMBOL_OPTIONS,
 	{ "ascii", no_argument, NULL, OPT_ASCII },
-	{ "diff", no_argument, NULL, OPT_DIFF },
-	{ "normalize", no_argument, NULL, OPT_NORMALIZE },
-	{ "ignore-module", no_argument, NULL, OPT_IGNORE_MODULE },
+	CLI_DIFF_OPTIONS,
 	{ "swap", no_argument, NULL, OPT_SWAP },
 	CLI_COMMON_OPTIONS,
 	{ NULL, 0, NULL, 0 },
@@ -553,8 +551,8 @@ cmd_dump(int argc, char **argv)
 	struct view v = { 0 };
 	struct strbuf out = STRBUF_INIT;
 	uint64_t total;
-	bool diff = false, normalize = false, swap = false;
-	unsigned diff_flags = 0;
+	struct cli_diff d = { 0 };
+	bool swap = false;
 	const char *base_path = NULL;
 	const struct profile *base;
 	int c, ret = EXIT_OK;
@@ -564,7 +562,8 @@ cmd_dump(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", dump_options_table, NULL)) != -1) {
 		if ((ret = cli_common_option(&cc, c, argv)) == CLI_NEXT ||
-		    (ret == CLI_OWN && (ret = cli_lens_option(&lens, "dump", c)) == CLI_NEXT))
+		    (ret == CLI_OWN && (ret = cli_lens_option(&lens, "dump", c)) == CLI_NEXT) ||
+		    (ret == CLI_OWN && (ret = cli_diff_option(&d, c)) == CLI_NEXT))
 			continue;
 		if (ret != CLI_OWN)
 			goto out;
@@ -604,15 +603,6 @@ cmd_dump(int argc, char **argv)
 		case OPT_ASCII:
 			utf8 = false;
 			break;
-		case OPT_DIFF:
-			diff = true;
-			break;
-		case OPT_NORMALIZE:
-			normalize = true;
-			break;
-		case OPT_IGNORE_MODULE:
-			diff_flags |= DIFF_IGNORE_MODULE;
-			break;
 		case OPT_SWAP:
 			swap = true;
 			break;
@@ -623,18 +613,18 @@ cmd_dump(int argc, char **argv)
 		goto out;
 	}
 	/* Two files are a comparison, as for the explorer. */
-	diff = diff || argc - optind == 2;
-	if ((ret = diff ? cli_diff_args(&cc, argc, argv, &base_path)
+	d.diff = d.diff || argc - optind == 2;
+	if ((ret = d.diff ? cli_diff_args(&cc, argc, argv, &base_path)
 			: cli_file_arg(&cc, argc, argv)) != CLI_NEXT)
 		goto out;
-	if (diff_flags && !diff) {
+	if (d.flags && !d.diff) {
 		ret = cli_usage_error("dump", "--ignore-module compares: give BASE and NEW");
 		goto out;
 	}
 	path = cc.path;
 	/* The panes show no source lines: no line tables to read. */
 	cc.io.no_lines = true;
-	if ((ret = diff ? cli_load_diff(base_path, path, cc.format, &cc.io, diff_flags, &ps)
+	if ((ret = d.diff ? cli_load_diff(base_path, path, cc.format, &cc.io, d.flags, &ps)
 			: cli_load(path, cc.format, &cc.io, &ps)) != CLI_NEXT)
 		goto out;
 	model_init(&m, ps);
@@ -648,12 +638,12 @@ cmd_dump(int argc, char **argv)
 				   path)) != CLI_NEXT)
 		goto out;
 	ret = EXIT_OK;
-	if ((normalize || swap) && !model_diff_base(&m)) {
+	if ((d.normalize || swap) && !model_diff_base(&m)) {
 		ret = cli_usage_error("dump", "--normalize and --swap compare: give BASE and NEW, "
 					      "or a folded file with two counts");
 		goto out;
 	}
-	model_set_diff_normalize(&m, normalize);
+	model_set_diff_normalize(&m, d.normalize);
 	if (swap) {
 		const char *t = base_path;
 

@@ -49,7 +49,6 @@ static const char export_usage[] =
 
 enum {
 	OPT_TO = 256, OPT_OUTPUT, OPT_ZOOM, OPT_ICICLE, OPT_COLORS, OPT_MINWIDTH, OPT_WIDTH,
-	OPT_DIFF, OPT_NORMALIZE, OPT_IGNORE_MODULE,
 };
 
 static const struct option export_options_table[] = {
@@ -60,9 +59,7 @@ static const struct option export_options_table[] = {
 	{ "colors", required_argument, NULL, OPT_COLORS },
 	{ "minwidth", required_argument, NULL, OPT_MINWIDTH },
 	{ "width", required_argument, NULL, OPT_WIDTH },
-	{ "diff", no_argument, NULL, OPT_DIFF },
-	{ "normalize", no_argument, NULL, OPT_NORMALIZE },
-	{ "ignore-module", no_argument, NULL, OPT_IGNORE_MODULE },
+	CLI_DIFF_OPTIONS,
 	CLI_LENS_OPTIONS,
 	CLI_SYMBOL_OPTIONS,
 	CLI_COMMON_OPTIONS,
@@ -106,8 +103,8 @@ cmd_export(int argc, char **argv)
 	unsigned long long width;
 	struct profile_set *ps;
 	struct model m;
-	bool have_model = false, diff = false, normalize = false;
-	unsigned diff_flags = 0;
+	struct cli_diff d = { 0 };
+	bool have_model = false;
 	const char *base = NULL;
 	FILE *out = stdout;
 	int c, ret = EXIT_OK;
@@ -118,7 +115,8 @@ cmd_export(int argc, char **argv)
 		if (c == 'o')
 			c = OPT_OUTPUT;
 		if ((ret = cli_common_option(&cc, c, argv)) == CLI_NEXT ||
-		    (ret == CLI_OWN && (ret = cli_lens_option(&lens, "export", c)) == CLI_NEXT))
+		    (ret == CLI_OWN && (ret = cli_lens_option(&lens, "export", c)) == CLI_NEXT) ||
+		    (ret == CLI_OWN && (ret = cli_diff_option(&d, c)) == CLI_NEXT))
 			continue;
 		if (ret != CLI_OWN)
 			goto out;
@@ -166,23 +164,14 @@ cmd_export(int argc, char **argv)
 			}
 			svg.width = (unsigned)width;
 			break;
-		case OPT_DIFF:
-			diff = true;
-			break;
-		case OPT_NORMALIZE:
-			normalize = true;
-			break;
-		case OPT_IGNORE_MODULE:
-			diff_flags |= DIFF_IGNORE_MODULE;
-			break;
 		}
 	}
-	if (!diff && (normalize || diff_flags)) {
+	if (!d.diff && (d.normalize || d.flags)) {
 		ret = cli_usage_error("export", "--normalize and --ignore-module compare: they "
 					  "need --diff");
 		goto out;
 	}
-	if ((ret = diff ? cli_diff_args(&cc, argc, argv, &base)
+	if ((ret = d.diff ? cli_diff_args(&cc, argc, argv, &base)
 			: cli_file_arg(&cc, argc, argv)) != CLI_NEXT)
 		goto out;
 	ret = EXIT_OK;
@@ -193,7 +182,7 @@ cmd_export(int argc, char **argv)
 
 	/* Names are all an export shows: no line tables to read. */
 	cc.io.no_lines = true;
-	if ((ret = diff ? cli_load_diff(base, cc.path, cc.format, &cc.io, diff_flags, &ps)
+	if ((ret = d.diff ? cli_load_diff(base, cc.path, cc.format, &cc.io, d.flags, &ps)
 			: cli_load(cc.path, cc.format, &cc.io, &ps)) != CLI_NEXT)
 		goto out;
 	model_init(&m, ps);
@@ -205,12 +194,12 @@ cmd_export(int argc, char **argv)
 	model_export_lens(&m, &el);
 	el.title = cc.path;
 	/* A comparison, or a differential folded file: the SVG shows the change. */
-	if (diff && (ret = cli_check_units(ps, ps->profiles[m.lens.profile], base, cc.path)) !=
+	if (d.diff && (ret = cli_check_units(ps, ps->profiles[m.lens.profile], base, cc.path)) !=
 			    CLI_NEXT)
 		goto out;
 	ret = EXIT_OK;
 	el.base = diff_other(ps, el.p);
-	el.base_scale = normalize;
+	el.base_scale = d.normalize;
 	if (m.inverted) {
 		if (el.base) {
 			ret = cli_usage_error("export", "--inverted and a comparison do not go "

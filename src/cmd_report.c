@@ -54,8 +54,7 @@ static const char report_usage[] =
 	CLI_COMMON_USAGE;
 
 enum {
-	OPT_LIMIT = 256, OPT_JSON, OPT_LINES, OPT_DIFF, OPT_NORMALIZE, OPT_IGNORE_MODULE,
-	OPT_FAIL_ABOVE,
+	OPT_LIMIT = 256, OPT_JSON, OPT_LINES, OPT_FAIL_ABOVE,
 };
 
 static const struct option report_options_table[] = {
@@ -64,9 +63,7 @@ static const struct option report_options_table[] = {
 	CLI_SYMBOL_OPTIONS,
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "lines", no_argument, NULL, OPT_LINES },
-	{ "diff", no_argument, NULL, OPT_DIFF },
-	{ "normalize", no_argument, NULL, OPT_NORMALIZE },
-	{ "ignore-module", no_argument, NULL, OPT_IGNORE_MODULE },
+	CLI_DIFF_OPTIONS,
 	{ "fail-above", required_argument, NULL, OPT_FAIL_ABOVE },
 	CLI_COMMON_OPTIONS,
 	{ NULL, 0, NULL, 0 },
@@ -1367,14 +1364,16 @@ cmd_report(int argc, char **argv)
 	struct model m;
 	unsigned long long limit = 20;
 	struct diff_opts dopt = { 0 };
-	bool json = false, have_model = false, diff = false;
+	struct cli_diff d = { 0 };
+	bool json = false, have_model = false;
 	int c, ret = EXIT_OK;
 
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", report_options_table, NULL)) != -1) {
 		if ((ret = cli_common_option(&cc, c, argv)) == CLI_NEXT ||
-		    (ret == CLI_OWN && (ret = cli_lens_option(&lens, "report", c)) == CLI_NEXT))
+		    (ret == CLI_OWN && (ret = cli_lens_option(&lens, "report", c)) == CLI_NEXT) ||
+		    (ret == CLI_OWN && (ret = cli_diff_option(&d, c)) == CLI_NEXT))
 			continue;
 		if (ret != CLI_OWN)
 			goto out;
@@ -1393,15 +1392,6 @@ cmd_report(int argc, char **argv)
 		case OPT_LINES:
 			r.lines = true;
 			break;
-		case OPT_DIFF:
-			diff = true;
-			break;
-		case OPT_NORMALIZE:
-			dopt.flags |= DIFF_NORMALIZE;
-			break;
-		case OPT_IGNORE_MODULE:
-			dopt.flags |= DIFF_IGNORE_MODULE;
-			break;
 		case OPT_FAIL_ABOVE: {
 			char *end;
 
@@ -1416,7 +1406,8 @@ cmd_report(int argc, char **argv)
 		}
 		}
 	}
-	if (diff) {
+	dopt.flags = d.flags | (d.normalize ? DIFF_NORMALIZE : 0);
+	if (d.diff) {
 		const char *base;
 
 		if (r.lines) {

@@ -85,6 +85,8 @@ expect 2 "one profile, or BASE and NEW to compare (got 3 files)" "explorer: thre
 expect 1 "cannot open .*missing.txt: No such file" "explorer: missing BASE" -- "$d/missing.txt" "$d/ok.folded"
 expect 1 "cannot open .*missing.txt: No such file" "explorer: missing NEW" -- diff "$d/ok.folded" "$d/missing.txt"
 expect 2 "a comparison takes two input files, BASE and NEW (got 1)" "diff: one file" -- diff "$d/ok.folded"
+expect 2 "a comparison takes two input files, BASE and NEW (got 1)" "explorer: --diff, one file" -- --diff "$d/ok.folded"
+expect 1 "cannot open .*missing.txt: No such file" "explorer: --diff, missing NEW" -- --diff "$d/ok.folded" "$d/missing.txt"
 expect 2 "ignore-module compares" "explorer: --ignore-module, one file" -- --ignore-module "$d/ok.folded"
 expect 2 "cannot both be stdin" "explorer: stdin twice" -- - -
 expect 2 "unknown option --frobnicate" "unknown global option" -- --frobnicate

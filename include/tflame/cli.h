@@ -184,6 +184,31 @@ enum {
 
 /* Handle c if it is a lens option: CLI_NEXT, CLI_OWN or an exit status. */
 int cli_lens_option(struct lens_spec *l, const char *cmd, int c);
+
+/*
+ * The options of a comparison, shared by the explorer, report, dump and
+ * export: --diff (BASE NEW), --normalize and --ignore-module.
+ */
+enum {
+	CLI_OPT_DIFF = 1030,
+	CLI_OPT_NORMALIZE,
+	CLI_OPT_IGNORE_MODULE,
+};
+
+#define CLI_DIFF_OPTIONS \
+	{ "diff", no_argument, NULL, CLI_OPT_DIFF }, \
+	{ "normalize", no_argument, NULL, CLI_OPT_NORMALIZE }, \
+	{ "ignore-module", no_argument, NULL, CLI_OPT_IGNORE_MODULE }
+
+/* What CLI_DIFF_OPTIONS set. */
+struct cli_diff {
+	bool diff;      /* --diff: the two files are BASE and NEW */
+	bool normalize; /* --normalize: BASE scaled to NEW's total */
+	unsigned flags; /* diff.h's DIFF_IGNORE_MODULE, from --ignore-module */
+};
+
+/* Handle c if it is a comparison option: CLI_NEXT, or CLI_OWN. */
+int cli_diff_option(struct cli_diff *d, int c);
 /*
  * For the subcommands: model_apply_spec(), printing its error. Returns
  * CLI_NEXT, or EXIT_USAGE after the error.
