@@ -151,15 +151,17 @@ struct model {
 	 */
 	struct profile grouped;
 	/*
-	 * The Left Heavy tree and function weights of the lens before its
-	 * last change of transforms or time range, kept so that undoing
-	 * that change is instant (stash_key says which lens they are of).
-	 * When they are of no use, their arrays are where the next tree is
-	 * built, which spares a big tree fresh memory.
+	 * The Left Heavy tree, function weights and Sandwich rows of the
+	 * lens before its last change of transforms or time range, kept so
+	 * that undoing that change is instant (stash_key says which lens
+	 * they are of). When they are of no use, their arrays are where the
+	 * next tree and rows are built, which spares a big tree fresh memory.
 	 */
 	struct calltree stash_tree;
 	struct func_stats *stash_fstats; /* owned, or NULL */
-	bool stash_ok, stash_has_fstats, stash_fstats_exact;
+	struct sandwich_rows stash_rows; /* with no scratch of its own */
+	uint64_t stash_rows_sgen, stash_rows_dgen; /* the rows' rows_sgen, rows_dgen */
+	bool stash_ok, stash_has_fstats, stash_fstats_exact, stash_has_rows;
 	struct lens_key {
 		uint64_t level;       /* the top transform's lens_level.id, 0 for none */
 		uint64_t pick_gen;    /* the samples kept, but for the time range */

@@ -39,6 +39,7 @@ model_init(struct model *m, struct profile_set *ps)
 	m->time_gen = 1;
 	m->search_gen = 1;
 	sandwich_rows_init(&m->rows);
+	sandwich_rows_init(&m->stash_rows);
 }
 
 static void
@@ -60,6 +61,7 @@ model_release(struct model *m)
 	calltree_release(&m->tree);
 	calltree_release(&m->stash_tree);
 	free(m->stash_fstats);
+	sandwich_rows_release(&m->stash_rows);
 	free(m->set_marks);
 	timeline_release(&m->timeline);
 	func_table_release(&m->funcs);
@@ -130,27 +132,30 @@ model_set_threads(struct model *m, const bool *mask)
 	m->generation++;
 }
 
-static void stash_before(const struct model *m, struct lens_key *k, bool *tree_ok,
-			 bool *fstats_ok);
-static void stash_after(struct model *m, const struct lens_key *before, bool tree_ok,
-			bool fstats_ok);
+/* What of the lens before a change of transforms or time range is current. */
+struct stash_state {
+	struct lens_key key;
+	bool tree_ok, fstats_ok, rows_ok;
+};
+
+static void stash_before(const struct model *m, struct stash_state *before);
+static void stash_after(struct model *m, const struct stash_state *before);
 
 void
 model_set_time(struct model *m, bool timed, int64_t t0, int64_t t1)
 {
-	struct lens_key before;
-	bool tree_ok, fstats_ok;
+	struct stash_state before;
 
 	if (timed == m->lens.timed && (!timed || (t0 == m->lens.t0 && t1 == m->lens.t1)))
 		return;
-	stash_before(m, &before, &tree_ok, &fstats_ok);
+	stash_before(m, &before);
 	m->lens.timed = timed;
 	m->lens.t0 = timed ? t0 : 0;
 	m->lens.t1 = timed ? t1 : 0;
 	m->sel_gen++;
 	m->time_gen++;
 	m->generation++;
-	stash_after(m, &before, tree_ok, fstats_ok);
+	stash_after(m, &before);
 }
 
 void
@@ -614,54 +619,80 @@ lens_key_eq(const struct lens_key *a, const struct lens_key *b)
 
 /* Before a change of transforms or time range: which lens is current, and what of it. */
 static void
-stash_before(const struct model *m, struct lens_key *k, bool *tree_ok, bool *fstats_ok)
+stash_before(const struct model *m, struct stash_state *before)
 {
-	lens_key_now(m, k);
-	*tree_ok = m->tree_gen == m->generation;
-	*fstats_ok = m->fstats_gen == m->generation && m->fstats;
+	lens_key_now(m, &before->key);
+	before->tree_ok = m->tree_gen == m->generation;
+	before->fstats_ok = m->fstats_gen == m->generation && m->fstats;
+	before->rows_ok = m->rows_gen == m->generation;
+}
+
+/* Swap the rows of a and b, but not the sort's scratch: it stays with a, where the builds are. */
+static void
+rows_swap(struct sandwich_rows *a, struct sandwich_rows *b)
+{
+	struct sandwich_rows t = *a;
+	void *scratch = a->scratch;
+	size_t size = a->scratch_size;
+
+	*a = *b;
+	*b = t;
+	b->scratch = a->scratch;
+	b->scratch_size = a->scratch_size;
+	a->scratch = scratch;
+	a->scratch_size = size;
 }
 
 /*
- * After it: the tree and function weights of the lens before (current
- * then, as stash_before() says) become the stash, and the stash's own
- * become current if they are of the lens now: an undo. Otherwise they
- * are left stale, as memory for the next build. Function weights are
- * sized by the functions: only those of the same build are kept.
+ * After it: the tree, function weights and Sandwich rows of the lens
+ * before (current then, as stash_before() says) become the stash, and
+ * the stash's own become current if they are of the lens now: an undo.
+ * Otherwise they are left stale, as memory for the next build. Function
+ * weights are sized by the functions: only those of the same build are
+ * kept, and the rows, sorted by them, only with them.
  */
 static void
-stash_after(struct model *m, const struct lens_key *before, bool tree_ok, bool fstats_ok)
+stash_after(struct model *m, const struct stash_state *before)
 {
 	struct lens_key now;
 	struct calltree t;
 	struct func_stats *st;
-	bool hit, st_ok, exact;
+	bool hit, st_ok, exact, rows_ok;
+	uint64_t rows_sgen = m->stash_rows_sgen, rows_dgen = m->stash_rows_dgen;
 
 	lens_key_now(m, &now);
 	hit = m->stash_ok && lens_key_eq(&m->stash_key, &now);
-	if (!tree_ok && !hit)
+	if (!before->tree_ok && !hit)
 		return;
 	st_ok = m->stash_has_fstats && m->funcs_built &&
 		m->stash_fstats_builds == m->funcs_builds;
 	exact = m->stash_fstats_exact;
+	rows_ok = m->stash_has_rows;
 
 	t = m->stash_tree;
 	m->stash_tree = m->tree;
 	m->tree = t;
-	m->stash_key = *before;
-	m->stash_ok = tree_ok;
+	m->stash_key = before->key;
+	m->stash_ok = before->tree_ok;
 
 	st = m->stash_fstats;
 	if (st && !st_ok) {
 		free(st);
 		st = NULL;
 	}
-	m->stash_has_fstats = fstats_ok && m->fstats && m->funcs_built;
+	m->stash_has_fstats = before->fstats_ok && m->fstats && m->funcs_built;
 	m->stash_fstats = m->fstats;
 	m->stash_fstats_exact = m->fstats_exact;
 	m->stash_fstats_builds = m->funcs_builds;
 	m->fstats = st;
 	m->fstats_gen = 0;
 	m->tree_gen = 0;
+
+	rows_swap(&m->rows, &m->stash_rows);
+	m->stash_has_rows = before->rows_ok && m->stash_has_fstats;
+	m->stash_rows_sgen = m->rows_sgen;
+	m->stash_rows_dgen = m->rows_dgen;
+	m->rows_gen = 0;
 	if (!hit)
 		return;
 	/* The view is the same, but may have moved with the lens's levels. */
@@ -670,6 +701,12 @@ stash_after(struct model *m, const struct lens_key *before, bool tree_ok, bool f
 	if (st_ok && st) {
 		m->fstats_exact = exact;
 		m->fstats_gen = m->generation;
+		/* Their search and comparison may have changed since: model_sandwich_rows() asks. */
+		if (rows_ok) {
+			m->rows_gen = m->generation;
+			m->rows_sgen = rows_sgen;
+			m->rows_dgen = rows_dgen;
+		}
 	}
 }
 
@@ -679,36 +716,34 @@ model_push_transform(struct model *m, enum lens_kind kind, const char *arg,
 {
 	uint32_t frames = m->ps->nr_frames;
 	struct search_re *re;
-	struct lens_key before;
-	bool tree_ok, fstats_ok;
+	struct stash_state before;
 
 	/* Check the argument before the caches go: a bad one changes nothing. */
 	if (lens_check_arg(kind, arg, &re, err))
 		return -1;
 	search_re_free(re);
-	stash_before(m, &before, &tree_ok, &fstats_ok);
+	stash_before(m, &before);
 	m->lens.set_marks = set_marks(m);
 	release_view_caches(m);
 	if (lens_push(&m->lens, m->ps, kind, arg, err))
 		return -1;
 	transforms_changed(m, frames);
-	stash_after(m, &before, tree_ok, fstats_ok);
+	stash_after(m, &before);
 	return 0;
 }
 
 bool
 model_pop_transform(struct model *m)
 {
-	struct lens_key before;
-	bool tree_ok, fstats_ok;
+	struct stash_state before;
 
 	if (!m->lens.nr_levels)
 		return false;
-	stash_before(m, &before, &tree_ok, &fstats_ok);
+	stash_before(m, &before);
 	release_view_caches(m);
 	lens_pop(&m->lens);
 	transforms_changed(m, m->ps->nr_frames);
-	stash_after(m, &before, tree_ok, fstats_ok);
+	stash_after(m, &before);
 	return true;
 }
 
@@ -716,18 +751,17 @@ bool
 model_redo_transform(struct model *m)
 {
 	uint32_t frames = m->ps->nr_frames;
-	struct lens_key before;
-	bool tree_ok, fstats_ok;
+	struct stash_state before;
 
 	if (!m->lens.nr_redo)
 		return false;
-	stash_before(m, &before, &tree_ok, &fstats_ok);
+	stash_before(m, &before);
 	m->lens.set_marks = set_marks(m);
 	release_view_caches(m);
 	if (!lens_redo(&m->lens, m->ps))
 		return false;
 	transforms_changed(m, frames);
-	stash_after(m, &before, tree_ok, fstats_ok);
+	stash_after(m, &before);
 	return true;
 }
 

@@ -629,6 +629,101 @@ test_pop_keeps_base(void **state)
 	model_release(&m);
 }
 
+/* The names of rows, joined by '|': what the Sandwich table lists, in its order. */
+static char *
+row_names(struct model *m, const struct sandwich_rows *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (uint32_t i = 0; i < r->nr; i++) {
+		strbuf_addstr(&sb, i ? "|" : "");
+		strbuf_addstr(&sb, ps_get(m->ps, model_funcs(m)->funcs[r->rows[i]].name));
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * The Sandwich rows are kept with the tree: undone, a change gives back
+ * the rows of the lens before it, unless what they are of changed
+ * meanwhile (the search that filters them, their functions).
+ */
+static void
+test_pop_keeps_rows(void **state)
+{
+	struct model m;
+	struct tf_error err = TF_ERROR_INIT;
+	size_t off;
+	char *before, *got;
+
+	(void)state;
+	setup(&m);
+	/* The tree too, as Left Heavy shows: the stash is of a lens whose tree was current. */
+	exercise(&m);
+	before = row_names(&m, model_sandwich_rows(&m, SANDWICH_BY_TOTAL, false, false));
+	assert_string_equal(before, "A|idle|G|F|H|B|C|E|D");
+	assert_int_equal(model_push_transform(&m, LENS_MERGE_FUNCTION, "^F$", &err), 0);
+	exercise(&m);
+	got = row_names(&m, model_sandwich_rows(&m, SANDWICH_BY_TOTAL, false, false));
+	assert_string_equal(got, "A|idle|G|H|B|C|E|D");
+	free(got);
+	assert_true(model_pop_transform(&m));
+	/* Current at once: no build. */
+	assert_int_equal(m.rows_gen, m.generation);
+	check_model(&m);
+	got = row_names(&m, model_sandwich_rows(&m, SANDWICH_BY_TOTAL, false, false));
+	assert_string_equal(got, before);
+	free(got);
+
+	/* A time range set and cleared, as Esc does. */
+	model_set_time(&m, true, 25, 55);
+	exercise(&m);
+	got = row_names(&m, model_sandwich_rows(&m, SANDWICH_BY_TOTAL, false, false));
+	assert_string_equal(got, "A|G|F|H|C|B|E");
+	free(got);
+	model_set_time(&m, false, 0, 0);
+	assert_int_equal(m.rows_gen, m.generation);
+	got = row_names(&m, model_sandwich_rows(&m, SANDWICH_BY_TOTAL, false, false));
+	assert_string_equal(got, before);
+	free(got);
+
+	/* Rows filtered by a search, then another search meanwhile: built again. */
+	model_set_search(&m, search_re_new("^[BC]$", 6, &off, &err));
+	exercise(&m);
+	got = row_names(&m, model_sandwich_rows(&m, SANDWICH_BY_TOTAL, false, true));
+	assert_string_equal(got, "B|C");
+	free(got);
+	assert_int_equal(model_push_transform(&m, LENS_DROP_FUNCTION, "^C$", &err), 0);
+	exercise(&m);
+	got = row_names(&m, model_sandwich_rows(&m, SANDWICH_BY_TOTAL, false, true));
+	assert_string_equal(got, "B");
+	free(got);
+	model_set_search(&m, search_re_new("^[FGH]$", 7, &off, &err));
+	assert_true(model_pop_transform(&m));
+	/* Kept, but of the search before: model_sandwich_rows() makes them again. */
+	assert_int_equal(m.rows_gen, m.generation);
+	check_model(&m);
+	got = row_names(&m, model_sandwich_rows(&m, SANDWICH_BY_TOTAL, false, true));
+	assert_string_equal(got, "G|F|H");
+	free(got);
+	check_model(&m);
+
+	/* New functions meanwhile (collapse-module): the rows are made again. */
+	model_set_search(&m, NULL);
+	model_sandwich_rows(&m, SANDWICH_BY_TOTAL, false, false);
+	assert_int_equal(model_push_transform(&m, LENS_COLLAPSE_MODULE, "^m$", &err), 0);
+	exercise(&m);
+	model_sandwich_rows(&m, SANDWICH_BY_TOTAL, false, false);
+	assert_true(model_pop_transform(&m));
+	assert_int_not_equal(m.rows_gen, m.generation);
+	got = row_names(&m, model_sandwich_rows(&m, SANDWICH_BY_TOTAL, false, false));
+	assert_string_equal(got, before);
+	free(got);
+	check_model(&m);
+	free(before);
+	tf_error_release(&err);
+	model_release(&m);
+}
+
 
 /* ------------------------------------------------- incremental vs full */
 
@@ -770,6 +865,16 @@ prop_compare(struct model *m)
 	}
 	free(walked.outermost);
 	free(want);
+	/* Rows current now (kept from before a change) are those a fresh build makes. */
+	if (m->rows_gen == m->generation && !m->rows.filtered) {
+		struct sandwich_rows fresh;
+
+		sandwich_rows_init(&fresh);
+		sandwich_rows_build(&fresh, m->ps, ft, st, NULL, m->rows.by, m->rows.reverse, NULL);
+		assert_int_equal(fresh.nr, m->rows.nr);
+		assert_memory_equal(fresh.rows, m->rows.rows, sizeof(*fresh.rows) * fresh.nr);
+		sandwich_rows_release(&fresh);
+	}
 	for (int by = 0; by < 3; by++)
 		for (int rev = 0; rev < 2; rev++) {
 			model_sandwich_rows(m, (enum sandwich_sort)by, rev, false);
@@ -1180,6 +1285,7 @@ main(void)
 		cmocka_unit_test(test_time_range),
 		cmocka_unit_test(test_count_samples),
 		cmocka_unit_test(test_pop_keeps_base),
+		cmocka_unit_test(test_pop_keeps_rows),
 		cmocka_unit_test(test_incremental_matches_full),
 		cmocka_unit_test(test_check_catches_damage),
 		cmocka_unit_test(test_parse),
