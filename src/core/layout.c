@@ -472,11 +472,45 @@ cell_end(const struct tree_walk *w, uint64_t c)
 	return v->x0 + q + (rem != 0);
 }
 
+/*
+ * How far ahead the walk asks for nodes' data. A tree of a million nodes
+ * is tens of MiB in eight arrays, and the few thousand nodes a view
+ * reaches lie anywhere in them: read in turn, each node is a handful of
+ * cache and TLB misses, one after the other, and the walk waits on
+ * memory rather than computes (a tree just built or swapped in by an
+ * undo is cold). Asked for ahead, the misses overlap.
+ */
+#define WALK_AHEAD 4
+
+/*
+ * Node n joins the next row: keep_parents() reads its children's count
+ * and height, and push_kids() its first child and deepest, if kept.
+ */
 static void
-push_node(struct layout *l, size_t *nr, stack_id n)
+push_node(struct layout *l, size_t *nr, const struct calltree *t, stack_id n)
 {
+	__builtin_prefetch(&t->nr_kids[n]);
+	__builtin_prefetch(&t->height[n]);
+	__builtin_prefetch(&t->first[n]);
+	__builtin_prefetch(&t->deepest[n]);
 	ALLOC_GROW(l->next, *nr + 1, l->alloc_next);
 	l->next[(*nr)++] = n;
+}
+
+/* The parent n's children ahead: their list, then the first ones' edges. */
+static void
+kids_prefetch(const struct calltree *t, stack_id n, bool edges)
+{
+	const stack_id *k = t->kids + t->first[n];
+
+	if (!edges) {
+		__builtin_prefetch(k);
+		return;
+	}
+	for (uint32_t i = 0; i < t->nr_kids[n] && i < 2; i++) {
+		__builtin_prefetch(&t->x0[k[i]]);
+		__builtin_prefetch(&t->total[k[i]]);
+	}
 }
 
 /* The kids of n in the view onto l->next, narrow ones a few per cell (above). */
@@ -488,14 +522,22 @@ push_kids(struct layout *l, size_t *nr, const struct tree_walk *w, stack_id n)
 	uint32_t lo = t->first[n], hi = lo + t->nr_kids[n];
 	uint64_t from = t->x0[n] > v->x0 ? t->x0[n] : v->x0;
 	stack_id deep = t->deepest[n];
-	uint32_t i = first_ending_after(&kid_ops, t, lo, hi, from);
+	/*
+	 * The first kid starts at n's left edge and has weight: when that
+	 * edge is in the view, the kid is the first to show, with no search.
+	 */
+	uint32_t i = t->x0[n] >= v->x0 ? lo : first_ending_after(&kid_ops, t, lo, hi, from);
 
 	while (i < hi && kid_start(t, i) < v->x1) {
 		stack_id k = t->kids[i];
 		uint32_t j, stop;
 
+		if (i + WALK_AHEAD < hi) {
+			__builtin_prefetch(&t->x0[t->kids[i + WALK_AHEAD]]);
+			__builtin_prefetch(&t->total[t->kids[i + WALK_AHEAD]]);
+		}
 		if (t->total[k] >= w->cell_w) {
-			push_node(l, nr, k);
+			push_node(l, nr, t, k);
 			i++;
 			continue;
 		}
@@ -503,14 +545,14 @@ push_kids(struct layout *l, size_t *nr, const struct tree_walk *w, stack_id n)
 		j = last_starting_by(&kid_ops, t, i, hi, cell_end(w, cell_of(w, kid_start(t, i))) - 1);
 		stop = j - i < LAYOUT_KEEP_NARROW ? j : i + LAYOUT_KEEP_NARROW - 1;
 		for (uint32_t m = i; m <= stop; m++)
-			push_node(l, nr, t->kids[m]);
+			push_node(l, nr, t, t->kids[m]);
 		if (j > stop) {
 			/* Jump to the deepest, if it is among the rest, and to the last. */
 			uint32_t d = first_ending_after(&kid_ops, t, stop + 1, j, t->x0[deep]);
 
 			if (d < j && t->kids[d] == deep)
-				push_node(l, nr, deep);
-			push_node(l, nr, t->kids[j]);
+				push_node(l, nr, t, deep);
+			push_node(l, nr, t, t->kids[j]);
 		}
 		i = j + 1;
 	}
@@ -580,8 +622,13 @@ layout_tree(struct layout *l, const struct calltree *t, const struct view *v)
 		size_t tmp_alloc;
 
 		/* The children of this row's parents that overlap the view, in x order. */
-		for (size_t k = 0; k < nr_nodes; k++)
+		for (size_t k = 0; k < nr_nodes; k++) {
+			if (k + 2 * WALK_AHEAD < nr_nodes)
+				kids_prefetch(t, l->nodes[k + 2 * WALK_AHEAD], false);
+			if (k + WALK_AHEAD < nr_nodes)
+				kids_prefetch(t, l->nodes[k + WALK_AHEAD], true);
 			push_kids(l, &nr_next, &w, l->nodes[k]);
+		}
 		if (nr_next > UINT32_MAX)
 			BUG("%zu nodes on one row", nr_next);
 		if (row_shown(v, row) && nr_next)
