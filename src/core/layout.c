@@ -54,6 +54,17 @@ layout_release(struct layout *l)
 static uint64_t
 mul_div(uint64_t a, uint32_t b, uint64_t c, uint64_t *rem)
 {
+	uint64_t p64;
+
+	/*
+	 * A layout asks this twice a slot and once a node: the product fits
+	 * in 64 bits but for weights of over 2^52 or so, and a 128-bit
+	 * division is a call to a library routine.
+	 */
+	if (!__builtin_mul_overflow(a, (uint64_t)b, &p64)) {
+		*rem = p64 % c;
+		return p64 / c;
+	}
 #ifdef __SIZEOF_INT128__
 	unsigned __int128 p = (unsigned __int128)a * b;
 
