@@ -210,6 +210,7 @@ struct model {
 	uint64_t ssw_build[2], ssw_sgen[2]; /* sandwich_builds, search_gen it is of */
 	struct sandwich_rows rows;
 	uint64_t rows_gen, rows_sgen;
+	bool rows_asked;             /* the table was shown: it follows the weights */
 
 	struct thread_table thread_tab; /* depends on the profile only */
 	size_t thread_tab_profile;

@@ -525,6 +525,29 @@ lens_keeps_all(struct model *m)
 	return true;
 }
 
+static void rows_build(struct model *m, enum sandwich_sort by, bool reverse,
+		       const struct search *s, const struct func_stats *base);
+
+/*
+ * Once the Sandwich table has been asked for, new function weights sort
+ * it again at once, in the order and with the filter last asked for: a
+ * change of the lens pays for it, within its budget, rather than the
+ * next keystroke, and the table is ready when its pane is shown. Not in
+ * a comparison, whose rows need the base's weights too, nor with a
+ * filter whose search has gone.
+ */
+static void
+rows_follow(struct model *m)
+{
+	const struct search *s = NULL;
+
+	if (!m->rows_asked || m->rows_gen == m->generation || model_diff_base(m))
+		return;
+	if (m->rows.filtered && !(s = model_search(m)))
+		return;
+	rows_build(m, m->rows.by, m->rows.reverse, s, NULL);
+}
+
 const struct func_stats *
 model_func_stats(struct model *m)
 {
@@ -540,13 +563,14 @@ model_func_stats(struct model *m)
 	m->fstats_gen = m->generation;
 	m->fstats_exact = lens_keeps_all(m) &&
 			  func_stats_figures(ft, model_profile(m), m->fstats);
-	if (m->fstats_exact)
-		return m->fstats;
 	/* A current tree has the subtree sums already. */
-	if (m->tree_gen == m->generation)
+	if (m->fstats_exact)
+		;
+	else if (m->tree_gen == m->generation)
 		func_stats_compute_sums(ft, model_view(m), w, m->tree.total, m->fstats);
 	else
 		func_stats_compute(ft, model_view(m), w, m->fstats);
+	rows_follow(m);
 	return m->fstats;
 }
 
@@ -1276,22 +1300,33 @@ const struct sandwich_rows *
 model_sandwich_rows(struct model *m, enum sandwich_sort by, bool reverse, bool filter)
 {
 	const struct search *s = filter ? model_search(m) : NULL;
-	const struct func_stats *st = model_func_stats(m);
 	const struct func_stats *base = model_base_func_stats(m);
 	struct sandwich_rows *r = &m->rows;
+
+	/* New weights bring the rows of the order asked last with them (rows_follow()). */
+	model_func_stats(m);
 
 	if (m->rows_gen == m->generation && r->by == by && r->reverse == reverse &&
 	    r->filtered == (s != NULL) && (!s || m->rows_sgen == m->search_gen) &&
 	    m->rows_dgen == m->diff.dgen)
 		return r;
+	m->rows_asked = true;
+	rows_build(m, by, reverse, s, base);
+	return r;
+}
+
+/* The rows of the current function weights, as asked (model_sandwich_rows()). */
+static void
+rows_build(struct model *m, enum sandwich_sort by, bool reverse, const struct search *s,
+	   const struct func_stats *base)
+{
 	/* Ranked once per build of the functions: every table after sorts numbers. */
 	model_funcs(m);
 	func_table_rank_names(&m->funcs, m->ps);
-	sandwich_rows_build(r, m->ps, &m->funcs, st, base, by, reverse, s);
+	sandwich_rows_build(&m->rows, m->ps, &m->funcs, m->fstats, base, by, reverse, s);
 	m->rows_gen = m->generation;
 	m->rows_sgen = m->search_gen;
 	m->rows_dgen = m->diff.dgen;
-	return r;
 }
 
 /* --------------------------------------------------------------- threads */

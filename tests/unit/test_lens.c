@@ -724,6 +724,64 @@ test_pop_keeps_rows(void **state)
 	model_release(&m);
 }
 
+/*
+ * Once asked for, the Sandwich rows follow new function weights at once,
+ * in the order and with the filter asked last; never before they are
+ * asked for, and not with a filter whose search has gone.
+ */
+static void
+test_rows_follow(void **state)
+{
+	struct model m;
+	struct tf_error err = TF_ERROR_INIT;
+	size_t off;
+	char *got;
+
+	(void)state;
+	setup(&m);
+	model_func_stats(&m);
+	assert_int_equal(model_push_transform(&m, LENS_MERGE_FUNCTION, "^F$", &err), 0);
+	model_func_stats(&m);
+	assert_int_equal(m.rows_gen, 0);
+
+	got = row_names(&m, model_sandwich_rows(&m, SANDWICH_BY_SELF, true, false));
+	assert_string_equal(got, "E|B|H|A|D|C|G|idle");
+	free(got);
+	assert_true(model_pop_transform(&m));
+	model_func_stats(&m);
+	assert_int_equal(m.rows_gen, m.generation);
+	check_model(&m);
+	/* The weights of the lens now, not the rows of before. */
+	got = row_names(&m, &m.rows);
+	assert_string_equal(got, "E|B|H|F|A|D|C|G|idle");
+	free(got);
+
+	/* Filtered: by the search of now. */
+	model_set_search(&m, search_re_new("^[BCD]$", 7, &off, &err));
+	got = row_names(&m, model_sandwich_rows(&m, SANDWICH_BY_TOTAL, false, true));
+	assert_string_equal(got, "B|C|D");
+	free(got);
+	model_set_search(&m, search_re_new("^[CD]$", 6, &off, &err));
+	model_set_time(&m, true, 5, 25);
+	model_func_stats(&m);
+	assert_int_equal(m.rows_gen, m.generation);
+	check_model(&m);
+	got = row_names(&m, &m.rows);
+	assert_string_equal(got, "D|C");
+	free(got);
+	/* The search gone: the filtered rows wait for the pane to ask. */
+	model_set_search(&m, NULL);
+	model_set_time(&m, false, 0, 0);
+	model_func_stats(&m);
+	assert_int_not_equal(m.rows_gen, m.generation);
+	got = row_names(&m, model_sandwich_rows(&m, SANDWICH_BY_TOTAL, false, false));
+	assert_string_equal(got, "A|idle|G|F|H|B|C|E|D");
+	free(got);
+	check_model(&m);
+	tf_error_release(&err);
+	model_release(&m);
+}
+
 
 /* ------------------------------------------------- incremental vs full */
 
@@ -1286,6 +1344,7 @@ main(void)
 		cmocka_unit_test(test_count_samples),
 		cmocka_unit_test(test_pop_keeps_base),
 		cmocka_unit_test(test_pop_keeps_rows),
+		cmocka_unit_test(test_rows_follow),
 		cmocka_unit_test(test_incremental_matches_full),
 		cmocka_unit_test(test_check_catches_damage),
 		cmocka_unit_test(test_parse),
