@@ -70,6 +70,12 @@ struct cell {
 	uint32_t split;
 };
 
+/* A node of a row of the tree walk, with its x range [x0, x1) read once. */
+struct layout_node {
+	uint64_t x0, x1;
+	uint32_t node;
+};
+
 /* The last layout; reuse one across calls to save allocations. */
 struct layout {
 	struct box *boxes;  /* by row, then by col0; valid until the next layout */
@@ -85,7 +91,7 @@ struct layout {
 	/* Scratch space, kept between calls. */
 	uint32_t *slot;      /* owner of each slot of a row */
 	uint8_t *slot_narrow; /* whether that owner is narrower than a cell */
-	uint32_t *nodes, *next;
+	struct layout_node *nodes, *next; /* the tree walk's rows */
 	size_t alloc_slot, alloc_nodes, alloc_next;
 };
 

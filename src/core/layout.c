@@ -404,34 +404,23 @@ static const struct seq_ops kid_ops = {
 	.node = kid_node,
 };
 
-/* A row of the tree: the list of its nodes in x order. */
-struct tree_row {
-	const struct calltree *t;
-	const uint32_t *nodes;
-};
-
+/* A row of the tree: its nodes in x order, with their ranges. */
 static uint64_t
 row_start_x(const void *src, uint32_t i)
 {
-	const struct tree_row *r = src;
-
-	return r->t->x0[r->nodes[i]];
+	return ((const struct layout_node *)src)[i].x0;
 }
 
 static uint64_t
 row_end_x(const void *src, uint32_t i)
 {
-	const struct tree_row *r = src;
-
-	return r->t->x0[r->nodes[i]] + r->t->total[r->nodes[i]];
+	return ((const struct layout_node *)src)[i].x1;
 }
 
 static uint32_t
 row_node(const void *src, uint32_t i)
 {
-	const struct tree_row *r = src;
-
-	return r->nodes[i];
+	return ((const struct layout_node *)src)[i].node;
 }
 
 static const struct seq_ops tree_row_ops = {
@@ -489,81 +478,95 @@ cell_end(const struct tree_walk *w, uint64_t c)
  * reaches lie anywhere in them: read in turn, each node is a handful of
  * cache and TLB misses, one after the other, and the walk waits on
  * memory rather than computes (a tree just built or swapped in by an
- * undo is cold). Asked for ahead, the misses overlap.
+ * undo is cold). Asked for ahead, the misses overlap. A node's x range
+ * is read once, when its row is made, and goes with it: siblings lie
+ * edge to edge, so a family's edges are a running sum of its totals.
  */
 #define WALK_AHEAD 4
 
 /*
- * Node n joins the next row: keep_parents() reads its children's count
- * and height, and push_kids() its first child and deepest, if kept.
+ * Node n, over [x0, x1), joins the next row: keep_parents() reads its
+ * children's count and height, and push_kids() its first child and
+ * deepest, if kept.
  */
 static void
-push_node(struct layout *l, size_t *nr, const struct calltree *t, stack_id n)
+push_node(struct layout *l, size_t *nr, const struct calltree *t, stack_id n, uint64_t x0,
+	  uint64_t x1)
 {
 	__builtin_prefetch(&t->nr_kids[n]);
 	__builtin_prefetch(&t->height[n]);
 	__builtin_prefetch(&t->first[n]);
 	__builtin_prefetch(&t->deepest[n]);
 	ALLOC_GROW(l->next, *nr + 1, l->alloc_next);
-	l->next[(*nr)++] = n;
+	l->next[(*nr)++] = (struct layout_node){ x0, x1, n };
 }
 
-/* The parent n's children ahead: their list, then the first ones' edges. */
+/* The parent n's children ahead: their list, then the first ones' totals. */
 static void
-kids_prefetch(const struct calltree *t, stack_id n, bool edges)
+kids_prefetch(const struct calltree *t, stack_id n, bool totals)
 {
 	const stack_id *k = t->kids + t->first[n];
 
-	if (!edges) {
+	if (!totals) {
 		__builtin_prefetch(k);
 		return;
 	}
-	for (uint32_t i = 0; i < t->nr_kids[n] && i < 2; i++) {
-		__builtin_prefetch(&t->x0[k[i]]);
+	for (uint32_t i = 0; i < t->nr_kids[n] && i < 2; i++)
 		__builtin_prefetch(&t->total[k[i]]);
-	}
 }
 
-/* The kids of n in the view onto l->next, narrow ones a few per cell (above). */
+/* The kids of p in the view onto l->next, narrow ones a few per cell (above). */
 static void
-push_kids(struct layout *l, size_t *nr, const struct tree_walk *w, stack_id n)
+push_kids(struct layout *l, size_t *nr, const struct tree_walk *w, const struct layout_node *p)
 {
 	const struct calltree *t = w->t;
 	const struct view *v = w->v;
-	uint32_t lo = t->first[n], hi = lo + t->nr_kids[n];
-	uint64_t from = t->x0[n] > v->x0 ? t->x0[n] : v->x0;
-	stack_id deep = t->deepest[n];
+	stack_id n = p->node, deep = t->deepest[n];
+	uint32_t lo = t->first[n], hi = lo + t->nr_kids[n], i = lo;
+	uint64_t x = p->x0;
+
 	/*
 	 * The first kid starts at n's left edge and has weight: when that
 	 * edge is in the view, the kid is the first to show, with no search.
 	 */
-	uint32_t i = t->x0[n] >= v->x0 ? lo : first_ending_after(&kid_ops, t, lo, hi, from);
-
-	while (i < hi && kid_start(t, i) < v->x1) {
+	if (p->x0 < v->x0) {
+		i = first_ending_after(&kid_ops, t, lo, hi, v->x0);
+		x = i < hi ? kid_start(t, i) : 0;
+	}
+	while (i < hi && x < v->x1) {
 		stack_id k = t->kids[i];
+		uint64_t total = t->total[k];
 		uint32_t j, stop;
 
 		if (i + WALK_AHEAD < hi) {
 			__builtin_prefetch(&t->x0[t->kids[i + WALK_AHEAD]]);
 			__builtin_prefetch(&t->total[t->kids[i + WALK_AHEAD]]);
 		}
-		if (t->total[k] >= w->cell_w) {
-			push_node(l, nr, t, k);
+		if (total >= w->cell_w) {
+			push_node(l, nr, t, k, x, x + total);
+			x += total;
 			i++;
 			continue;
 		}
 		/* Narrow from here on: the kids starting in this cell are [i, j]. */
-		j = last_starting_by(&kid_ops, t, i, hi, cell_end(w, cell_of(w, kid_start(t, i))) - 1);
+		j = last_starting_by(&kid_ops, t, i, hi, cell_end(w, cell_of(w, x)) - 1);
 		stop = j - i < LAYOUT_KEEP_NARROW ? j : i + LAYOUT_KEEP_NARROW - 1;
-		for (uint32_t m = i; m <= stop; m++)
-			push_node(l, nr, t, t->kids[m]);
+		for (uint32_t m = i; m <= stop; m++) {
+			uint64_t tm = m == i ? total : t->total[t->kids[m]];
+
+			push_node(l, nr, t, t->kids[m], x, x + tm);
+			x += tm;
+		}
 		if (j > stop) {
 			/* Jump to the deepest, if it is among the rest, and to the last. */
-			uint32_t d = first_ending_after(&kid_ops, t, stop + 1, j, t->x0[deep]);
+			uint64_t dx = t->x0[deep];
+			uint32_t d = first_ending_after(&kid_ops, t, stop + 1, j, dx);
 
 			if (d < j && t->kids[d] == deep)
-				push_node(l, nr, t, deep);
-			push_node(l, nr, t, t->kids[j]);
+				push_node(l, nr, t, deep, dx, dx + t->total[deep]);
+			x = kid_start(t, j);
+			push_node(l, nr, t, t->kids[j], x, x + t->total[t->kids[j]]);
+			x += t->total[t->kids[j]];
 		}
 		i = j + 1;
 	}
@@ -579,36 +582,34 @@ static size_t
 keep_parents(struct layout *l, const struct tree_walk *w, size_t nr)
 {
 	const struct calltree *t = w->t;
+	struct layout_node *next = l->next;
 	size_t kept = 0, i = 0;
 
 	while (i < nr) {
-		stack_id n = l->next[i];
+		stack_id n = next[i].node;
 		uint64_t cell;
 		size_t end, deepest = i, count = 0;
 
-		if (t->total[n] >= w->cell_w || !t->nr_kids[n]) {
+		if (next[i].x1 - next[i].x0 >= w->cell_w || !t->nr_kids[n]) {
 			if (t->nr_kids[n])
-				l->next[kept++] = n;
+				next[kept++] = next[i];
 			i++;
 			continue;
 		}
-		cell = cell_of(w, t->x0[n]);
+		cell = cell_of(w, next[i].x0);
 		for (end = i; end < nr; end++) {
-			stack_id m = l->next[end];
-
-			if (t->total[m] >= w->cell_w || cell_of(w, t->x0[m]) != cell)
+			if (next[end].x1 - next[end].x0 >= w->cell_w ||
+			    cell_of(w, next[end].x0) != cell)
 				break;
-			if (t->height[m] > t->height[l->next[deepest]])
+			if (t->height[next[end].node] > t->height[next[deepest].node])
 				deepest = end;
 		}
 		for (size_t j = i; j < end; j++) {
-			stack_id m = l->next[j];
-
-			if (!t->nr_kids[m] ||
+			if (!t->nr_kids[next[j].node] ||
 			    (count >= LAYOUT_KEEP_NARROW && j != deepest && j != end - 1))
 				continue;
 			count++;
-			l->next[kept++] = m;
+			next[kept++] = next[j];
 		}
 		i = end;
 	}
@@ -626,25 +627,24 @@ layout_tree(struct layout *l, const struct calltree *t, const struct view *v)
 		return;
 	w.cell_w = span / v->width + (span % v->width != 0);
 	ALLOC_GROW(l->nodes, 1, l->alloc_nodes);
-	l->nodes[nr_nodes++] = STACK_ROOT;
+	l->nodes[nr_nodes++] = (struct layout_node){ 0, t->total[STACK_ROOT], STACK_ROOT };
 	for (uint32_t row = 0; nr_nodes && !row_past(v, row); row++) {
 		size_t nr_next = 0;
-		uint32_t *tmp;
+		struct layout_node *tmp;
 		size_t tmp_alloc;
 
 		/* The children of this row's parents that overlap the view, in x order. */
 		for (size_t k = 0; k < nr_nodes; k++) {
 			if (k + 2 * WALK_AHEAD < nr_nodes)
-				kids_prefetch(t, l->nodes[k + 2 * WALK_AHEAD], false);
+				kids_prefetch(t, l->nodes[k + 2 * WALK_AHEAD].node, false);
 			if (k + WALK_AHEAD < nr_nodes)
-				kids_prefetch(t, l->nodes[k + WALK_AHEAD], true);
-			push_kids(l, &nr_next, &w, l->nodes[k]);
+				kids_prefetch(t, l->nodes[k + WALK_AHEAD].node, true);
+			push_kids(l, &nr_next, &w, &l->nodes[k]);
 		}
 		if (nr_next > UINT32_MAX)
 			BUG("%zu nodes on one row", nr_next);
 		if (row_shown(v, row) && nr_next)
-			lay_row(l, v, row, &tree_row_ops, &(struct tree_row){ t, l->next }, 0,
-				(uint32_t)nr_next);
+			lay_row(l, v, row, &tree_row_ops, l->next, 0, (uint32_t)nr_next);
 		nr_nodes = keep_parents(l, &w, nr_next);
 		tmp = l->nodes;
 		l->nodes = l->next;
