@@ -383,7 +383,10 @@ tick(void)
 /*
  * The next keystroke after a change of the lens: the first model queries
  * a redraw makes, the Left Heavy layout of 200 x 60 cells over the tree
- * (*layout) and the Sandwich table of functions by total (*rows).
+ * (*layout) and the Sandwich table of functions by total (*rows). The
+ * first call asks for the table: from then on, the model sorts it with
+ * each change's function weights (in the change's time, lens_work()),
+ * as in the UI once the Sandwich pane has been shown.
  */
 static void
 keystroke(struct model *m, double *layout, double *rows)
@@ -424,7 +427,7 @@ lens_work(struct model *m)
 	t3 = tick();
 	model_func_stats(m);
 	if (split)
-		printf("    (weights %.1f, tree %.1f, marks %.1f, function weights %.1f ms)\n",
+		printf("    (weights %.1f, tree %.1f, marks %.1f, function weights and rows %.1f ms)\n",
 		       t1 - t0, t2 - t1, t3 - t2, tick() - t3);
 }
 

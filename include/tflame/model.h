@@ -438,7 +438,12 @@ const struct search_index *model_search_sandwich(struct model *m, func_id func, 
  * The rows of the Sandwich table in the order asked for; with filter set
  * and a search current, only the functions it matches. In diff mode a
  * function with weight on either side has a row, and the delta orders
- * compare with model_base_func_stats().
+ * compare with model_base_func_stats(). Once asked for (outside diff
+ * mode), the table follows the lens: model_func_stats() sorts it with
+ * new weights, in the order and with the filter asked last, so that a
+ * change of the lens pays for it and the next redraw finds it built;
+ * undoing a change gives back the rows of the lens before, as it gives
+ * back its tree.
  */
 const struct sandwich_rows *model_sandwich_rows(struct model *m, enum sandwich_sort by,
 						bool reverse, bool filter);
