@@ -54,7 +54,8 @@ enum symbol_mode {
 	 * not JIT) and, once loaded, resolve them with libdw: names for
 	 * perf's [unknown] (FRAME_UNNAMED), inline chains as frames of
 	 * their own, file:line and source positions (resolve.h).
-	 * import_file() does this.
+	 * import_file() does this. Unless symbols_later, an importer's load
+	 * may leave loose stacks (profile.h), which the resolving interns.
 	 */
 	SYMBOLS_RESOLVE,
 	/*

@@ -218,6 +218,16 @@ struct profile_set {
 	struct stack_node *stacks;
 	uint32_t nr_stacks, alloc_stacks;
 	struct stack_children kids;
+	/*
+	 * Loose stacks (profile_set_merge_loose()): stacks of another set
+	 * appended without being interned, loose[i] being stack nr_stacks + i
+	 * (its parent and frame ids are this set's). Between that merge and
+	 * the rewrite that interns them (profile_set_rewrite_build() reads
+	 * them like any other stack) samples may name them, but no stack may
+	 * be looked up or added. nr_loose is 0 in any other set.
+	 */
+	struct stack_node *loose;
+	uint32_t nr_loose, alloc_loose;
 
 	/*
 	 * Source positions: a prefix tree like the stacks, interned on
@@ -418,6 +428,25 @@ int profile_set_merge(struct profile_set *dst, struct profile_set *src,
 		      uint64_t line_offset, struct tf_error *err);
 
 /*
+ * profile_set_merge() for a set about to be rewritten, which interns every
+ * stack again: src's stacks are not interned in dst but appended to its
+ * loose stacks (struct profile_set), which costs no lookup and, for the
+ * first src, no copy (dst takes src's table). The rewrite of dst then
+ * makes the same stacks, with the same ids, as that of a dst merged with
+ * profile_set_merge(). When either set has source positions, which name
+ * stacks, it is profile_set_merge() after profile_set_intern_loose().
+ */
+int profile_set_merge_loose(struct profile_set *dst, struct profile_set *src,
+			    uint64_t line_offset, struct tf_error *err);
+
+/*
+ * Intern the loose stacks of ps, if any: ps then has the stacks, ids and
+ * samples' stacks that merging its parts with profile_set_merge() would
+ * have given it.
+ */
+void profile_set_intern_loose(struct profile_set *ps);
+
+/*
  * Check every invariant of the set: ids in range, stacks interned once with
  * parents before children and depth = parent depth + 1, hash tables that
  * find every entry, per-profile arrays and totals consistent. Returns 0, or
@@ -537,7 +566,7 @@ struct rewrite_opts {
  * or threads. Free it with profile_set_free().
  *
  * With map_out, *map_out is a new array (free() it): for every stack of
- * ps, the new stack that its samples now have. Returns NULL when
+ * ps (its loose stacks too), the new stack that its samples now have. Returns NULL when
  * o->cancel was set before the end. A big build (8 MiB of new stack
  * tables or more) runs a helper thread of its own while it builds the
  * stacks, to have their pages mapped in ahead; it is gone on return.

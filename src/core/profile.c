@@ -164,6 +164,7 @@ profile_set_free(struct profile_set *ps)
 	free(ps->frames);
 	free(ps->frame_slots);
 	stacks_release(ps);
+	free(ps->loose);
 	free(ps->srcs);
 	free(ps->src_slots);
 	free(ps->threads);
@@ -346,6 +347,8 @@ profile_set_find_stack(const struct profile_set *ps, stack_id parent, frame_id f
 {
 	uint32_t n;
 
+	if (ps->nr_loose)
+		BUG("looking a stack up in a set with loose stacks");
 	return stack_lookup(ps, parent, frame, &n);
 }
 
@@ -388,14 +391,16 @@ stack_get(struct profile_set *ps, stack_id parent, frame_id frame)
 stack_id
 profile_set_stack(struct profile_set *ps, stack_id parent, frame_id frame)
 {
+	if (ps->nr_loose)
+		BUG("adding a stack to a set with loose stacks");
 	return stack_get(ps, parent, frame);
 }
 
 void
 profile_set_clear_stacks(struct profile_set *ps)
 {
-	if (ps->nr_srcs > 1)
-		BUG("clearing the stacks of a set with source positions");
+	if (ps->nr_srcs > 1 || ps->nr_loose)
+		BUG("clearing the stacks of a set with source positions or loose stacks");
 	ps->nr_stacks = 1;
 	ps->kids.link[STACK_ROOT].first = STACK_ROOT;
 	memset(ps->kids.hub_slots, 0, sizeof(*ps->kids.hub_slots) * ((size_t)ps->kids.hub_mask + 1));
@@ -411,6 +416,8 @@ profile_set_swap_stacks(struct profile_set *ps, struct profile_set *view)
 
 	if (view->frames != ps->frames)
 		BUG("swapping the stacks of a set and a view of another");
+	if (ps->nr_loose)
+		BUG("swapping the stacks of a set with loose stacks");
 	ps->stacks = view->stacks;
 	ps->nr_stacks = view->nr_stacks;
 	ps->alloc_stacks = view->alloc_stacks;
@@ -909,9 +916,50 @@ profile_format_share(uint64_t part, uint64_t whole, struct strbuf *sb)
 	return true;
 }
 
-int
-profile_set_merge(struct profile_set *dst, struct profile_set *src, uint64_t line_offset,
-		  struct tf_error *err)
+/*
+ * Append src's stacks to dst's loose stacks, kmap[s] their ids in dst;
+ * fmap maps src's frames to dst's.
+ */
+static void
+merge_loose_stacks(struct profile_set *dst, struct profile_set *src, const uint32_t *fmap,
+		   uint32_t *kmap)
+{
+	const struct stack_node *from = src->stacks;
+	uint32_t n = src->nr_stacks - 1;
+	uint64_t first = (uint64_t)dst->nr_stacks + dst->nr_loose;
+	struct stack_node *to;
+
+	if (first + n >= STACK_BUSY - 2)
+		die("too many distinct stacks");
+	kmap[STACK_ROOT] = STACK_ROOT;
+	for (uint32_t i = 1; i <= n; i++)
+		kmap[i] = (uint32_t)first + i - 1;
+	if (!dst->loose) {
+		/* Take src's table, each entry one down (its root goes): no new memory. */
+		dst->loose = src->stacks;
+		dst->alloc_loose = src->alloc_stacks;
+		src->stacks = NULL;
+		free(src->kids.link);
+		free(src->kids.hub_slots);
+		src->kids.link = NULL;
+		src->kids.hub_slots = NULL;
+		stacks_init(src); /* empty, but valid */
+	} else {
+		ALLOC_GROW_BY(dst->loose, dst->nr_loose, n, dst->alloc_loose);
+	}
+	/* In order: in a taken table, entry i + 1 is read before entry i is written. */
+	to = dst->loose + dst->nr_loose;
+	for (uint32_t i = 0; i < n; i++) {
+		struct stack_node e = from[i + 1];
+
+		to[i] = (struct stack_node){ kmap[e.parent], fmap[e.frame], e.depth };
+	}
+	dst->nr_loose += n;
+}
+
+static int
+merge(struct profile_set *dst, struct profile_set *src, uint64_t line_offset, bool loose,
+      struct tf_error *err)
 {
 	uint32_t *smap = xmalloc(sizeof(*smap) * (intern_count(&src->strings) + 1));
 	uint32_t *fmap = xmalloc(sizeof(*fmap) * ((size_t)src->nr_frames + 1));
@@ -931,11 +979,15 @@ profile_set_merge(struct profile_set *dst, struct profile_set *src, uint64_t lin
 		f.file = smap[f.file];
 		fmap[i] = profile_set_frame(dst, &f);
 	}
-	/* Parents always precede children, so one forward pass suffices. */
-	kmap[STACK_ROOT] = STACK_ROOT;
-	for (uint32_t i = 1; i < src->nr_stacks; i++)
-		kmap[i] = profile_set_stack(dst, kmap[src->stacks[i].parent],
-					    fmap[src->stacks[i].frame]);
+	if (loose) {
+		merge_loose_stacks(dst, src, fmap, kmap);
+	} else {
+		/* Parents always precede children, so one forward pass suffices. */
+		kmap[STACK_ROOT] = STACK_ROOT;
+		for (uint32_t i = 1; i < src->nr_stacks; i++)
+			kmap[i] = profile_set_stack(dst, kmap[src->stacks[i].parent],
+						    fmap[src->stacks[i].frame]);
+	}
 	for (uint32_t i = 0; i < src->nr_threads; i++)
 		tmap[i] = profile_set_thread(dst, src->threads[i].pid, src->threads[i].tid,
 					     smap[src->threads[i].comm]);
@@ -1030,6 +1082,25 @@ profile_set_merge(struct profile_set *dst, struct profile_set *src, uint64_t lin
 	free(tmap);
 	free(qmap);
 	return ret;
+}
+
+int
+profile_set_merge(struct profile_set *dst, struct profile_set *src, uint64_t line_offset,
+		  struct tf_error *err)
+{
+	profile_set_intern_loose(dst);
+	profile_set_intern_loose(src);
+	return merge(dst, src, line_offset, false, err);
+}
+
+int
+profile_set_merge_loose(struct profile_set *dst, struct profile_set *src, uint64_t line_offset,
+			struct tf_error *err)
+{
+	if (dst->nr_srcs > 1 || src->nr_srcs > 1)
+		return profile_set_merge(dst, src, line_offset, err);
+	profile_set_intern_loose(src);
+	return merge(dst, src, line_offset, true, err);
 }
 
 /* The flattened answers of a rewrite: what old frame f became is [first[f], first[f + 1]). */
@@ -1356,9 +1427,10 @@ rewrite_build(const struct profile_set *ps, struct profile_set *consumed, frame_
 {
 	bool consume = consumed != NULL;
 	const struct frame *old = ps->frames;
-	const struct stack_node *ostk = ps->stacks;
 	const struct src_node *osrc = ps->srcs;
-	uint32_t nold = ps->nr_frames, nstk = ps->nr_stacks, nosrc = ps->nr_srcs;
+	uint32_t nold = ps->nr_frames, nosrc = ps->nr_srcs;
+	/* The old stacks: ps's, then its loose ones, stacks [nint, nstk). */
+	uint32_t nint = ps->nr_stacks, nstk = ps->nr_stacks + ps->nr_loose;
 	struct rewrite_run run = { o, 0 };
 	struct profile_set *out;
 	struct rewrite_map m;
@@ -1407,8 +1479,11 @@ rewrite_build(const struct profile_set *ps, struct profile_set *consumed, frame_
 	 * the same): one table, not a rehash per doubling, and nothing
 	 * moves under the helper.
 	 */
-	for (uint32_t s = 1; s < nstk; s++)
-		bound += m.first[ostk[s].frame + 1] - m.first[ostk[s].frame];
+	for (uint32_t s = 1; s < nstk; s++) {
+		frame_id f = s < nint ? ps->stacks[s].frame : ps->loose[s - nint].frame;
+
+		bound += m.first[f + 1] - m.first[f];
+	}
 	profile_set_reserve_stacks(out, bound < STACK_BUSY - 2 - out->nr_stacks
 						? (uint32_t)bound
 						: STACK_BUSY - 2 - out->nr_stacks);
@@ -1425,9 +1500,12 @@ rewrite_build(const struct profile_set *ps, struct profile_set *consumed, frame_
 	prefault_add(&pf, qmap, nstk, sizeof(*qmap), PREFAULT_BY_OLD);
 	prefault_start(&pf);
 	for (uint32_t s = 1; s < nstk; s++) {
-		frame_id f = ostk[s].frame;
-		stack_id cur = smap[ostk[s].parent];
-		src_id q = qmap ? qmap[ostk[s].parent] : SRC_ROOT;
+		/* Old stack s, and those after it up to end, in one table or the other. */
+		const struct stack_node *os = s < nint ? &ps->stacks[s] : &ps->loose[s - nint];
+		uint32_t end = s < nint ? nint : nstk;
+		frame_id f = os->frame;
+		stack_id cur = smap[os->parent];
+		src_id q = qmap ? qmap[os->parent] : SRC_ROOT;
 
 		if (!(s % REWRITE_STACKS)) {
 			prefault_progress(&pf, out->nr_stacks, s);
@@ -1440,26 +1518,26 @@ rewrite_build(const struct profile_set *ps, struct profile_set *consumed, frame_
 				goto cancelled;
 			}
 		}
-		if (s + 2 * REWRITE_AHEAD < nstk) {
+		if (s + 2 * REWRITE_AHEAD < end) {
 			/*
 			 * Most stacks continue the one before. One that starts
 			 * from a stack made long ago finds that one's new stack
 			 * and its children far away in memory: fetch them a few
 			 * stacks ahead, one link of the chain at a time.
 			 */
-			stack_id p = ostk[s + 2 * REWRITE_AHEAD].parent;
+			stack_id p = os[2 * REWRITE_AHEAD].parent;
 
 			__builtin_prefetch(&smap[p]);
 			if (absorbing)
 				__builtin_prefetch(&absorbing[p]);
-			p = ostk[s + REWRITE_AHEAD].parent;
+			p = os[REWRITE_AHEAD].parent;
 			if (p < s) {
 				stack_id np = smap[p];
 
 				__builtin_prefetch(&out->kids.link[np]);
 				__builtin_prefetch(&out->stacks[np]);
 			}
-			p = ostk[s + REWRITE_AHEAD / 2].parent;
+			p = os[REWRITE_AHEAD / 2].parent;
 			if (p < s) {
 				stack_id c = out->kids.link[smap[p]].first & ~STACK_BUSY;
 
@@ -1468,7 +1546,7 @@ rewrite_build(const struct profile_set *ps, struct profile_set *consumed, frame_
 			}
 		}
 		if (absorbing) {
-			if (absorbing[ostk[s].parent] && (fbits[f] & 2)) {
+			if (absorbing[os->parent] && (fbits[f] & 2)) {
 				/* Said already by the chain below it. */
 				smap[s] = cur;
 				if (qmap)
@@ -1630,6 +1708,23 @@ profile_set_rewrite(struct profile_set *ps, frame_rewrite_fn *fn, void *ctx)
 	profile_set_free(out);
 }
 
+/* Every frame as it is. */
+static void
+keep_frame(void *ctx, struct profile_set *ps, const struct frame *old, struct frame_rewrite *out)
+{
+	(void)ctx;
+	(void)ps;
+	(void)old;
+	(void)out;
+}
+
+void
+profile_set_intern_loose(struct profile_set *ps)
+{
+	if (ps->nr_loose)
+		profile_set_rewrite(ps, keep_frame, NULL);
+}
+
 /* A table holding want entries, every one an id in [first, end). */
 static int
 check_slots(const uint64_t *slots, uint32_t mask, uint32_t first, uint32_t end, uint32_t want,
@@ -1701,6 +1796,8 @@ profile_set_check(const struct profile_set *ps, struct tf_error *err)
 
 	if (intern_check(&ps->strings, err))
 		return -1;
+	if (ps->nr_loose)
+		return tf_error_set(err, "%u loose stacks", ps->nr_loose);
 	if (check_slots(ps->frame_slots, ps->frame_mask, 0, ps->nr_frames, ps->nr_frames, "frame",
 			err) ||
 	    check_slots(ps->kids.hub_slots, ps->kids.hub_mask, 1, ps->nr_stacks, ps->kids.nr_hub,
@@ -1828,6 +1925,7 @@ profile_set_memory(const struct profile_set *ps)
 	n += ((size_t)ps->frame_mask + 1) * sizeof(uint64_t);
 	n += (size_t)ps->alloc_stacks * sizeof(*ps->stacks);
 	n += (size_t)ps->alloc_stacks * sizeof(struct stack_link);
+	n += (size_t)ps->alloc_loose * sizeof(*ps->loose);
 	n += ((size_t)ps->kids.hub_mask + 1) * sizeof(uint64_t);
 	n += (size_t)ps->alloc_threads * sizeof(*ps->threads);
 	n += ((size_t)ps->thread_mask + 1) * sizeof(uint64_t);

@@ -1882,7 +1882,8 @@ thread_count(const struct import_options *opts, uint64_t size)
 /*
  * Split the file into up to nthreads ranges that start at sample
  * boundaries, parse each into its own set on its own thread (the first on
- * this one, straight into ps), then merge the sets in file order.
+ * this one, straight into ps), then merge the sets in file order (their
+ * stacks loose, when the symbols will be resolved: import.h).
  */
 static int
 load_parallel(struct input *in, const struct import_options *opts, struct profile_set *ps,
@@ -1894,6 +1895,11 @@ load_parallel(struct input *in, const struct import_options *opts, struct profil
 	const char *excerpt = "";
 	int njobs = 0, ret = 0, failed = -1;
 	uint64_t start = 0;
+	/*
+	 * import_file() rewrites every stack when it resolves the symbols:
+	 * the ranges' stacks are interned then, once, rather than here too.
+	 */
+	bool loose = opts->symbols == SYMBOLS_RESOLVE && !opts->symbols_later;
 
 	for (int k = 1; k <= nthreads; k++) {
 		uint64_t b = size;
@@ -1960,8 +1966,10 @@ load_parallel(struct input *in, const struct import_options *opts, struct profil
 	for (int i = 0; i < njobs; i++) {
 		struct perf_job *job = &jobs[i];
 
-		if (!ret && i && profile_set_merge(ps, job->ps, offset, err))
-			ret = -1;
+		if (!ret && i && loose)
+			ret = profile_set_merge_loose(ps, job->ps, offset, err);
+		else if (!ret && i)
+			ret = profile_set_merge(ps, job->ps, offset, err);
 		if (!ret) {
 			samples += job->pp.samples;
 			if (job->pp.nr_bad && !nr_bad) {

@@ -329,6 +329,8 @@ import_file(const char *path, const char *format, const struct import_options *o
 			profile_set_free(ps);
 			return -1;
 		}
+		/* The resolving interned any loose stacks (import.h); none may leave. */
+		profile_set_intern_loose(ps);
 	} else if (opts->demangle && !opts->symbols_later) {
 		profile_set_demangle(ps);
 	}

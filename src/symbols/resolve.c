@@ -516,6 +516,7 @@ symbols_job_new(struct profile_set *ps, unsigned flags, int threads)
 	struct symbols_job *job;
 
 	if (!has_addresses(ps)) {
+		profile_set_intern_loose(ps);
 		demangle_only(ps, flags);
 		return NULL;
 	}
@@ -601,7 +602,7 @@ symbols_job_run(struct symbols_job *job, const struct rewrite_opts *o)
 	}
 	t1 = now_ms();
 	job->lookup_ms = t1 - t0;
-	job->nr_before = job->src->nr_stacks;
+	job->nr_before = job->src->nr_stacks + job->src->nr_loose;
 	summarize(job);
 	/* The addressed tables kept aside are the job's own: rewritten in place. */
 	if (job->owns_src)
@@ -641,15 +642,17 @@ symbols_job_apply(struct symbols_job *job, struct profile_set *ps, stack_id **ma
 	if (!job->result)
 		BUG("symbols_job_apply() before a finished symbols_job_run()");
 	if (map) {
-		uint32_t n = job->owns_src ? job->nr_shown : ps->nr_stacks;
+		uint32_t nint = src->nr_stacks, nstk = nint + src->nr_loose;
+		uint32_t n = job->owns_src ? job->nr_shown : ps->nr_stacks + ps->nr_loose;
 		stack_id *m = xcalloc(n ? n : 1, sizeof(*m)); /* STACK_ROOT: none */
 
-		for (uint32_t s = 1; s < src->nr_stacks; s++) {
+		for (uint32_t s = 1; s < nstk; s++) {
 			stack_id at = job->owns_src ? job->shown[s] : s;
+			stack_id parent = s < nint ? src->stacks[s].parent
+						   : src->loose[s - nint].parent;
 
 			if (at < n && m[at] == STACK_ROOT)
-				m[at] = chain_start(job->result, job->map[s],
-						    job->map[src->stacks[s].parent]);
+				m[at] = chain_start(job->result, job->map[s], job->map[parent]);
 		}
 		*map = m;
 	}

@@ -719,6 +719,172 @@ test_rewrite_big(void **state)
 	profile_set_free(ps);
 }
 
+/*
+ * A part of a profile for the loose merges: samples on pseudo-random paths
+ * over x@1, x@2 (which big_cb() makes chains of) and y, so that parts
+ * share many stacks; seed picks the paths, so the same part can be made
+ * twice.
+ */
+static struct profile_set *
+loose_part(uint32_t seed, size_t samples, const char *comm)
+{
+	struct profile_set *ps = profile_set_new();
+	frame_id kid[3] = { mkframe(ps, "y", "mod"), mkframe(ps, "x@1", "mod"),
+			    mkframe(ps, "x@2", "mod") };
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "cycles", 6), UNIT_EVENTS);
+	thread_id t = profile_set_thread(ps, 7, 8, ps_str(ps, comm, strlen(comm)));
+
+	for (size_t i = 0; i < samples; i++) {
+		stack_id s = STACK_ROOT;
+		int depth;
+
+		seed = seed * 1103515245u + 12345u;
+		depth = 1 + (int)(seed >> 16) % 9;
+		for (int d = 0; d < depth; d++) {
+			seed = seed * 1103515245u + 12345u;
+			s = profile_set_stack(ps, s, kid[(seed >> 16) % 3]);
+		}
+		assert_int_equal(profile_add_sample(p, s, 1 + i % 5, (int64_t)i, true, t, NULL),
+				 0);
+	}
+	return ps;
+}
+
+/* a and b hold the same tables and samples' stacks. */
+static void
+assert_same_sets(const struct profile_set *a, const struct profile_set *b)
+{
+	assert_int_equal(a->nr_frames, b->nr_frames);
+	assert_memory_equal(a->frames, b->frames, sizeof(*a->frames) * a->nr_frames);
+	assert_int_equal(a->nr_stacks, b->nr_stacks);
+	assert_memory_equal(a->stacks, b->stacks, sizeof(*a->stacks) * a->nr_stacks);
+	assert_int_equal(a->nr_threads, b->nr_threads);
+	assert_int_equal(a->nr_profiles, b->nr_profiles);
+	for (size_t i = 0; i < a->nr_profiles; i++) {
+		const struct profile *p = a->profiles[i], *q = b->profiles[i];
+
+		assert_int_equal(p->nr_samples, q->nr_samples);
+		assert_int_equal(p->total_weight, q->total_weight);
+		assert_memory_equal(p->stack, q->stack, sizeof(*p->stack) * p->nr_samples);
+		assert_memory_equal(p->thread, q->thread, sizeof(*p->thread) * p->nr_samples);
+	}
+}
+
+/*
+ * A loose merge of parts, then a rewrite, gives the set that merging them
+ * and then rewriting gives: the same stacks with the same ids. Between the
+ * two, the set fails its check; the parts are left empty and valid.
+ */
+static void
+test_merge_loose(void **state)
+{
+	const uint32_t seeds[3] = { 1, 2, 3 };
+	const size_t samples[3] = { 3000, 2000, 2500 };
+	struct profile_set *want = loose_part(seeds[0], samples[0], "a");
+	struct profile_set *got = loose_part(seeds[0], samples[0], "a");
+	struct tf_error err = TF_ERROR_INIT;
+	struct big_ctx ctx = { .cancel = NULL };
+	struct profile_set *out;
+	uint32_t nr_old, nr_parts = 0;
+	stack_id *map;
+
+	(void)state;
+	for (int k = 1; k < 3; k++) {
+		struct profile_set *w = loose_part(seeds[k], samples[k], k == 1 ? "b" : "a");
+		struct profile_set *g = loose_part(seeds[k], samples[k], k == 1 ? "b" : "a");
+
+		nr_parts += g->nr_stacks - 1;
+		assert_int_equal(profile_set_merge(want, w, 0, &err), 0);
+		assert_int_equal(profile_set_merge_loose(got, g, 0, &err), 0);
+		/* Both given up: no samples left, and still sets. */
+		assert_int_equal(g->profiles[0]->nr_samples, 0);
+		check_profile_set(g);
+		profile_set_free(w);
+		profile_set_free(g);
+	}
+	/* Parts 1 and 2 added their stacks, duplicates included, as they were. */
+	assert_int_equal(got->nr_loose, nr_parts);
+	assert_true(got->nr_stacks + got->nr_loose > want->nr_stacks);
+	assert_int_not_equal(profile_set_check(got, &err), 0);
+	assert_non_null(strstr(tf_error_text(&err), "loose stacks"));
+	tf_error_release(&err);
+	assert_int_equal(got->profiles[0]->nr_samples, 7500);
+	assert_int_equal(got->profiles[0]->total_weight, want->profiles[0]->total_weight);
+	assert_int_equal(got->nr_threads, 2);
+
+	/* The build maps every old stack, loose ones too. */
+	nr_old = got->nr_stacks + got->nr_loose;
+	out = profile_set_rewrite_build(got, big_cb, &ctx, NULL, &map);
+	assert_int_equal(out->nr_loose, 0);
+	for (size_t i = 0; i < got->profiles[0]->nr_samples; i++) {
+		assert_true(got->profiles[0]->stack[i] < nr_old);
+		assert_int_equal(out->profiles[0]->stack[i], map[got->profiles[0]->stack[i]]);
+	}
+	free(map);
+	profile_set_swap_tables(got, out);
+	profile_set_free(out);
+	profile_set_rewrite(want, big_cb, &ctx);
+	check_profile_set(got);
+	assert_same_sets(got, want);
+	profile_set_free(want);
+	profile_set_free(got);
+
+	/* Interned without a rewrite: the stacks of a plain merge. */
+	want = loose_part(seeds[0], samples[0], "a");
+	got = loose_part(seeds[0], samples[0], "a");
+	for (int k = 1; k < 3; k++) {
+		struct profile_set *w = loose_part(seeds[k], samples[k], "c");
+		struct profile_set *g = loose_part(seeds[k], samples[k], "c");
+
+		assert_int_equal(profile_set_merge(want, w, 0, &err), 0);
+		assert_int_equal(profile_set_merge_loose(got, g, 0, &err), 0);
+		profile_set_free(w);
+		profile_set_free(g);
+	}
+	profile_set_intern_loose(got);
+	assert_int_equal(got->nr_loose, 0);
+	check_profile_set(got);
+	assert_same_sets(got, want);
+
+	/* A plain merge into a set with loose stacks interns them first. */
+	{
+		struct profile_set *w = loose_part(9, 500, "d"), *g = loose_part(9, 500, "d");
+		struct profile_set *w2 = loose_part(10, 500, "d"), *g2 = loose_part(10, 500, "d");
+
+		assert_int_equal(profile_set_merge(want, w, 0, &err), 0);
+		assert_int_equal(profile_set_merge(want, w2, 0, &err), 0);
+		assert_int_equal(profile_set_merge_loose(got, g, 0, &err), 0);
+		assert_true(got->nr_loose > 0);
+		assert_int_equal(profile_set_merge(got, g2, 0, &err), 0);
+		assert_int_equal(got->nr_loose, 0);
+		check_profile_set(got);
+		assert_same_sets(got, want);
+		profile_set_free(w);
+		profile_set_free(g);
+		profile_set_free(w2);
+		profile_set_free(g2);
+	}
+	profile_set_free(want);
+	profile_set_free(got);
+
+	/* Source positions name stacks: a part with them is merged plainly. */
+	want = loose_part(1, 100, "a");
+	got = loose_part(1, 100, "a");
+	{
+		struct profile_set *g = loose_part(2, 100, "a");
+
+		profile_set_src(g, SRC_ROOT, 1, STR_EMPTY, 3);
+		assert_int_equal(profile_set_merge_loose(got, g, 0, &err), 0);
+		assert_int_equal(got->nr_loose, 0);
+		assert_int_equal(got->nr_srcs, 2);
+		check_profile_set(got);
+		profile_set_free(g);
+	}
+	tf_error_release(&err);
+	profile_set_free(want);
+	profile_set_free(got);
+}
+
 static void
 test_check_catches_bad_position(void **state)
 {
@@ -1149,6 +1315,7 @@ main(void)
 		cmocka_unit_test(test_rewrite),
 		cmocka_unit_test(test_rewrite_build_swap),
 		cmocka_unit_test(test_rewrite_big),
+		cmocka_unit_test(test_merge_loose),
 		cmocka_unit_test(test_check_catches_bad_position),
 		cmocka_unit_test(test_merge_positions),
 		cmocka_unit_test(test_merge_big),
