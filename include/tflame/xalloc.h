@@ -24,6 +24,12 @@ void *xcalloc(size_t nmemb, size_t size);
  */
 void *xzalloc_table(size_t nmemb, size_t size);
 void *xrealloc(void *ptr, size_t size);
+/*
+ * Ask for transparent huge pages on the block p of size bytes, as
+ * xmalloc() and xcalloc() do for a big one (4 MiB or more), which xrealloc()
+ * does not: for a block reallocated to the size it keeps. Returns p.
+ */
+void *xalloc_huge(void *p, size_t size);
 /* xrealloc() of nmemb * size bytes, dying on overflow of the product. */
 void *xreallocarray(void *ptr, size_t nmemb, size_t size);
 char *xstrdup(const char *s);

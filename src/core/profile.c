@@ -1318,31 +1318,6 @@ prefault_run(void *arg)
 	return NULL;
 }
 
-/*
- * Ask for transparent huge pages for the whole 2 MiB blocks inside
- * [p, p + bytes). Populated or not, a fresh 4 KiB page costs its first
- * touch more than writing it does: in a virtual machine with shadow page
- * tables, 24 MB of new stack table took 65 ms to write after
- * MADV_POPULATE_WRITE, against 1 ms for memory written before; in 2 MiB
- * pages, 512 times fewer, it took 3 to 10 ms. Where THP is off (or
- * "never"), madvise() fails and nothing changes.
- */
-static void
-advise_huge(void *p, size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-	uintptr_t huge = (uintptr_t)2 << 20;
-	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-	uintptr_t b = ((uintptr_t)p + bytes) & ~(huge - 1);
-
-	if (p && b > a)
-		madvise((void *)a, b - a, MADV_HUGEPAGE);
-#else
-	(void)p;
-	(void)bytes;
-#endif
-}
-
 /* Start populating what was added, if it is worth a thread. */
 static void
 prefault_start(struct prefault *pf)
@@ -1487,11 +1462,9 @@ rewrite_build(const struct profile_set *ps, struct profile_set *consumed, frame_
 	profile_set_reserve_stacks(out, bound < STACK_BUSY - 2 - out->nr_stacks
 						? (uint32_t)bound
 						: STACK_BUSY - 2 - out->nr_stacks);
-	advise_huge(out->stacks, sizeof(*out->stacks) * out->alloc_stacks);
-	advise_huge(out->kids.link, sizeof(*out->kids.link) * out->alloc_stacks);
-	advise_huge(smap, sizeof(*smap) * nstk);
-	if (qmap)
-		advise_huge(qmap, sizeof(*qmap) * nstk);
+	/* Written whole, and moved no more (xalloc.h). */
+	xalloc_huge(out->stacks, sizeof(*out->stacks) * out->alloc_stacks);
+	xalloc_huge(out->kids.link, sizeof(*out->kids.link) * out->alloc_stacks);
 	memset(&pf, 0, sizeof(pf));
 	prefault_add(&pf, out->stacks, out->alloc_stacks, sizeof(*out->stacks), PREFAULT_BY_NEW);
 	prefault_add(&pf, out->kids.link, out->alloc_stacks, sizeof(*out->kids.link),

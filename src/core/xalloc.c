@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static die_hook_fn *die_hook;
 static atomic_flag die_hook_ran = ATOMIC_FLAG_INIT;
@@ -53,6 +54,41 @@ bug_at(const char *file, int line, const char *fmt, ...)
 	abort();
 }
 
+/*
+ * A block of HUGE_BLOCK bytes or more from xmalloc() or xcalloc() asks for
+ * transparent huge pages on the whole 2 MiB blocks inside it. Populated or
+ * not, a fresh 4 KiB page costs its first touch more than writing it does:
+ * in a virtual machine with shadow page tables, writing 24 MB of fresh
+ * memory took 65 ms even after MADV_POPULATE_WRITE, against 1 ms for
+ * memory written before; in 2 MiB pages, 512 times fewer, it took 3 to 10
+ * ms. Big arrays (a stack table, per-stack weights) are written whole, so
+ * huge pages cost them no memory they would not touch but the end of
+ * their last 2 MiB. Where THP is off, madvise() fails and nothing changes.
+ *
+ * Not xrealloc(): an array grown a step at a time is moved by mremap(),
+ * which splits huge pages that do not land 2 MiB-aligned again: with the
+ * growing tables of a big perf script's load in huge pages, report
+ * --no-symbols took 40% longer.
+ * xalloc_huge() is for a block reallocated to its final size.
+ */
+#define HUGE_BLOCK ((size_t)4 << 20)
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+
+void *
+xalloc_huge(void *p, size_t size)
+{
+#ifdef MADV_HUGEPAGE
+	uintptr_t a = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	uintptr_t b = ((uintptr_t)p + size) & ~(HUGE_PAGE - 1);
+
+	if (p && size >= HUGE_BLOCK && b > a)
+		madvise((void *)a, b - a, MADV_HUGEPAGE);
+#else
+	(void)size;
+#endif
+	return p;
+}
+
 void *
 xmalloc(size_t size)
 {
@@ -60,7 +96,7 @@ xmalloc(size_t size)
 
 	if (!p)
 		die("out of memory (allocating %zu bytes)", size);
-	return p;
+	return xalloc_huge(p, size);
 }
 
 void *
@@ -70,7 +106,8 @@ xcalloc(size_t nmemb, size_t size)
 
 	if (!p)
 		die("out of memory (allocating %zu x %zu bytes)", nmemb, size);
-	return p;
+	/* calloc() checked the product. */
+	return xalloc_huge(p, nmemb * size);
 }
 
 void *
