@@ -916,13 +916,19 @@ profile_format_share(uint64_t part, uint64_t whole, struct strbuf *sb)
 	return true;
 }
 
+/* Stack s of a set merged loose, its stacks appended from stack first on. */
+static inline stack_id
+loose_id(uint32_t first, stack_id s)
+{
+	return s == STACK_ROOT ? STACK_ROOT : first + s - 1;
+}
+
 /*
- * Append src's stacks to dst's loose stacks, kmap[s] their ids in dst;
- * fmap maps src's frames to dst's.
+ * Append src's stacks to dst's loose stacks; fmap maps src's frames to
+ * dst's. Returns the id in dst of src's stack 1 (see loose_id()).
  */
-static void
-merge_loose_stacks(struct profile_set *dst, struct profile_set *src, const uint32_t *fmap,
-		   uint32_t *kmap)
+static uint32_t
+merge_loose_stacks(struct profile_set *dst, struct profile_set *src, const uint32_t *fmap)
 {
 	const struct stack_node *from = src->stacks;
 	uint32_t n = src->nr_stacks - 1;
@@ -931,9 +937,6 @@ merge_loose_stacks(struct profile_set *dst, struct profile_set *src, const uint3
 
 	if (first + n >= STACK_BUSY - 2)
 		die("too many distinct stacks");
-	kmap[STACK_ROOT] = STACK_ROOT;
-	for (uint32_t i = 1; i <= n; i++)
-		kmap[i] = (uint32_t)first + i - 1;
 	if (!dst->loose) {
 		/* Take src's table, each entry one down (its root goes): no new memory. */
 		dst->loose = src->stacks;
@@ -952,9 +955,11 @@ merge_loose_stacks(struct profile_set *dst, struct profile_set *src, const uint3
 	for (uint32_t i = 0; i < n; i++) {
 		struct stack_node e = from[i + 1];
 
-		to[i] = (struct stack_node){ kmap[e.parent], fmap[e.frame], e.depth };
+		to[i] = (struct stack_node){ loose_id((uint32_t)first, e.parent), fmap[e.frame],
+					     e.depth };
 	}
 	dst->nr_loose += n;
+	return (uint32_t)first;
 }
 
 static int
@@ -963,7 +968,8 @@ merge(struct profile_set *dst, struct profile_set *src, uint64_t line_offset, bo
 {
 	uint32_t *smap = xmalloc(sizeof(*smap) * (intern_count(&src->strings) + 1));
 	uint32_t *fmap = xmalloc(sizeof(*fmap) * ((size_t)src->nr_frames + 1));
-	uint32_t *kmap = xmalloc(sizeof(*kmap) * ((size_t)src->nr_stacks + 1));
+	/* src's stacks in dst: kmap[], or from first on when loose (loose_id()). */
+	uint32_t *kmap = NULL, first = 0;
 	uint32_t *tmap = xmalloc(sizeof(*tmap) * ((size_t)src->nr_threads + 1));
 	uint32_t *qmap = xmalloc(sizeof(*qmap) * ((size_t)src->nr_srcs + 1));
 	int ret = 0;
@@ -980,8 +986,9 @@ merge(struct profile_set *dst, struct profile_set *src, uint64_t line_offset, bo
 		fmap[i] = profile_set_frame(dst, &f);
 	}
 	if (loose) {
-		merge_loose_stacks(dst, src, fmap, kmap);
+		first = merge_loose_stacks(dst, src, fmap);
 	} else {
+		kmap = xmalloc(sizeof(*kmap) * ((size_t)src->nr_stacks + 1));
 		/* Parents always precede children, so one forward pass suffices. */
 		kmap[STACK_ROOT] = STACK_ROOT;
 		for (uint32_t i = 1; i < src->nr_stacks; i++)
@@ -1047,7 +1054,8 @@ merge(struct profile_set *dst, struct profile_set *src, uint64_t line_offset, bo
 			size_t start = end > MERGE_CHUNK ? end - MERGE_CHUNK : 0;
 
 			for (size_t i = start; i < end; i++) {
-				dp->stack[base + i] = kmap[sp->stack[i]];
+				dp->stack[base + i] = kmap ? kmap[sp->stack[i]]
+							   : loose_id(first, sp->stack[i]);
 				dp->weight[base + i] = sp->weight[i] * mul;
 				dp->time[base + i] = sp->time[i];
 				dp->thread[base + i] = tmap[sp->thread[i]];
