@@ -23,14 +23,17 @@
  *    Sandwich table, 10 ms), undone, and the keystroke after; the same
  *    on top of another transform; and time ranges set and cleared
  *    (200 ms). The model is checked after each kind, off the clock.
- *  - grouping by process (P) and back: on, the next keystroke, off.
+ *  - grouping by process (P) and back, as issue 15's lens changes: on,
+ *    the next keystroke, off, the keystroke after; bare and under a
+ *    transform.
  *
  * Then it generates NAMES distinct frame names (default 1.2 M) shaped
  * like C++ symbols and times a search over them for several regexes
  * (target: 100 ms for 1 M names).
  *
  * --issue15 runs only issue 15's tables, on the profiles of >= 1 M
- * stacks; --shape=NAME only that profile; --cpu times with the thread's
+ * stacks; --by-process only the group by process's, on every profile;
+ * --shape=NAME only that profile (whichever tables); --cpu times with the thread's
  * CPU clock rather than the wall clock (other sessions on a shared
  * machine change it less); --split prints where each change's time goes.
  *
@@ -413,6 +416,7 @@ keystroke(struct model *m, double *layout, double *rows)
 /* The lens's own work after a change: the view's weights, tree and function weights. */
 static bool split; /* --split: print where each change's time goes */
 static const char *only_shape; /* --shape=NAME: that profile only */
+static bool only_p; /* --by-process: the group by process's table only */
 
 static void
 lens_work(struct model *m)
@@ -585,37 +589,57 @@ bench_transforms(struct model *m, bool under)
 }
 
 /*
- * The group by process (P): on (the grouped stacks, their tree and
- * function weights), the next keystroke, off (the set's own again).
+ * The group by process (P), as issue 15's lens changes: on (the grouped
+ * stacks, the weights, the tree and the function weights), the next
+ * keystroke, off (the set's own stacks again), and the keystroke after.
+ * With under set, P goes on and off under a transform (a merge of one
+ * function in ten), which then takes the other stacks as its input.
  */
 static void
-bench_by_process(struct model *m)
+bench_by_process(struct model *m, bool under)
 {
-	enum { RUNS = 5 };
-	double on[RUNS], key[RUNS], off[RUNS], layout, rows;
+	struct tf_error err = TF_ERROR_INIT;
+	struct change_times c;
 	uint32_t stacks = 0;
+	uint64_t kept = 0;
 
 	model_set_threads(m, NULL);
-	model_tree(m);
-	model_func_stats(m);
-	for (int r = 0; r < RUNS; r++) {
-		double t0 = now_ms();
+	model_set_time(m, false, 0, 0);
+	if (under && model_push_transform(m, LENS_MERGE_FUNCTION, "function_\\d*3$", &err))
+		die("%s", tf_error_text(&err));
+	lens_work(m);
+	for (int r = 0; r < RUNS_CHANGE; r++) {
+		double t0 = tick();
 
 		model_set_by_process(m, true);
-		model_tree(m);
-		model_func_stats(m);
-		on[r] = now_ms() - t0;
-		keystroke(m, &layout, &rows);
-		key[r] = layout + rows;
+		if (split)
+			printf("    P on: %.1f ms\n", tick() - t0);
+		lens_work(m);
+		c.apply[r] = tick() - t0;
+		keystroke(m, &c.layout[r], &c.rows[r]);
+		if (r == 0)
+			check_model(m, "by process");
 		stacks = model_view(m)->nr_stacks;
-		t0 = now_ms();
+		kept = model_total(m);
+		t0 = tick();
 		model_set_by_process(m, false);
-		model_tree(m);
-		model_func_stats(m);
-		off[r] = now_ms() - t0;
+		if (split)
+			printf("    P off: %.1f ms\n", tick() - t0);
+		lens_work(m);
+		c.pop[r] = tick() - t0;
+		keystroke(m, &c.pop_layout[r], &c.pop_rows[r]);
+		if (r == 0)
+			check_model(m, "by process off");
 	}
-	printf("by process (P), %u grouped stacks: on %6.1f ms  key %5.1f ms  off %6.1f ms\n",
-	       stacks, median(on, RUNS), median(key, RUNS), median(off, RUNS));
+	printf("\ngroup by process (P)%s, %zu samples (apply: P on, the grouped view, its"
+	       " weights, tree and function weights; undo: P off):\n\n",
+	       under ? " under merge-function:function_\\d*3$" : "", model_profile(m)->nr_samples);
+	print_header();
+	print_change(under ? "by process, under a merge" : "by process", stacks,
+		     100.0 * (double)kept / (double)model_profile(m)->total_weight, &c, RUNS_CHANGE);
+	if (under)
+		model_pop_transform(m);
+	tf_error_release(&err);
 }
 
 /*
@@ -680,13 +704,17 @@ main(int argc, char **argv)
 			split = true;
 		else if (!strcmp(argv[1], "--cpu"))
 			lens_clock = CLOCK_THREAD_CPUTIME_ID;
+		else if (!strcmp(argv[1], "--by-process"))
+			only_p = true;
 		else if (!strncmp(argv[1], "--shape=", 8))
 			only_shape = argv[1] + 8;
 		else
-			die("usage: lens-bench [--split] [--cpu] [--shape=NAME] [--issue15] "
-			    "[SAMPLES [NAMES]]");
+			die("usage: lens-bench [--split] [--cpu] [--shape=NAME] [--by-process] "
+			    "[--issue15] [SAMPLES [NAMES]]");
 	}
-	issue = argc > 1 && !strcmp(argv[1], "--issue15");
+	issue = only_p || (argc > 1 && !strcmp(argv[1], "--issue15"));
+	if (only_p && argc > 1 && !strcmp(argv[1], "--issue15"))
+		argc--, argv++;
 	size_t nr_samples = argc > 1 + issue ? strtoull(argv[1 + issue], NULL, 10) : 10000000;
 	uint32_t nr_names = argc > 2 + issue ? (uint32_t)strtoul(argv[2 + issue], NULL, 10)
 					     : 1200000;
@@ -696,7 +724,8 @@ main(int argc, char **argv)
 
 	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
 		/* Issue 15's case is >= 1 M stacks: the typical profile has fewer. */
-		if ((issue && !shapes[i].issue) || (only_shape && strcmp(only_shape, shapes[i].name)))
+		if (only_shape ? strcmp(only_shape, shapes[i].name) != 0
+			       : issue && !only_p && !shapes[i].issue)
 			continue;
 		t0 = now_ms();
 		ps = generate_samples(nr_samples, &shapes[i]);
@@ -707,11 +736,14 @@ main(int argc, char **argv)
 			bench_threads(&m);
 			bench_search_index(&m);
 			bench_sandwich(&m);
-			bench_by_process(&m);
 		}
-		bench_transforms(&m, false);
-		bench_transforms(&m, true);
-		bench_time(&m);
+		bench_by_process(&m, false);
+		bench_by_process(&m, true);
+		if (!only_p) {
+			bench_transforms(&m, false);
+			bench_transforms(&m, true);
+			bench_time(&m);
+		}
 		model_release(&m);
 	}
 	printf("\nissue 15 targets (%s time): %s\n",
