@@ -476,6 +476,17 @@ void profile_set_view_release(struct profile_set *view);
  * filling it.
  */
 void profile_set_reserve_stacks(struct profile_set *ps, uint32_t n);
+/*
+ * Stacks in bulk, for a caller that knows the stacks it makes are new,
+ * so that nothing is looked up: profile_set_add_stacks() adds n stacks
+ * (ids from the one it returns) for the caller to fill in each one's
+ * parent and frame in ps->stacks, every parent before its children and
+ * no two stacks alike, nor alike one ps had; profile_set_link_stacks()
+ * then makes the stacks from first on findable and sets their depths.
+ * Between the two calls the set is for the caller only.
+ */
+stack_id profile_set_add_stacks(struct profile_set *ps, uint32_t n);
+void profile_set_link_stacks(struct profile_set *ps, stack_id first);
 
 /*
  * Empty the stack trie of ps back to STACK_ROOT, keeping its memory, for

@@ -389,6 +389,64 @@ stack_get(struct profile_set *ps, stack_id parent, frame_id frame)
 }
 
 stack_id
+profile_set_add_stacks(struct profile_set *ps, uint32_t n)
+{
+	stack_id first = ps->nr_stacks;
+
+	profile_set_reserve_stacks(ps, n);
+	ps->nr_stacks += n;
+	return first;
+}
+
+/* How many children s has, up to STACK_WALK + 1 (busy), by a walk. */
+static uint8_t
+count_kids(const struct profile_set *ps, stack_id s)
+{
+	const struct stack_link *link = ps->kids.link;
+	uint8_t n = 0;
+
+	if (link[s].first & STACK_BUSY)
+		return STACK_WALK + 1;
+	for (stack_id c = link[s].first; c != STACK_ROOT && n <= STACK_WALK; c = link[c].next)
+		n++;
+	return n;
+}
+
+void
+profile_set_link_stacks(struct profile_set *ps, stack_id first)
+{
+	struct stack_link *link = ps->kids.link;
+	/* Per stack, its children so far (up to busy); UINT8_MAX: not counted yet. */
+	uint8_t *nr_kids = xmalloc((size_t)ps->nr_stacks + 1);
+
+	memset(nr_kids, UINT8_MAX, first);
+	memset(nr_kids + first, 0, ps->nr_stacks - first);
+	for (stack_id s = first; s < ps->nr_stacks; s++) {
+		stack_id parent = ps->stacks[s].parent;
+		frame_id frame = ps->stacks[s].frame;
+		stack_id busy;
+
+		if (parent >= s)
+			BUG("stack %u under stack %u, made after it", s, parent);
+		ps->stacks[s].depth = ps->stacks[parent].depth + 1;
+		if (nr_kids[parent] == UINT8_MAX)
+			nr_kids[parent] = count_kids(ps, parent);
+		/* As stack_get() links a stack it made. */
+		busy = link[parent].first & STACK_BUSY;
+		link[s] = (struct stack_link){ STACK_ROOT, link[parent].first & ~STACK_BUSY, frame };
+		link[parent].first = s | busy;
+		if (busy) {
+			stack_hub_put(ps, s);
+		} else if (++nr_kids[parent] > STACK_WALK) {
+			link[parent].first |= STACK_BUSY;
+			for (stack_id c = s; c != STACK_ROOT; c = link[c].next)
+				stack_hub_put(ps, c);
+		}
+	}
+	free(nr_kids);
+}
+
+stack_id
 profile_set_stack(struct profile_set *ps, stack_id parent, frame_id frame)
 {
 	if (ps->nr_loose)
