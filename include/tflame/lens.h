@@ -137,6 +137,18 @@ struct lens {
 	stack_id **group_stack;    /* by_process: per profile of ps, per
 				    * sample, its stack in group; owned */
 	size_t nr_group_stack;
+	uint64_t group_id;         /* by_process: which build of group this
+				    * is (counted with the levels'): never 0 */
+	uint64_t *group_marks;     /* by_process: group's outermost marks,
+				    * made from set_marks; owned, or NULL */
+	/*
+	 * by_process: the levels over ps's own stacks as they were when
+	 * grouping began, kept so that ungrouping takes them back, as many
+	 * as are still of the same transforms, rather than build them again
+	 * (their re is NULL). Owned.
+	 */
+	struct lens_level *ungrouped;
+	uint32_t nr_ungrouped;
 	/*
 	 * The outermost marks of lens_base()'s stacks (one bit a stack, as
 	 * func_table_mark_outermost() makes them), borrowed, or NULL: when

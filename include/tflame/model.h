@@ -122,10 +122,18 @@ struct model {
 	uint64_t tx_gen;          /* bumped by a change of the transforms */
 	uint64_t time_gen;        /* bumped by a change of the time range */
 
-	/* the set's per-stack weights of the selected samples, for sel_gen */
+	/* lens_base()'s per-stack weights of the selected samples, for sel_gen */
 	uint64_t *base_w;
 	uint64_t base_total;
 	uint64_t base_gen;
+	/*
+	 * Grouped by process: the same of the set's own stacks, and their
+	 * outermost marks (set_marks), as they were when grouping began,
+	 * taken back when it ends. Owned, or NULL.
+	 */
+	uint64_t *set_base_w;
+	uint64_t set_base_total, set_base_gen;
+	uint64_t *set_set_marks;
 	/* the same folded through the transforms (stack_w then points here) */
 	uint64_t *view_w;
 	uint32_t nr_view_w;
@@ -164,6 +172,7 @@ struct model {
 	bool stash_ok, stash_has_fstats, stash_fstats_exact, stash_has_rows;
 	struct lens_key {
 		uint64_t level;       /* the top transform's lens_level.id, 0 for none */
+		uint64_t group;       /* the group by process's lens.group_id, 0 for none */
 		uint64_t pick_gen;    /* the samples kept, but for the time range */
 		bool timed;
 		int64_t t0, t1;

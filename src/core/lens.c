@@ -370,12 +370,24 @@ clear_redo(struct lens *l)
 	l->nr_redo = 0;
 }
 
+/* The levels kept from before grouping go (lens.ungrouped). */
+static void
+ungrouped_release(struct lens *l)
+{
+	for (uint32_t i = 0; i < l->nr_ungrouped; i++)
+		level_release(&l->ungrouped[i]);
+	free(l->ungrouped);
+	l->ungrouped = NULL;
+	l->nr_ungrouped = 0;
+}
+
 void
 lens_clear_transforms(struct lens *l)
 {
 	while (l->nr_levels)
 		level_release(&l->levels[--l->nr_levels]);
 	clear_redo(l);
+	ungrouped_release(l);
 }
 
 static void group_release(struct lens *l);
@@ -426,11 +438,13 @@ lens_map(const struct lens *l)
 static void
 sync_views(struct lens *l, const struct profile_set *ps)
 {
-	for (uint32_t i = 0; i <= l->nr_levels; i++) {
-		struct profile_set *v = i < l->nr_levels ? &l->levels[i].view : &l->group;
+	for (uint32_t i = 0; i <= l->nr_levels + l->nr_ungrouped; i++) {
+		struct profile_set *v = i < l->nr_levels   ? &l->levels[i].view
+					: i == l->nr_levels ? &l->group
+							    : &l->ungrouped[i - l->nr_levels - 1].view;
 
 		if (i == l->nr_levels && !l->by_process)
-			break;
+			continue;
 		v->strings = ps->strings;
 		v->frames = ps->frames;
 		v->nr_frames = ps->nr_frames;
@@ -733,6 +747,7 @@ levels_build(struct lens *l, struct profile_set *ps)
 void
 lens_rebuild(struct lens *l, struct profile_set *ps)
 {
+	ungrouped_release(l);
 	levels_release_views(l);
 	/* The process frames may be gone with the old frames: made again. */
 	if (l->by_process) {
@@ -755,14 +770,6 @@ lens_process_name(const struct profile_set *ps, const struct thread *t, struct s
 		strbuf_addstr(out, "[unknown process]");
 }
 
-static frame_id
-thread_root(void *ctx, thread_id t)
-{
-	const frame_id *of_thread = ctx;
-
-	return of_thread[t];
-}
-
 static void
 group_release(struct lens *l)
 {
@@ -771,23 +778,265 @@ group_release(struct lens *l)
 	free(l->group_stack);
 	l->group_stack = NULL;
 	l->nr_group_stack = 0;
+	if (l->set_marks == l->group_marks)
+		l->set_marks = NULL;
+	free(l->group_marks);
+	l->group_marks = NULL;
 	if (l->by_process)
 		profile_set_view_release(&l->group);
 	l->by_process = false;
+	l->group_id = 0;
+}
+
+/* Samples of one thread in a row: what the group build takes a process at a time. */
+struct group_run {
+	size_t start;
+	uint32_t len;
+	uint32_t proc;
+};
+
+/* The runs of p's samples, in order, each split at 2^32 - 1 samples. */
+static struct group_run *
+group_runs(const struct profile *p, const uint32_t *proc_of, size_t *nr)
+{
+	struct group_run *runs = NULL;
+	size_t alloc = 0, n = 0;
+
+	for (size_t i = 0; i < p->nr_samples;) {
+		thread_id t = p->thread[i];
+		size_t j = i + 1;
+
+		while (j < p->nr_samples && p->thread[j] == t && j - i < UINT32_MAX)
+			j++;
+		/* Threads of one process in a row make one run. */
+		if (n && runs[n - 1].proc == proc_of[t] &&
+		    runs[n - 1].start + runs[n - 1].len == i &&
+		    (uint64_t)runs[n - 1].len + (j - i) < UINT32_MAX) {
+			runs[n - 1].len += (uint32_t)(j - i);
+		} else {
+			ALLOC_GROW(runs, n, alloc);
+			runs[n++] = (struct group_run){ i, (uint32_t)(j - i), proc_of[t] };
+		}
+		i = j;
+	}
+	*nr = n;
+	return runs;
+}
+
+/* Which processes (bits, within a band of 64) have a base stack, and its first group stack. */
+struct group_at {
+	uint64_t procs;
+	stack_id first; /* GROUP_AT_ROOT: a perf process frame at ps's root, replaced */
+	uint32_t unused;
+};
+
+#define GROUP_AT_ROOT ((stack_id)UINT32_MAX)
+
+/* A band's process j (bit j) has base stack s: its group stack. */
+static inline stack_id
+group_at(const struct group_at *at, const stack_id *root, stack_id s, uint32_t j)
+{
+	if (s == STACK_ROOT || at[s].first == GROUP_AT_ROOT)
+		return root[j];
+	return at[s].first + (stack_id)__builtin_popcountll(at[s].procs & (((uint64_t)1 << j) - 1));
+}
+
+static inline bool
+is_replaced_root(const struct profile_set *ps, stack_id s)
+{
+	return ps->stacks[s].parent == STACK_ROOT &&
+	       (ps->frames[ps->stacks[s].frame].flags & FRAME_PROCESS);
+}
+
+/* The build of the group, a band of up to 64 processes at a time. */
+struct group_pass {
+	struct profile_set *ps, *out;
+	uint32_t nr_procs;
+	const frame_id *proc_frame;   /* per process: its frame */
+	struct group_run **runs;      /* per profile: its runs, by process */
+	size_t **first;               /* per profile: where process k's runs begin */
+	struct group_at *at;          /* per stack of ps */
+	stack_id root[64];            /* the band's processes' roots */
+	const uint64_t *marks;        /* ps's outermost marks, or NULL */
+	uint64_t *out_marks;          /* the group's, being made */
+	uint8_t *proc_frames;         /* bit per frame: FRAME_PROCESS (marks only) */
+};
+
+/* Band [lo, hi)'s processes' samples: each one's bit on its stack. */
+static void
+band_mark(struct group_pass *gp, uint32_t lo, uint32_t hi)
+{
+	for (size_t pi = 0; pi < gp->ps->nr_profiles; pi++) {
+		const stack_id *stack = gp->ps->profiles[pi]->stack;
+
+		for (size_t ri = gp->first[pi][lo]; ri < gp->first[pi][hi]; ri++) {
+			const struct group_run *r = &gp->runs[pi][ri];
+			uint64_t bit = (uint64_t)1 << (r->proc - lo);
+
+			for (size_t i = r->start; i < r->start + r->len; i++)
+				gp->at[stack[i]].procs |= bit;
+		}
+	}
+}
+
+/*
+ * Each stack's processes onto its parent, children before parents (ids
+ * down): a process has every stack on the path of one it has. Returns
+ * the number of group stacks the band makes, or UINT64_MAX when a process
+ * would have two stacks alike: its samples under a perf process frame
+ * and not, or under two, whose frames then meet under its one root.
+ */
+static uint64_t
+band_spread(struct group_pass *gp)
+{
+	const struct profile_set *ps = gp->ps;
+	struct group_at *at = gp->at;
+	uint64_t plain = 0, replaced = 0, twice = 0, n = 0;
+
+	for (stack_id s = ps->nr_stacks - 1; s > 0; s--) {
+		uint64_t procs = at[s].procs;
+
+		if (!procs)
+			continue;
+		at[ps->stacks[s].parent].procs |= procs;
+		if (ps->stacks[s].parent != STACK_ROOT || !is_replaced_root(ps, s)) {
+			n += (uint64_t)__builtin_popcountll(procs);
+			plain |= ps->stacks[s].parent == STACK_ROOT ? procs : 0;
+			continue;
+		}
+		twice |= replaced & procs;
+		replaced |= procs;
+	}
+	if (twice || (plain & replaced))
+		return UINT64_MAX;
+	return n + (uint64_t)__builtin_popcountll(at[STACK_ROOT].procs);
+}
+
+/*
+ * Mark the group stacks [o, o + n) of base stack s: a process frame is no
+ * function of any other frame (one_func()), so dropping one at the root
+ * and putting another above changes no other frame's being outermost,
+ * and s's mark holds; a process frame's own is looked for up the path.
+ */
+static void
+band_marks(struct group_pass *gp, stack_id s, stack_id o, uint32_t n)
+{
+	const struct profile_set *out = gp->out;
+	frame_id f = out->stacks[o].frame;
+
+	for (stack_id e = o + n; o < e; o++) {
+		bool outer = true;
+
+		if (s != STACK_ROOT && !(gp->proc_frames[f >> 3] >> (f & 7) & 1))
+			outer = bit_get(gp->marks, s);
+		else
+			for (stack_id p = out->stacks[o].parent; outer && p != STACK_ROOT;
+			     p = out->stacks[p].parent)
+				outer = !one_func(out, out->stacks[p].frame, f);
+		if (outer)
+			gp->out_marks[o >> 6] |= (uint64_t)1 << (o & 63);
+	}
+}
+
+/*
+ * Band [lo, hi)'s group stacks, in ps's stack order (parents first),
+ * each stack's processes in order: a process's stack is then found by
+ * counting, with no table (group_at()). Then each of the band's samples
+ * takes its own.
+ */
+static void
+band_build(struct group_pass *gp, uint32_t lo, uint32_t hi, uint64_t n, stack_id **dst)
+{
+	const struct profile_set *ps = gp->ps;
+	struct profile_set *out = gp->out;
+	struct group_at *at = gp->at;
+	stack_id first = profile_set_add_stacks(out, (uint32_t)n), o = first;
+
+	for (uint32_t j = 0; j < hi - lo; j++) {
+		gp->root[j] = STACK_ROOT;
+		if (!(at[STACK_ROOT].procs >> j & 1))
+			continue;
+		gp->root[j] = o;
+		out->stacks[o].parent = STACK_ROOT;
+		out->stacks[o].frame = gp->proc_frame[lo + j];
+		if (gp->out_marks)
+			band_marks(gp, STACK_ROOT, o, 1);
+		o++;
+	}
+	for (stack_id s = 1; s < ps->nr_stacks; s++) {
+		uint64_t procs = at[s].procs;
+		stack_id parent = ps->stacks[s].parent;
+		uint32_t k = (uint32_t)__builtin_popcountll(procs);
+
+		if (!procs)
+			continue;
+		if (parent == STACK_ROOT && is_replaced_root(ps, s)) {
+			at[s].first = GROUP_AT_ROOT;
+			continue;
+		}
+		at[s].first = o;
+		for (uint64_t rest = procs; rest; rest &= rest - 1) {
+			out->stacks[o].parent = group_at(at, gp->root, parent,
+							 (uint32_t)__builtin_ctzll(rest));
+			out->stacks[o++].frame = ps->stacks[s].frame;
+		}
+		if (gp->out_marks)
+			band_marks(gp, s, o - k, k);
+	}
+	if (o != first + n)
+		BUG("band of %llu group stacks made %u", (unsigned long long)n, o - first);
+	for (size_t pi = 0; pi < ps->nr_profiles; pi++) {
+		const stack_id *stack = ps->profiles[pi]->stack;
+
+		for (size_t ri = gp->first[pi][lo]; ri < gp->first[pi][hi]; ri++) {
+			const struct group_run *r = &gp->runs[pi][ri];
+
+			for (size_t i = r->start; i < r->start + r->len; i++)
+				dst[pi][i] = group_at(at, gp->root, stack[i], r->proc - lo);
+		}
+	}
+}
+
+static frame_id
+thread_root(void *ctx, thread_id t)
+{
+	const frame_id *of_thread = ctx;
+
+	return of_thread[t];
 }
 
 /*
  * Group ps by process: a frame per process name, added to ps, then every
- * profile's samples under their thread's (builder_roots_profile()), into
- * a trie of the lens's own.
+ * sample's stack under its thread's, in a trie of the lens's own.
+ *
+ * Processes share stacks (the same code runs in each), so the group has
+ * a stack per (stack, process) pair that samples reach. Looking each pair
+ * up in a table, sample by sample and frame by frame, was cache misses
+ * one after another. Instead, up to 64 processes at a time: each sample
+ * sets its process's bit on its stack, the bits spread to the parents in
+ * one pass down the ids, and one pass up makes the group stacks in
+ * order, each one's parent found by counting bits, so nothing is looked
+ * up; a pass over the samples then gives each its group stack the same
+ * way. Every pass but the last walks arrays in order. Should a process's
+ * samples be under a perf process frame and not (or under two), their
+ * frames meet under its root, which is no longer a plain copy of ps's
+ * stacks: the group is then interned frame by frame
+ * (builder_roots_profile()). With l->set_marks (ps's outermost marks),
+ * the group's are made on the way (l->group_marks).
  */
 static void
 group_build(struct lens *l, struct profile_set *ps)
 {
+	uint32_t *proc_of = xmalloc(sizeof(*proc_of) * ((size_t)ps->nr_threads + 1));
+	frame_id *proc_frame = xmalloc(sizeof(*proc_frame) * ((size_t)ps->nr_threads + 1));
 	frame_id *of_thread = xmalloc(sizeof(*of_thread) * ((size_t)ps->nr_threads + 1));
+	frame_id lo = FRAME_NONE, hi = 0;
+	uint32_t *index_of, nr_procs = 0;
 	struct strbuf sb = STRBUF_INIT;
-	struct builder_roots *r;
+	struct group_pass gp = { .ps = ps, .out = &l->group, .marks = l->set_marks };
+	bool interned = false;
 
+	/* Each thread's process frame, then the processes numbered by their frames. */
 	for (thread_id t = 0; t < ps->nr_threads; t++) {
 		struct frame f = { 0 };
 
@@ -797,26 +1046,158 @@ group_build(struct lens *l, struct profile_set *ps)
 		f.module = STR_EMPTY;
 		f.flags = FRAME_PROCESS;
 		of_thread[t] = profile_set_frame(ps, &f);
+		lo = of_thread[t] < lo ? of_thread[t] : lo;
+		hi = of_thread[t] > hi ? of_thread[t] : hi;
 	}
 	strbuf_release(&sb);
+	/* Made together, the process frames are mostly one run of ids. */
+	index_of = xmalloc(sizeof(*index_of) * (ps->nr_threads ? (size_t)(hi - lo) + 1 : 1));
+	for (thread_id t = 0; t < ps->nr_threads; t++)
+		index_of[of_thread[t] - lo] = UINT32_MAX;
+	for (thread_id t = 0; t < ps->nr_threads; t++) {
+		uint32_t *k = &index_of[of_thread[t] - lo];
+
+		if (*k == UINT32_MAX) {
+			proc_frame[nr_procs] = of_thread[t];
+			*k = nr_procs++;
+		}
+		proc_of[t] = *k;
+	}
+	free(index_of);
 	/* The frames are all there before any view copies the tables. */
 	profile_set_view_init(&l->group, ps);
 	l->by_process = true;
+	l->group_id = ++l->level_builds;
 	sync_views(l, ps);
-	/* About one new stack a stack, and a root a process: no rehashing. */
-	profile_set_reserve_stacks(&l->group, ps->nr_stacks + ps->nr_threads);
 	l->group_stack = xcalloc(ps->nr_profiles + 1, sizeof(*l->group_stack));
 	l->nr_group_stack = ps->nr_profiles;
-	r = builder_roots_new(ps->nr_stacks);
-	for (size_t i = 0; i < ps->nr_profiles; i++) {
-		const struct profile *p = ps->profiles[i];
 
-		l->group_stack[i] = xmalloc(sizeof(**l->group_stack) * (p->nr_samples + 1));
-		builder_roots_profile(r, ps->stacks, ps->frames, &l->group, p, l->group_stack[i],
-				      thread_root, of_thread);
+	/* Each profile's runs, and where each process's begin, in process order. */
+	gp.nr_procs = nr_procs;
+	gp.proc_frame = proc_frame;
+	gp.runs = xcalloc(ps->nr_profiles + 1, sizeof(*gp.runs));
+	gp.first = xcalloc(ps->nr_profiles + 1, sizeof(*gp.first));
+	for (size_t pi = 0; pi < ps->nr_profiles; pi++) {
+		const struct profile *p = ps->profiles[pi];
+		size_t nr;
+		struct group_run *r = group_runs(p, proc_of, &nr);
+		size_t *at = xcalloc((size_t)nr_procs + 2, sizeof(*at));
+
+		l->group_stack[pi] = xmalloc(sizeof(**l->group_stack) * (p->nr_samples + 1));
+		for (size_t k = 0; k < nr; k++)
+			at[r[k].proc + 2]++;
+		for (uint32_t k = 2; k < nr_procs + 2; k++)
+			at[k] += at[k - 1];
+		gp.runs[pi] = xmalloc(sizeof(**gp.runs) * (nr + 1));
+		for (size_t k = 0; k < nr; k++)
+			gp.runs[pi][at[r[k].proc + 1]++] = r[k];
+		/* at[k] is now where process k's runs begin, at[k + 1] where they end. */
+		gp.first[pi] = at;
+		free(r);
 	}
-	builder_roots_free(r);
+
+	gp.at = xcalloc((size_t)ps->nr_stacks + 1, sizeof(*gp.at));
+	if (gp.marks) {
+		gp.out_marks = xcalloc((size_t)ps->nr_stacks / 64 + 2, sizeof(*gp.out_marks));
+		gp.proc_frames = xcalloc((size_t)ps->nr_frames / 8 + 1, 1);
+		for (frame_id f = 0; f < ps->nr_frames; f++)
+			if (ps->frames[f].flags & FRAME_PROCESS)
+				gp.proc_frames[f >> 3] |= (uint8_t)(1 << (f & 7));
+	}
+	for (uint32_t b = 0; b < nr_procs && !interned; b += 64) {
+		uint32_t e = nr_procs - b < 64 ? nr_procs : b + 64;
+		uint64_t n;
+
+		if (b)
+			memset(gp.at, 0, sizeof(*gp.at) * ps->nr_stacks);
+		band_mark(&gp, b, e);
+		n = band_spread(&gp);
+		interned = n == UINT64_MAX || n + l->group.nr_stacks >= STACK_BUSY - 2;
+		if (interned)
+			break;
+		if (gp.out_marks) {
+			size_t words = ((size_t)l->group.nr_stacks + n) / 64 + 1;
+
+			gp.out_marks = xreallocarray(gp.out_marks, words + 1, sizeof(*gp.out_marks));
+			memset(gp.out_marks + l->group.nr_stacks / 64 + 1, 0,
+			       sizeof(*gp.out_marks) * (words - l->group.nr_stacks / 64));
+		}
+		band_build(&gp, b, e, n, l->group_stack);
+	}
+	if (interned) {
+		struct builder_roots *r = builder_roots_new(ps->nr_stacks);
+
+		free(gp.out_marks);
+		gp.out_marks = NULL;
+		profile_set_view_release(&l->group);
+		profile_set_view_init(&l->group, ps);
+		profile_set_reserve_stacks(&l->group, ps->nr_stacks + nr_procs);
+		for (size_t i = 0; i < ps->nr_profiles; i++)
+			builder_roots_profile(r, ps->stacks, ps->frames, &l->group, ps->profiles[i],
+					      l->group_stack[i], thread_root, of_thread);
+		builder_roots_free(r);
+	} else {
+		profile_set_link_stacks(&l->group, 1);
+	}
+	l->group_marks = gp.out_marks;
+	for (size_t pi = 0; pi < ps->nr_profiles; pi++) {
+		free(gp.runs[pi]);
+		free(gp.first[pi]);
+	}
+	free(gp.runs);
+	free(gp.first);
+	free(gp.at);
+	free(gp.proc_frames);
 	free(of_thread);
+	free(proc_frame);
+	free(proc_of);
+}
+
+/* Grouping: the levels over ps's own stacks are kept for ungrouping (lens.ungrouped). */
+static void
+ungrouped_keep(struct lens *l)
+{
+	ungrouped_release(l);
+	l->ungrouped = xcalloc((size_t)l->nr_levels + 1, sizeof(*l->ungrouped));
+	for (uint32_t i = 0; i < l->nr_levels; i++) {
+		struct lens_level *lv = &l->levels[i], *u = &l->ungrouped[i];
+
+		*u = *lv;
+		u->t.arg = xstrdup(lv->t.arg);
+		u->re = NULL;
+		memset(&lv->view, 0, sizeof(lv->view));
+		lv->map = NULL;
+		lv->outermost = NULL;
+	}
+	l->nr_ungrouped = l->nr_levels;
+}
+
+/*
+ * Ungrouping: the levels kept take their places again as far as the
+ * transforms are still those they were built for; the rest are built.
+ */
+static void
+ungrouped_take(struct lens *l, struct profile_set *ps)
+{
+	uint32_t i;
+
+	for (i = 0; i < l->nr_levels && i < l->nr_ungrouped; i++) {
+		struct lens_level *lv = &l->levels[i], *u = &l->ungrouped[i];
+
+		if (lv->t.kind != u->t.kind || strcmp(lv->t.arg, u->t.arg))
+			break;
+		lv->view = u->view;
+		lv->map = u->map;
+		lv->outermost = u->outermost;
+		lv->kept_stacks = u->kept_stacks;
+		lv->id = u->id;
+		memset(&u->view, 0, sizeof(u->view));
+		u->map = NULL;
+		u->outermost = NULL;
+	}
+	ungrouped_release(l);
+	for (; i < l->nr_levels; i++)
+		build_level(l, ps, i);
 }
 
 bool
@@ -824,12 +1205,16 @@ lens_set_by_process(struct lens *l, struct profile_set *ps, bool on)
 {
 	if (on == l->by_process)
 		return false;
-	levels_release_views(l);
-	if (on)
+	if (on) {
+		ungrouped_keep(l);
 		group_build(l, ps);
-	else
+		l->set_marks = l->group_marks;
+		levels_build(l, ps);
+	} else {
+		levels_release_views(l);
 		group_release(l);
-	levels_build(l, ps);
+		ungrouped_take(l, ps);
+	}
 	return true;
 }
 
@@ -1083,7 +1468,7 @@ check_pair(const struct profile_set *in, const struct profile_set *v, uint32_t i
 static int
 check_level(const struct lens_level *lv, const struct profile_set *ps,
 	    const struct profile_set *base, const struct profile_set *in, const stack_id *below,
-	    uint32_t i, struct tf_error *err)
+	    uint32_t i, bool kept_level, struct tf_error *err)
 {
 	const struct profile_set *v = &lv->view;
 	stack_id *img;
@@ -1092,7 +1477,9 @@ check_level(const struct lens_level *lv, const struct profile_set *ps,
 
 	if (!lv->map || !v->stacks || v->frames != ps->frames || v->nr_frames != ps->nr_frames)
 		return tf_error_set(err, "transform %u: a view not of the set", i);
-	if ((lv->re == NULL) != (lens_kind_ops(lv->t.kind)->arg == LENS_ARG_PATH))
+	/* A level kept for ungrouping has no regex of its own: its transform's is above. */
+	if (kept_level ? lv->re != NULL
+		       : (lv->re == NULL) != (lens_kind_ops(lv->t.kind)->arg == LENS_ARG_PATH))
 		return tf_error_set(err, "transform %u: a regex where it takes none", i);
 	if (profile_set_check(v, err))
 		return -1;
@@ -1198,12 +1585,22 @@ lens_check(const struct lens *l, const struct profile_set *ps, struct tf_error *
 		return tf_error_set(err, "profile %zu of %zu", l->profile, ps->nr_profiles);
 	if (l->by_process && check_group(l, ps, err))
 		return -1;
+	if (l->nr_ungrouped && !l->by_process)
+		return tf_error_set(err, "levels kept for ungrouping, ungrouped");
+	/* The levels kept for ungrouping, each over the one below, over ps. */
+	for (uint32_t i = 0; i < l->nr_ungrouped; i++) {
+		const struct lens_level *below = i ? &l->ungrouped[i - 1] : NULL;
+
+		if (check_level(&l->ungrouped[i], ps, ps, below ? &below->view : ps,
+				below ? below->map : NULL, i, true, err))
+			return -1;
+	}
 	for (uint32_t i = 0; i < l->nr_levels; i++) {
 		const struct lens_level *below = i ? &l->levels[i - 1] : NULL;
 		const struct profile_set *base = lens_base(l, ps);
 
 		if (check_level(&l->levels[i], ps, base, below ? &below->view : base,
-				below ? below->map : NULL, i, err))
+				below ? below->map : NULL, i, false, err))
 			return -1;
 	}
 	return 0;

@@ -57,6 +57,8 @@ model_release(struct model *m)
 	free(m->view_p.stack);
 	free(m->counted.weight);
 	free(m->base_w);
+	free(m->set_base_w);
+	free(m->set_set_marks);
 	free(m->view_w);
 	calltree_release(&m->tree);
 	calltree_release(&m->stash_tree);
@@ -164,6 +166,10 @@ model_set_changed(struct model *m)
 	/* Sized by the old numbers of stacks and functions: made again. */
 	free(m->base_w);
 	m->base_w = NULL;
+	free(m->set_base_w);
+	m->set_base_w = NULL;
+	free(m->set_set_marks);
+	m->set_set_marks = NULL;
 	m->stack_w = NULL;
 	free(m->fstats);
 	m->fstats = NULL;
@@ -628,6 +634,7 @@ lens_key_now(const struct model *m, struct lens_key *k)
 {
 	memset(k, 0, sizeof(*k));
 	k->level = m->lens.nr_levels ? m->lens.levels[m->lens.nr_levels - 1].id : 0;
+	k->group = m->lens.group_id;
 	k->pick_gen = m->pick_gen;
 	k->timed = m->lens.timed;
 	k->t0 = m->lens.t0;
@@ -637,8 +644,9 @@ lens_key_now(const struct model *m, struct lens_key *k)
 static bool
 lens_key_eq(const struct lens_key *a, const struct lens_key *b)
 {
-	return a->level == b->level && a->pick_gen == b->pick_gen && a->timed == b->timed &&
-	       a->t0 == b->t0 && a->t1 == b->t1;
+	return a->level == b->level && a->group == b->group &&
+	       a->pick_gen == b->pick_gen && a->timed == b->timed && a->t0 == b->t0 &&
+	       a->t1 == b->t1;
 }
 
 /* Before a change of transforms or time range: which lens is current, and what of it. */
@@ -789,31 +797,70 @@ model_redo_transform(struct model *m)
 	return true;
 }
 
+/*
+ * The outermost marks of the set's own stacks (no group), if they are at
+ * hand without a walk: kept for the transforms, or the functions' with
+ * no transform.
+ */
+static const uint64_t *
+own_set_marks(struct model *m)
+{
+	size_t words = (size_t)m->ps->nr_stacks / 64 + 1;
+
+	if (!m->set_marks && !m->lens.nr_levels && m->funcs_built && m->marks_gen == m->tx_gen &&
+	    m->funcs.outermost)
+		m->set_marks = xmemdup(m->funcs.outermost, sizeof(*m->set_marks) * words);
+	return m->set_marks;
+}
+
+/*
+ * Group by process, or stop, as a change of transforms: the caches of
+ * the lens before it are stashed (stash_after()), and the set's own
+ * weights and marks are kept while grouped, as the lens keeps its
+ * transforms' views of the set's stacks, so that stopping is a swap
+ * but for what changed meanwhile.
+ */
 bool
 model_set_by_process(struct model *m, bool on)
 {
 	uint32_t frames = m->ps->nr_frames;
+	struct stash_state before;
 
 	if (on == m->lens.by_process)
 		return false;
+	stash_before(m, &before);
 	release_view_caches(m);
-	/*
-	 * The stashed caches and the base's marks are of the other base;
-	 * the transforms, built again over the new one, mark nothing.
-	 */
-	m->pick_gen++;
-	m->stash_ok = false;
-	free(m->set_marks);
-	m->set_marks = NULL;
+	if (on) {
+		/* The group's marks are made from the set's, if there are any. */
+		m->lens.set_marks = own_set_marks(m);
+		m->set_set_marks = m->set_marks;
+		m->set_base_w = m->base_w;
+		m->set_base_total = m->base_total;
+		m->set_base_gen = m->base_gen;
+		lens_set_by_process(&m->lens, m->ps, true);
+		m->set_marks = m->lens.group_marks
+				       ? xmemdup(m->lens.group_marks,
+						 sizeof(*m->set_marks) *
+							 (m->lens.group.nr_stacks / 64 + 1))
+				       : NULL;
+		m->base_w = NULL;
+		m->base_gen = 0;
+	} else {
+		free(m->set_marks);
+		m->set_marks = m->set_set_marks;
+		m->lens.set_marks = m->set_marks;
+		lens_set_by_process(&m->lens, m->ps, false);
+		free(m->base_w);
+		m->base_w = m->set_base_w;
+		m->base_total = m->set_base_total;
+		m->base_gen = m->set_base_gen;
+		m->set_set_marks = NULL;
+		m->set_base_w = NULL;
+	}
 	m->lens.set_marks = NULL;
-	lens_set_by_process(&m->lens, m->ps, on);
-	/* Sized by the base's stacks. */
-	free(m->base_w);
-	m->base_w = NULL;
-	m->base_gen = 0;
 	m->view_p_gen = 0;
-	m->sel_gen++;
 	transforms_changed(m, frames);
+	stash_after(m, &before);
 	return true;
 }
 
