@@ -105,6 +105,9 @@ stacks_resize(struct profile_set *ps, uint32_t n)
 	ps->stacks = xreallocarray(ps->stacks, n, sizeof(*ps->stacks));
 	ps->kids.link = xreallocarray(ps->kids.link, n, sizeof(*ps->kids.link));
 	ps->alloc_stacks = n;
+	/* Reallocated: a view's table grows to its size at once (reserved). */
+	xalloc_huge(ps->stacks, sizeof(*ps->stacks) * n);
+	xalloc_huge(ps->kids.link, sizeof(*ps->kids.link) * n);
 }
 
 /* The stack table of a new set or view: the root stack alone. */
