@@ -3,6 +3,7 @@
 #include "tflame/lens.h"
 
 #include <assert.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -938,6 +939,67 @@ band_marks(struct group_pass *gp, stack_id s, stack_id o, uint32_t n)
 	}
 }
 
+/* Half `half` (0 or 1) of every run of a band's samples: their group stacks. */
+struct map_job {
+	const struct group_pass *gp;
+	uint32_t lo, hi, half;
+	stack_id **dst;
+	pthread_t thread;
+	bool started;
+};
+
+static void *
+map_job_run(void *arg)
+{
+	const struct map_job *job = arg;
+	const struct group_pass *gp = job->gp;
+
+	for (size_t pi = 0; pi < gp->ps->nr_profiles; pi++) {
+		const stack_id *stack = gp->ps->profiles[pi]->stack;
+		stack_id *dst = job->dst[pi];
+
+		for (size_t ri = gp->first[pi][job->lo]; ri < gp->first[pi][job->hi]; ri++) {
+			const struct group_run *r = &gp->runs[pi][ri];
+			size_t a = r->start + (size_t)r->len * job->half / 2;
+			size_t b = r->start + (size_t)r->len * (job->half + 1) / 2;
+
+			for (size_t i = a; i < b; i++)
+				dst[i] = group_at(gp->at, gp->root, stack[i], r->proc - job->lo);
+		}
+	}
+	return NULL;
+}
+
+/* Samples in a band below which a second thread is not worth starting. */
+#define MAP_THREAD_MIN 1000000
+
+/*
+ * Each of band [lo, hi)'s samples takes its group stack: a read of a
+ * table of millions at random per sample, the build's longest pass, and
+ * nothing but reads and writes of its own samples, so a second thread
+ * takes half of every run. A thread that cannot be started has its half
+ * run here.
+ */
+static void
+band_map(const struct group_pass *gp, uint32_t lo, uint32_t hi, stack_id **dst)
+{
+	struct map_job jobs[2];
+	size_t samples = 0;
+
+	for (size_t pi = 0; pi < gp->ps->nr_profiles; pi++)
+		for (size_t ri = gp->first[pi][lo]; ri < gp->first[pi][hi]; ri++)
+			samples += gp->runs[pi][ri].len;
+	for (uint32_t k = 0; k < 2; k++)
+		jobs[k] = (struct map_job){ .gp = gp, .lo = lo, .hi = hi, .half = k, .dst = dst };
+	if (samples >= MAP_THREAD_MIN)
+		jobs[1].started = !pthread_create(&jobs[1].thread, NULL, map_job_run, &jobs[1]);
+	map_job_run(&jobs[0]);
+	if (jobs[1].started)
+		pthread_join(jobs[1].thread, NULL);
+	else
+		map_job_run(&jobs[1]);
+}
+
 /*
  * Band [lo, hi)'s group stacks, in ps's stack order (parents first),
  * each stack's processes in order: a process's stack is then found by
@@ -985,16 +1047,7 @@ band_build(struct group_pass *gp, uint32_t lo, uint32_t hi, uint64_t n, stack_id
 	}
 	if (o != first + n)
 		BUG("band of %llu group stacks made %u", (unsigned long long)n, o - first);
-	for (size_t pi = 0; pi < ps->nr_profiles; pi++) {
-		const stack_id *stack = ps->profiles[pi]->stack;
-
-		for (size_t ri = gp->first[pi][lo]; ri < gp->first[pi][hi]; ri++) {
-			const struct group_run *r = &gp->runs[pi][ri];
-
-			for (size_t i = r->start; i < r->start + r->len; i++)
-				dst[pi][i] = group_at(at, gp->root, stack[i], r->proc - lo);
-		}
-	}
+	band_map(gp, lo, hi, dst);
 }
 
 static frame_id
