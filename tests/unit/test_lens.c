@@ -1322,6 +1322,146 @@ test_by_process_after_symbols(void **state)
 	model_release(&m);
 }
 
+/*
+ * A random profile of many processes: mode 0 with no process frames, 1
+ * with a perf process frame (the thread's comm) at the root of each
+ * stack, 2 with one at some stacks only (so that a process's frames meet
+ * under its root and the group is interned); 3 processes or 80 (more than
+ * a band of 64).
+ */
+static struct profile_set *
+prop_procs_profile(uint64_t *seed, int mode)
+{
+	struct profile_set *ps = prop_profile(seed);
+	struct profile *p = ps->profiles[0];
+	uint32_t nr_pids = prop_rnd(seed) % 2 ? 3 : 80;
+	struct frame f = { 0 };
+
+	for (size_t i = 0; i < p->nr_samples; i++) {
+		int64_t pid = 1 + prop_rnd(seed) % nr_pids;
+		const char *comm = prop_rnd(seed) % 3 ? "app" : "worker";
+		thread_id t = profile_set_thread(ps, pid, pid * 10 + prop_rnd(seed) % 2,
+						 ps_str(ps, comm, strlen(comm)));
+		stack_id path[16], s = p->stack[i];
+		uint32_t n = 0;
+
+		p->thread[i] = t;
+		if (mode == 0 || (mode == 2 && prop_rnd(seed) % 2))
+			continue;
+		/* The same frames under the thread's process frame. */
+		for (; s != STACK_ROOT; s = ps->stacks[s].parent)
+			path[n++] = s;
+		f.name = ps->threads[t].comm;
+		f.module = STR_EMPTY;
+		f.flags = FRAME_PROCESS;
+		s = profile_set_stack(ps, STACK_ROOT, profile_set_frame(ps, &f));
+		while (n)
+			s = profile_set_stack(ps, s, ps->stacks[path[--n]].frame);
+		p->stack[i] = s;
+	}
+	return ps;
+}
+
+/*
+ * The lens of m built from scratch over its set (its group and each
+ * transform from the text), stack for stack what m's has, however it was
+ * made: kept from before grouping, taken back, built on the way.
+ */
+static void
+prop_compare_lens(struct model *m)
+{
+	struct tf_error err = TF_ERROR_INIT;
+	const struct lens *have = &m->lens;
+	struct lens l;
+
+	lens_init(&l);
+	lens_set_by_process(&l, m->ps, have->by_process);
+	for (uint32_t i = 0; i < have->nr_levels; i++)
+		assert_int_equal(lens_push(&l, m->ps, have->levels[i].t.kind,
+					   have->levels[i].t.arg, &err), 0);
+	for (uint32_t i = 0; i <= l.nr_levels; i++) {
+		const struct profile_set *a = i < l.nr_levels ? &l.levels[i].view : lens_base(&l, m->ps);
+		const struct profile_set *b =
+			i < l.nr_levels ? &have->levels[i].view : lens_base(have, m->ps);
+
+		assert_int_equal(a->nr_stacks, b->nr_stacks);
+		for (stack_id s = 1; s < a->nr_stacks; s++) {
+			assert_int_equal(a->stacks[s].parent, b->stacks[s].parent);
+			assert_int_equal(a->stacks[s].frame, b->stacks[s].frame);
+		}
+		if (i < l.nr_levels)
+			assert_memory_equal(l.levels[i].map, have->levels[i].map,
+					    sizeof(stack_id) * lens_base(&l, m->ps)->nr_stacks);
+	}
+	if (l.by_process)
+		assert_memory_equal(l.group_stack[0], have->group_stack[0],
+				    sizeof(stack_id) * m->ps->profiles[0]->nr_samples);
+	lens_release(&l);
+	tf_error_release(&err);
+}
+
+/*
+ * The property of test_incremental_matches_full with the group by process
+ * turned on and off among the changes: P on over transforms, P off with
+ * transforms pushed or popped meanwhile, undo after either. The caches
+ * kept (the lens's views of the set's stacks, the model's weights, marks
+ * and stashed tree) are what a full rebuild makes.
+ */
+static void
+test_by_process_matches_full(void **state)
+{
+	uint64_t seed = 20261127;
+
+	(void)state;
+	for (int round = 0; round < 48; round++) {
+		struct model m;
+
+		model_init(&m, prop_procs_profile(&seed, round % 3));
+		for (int step = 0; step < 24; step++) {
+			if (prop_rnd(&seed) % 4)
+				prop_compare(&m);
+			if (prop_rnd(&seed) % 3 == 0)
+				model_set_by_process(&m, !m.lens.by_process);
+			else
+				prop_change(&m, &seed);
+			check_model(&m);
+			prop_compare_lens(&m);
+		}
+		prop_compare(&m);
+		model_release(&m);
+	}
+}
+
+/* A process with samples under a perf process frame and not: merged under its root. */
+static void
+test_by_process_frames_meet(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "cycles", 6), UNIT_EVENTS);
+	thread_id t = profile_set_thread(ps, 7, 7, ps_str(ps, "xz", 2));
+	struct frame f = { 0 };
+	struct model m;
+	stack_id s;
+	char *got;
+
+	(void)state;
+	f.name = ps_str(ps, "xz", 2);
+	f.flags = FRAME_PROCESS;
+	s = profile_set_stack(ps, STACK_ROOT, profile_set_frame(ps, &f));
+	s = profile_set_stack(ps, s, profile_set_frame(ps, &(struct frame){
+							  .name = ps_str(ps, "main", 4) }));
+	assert_int_equal(profile_add_sample(p, s, 5, 1, true, t, NULL), 0);
+	assert_int_equal(profile_add_sample(p, test_stack(ps, "main;f"), 6, 2, true, t, NULL), 0);
+	model_init(&m, ps);
+	assert_true(model_set_by_process(&m, true));
+	check_model(&m);
+	got = folded(&m);
+	assert_string_equal(got, "xz-7;main 5|xz-7;main;f 6");
+	free(got);
+	prop_compare_lens(&m);
+	model_release(&m);
+}
+
 int
 main(void)
 {
@@ -1355,6 +1495,8 @@ main(void)
 						tmpdir_teardown),
 		cmocka_unit_test(test_by_process_check),
 		cmocka_unit_test(test_by_process_after_symbols),
+		cmocka_unit_test(test_by_process_matches_full),
+		cmocka_unit_test(test_by_process_frames_meet),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
