@@ -1294,12 +1294,61 @@ test_find_stack(void **state)
 	profile_set_free(ps);
 }
 
+/*
+ * Stacks added in bulk and linked after: found as profile_set_stack()
+ * would make them, under a parent of before (a child already there) and
+ * under one that turns busy on the way, with depths; the set checks.
+ */
+static void
+test_add_stacks(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	stack_id ab = test_stack(ps, "a;b"), a = ps->stacks[ab].parent, first;
+	frame_id fr[12];
+	struct frame f = { 0 };
+
+	(void)state;
+	for (int i = 0; i < 12; i++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "n%d", i);
+		f.name = ps_str(ps, name, strlen(name));
+		fr[i] = profile_set_frame(ps, &f);
+	}
+	/* a;n0 .. a;n11 (a turns busy), then a;n0;n1 under the first. */
+	first = profile_set_add_stacks(ps, 13);
+	assert_int_equal(first, ab + 1);
+	assert_int_equal(ps->nr_stacks, ab + 14);
+	for (int i = 0; i < 12; i++) {
+		ps->stacks[first + i].parent = a;
+		ps->stacks[first + i].frame = fr[i];
+	}
+	ps->stacks[first + 12].parent = first;
+	ps->stacks[first + 12].frame = fr[1];
+	profile_set_link_stacks(ps, first);
+	check_profile_set(ps);
+	for (int i = 0; i < 12; i++) {
+		assert_int_equal(profile_set_find_stack(ps, a, fr[i]), first + i);
+		assert_int_equal(ps->stacks[first + i].depth, 2);
+	}
+	assert_int_equal(profile_set_find_stack(ps, a, ps->stacks[ab].frame), ab);
+	assert_int_equal(profile_set_find_stack(ps, first, fr[1]), first + 12);
+	assert_int_equal(ps->stacks[first + 12].depth, 3);
+	/* Made again one by one, the same stacks. */
+	assert_int_equal(profile_set_stack(ps, a, fr[11]), first + 11);
+	assert_int_equal(profile_set_stack(ps, first, fr[1]), first + 12);
+	assert_int_equal(ps->nr_stacks, first + 13);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_new_set_is_consistent),
 		cmocka_unit_test(test_find_stack),
+		cmocka_unit_test(test_add_stacks),
 		cmocka_unit_test(test_frames_interned_on_identity),
 		cmocka_unit_test(test_stacks_share_prefixes),
 		cmocka_unit_test(test_many_stacks_grow_tables),
