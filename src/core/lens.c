@@ -833,13 +833,30 @@ struct group_at {
 
 #define GROUP_AT_ROOT ((stack_id)UINT32_MAX)
 
+/*
+ * The bits set in x, inline: without -mpopcnt, __builtin_popcountll() is
+ * a call into libgcc, once a sample.
+ */
+static inline uint32_t
+bits_count(uint64_t x)
+{
+	x -= (x >> 1) & 0x5555555555555555ull;
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (uint32_t)((x * 0x0101010101010101ull) >> 56);
+}
+
 /* A band's process j (bit j) has base stack s: its group stack. */
 static inline stack_id
 group_at(const struct group_at *at, const stack_id *root, stack_id s, uint32_t j)
 {
+	uint64_t below;
+
 	if (s == STACK_ROOT || at[s].first == GROUP_AT_ROOT)
 		return root[j];
-	return at[s].first + (stack_id)__builtin_popcountll(at[s].procs & (((uint64_t)1 << j) - 1));
+	/* Most stacks are one process's: nothing to count. */
+	below = at[s].procs & (((uint64_t)1 << j) - 1);
+	return at[s].first + (below ? bits_count(below) : 0);
 }
 
 static inline bool
@@ -901,7 +918,7 @@ band_spread(struct group_pass *gp)
 			continue;
 		at[ps->stacks[s].parent].procs |= procs;
 		if (ps->stacks[s].parent != STACK_ROOT || !is_replaced_root(ps, s)) {
-			n += (uint64_t)__builtin_popcountll(procs);
+			n += (uint64_t)bits_count(procs);
 			plain |= ps->stacks[s].parent == STACK_ROOT ? procs : 0;
 			continue;
 		}
@@ -910,7 +927,7 @@ band_spread(struct group_pass *gp)
 	}
 	if (twice || (plain & replaced))
 		return UINT64_MAX;
-	return n + (uint64_t)__builtin_popcountll(at[STACK_ROOT].procs);
+	return n + (uint64_t)bits_count(at[STACK_ROOT].procs);
 }
 
 /*
@@ -1028,7 +1045,7 @@ band_build(struct group_pass *gp, uint32_t lo, uint32_t hi, uint64_t n, stack_id
 	for (stack_id s = 1; s < ps->nr_stacks; s++) {
 		uint64_t procs = at[s].procs;
 		stack_id parent = ps->stacks[s].parent;
-		uint32_t k = (uint32_t)__builtin_popcountll(procs);
+		uint32_t k = bits_count(procs);
 
 		if (!procs)
 			continue;
