@@ -196,9 +196,13 @@ void lens_rebuild(struct lens *l, struct profile_set *ps);
  * Group by process, or stop (see above), over ps: the transforms are
  * built again over the new base, as their text says (a call path of
  * focus-subtree or merge-call-node names the frames from the root, so a
- * path taken in one grouping matches nothing in the other). Grouping adds
- * the process frames to ps (not to be read by another thread meanwhile).
- * Returns false when the lens already was so.
+ * path taken in one grouping matches nothing in the other). Grouping
+ * keeps their views of ps's stacks (ungrouped) and stopping takes back
+ * those still of the same transforms, building only the others; with
+ * set_marks (ps's marks) grouping makes the group's (group_marks), and
+ * the transforms over it mark their views. Grouping adds the process
+ * frames to ps (not to be read by another thread meanwhile) and may run
+ * a second thread of its own. Returns false when the lens already was so.
  */
 bool lens_set_by_process(struct lens *l, struct profile_set *ps, bool on);
 /* Whether the lens reshapes the stacks: a transform, or the group by process. */

@@ -299,8 +299,11 @@ bool model_redo_transform(struct model *m);
 /*
  * Group by process, or stop (lens_set_by_process()): every stack under
  * its process frame, below the transforms, which are built again. A
- * toggle of the lens, not a transform: undo does not pop it. Returns
- * false when the lens already was so.
+ * toggle of the lens, not a transform: undo does not pop it. What was
+ * built over the set's own stacks (the transforms' views, the weights,
+ * and as for any change the tree and function weights of the lens
+ * before) is kept while grouped, so that stopping costs little unless
+ * the lens changed meanwhile. Returns false when the lens already was so.
  */
 bool model_set_by_process(struct model *m, bool on);
 /*
