@@ -355,13 +355,33 @@ profile_set_find_stack(const struct profile_set *ps, stack_id parent, frame_id f
 	return stack_lookup(ps, parent, frame, &n);
 }
 
+/*
+ * Link the new stack id, (parent, frame), first among parent's children;
+ * kids is how many parent has now, id counted, read while it is not busy.
+ */
+static inline __attribute__((always_inline)) void
+stack_link(struct profile_set *ps, stack_id id, stack_id parent, frame_id frame, uint32_t kids)
+{
+	struct stack_link *link = ps->kids.link;
+	stack_id busy = link[parent].first & STACK_BUSY;
+
+	link[id] = (struct stack_link){ STACK_ROOT, link[parent].first & ~STACK_BUSY, frame };
+	link[parent].first = id | busy;
+	if (busy) {
+		stack_hub_put(ps, id);
+	} else if (kids > STACK_WALK) {
+		/* Busy now: from here on its children are looked up, not walked. */
+		link[parent].first |= STACK_BUSY;
+		for (stack_id c = id; c != STACK_ROOT; c = link[c].next)
+			stack_hub_put(ps, c);
+	}
+}
+
 /* profile_set_stack(), inlined into the loops that make most stacks. */
 static inline __attribute__((always_inline)) stack_id
 stack_get(struct profile_set *ps, stack_id parent, frame_id frame)
 {
-	struct stack_link *link;
 	uint32_t n, id = stack_lookup(ps, parent, frame, &n);
-	stack_id busy;
 
 	if (id != UINT32_MAX)
 		return id;
@@ -376,18 +396,7 @@ stack_get(struct profile_set *ps, stack_id parent, frame_id frame)
 	ps->stacks[id].parent = parent;
 	ps->stacks[id].frame = frame;
 	ps->stacks[id].depth = ps->stacks[parent].depth + 1;
-	link = ps->kids.link;
-	busy = link[parent].first & STACK_BUSY;
-	link[id] = (struct stack_link){ STACK_ROOT, link[parent].first & ~STACK_BUSY, frame };
-	link[parent].first = id | busy;
-	if (busy) {
-		stack_hub_put(ps, id);
-	} else if (n + 1 > STACK_WALK) {
-		/* Busy now: from here on its children are looked up, not walked. */
-		link[parent].first |= STACK_BUSY;
-		for (stack_id c = id; c != STACK_ROOT; c = link[c].next)
-			stack_hub_put(ps, c);
-	}
+	stack_link(ps, id, parent, frame, n + 1);
 	return id;
 }
 
@@ -418,7 +427,6 @@ count_kids(const struct profile_set *ps, stack_id s)
 void
 profile_set_link_stacks(struct profile_set *ps, stack_id first)
 {
-	struct stack_link *link = ps->kids.link;
 	/* Per stack, its children so far (up to busy); UINT8_MAX: not counted yet. */
 	uint8_t *nr_kids = xmalloc((size_t)ps->nr_stacks + 1);
 
@@ -426,25 +434,16 @@ profile_set_link_stacks(struct profile_set *ps, stack_id first)
 	memset(nr_kids + first, 0, ps->nr_stacks - first);
 	for (stack_id s = first; s < ps->nr_stacks; s++) {
 		stack_id parent = ps->stacks[s].parent;
-		frame_id frame = ps->stacks[s].frame;
-		stack_id busy;
 
 		if (parent >= s)
 			BUG("stack %u under stack %u, made after it", s, parent);
 		ps->stacks[s].depth = ps->stacks[parent].depth + 1;
 		if (nr_kids[parent] == UINT8_MAX)
 			nr_kids[parent] = count_kids(ps, parent);
-		/* As stack_get() links a stack it made. */
-		busy = link[parent].first & STACK_BUSY;
-		link[s] = (struct stack_link){ STACK_ROOT, link[parent].first & ~STACK_BUSY, frame };
-		link[parent].first = s | busy;
-		if (busy) {
-			stack_hub_put(ps, s);
-		} else if (++nr_kids[parent] > STACK_WALK) {
-			link[parent].first |= STACK_BUSY;
-			for (stack_id c = s; c != STACK_ROOT; c = link[c].next)
-				stack_hub_put(ps, c);
-		}
+		/* Once busy, its count stays where it turned (the link no longer reads it). */
+		if (nr_kids[parent] <= STACK_WALK)
+			nr_kids[parent]++;
+		stack_link(ps, s, parent, ps->stacks[s].frame, nr_kids[parent]);
 	}
 	free(nr_kids);
 }
