@@ -25,7 +25,7 @@ rule_is() {
 snapshot() {
 	i=0
 	screen >"$tmpdir/$1"
-	while [ $i -lt 20 ]; do
+	while [ $i -lt $((tries / 10)) ]; do
 		sleep 0.5
 		screen >"$tmpdir/now"
 		cmp -s "$tmpdir/$1" "$tmpdir/now" && return 0

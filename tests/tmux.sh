@@ -8,6 +8,12 @@ if ! command -v tmux >/dev/null 2>&1; then
 	exit 77
 fi
 
+# How many times a wait polls, 0.05 s apart: 10 s, or a minute when every
+# tflame runs under memcheck (make check-valgrind), where a redraw after a
+# burst of resizes can take seconds on a loaded machine.
+tries=200
+[ -n "${TFLAME_VALGRIND:-}" ] && tries=1200
+
 # A private server per window (a new socket each time: a server being
 # killed cannot be mistaken for the next one), killed on every way out.
 nr_windows=0
@@ -60,10 +66,10 @@ screen() {
 	T capture-pane -p -t tf 2>/dev/null
 }
 
-# wait_for TEXT: poll until TEXT is on the screen (10 s at most).
+# wait_for TEXT: poll until TEXT is on the screen ($tries polls at most).
 wait_for() {
 	i=0
-	while [ $i -lt 200 ]; do
+	while [ $i -lt $tries ]; do
 		screen | grep -qF -- "$1" && return 0
 		sleep 0.05
 		i=$((i + 1))
@@ -74,7 +80,7 @@ wait_for() {
 # wait_gone TEXT: poll until TEXT has left the screen.
 wait_gone() {
 	i=0
-	while [ $i -lt 200 ]; do
+	while [ $i -lt $tries ]; do
 		screen | grep -qF -- "$1" || return 0
 		sleep 0.05
 		i=$((i + 1))
@@ -82,10 +88,10 @@ wait_gone() {
 	return 1
 }
 
-# poll COMMAND...: run COMMAND until it succeeds (10 s at most).
+# poll COMMAND...: run COMMAND until it succeeds ($tries polls at most).
 poll() {
 	i=0
-	while [ $i -lt 200 ]; do
+	while [ $i -lt $tries ]; do
 		"$@" && return 0
 		sleep 0.05
 		i=$((i + 1))
@@ -113,7 +119,7 @@ details_name() {
 # wait_details NAME: poll until NAME is the selected frame.
 wait_details() {
 	i=0
-	while [ $i -lt 200 ]; do
+	while [ $i -lt $tries ]; do
 		[ "$(details_name)" = "$1" ] && return 0
 		sleep 0.05
 		i=$((i + 1))
