@@ -9,6 +9,9 @@
 # FUZZ_SEED (default 1): from a fresh corpus such a run tries the same
 # inputs every time, so CI's verdict does not depend on luck or load.
 #
+# The targets run FUZZ_JOBS at a time (default: one per processor), each
+# one process; their reports are printed in order once all are done.
+#
 # Corpora live in BUILDDIR/fuzz/corpus/TARGET and grow from run to run.
 # A crash leaves its input as BUILDDIR/fuzz/crash-* and fails the run;
 # once fixed, copy the input to tests/fuzz-regressions/TARGET/ so that
@@ -35,7 +38,11 @@ seed() {
 	done
 }
 
-for t in $targets; do
+# fuzz_one TARGET: seed its corpus, run it, report on stdout; non-zero
+# when the seeding or the target failed.
+fuzz_one() {
+	t=$1
+	status=0
 	corpus=$build/fuzz/corpus/$t
 	mkdir -p "$corpus"
 	case $t in
@@ -94,6 +101,37 @@ for t in $targets; do
 		echo "fuzz: $t FAILED (exit $rc); the end of its log:"
 		tail -40 "$build/fuzz/$t.log"
 		status=1
+	fi
+	return $status
+}
+
+# Lane i of n runs the i-th, (i+n)-th... targets one after another.
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
+mkdir -p "$build/fuzz"
+rm -f "$build"/fuzz/*.report.failed
+lane=0
+while [ $lane -lt "$jobs" ]; do
+	(
+		i=0
+		for t in $targets; do
+			if [ $((i % jobs)) -eq $lane ]; then
+				fuzz_one "$t" >"$build/fuzz/$t.report" 2>&1 ||
+					echo failed >>"$build/fuzz/$t.report.failed"
+			fi
+			i=$((i + 1))
+		done
+	) &
+	lane=$((lane + 1))
+done
+wait
+
+status=0
+for t in $targets; do
+	cat "$build/fuzz/$t.report"
+	if [ -e "$build/fuzz/$t.report.failed" ]; then
+		status=1
+		rm -f "$build/fuzz/$t.report.failed"
 	fi
 done
 exit $status
