@@ -694,15 +694,28 @@ resize_samples(struct profile *p, size_t n)
 		p->nr_samples = n;
 }
 
+/*
+ * Room for at least want samples. Grown in huge pages (xgrowarray_huge()):
+ * a big profile's sample arrays are most of what its load writes to fresh
+ * memory, and a merge of a parallel load's ranges copies half of them.
+ */
 static void
 grow_samples(struct profile *p, size_t want)
 {
-	size_t n;
+	size_t n, nr = p->nr_samples;
 
 	if (want <= p->alloc_samples)
 		return;
 	n = p->alloc_samples ? p->alloc_samples * 2 : 1024;
-	resize_samples(p, n < want ? want : n);
+	if (n < want)
+		n = want;
+	p->stack = xgrowarray_huge(p->stack, nr, n, sizeof(*p->stack));
+	p->weight = xgrowarray_huge(p->weight, nr, n, sizeof(*p->weight));
+	p->time = xgrowarray_huge(p->time, nr, n, sizeof(*p->time));
+	p->thread = xgrowarray_huge(p->thread, nr, n, sizeof(*p->thread));
+	if (p->src)
+		p->src = xgrowarray_huge(p->src, nr, n, sizeof(*p->src));
+	p->alloc_samples = n;
 }
 
 /* Samples profile_set_merge() copies between two shrinks of the source. */

@@ -140,6 +140,22 @@ xreallocarray(void *ptr, size_t nmemb, size_t size)
 	return xrealloc(ptr, nmemb * size);
 }
 
+void *
+xgrowarray_huge(void *ptr, size_t nr, size_t alloc, size_t size)
+{
+	void *p;
+
+	if (size && alloc > SIZE_MAX / size)
+		die("out of memory (%zu x %zu bytes overflows)", alloc, size);
+	if (alloc * size < HUGE_BLOCK || nr > alloc)
+		return xreallocarray(ptr, alloc, size);
+	p = xmalloc(alloc * size);
+	if (nr)
+		memcpy(p, ptr, nr * size);
+	free(ptr);
+	return p;
+}
+
 char *
 xstrdup(const char *s)
 {

@@ -151,6 +151,61 @@ test_samples_totals_and_time(void **state)
 	profile_set_free(ps);
 }
 
+/*
+ * Sample arrays past 4 MiB grow into fresh blocks (xgrowarray_huge()):
+ * every sample is still there after the growths and after a merge that
+ * grows the destination to hold both sets' samples.
+ */
+static void
+test_big_sample_arrays_keep_samples(void **state)
+{
+	const size_t n = (size_t)1 << 20; /* 8 MiB of weights */
+	struct profile_set *a = profile_set_new(), *b = profile_set_new();
+	struct profile *pa = profile_set_profile(a, ps_str(a, "cycles", 6), UNIT_EVENTS);
+	struct profile *pb = profile_set_profile(b, ps_str(b, "cycles", 6), UNIT_EVENTS);
+	thread_id ta = profile_set_thread(a, 1, 1, STR_EMPTY);
+	thread_id tb0 = profile_set_thread(b, 2, 2, STR_EMPTY);
+	thread_id tb1 = profile_set_thread(b, 1, 1, STR_EMPTY);
+	stack_id sa = profile_set_stack(a, STACK_ROOT, mkframe(a, "main", "a"));
+	stack_id sb = profile_set_stack(b, STACK_ROOT, mkframe(b, "run", "b"));
+	struct tf_error err = TF_ERROR_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(profile_add_sample(pa, i & 1 ? sa : STACK_ROOT, i + 1,
+						    (int64_t)i, true, ta, &err), 0);
+		assert_int_equal(profile_add_sample(pb, i & 1 ? sb : STACK_ROOT, i + 1,
+						    (int64_t)(n + i), true, i & 1 ? tb1 : tb0, &err),
+				 0);
+	}
+	assert_int_equal(pa->nr_samples, n);
+	assert_true(pa->alloc_samples >= n);
+	assert_int_equal(profile_set_merge(a, b, 0, &err), 0);
+	assert_int_equal(pa->nr_samples, 2 * n);
+	assert_int_equal(pa->total_weight, (uint64_t)n * (n + 1));
+	for (size_t i = 0; i < 2 * n; i++) {
+		size_t k = i % n;
+		stack_id s = pa->stack[i];
+
+		assert_int_equal(pa->weight[i], k + 1);
+		assert_int_equal(pa->time[i], (int64_t)i);
+		if (!(k & 1)) {
+			assert_int_equal(s, STACK_ROOT);
+			assert_int_equal(a->threads[pa->thread[i]].pid, i < n ? 1 : 2);
+			continue;
+		}
+		assert_int_equal(a->threads[pa->thread[i]].pid, 1);
+		assert_string_equal(ps_get(a, a->frames[a->stacks[s].frame].name),
+				    i < n ? "main" : "run");
+	}
+	assert_int_equal(pa->time_max, (int64_t)(2 * n - 1));
+	check_profile_set(a);
+	check_profile_set(b);
+	tf_error_release(&err);
+	profile_set_free(a);
+	profile_set_free(b);
+}
+
 static struct profile *
 add_profile(struct profile_set *ps, const char *name)
 {
@@ -1347,6 +1402,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_new_set_is_consistent),
+		cmocka_unit_test(test_big_sample_arrays_keep_samples),
 		cmocka_unit_test(test_find_stack),
 		cmocka_unit_test(test_add_stacks),
 		cmocka_unit_test(test_frames_interned_on_identity),
