@@ -44,13 +44,21 @@
  * a second pass and at no cost to a profile of one process: a parser adds
  * no process frame until a sample of a second process ends (process_seen(),
  * which then gives the samples before theirs), and a parallel load looks
- * at what its ranges saw before merging them (process_roots_merge()).
+ * at what its ranges saw before merging them (several_processes()).
  */
 
 /* Files at least this big are parsed on several threads. */
 #define PARALLEL_MIN_BYTES ((uint64_t)16 << 20)
 /* No thread gets a range smaller than this. */
 #define RANGE_MIN_BYTES ((uint64_t)4 << 20)
+/*
+ * A parallel load cuts the file in about this many ranges per thread, of
+ * at least RANGE_BYTES each: more ranges keep every thread busy to the end
+ * and merge more of the ranges while others are parsed, but each one
+ * starts with cold caches and a set of its own to merge.
+ */
+#define RANGES_PER_THREAD 16
+#define RANGE_BYTES ((uint64_t)8 << 20)
 #define MAX_THREADS 64
 /* Report progress and look for cancellation this often. */
 #define PROGRESS_STEP ((uint64_t)1 << 20)
@@ -901,6 +909,26 @@ parser_release(struct perf_parser *pp)
 	strbuf_release(&pp->bad_excerpt);
 	strbuf_release(&pp->last_mod);
 	strbuf_release(&pp->name_buf);
+}
+
+/*
+ * Free what only parsing needs (the line, frame and thread caches): a
+ * parallel load keeps a range's parser, for its counts and its process
+ * roots, until the range is merged.
+ */
+static void
+parser_drop_caches(struct perf_parser *pp)
+{
+	free(pp->fc);
+	free(pp->fc_slots);
+	free(pp->keys);
+	free(pp->lcache);
+	free(pp->tcache);
+	pp->fc = NULL;
+	pp->fc_slots = NULL;
+	pp->keys = NULL;
+	pp->lcache = NULL;
+	pp->tcache = NULL;
 }
 
 static void
@@ -1785,41 +1813,50 @@ done:
 }
 
 struct perf_job {
-	struct input *in;
 	uint64_t start, end;
-	const struct import_options *opts;
 	struct profile_set *ps;
 	struct perf_parser pp;
 	struct tf_error err;
 	uint64_t lines;
 	int ret;
 	int index;
-	_Atomic int *failed_range;
-	pthread_t thread;
-	bool started;
+	_Atomic bool done;      /* parsed (ret, err, lines and pp are final) */
 };
 
-static void *
-job_run(void *arg)
-{
-	struct perf_job *job = arg;
-	struct line_reader lr;
+/*
+ * A parallel load: the file in ranges, more of them than threads, each
+ * taken from a counter by whichever thread is free (ranges equal in bytes
+ * are not equal in work), parsed into a set of its own (the first one
+ * straight into ps) and merged into ps in file order by whichever thread
+ * finds the next one parsed, while the others parse on.
+ */
+struct perf_load {
+	struct input *in;
+	const struct import_options *opts;
+	struct profile_set *ps;
+	struct perf_job *jobs;
+	int njobs;
+	bool loose;             /* merge the ranges' stacks loose (import.h) */
+	_Atomic int next_job;   /* the next range to parse */
+	_Atomic int failed_range; /* the lowest range that failed */
 
-	line_reader_init_range(&lr, job->in, job->start, job->end);
-	job->pp.range = job->index;
-	job->pp.failed_range = job->failed_range;
-	job->ret = parse_all(&job->pp, &lr, &job->err);
-	job->lines = lr.lineno;
-	line_reader_release(&lr);
-	if (job->ret && !job->pp.stopped) {
-		int cur = atomic_load(job->failed_range);
-
-		while (cur > job->index &&
-		       !atomic_compare_exchange_weak(job->failed_range, &cur, job->index))
-			;
-	}
-	return NULL;
-}
+	/* What follows is written under merge_lock only. */
+	pthread_mutex_t merge_lock;
+	_Atomic int merged;     /* ranges merged into ps so far, in file order */
+	/*
+	 * Process roots (several_processes()): whether the ranges hold
+	 * samples of several processes, once decided. Until then, a range
+	 * of one process may still have to get process frames: no range is
+	 * merged before the decision, which the last range's end makes at
+	 * the latest.
+	 */
+	_Atomic bool decided;
+	bool several;
+	uint64_t samples, nr_bad, first_bad, line_offset;
+	struct strbuf excerpt;
+	_Atomic int merge_ret;  /* a merge failed: merge_err says why */
+	struct tf_error merge_err;
+};
 
 /* same_process() for threads of two sets. */
 static bool
@@ -1836,31 +1873,151 @@ same_process_between(const struct profile_set *a, thread_id ta, const struct pro
 }
 
 /*
- * Process roots of a parallel load, decided here over the whole file
- * (every event of every range), before the ranges' sets are merged: a
- * range that saw one process gets no process frames from its parser,
- * so if another range saw another process (or several), it gets them now.
+ * Whether the ranges [0, n), none merged yet, hold samples of several
+ * processes (every event together): a range that saw one process has no
+ * process frames from its parser, so if another range saw another
+ * process (or several), it needs them.
  */
-static void
-process_roots_merge(struct perf_job *jobs, int njobs)
+static bool
+several_processes(const struct perf_job *jobs, int n)
 {
 	const struct perf_parser *first = NULL;
-	bool several = false;
 
-	for (int i = 0; i < njobs && !several; i++) {
+	for (int i = 0; i < n; i++) {
 		const struct perf_parser *pp = &jobs[i].pp;
 
 		if (pp->proc_state == PROC_MANY)
-			several = true;
-		else if (pp->proc_state == PROC_ONE && !first)
+			return true;
+		if (pp->proc_state == PROC_ONE && !first)
 			first = pp;
-		else if (pp->proc_state == PROC_ONE)
-			several = !same_process_between(first->ps, first->proc_thread, pp->ps,
-							pp->proc_thread);
+		else if (pp->proc_state == PROC_ONE &&
+			 !same_process_between(first->ps, first->proc_thread, pp->ps,
+					       pp->proc_thread))
+			return true;
 	}
-	for (int i = 0; i < njobs && several; i++)
-		if (jobs[i].pp.proc_state == PROC_ONE)
-			add_process_roots(&jobs[i].pp);
+	return false;
+}
+
+/*
+ * Merge the next range into ps if it can be merged now; under merge_lock.
+ * Returns false when it cannot: not parsed yet, a range failed, or the
+ * process roots are not decided yet (they are once every range is parsed).
+ */
+static bool
+merge_next(struct perf_load *ld)
+{
+	int i = atomic_load(&ld->merged);
+	struct perf_job *job;
+
+	if (i >= ld->njobs || ld->merge_ret || atomic_load(&ld->failed_range) != INT_MAX)
+		return false;
+	job = &ld->jobs[i];
+	if (!atomic_load_explicit(&job->done, memory_order_acquire))
+		return false;
+	if (!atomic_load(&ld->decided)) {
+		/* Undecided, none is merged yet: look at the ranges parsed so far. */
+		int parsed = i;
+
+		while (parsed < ld->njobs &&
+		       atomic_load_explicit(&ld->jobs[parsed].done, memory_order_acquire))
+			parsed++;
+		if (several_processes(ld->jobs, parsed))
+			ld->several = true;
+		else if (parsed < ld->njobs)
+			return false;
+		atomic_store(&ld->decided, true);
+	}
+	if (ld->several && job->pp.proc_state == PROC_ONE)
+		add_process_roots(&job->pp);
+	if (i && ld->loose)
+		ld->merge_ret = profile_set_merge_loose(ld->ps, job->ps, ld->line_offset,
+							&ld->merge_err);
+	else if (i)
+		ld->merge_ret = profile_set_merge(ld->ps, job->ps, ld->line_offset,
+						  &ld->merge_err);
+	if (ld->merge_ret)
+		return false;
+	ld->samples += job->pp.samples;
+	if (job->pp.nr_bad && !ld->nr_bad) {
+		ld->first_bad = job->pp.first_bad + ld->line_offset;
+		strbuf_add(&ld->excerpt, job->pp.bad_excerpt.buf, job->pp.bad_excerpt.len);
+	}
+	ld->nr_bad += job->pp.nr_bad;
+	ld->line_offset += job->lines;
+	parser_release(&job->pp);
+	if (i) {
+		profile_set_free(job->ps);
+		job->ps = NULL;
+	}
+	atomic_store(&ld->merged, i + 1);
+	return true;
+}
+
+/*
+ * Merge what can be merged, unless another thread is at it. A range
+ * parsed while that thread lets go is merged by the next one to come,
+ * or at the end.
+ */
+static void
+merge_ready(struct perf_load *ld)
+{
+	while (pthread_mutex_trylock(&ld->merge_lock) == 0) {
+		int i;
+
+		while (merge_next(ld))
+			;
+		pthread_mutex_unlock(&ld->merge_lock);
+		/* Parsed while this thread had the lock, and not merged: again. */
+		i = atomic_load(&ld->merged);
+		if (i >= ld->njobs || !atomic_load(&ld->decided) || atomic_load(&ld->merge_ret) ||
+		    !atomic_load_explicit(&ld->jobs[i].done, memory_order_acquire) ||
+		    atomic_load(&ld->failed_range) != INT_MAX)
+			break;
+	}
+}
+
+static void
+job_parse(struct perf_load *ld, struct perf_job *job)
+{
+	struct line_reader lr;
+
+	job->ps = job->index ? profile_set_new() : ld->ps;
+	tf_error_init(&job->err);
+	parser_init(&job->pp, job->ps, ld->opts);
+	job->pp.range = job->index;
+	job->pp.failed_range = &ld->failed_range;
+	line_reader_init_range(&lr, ld->in, job->start, job->end);
+	if (atomic_load(&ld->failed_range) < job->index) {
+		/* An earlier range failed: this one's lines are not needed. */
+		job->pp.stopped = true;
+		job->ret = tf_error_set(&job->err, "stopped");
+	} else {
+		job->ret = parse_all(&job->pp, &lr, &job->err);
+	}
+	job->lines = lr.lineno;
+	line_reader_release(&lr);
+	parser_drop_caches(&job->pp);
+	if (job->ret && !job->pp.stopped) {
+		int cur = atomic_load(&ld->failed_range);
+
+		while (cur > job->index &&
+		       !atomic_compare_exchange_weak(&ld->failed_range, &cur, job->index))
+			;
+	}
+	atomic_store_explicit(&job->done, true, memory_order_release);
+}
+
+static void *
+load_worker(void *arg)
+{
+	struct perf_load *ld = arg;
+	int i;
+
+	while ((i = atomic_fetch_add(&ld->next_job, 1)) < ld->njobs) {
+		job_parse(ld, &ld->jobs[i]);
+		merge_ready(ld);
+	}
+	return NULL;
 }
 
 static int
@@ -1879,39 +2036,59 @@ thread_count(const struct import_options *opts, uint64_t size)
 	return n < 1 ? 1 : (int)n;
 }
 
+/* How many ranges nthreads parse: a few each, none much under RANGE_BYTES. */
+static int
+range_count(int nthreads, uint64_t size)
+{
+	uint64_t n = (uint64_t)nthreads * RANGES_PER_THREAD;
+
+	if (n > size / RANGE_BYTES)
+		n = size / RANGE_BYTES;
+	return n < (uint64_t)nthreads ? nthreads : (int)n;
+}
+
 /*
- * Split the file into up to nthreads ranges that start at sample
- * boundaries, parse each into its own set on its own thread (the first on
- * this one, straight into ps), then merge the sets in file order (their
- * stacks loose, when the symbols will be resolved: import.h).
+ * Split the file into ranges that start at sample boundaries, parse them
+ * on nthreads threads (this one too), each into its own set (the first
+ * straight into ps), and merge the sets into ps in file order, their
+ * stacks loose when the symbols will be resolved (import.h): struct
+ * perf_load.
  */
 static int
 load_parallel(struct input *in, const struct import_options *opts, struct profile_set *ps,
 	      int nthreads, struct tf_error *err)
 {
-	uint64_t size = in->size, offset = 0, samples = 0, nr_bad = 0, first_bad = 0;
-	struct perf_job *jobs = xcalloc((size_t)nthreads, sizeof(*jobs));
-	_Atomic int failed_range = INT_MAX;
-	const char *excerpt = "";
-	int njobs = 0, ret = 0, failed = -1;
-	uint64_t start = 0;
-	/*
-	 * import_file() rewrites every stack when it resolves the symbols:
-	 * the ranges' stacks are interned then, once, rather than here too.
-	 */
-	bool loose = opts->symbols == SYMBOLS_RESOLVE && !opts->symbols_later;
+	uint64_t size = in->size, start = 0;
+	int nranges = range_count(nthreads, size);
+	struct perf_load ld = {
+		.in = in,
+		.opts = opts,
+		.ps = ps,
+		.jobs = xcalloc((size_t)nranges, sizeof(*ld.jobs)),
+		/*
+		 * import_file() rewrites every stack when it resolves the
+		 * symbols: the ranges' stacks are interned then, once, rather
+		 * than here too.
+		 */
+		.loose = opts->symbols == SYMBOLS_RESOLVE && !opts->symbols_later,
+	};
+	pthread_t *threads = xcalloc((size_t)nthreads, sizeof(*threads));
+	bool *started = xcalloc((size_t)nthreads, sizeof(*started));
+	int failed, ret = 0;
 
-	for (int k = 1; k <= nthreads; k++) {
+	for (int k = 1; k <= nranges; k++) {
 		uint64_t b = size;
 
-		if (k < nthreads) {
-			uint64_t nominal = size / (uint64_t)nthreads * (uint64_t)k;
-			uint64_t limit = size / (uint64_t)nthreads * (uint64_t)(k + 1);
+		if (k < nranges) {
+			uint64_t nominal = size / (uint64_t)nranges * (uint64_t)k;
+			uint64_t limit = size / (uint64_t)nranges * (uint64_t)(k + 1);
 
 			if (nominal < start)
 				nominal = start;
 			if (find_boundary(in, nominal, limit, &b, err)) {
-				free(jobs);
+				free(ld.jobs);
+				free(threads);
+				free(started);
 				return -1;
 			}
 			if (b >= limit)
@@ -1919,76 +2096,69 @@ load_parallel(struct input *in, const struct import_options *opts, struct profil
 		}
 		if (b <= start)
 			continue;
-		jobs[njobs].start = start;
-		jobs[njobs].end = b;
-		njobs++;
+		ld.jobs[ld.njobs].start = start;
+		ld.jobs[ld.njobs].end = b;
+		ld.jobs[ld.njobs].index = ld.njobs;
+		ld.njobs++;
 		start = b;
 	}
-	for (int i = 0; i < njobs; i++) {
-		struct perf_job *job = &jobs[i];
-
-		job->in = in;
-		job->opts = opts;
-		job->index = i;
-		job->failed_range = &failed_range;
-		job->ps = i ? profile_set_new() : ps;
-		tf_error_init(&job->err);
-		parser_init(&job->pp, job->ps, opts);
-	}
-	for (int i = 1; i < njobs; i++) {
-		if (pthread_create(&jobs[i].thread, NULL, job_run, &jobs[i]) == 0)
-			jobs[i].started = true;
-		else
-			job_run(&jobs[i]);
-	}
-	if (njobs)
-		job_run(&jobs[0]);
-	for (int i = 1; i < njobs; i++)
-		if (jobs[i].started)
-			pthread_join(jobs[i].thread, NULL);
+	atomic_init(&ld.next_job, 0);
+	atomic_init(&ld.failed_range, INT_MAX);
+	atomic_init(&ld.merged, 0);
+	atomic_init(&ld.merge_ret, 0);
+	/* collapse names the processes itself: no process roots to decide. */
+	atomic_init(&ld.decided, opts->collapse_compat);
+	pthread_mutex_init(&ld.merge_lock, NULL);
+	strbuf_init(&ld.excerpt, 0);
+	tf_error_init(&ld.merge_err);
+	if (nthreads > ld.njobs)
+		nthreads = ld.njobs;
+	for (int i = 1; i < nthreads; i++)
+		started[i] = pthread_create(&threads[i], NULL, load_worker, &ld) == 0;
+	load_worker(&ld);
+	for (int i = 1; i < nthreads; i++)
+		if (started[i])
+			pthread_join(threads[i], NULL);
+	/* What no thread got to: the process roots are decided by now. */
+	while (merge_next(&ld))
+		;
 
 	/*
 	 * The first failure in file order is the one to report: a range only
 	 * stops early after an earlier one failed.
 	 */
-	for (int i = 0; i < njobs && failed < 0; i++)
-		if (jobs[i].ret)
-			failed = i;
-	if (failed >= 0) {
+	failed = atomic_load(&ld.failed_range);
+	if (failed != INT_MAX) {
+		uint64_t offset = 0;
+
 		for (int i = 0; i < failed; i++)
-			offset += jobs[i].lines;
-		tf_error_move(err, &jobs[failed].err);
+			offset += ld.jobs[i].lines;
+		tf_error_move(err, &ld.jobs[failed].err);
 		tf_error_shift_line(err, offset);
 		ret = -1;
-	} else if (!opts->collapse_compat) {
-		process_roots_merge(jobs, njobs);
+	} else if (ld.merge_ret) {
+		tf_error_move(err, &ld.merge_err);
+		ret = -1;
+	} else {
+		ret = finish(ps, ld.samples, ld.nr_bad, ld.first_bad, ld.excerpt.buf, err);
 	}
-	for (int i = 0; i < njobs; i++) {
-		struct perf_job *job = &jobs[i];
+	for (int i = atomic_load(&ld.merged); i < ld.njobs; i++) {
+		struct perf_job *job = &ld.jobs[i];
 
-		if (!ret && i && loose)
-			ret = profile_set_merge_loose(ps, job->ps, offset, err);
-		else if (!ret && i)
-			ret = profile_set_merge(ps, job->ps, offset, err);
-		if (!ret) {
-			samples += job->pp.samples;
-			if (job->pp.nr_bad && !nr_bad) {
-				first_bad = job->pp.first_bad + offset;
-				excerpt = job->pp.bad_excerpt.buf;
-			}
-			nr_bad += job->pp.nr_bad;
-			offset += job->lines;
-		}
-	}
-	if (!ret)
-		ret = finish(ps, samples, nr_bad, first_bad, excerpt, err);
-	for (int i = 0; i < njobs; i++) {
-		parser_release(&jobs[i].pp);
-		tf_error_release(&jobs[i].err);
+		if (!job->ps)
+			continue; /* never started */
+		parser_release(&job->pp);
 		if (i)
-			profile_set_free(jobs[i].ps);
+			profile_set_free(job->ps);
 	}
-	free(jobs);
+	for (int i = 0; i < ld.njobs; i++)
+		tf_error_release(&ld.jobs[i].err);
+	tf_error_release(&ld.merge_err);
+	strbuf_release(&ld.excerpt);
+	pthread_mutex_destroy(&ld.merge_lock);
+	free(ld.jobs);
+	free(threads);
+	free(started);
 	return ret;
 }
 

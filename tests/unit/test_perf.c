@@ -1693,6 +1693,48 @@ test_parallel_processes(void **state)
 	strbuf_release(&sb);
 }
 
+/*
+ * Two processes in the first range, then one (of those two) in every
+ * later range: the load knows there are several processes once the
+ * first range is parsed and merges the later ones as they come, each
+ * with its process frames added first; the result is that of one pass,
+ * however many ranges and threads.
+ */
+static void
+test_parallel_processes_decided_early(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct profile_set *one, *two, *three;
+	char *path;
+
+	(void)state;
+	for (int i = 0; sb.len < ((size_t)33 << 20); i++) {
+		bool mixed = sb.len < ((size_t)1 << 20);
+		const char *comm = mixed && i % 2 ? "beta" : "alpha";
+
+		strbuf_addf(&sb, "%s %d [000] %d.%06d: 1000 cycles:\n", comm,
+			    (comm[0] == 'b' ? 20 : 10) + i % 3, 1000 + i / 1000000, i % 1000000);
+		for (int d = i % 5; d >= 0; d--)
+			strbuf_addf(&sb, "\t%x f%d+0x1 (/bin/%s)\n", 0x400 + d, (i + d) % 9, comm);
+		strbuf_addch(&sb, '\n');
+	}
+	path = temp_file(&sb);
+	one = load_file(path, 1, false);
+	two = load_file(path, 2, false);
+	three = load_file(path, 3, false);
+	assert_process_roots(one, NULL);
+	assert_process_roots(two, NULL);
+	assert_process_roots(three, NULL);
+	assert_same_sets(one, two);
+	assert_same_sets(one, three);
+	profile_set_free(one);
+	profile_set_free(two);
+	profile_set_free(three);
+	unlink(path);
+	free(path);
+	strbuf_release(&sb);
+}
+
 static void
 test_parallel_error_line(void **state)
 {
@@ -1810,6 +1852,7 @@ main(void)
 		cmocka_unit_test(test_parallel_flat),
 		cmocka_unit_test(test_parallel_error_line),
 		cmocka_unit_test(test_parallel_processes),
+		cmocka_unit_test(test_parallel_processes_decided_early),
 		cmocka_unit_test(test_data_files),
 	};
 
