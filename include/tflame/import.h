@@ -103,6 +103,12 @@ struct import_options {
 	/* parser threads; 0 means one per online CPU */
 	int threads;
 	/*
+	 * perf: the least bytes of a range of a parallel load, 0 for the
+	 * default (32 MiB), which cuts a file under 128 MiB in one range a
+	 * thread; tests set less, to cut small files in many ranges.
+	 */
+	uint64_t range_bytes;
+	/*
 	 * Keep at most this many samples (0: all), the first ones in the
 	 * file, and warn once if there were more (builder.h).
 	 */

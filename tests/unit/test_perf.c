@@ -1447,10 +1447,15 @@ assert_same_sets(const struct profile_set *a, const struct profile_set *b)
 	}
 }
 
+/*
+ * Load path with threads parser threads, in ranges of range_bytes (0 for
+ * the default: one a thread for the files here).
+ */
 static struct profile_set *
-load_file(const char *path, int threads, bool keep_addrs)
+load_file_ranges(const char *path, int threads, bool keep_addrs, uint64_t range_bytes)
 {
-	struct import_options opts = { .threads = threads, .keep_unknown_addrs = keep_addrs };
+	struct import_options opts = { .threads = threads, .keep_unknown_addrs = keep_addrs,
+				       .range_bytes = range_bytes };
 	struct import_progress prog = { 0 };
 	struct tf_error err = TF_ERROR_INIT;
 	struct profile_set *ps = profile_set_new();
@@ -1466,6 +1471,12 @@ load_file(const char *path, int threads, bool keep_addrs)
 	tf_error_release(&err);
 	check_profile_set(ps);
 	return ps;
+}
+
+static struct profile_set *
+load_file(const char *path, int threads, bool keep_addrs)
+{
+	return load_file_ranges(path, threads, keep_addrs, 0);
 }
 
 /* Write text to a new temporary file; returns its path (free it). */
@@ -1551,7 +1562,7 @@ check_parallel(bool flat)
 {
 	struct strbuf sb = STRBUF_INIT;
 	uint64_t garbage_line;
-	struct profile_set *one, *two, *three;
+	struct profile_set *one, *two, *three, *many;
 	char *path;
 
 	make_big(&sb, flat, &garbage_line);
@@ -1559,6 +1570,11 @@ check_parallel(bool flat)
 	one = load_file(path, 1, true);
 	two = load_file(path, 2, true);
 	three = load_file(path, 3, true);
+	/* Many ranges, more than threads, merged as they come. */
+	many = load_file_ranges(path, 3, true, (uint64_t)1 << 20);
+	assert_same_sets(one, many);
+	check_profile_set(many);
+	profile_set_free(many);
 	assert_int_equal(one->nr_profiles, 2);
 	assert_string_equal(ps_get(one, one->profiles[0]->name), "instructions");
 	assert_true(one->profiles[0]->nr_samples + one->profiles[1]->nr_samples > 40000);
@@ -1607,7 +1623,7 @@ test_parallel_unindented(void **state)
 	path = temp_file(&sb);
 	one = load_file(path, 1, false);
 	two = load_file(path, 2, false);
-	three = load_file(path, 3, false);
+	three = load_file_ranges(path, 3, false, (uint64_t)1 << 20);
 	assert_int_equal(one->nr_diags, 0);
 	assert_int_equal(two->nr_diags, 0);
 	assert_int_equal(three->nr_diags, 0);
@@ -1667,7 +1683,7 @@ test_parallel_processes(void **state)
 	path = temp_file(&sb);
 	one = load_file(path, 1, false);
 	two = load_file(path, 2, false);
-	three = load_file(path, 3, false);
+	three = load_file_ranges(path, 3, false, (uint64_t)1 << 20);
 	assert_process_roots(one, NULL);
 	assert_process_roots(two, NULL);
 	assert_process_roots(three, NULL);
@@ -1686,6 +1702,9 @@ test_parallel_processes(void **state)
 	free(path);
 	path = temp_file(&sb);
 	two = load_file(path, 2, false);
+	assert_false(has_process_frames(two));
+	profile_set_free(two);
+	two = load_file_ranges(path, 2, false, (uint64_t)1 << 20);
 	assert_false(has_process_frames(two));
 	profile_set_free(two);
 	unlink(path);
@@ -1708,7 +1727,7 @@ test_parallel_processes_decided_early(void **state)
 	char *path;
 
 	(void)state;
-	for (int i = 0; sb.len < ((size_t)33 << 20); i++) {
+	for (int i = 0; sb.len < ((size_t)17 << 20); i++) {
 		bool mixed = sb.len < ((size_t)1 << 20);
 		const char *comm = mixed && i % 2 ? "beta" : "alpha";
 
@@ -1720,8 +1739,8 @@ test_parallel_processes_decided_early(void **state)
 	}
 	path = temp_file(&sb);
 	one = load_file(path, 1, false);
-	two = load_file(path, 2, false);
-	three = load_file(path, 3, false);
+	two = load_file_ranges(path, 2, false, (uint64_t)1 << 20);
+	three = load_file_ranges(path, 3, false, (uint64_t)1 << 20);
 	assert_process_roots(one, NULL);
 	assert_process_roots(two, NULL);
 	assert_process_roots(three, NULL);
@@ -1751,8 +1770,10 @@ test_parallel_error_line(void **state)
 	strbuf_addstr(&sb, "big 1 [000] 9.0: 18446744073709551615 huge:\n\n"
 			   "big 1 [000] 9.1: 1 huge:\n\n");
 	path = temp_file(&sb);
-	for (int threads = 1; threads <= 2; threads++) {
-		struct import_options opts = { .threads = threads };
+	for (int threads = 1; threads <= 3; threads++) {
+		/* Three: many ranges, as many as 1 MiB ones make. */
+		struct import_options opts = { .threads = threads,
+					       .range_bytes = threads == 3 ? (uint64_t)1 << 20 : 0 };
 		struct tf_error err = TF_ERROR_INIT;
 		struct profile_set *ps = profile_set_new();
 		struct input in;
