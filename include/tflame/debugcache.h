@@ -45,4 +45,27 @@ bool debug_file_path(const unsigned char *id, size_t id_len, struct strbuf *sb);
 /* The same for the debug file at debug_path (debugcache_find()'s step). */
 int debugcache_get(const char *debug_path, const unsigned char *id, size_t id_len, char **path);
 
+/*
+ * Would libdebuginfod look anything up? Only when DEBUGINFOD_URLS names a
+ * server: without one, debuginfod_find_debuginfo() returns -ENOSYS at once
+ * (elfutils 0.188), though libdwfl loads the library (libcurl, TLS: some
+ * 20 ms of CPU) and begins a client for every module it asks about.
+ */
+bool debuginfod_wanted(void);
+/*
+ * Could libdwfl's search on this machine (dwfl_standard_find_debuginfo()
+ * less debuginfod) find a separate debug file for the ELF file at
+ * file_name, whose .gnu_debuglink names debuglink (NULL when it has none)
+ * and whose build-id is id (id_len 0: none)? False only when no file
+ * exists at any place the search opens: the build-id path, and for the
+ * debug link (or, without one, "NAME.debug" and "NAME") the file's
+ * directory, its .debug/ and the tails of that directory under
+ * /usr/lib/debug, for file_name and for its real path. A file there that
+ * the search would reject (a wrong CRC or build-id) counts: true then
+ * means "maybe". A debuglink with a slash in it (a dwz file's name)
+ * gives true. A few access() calls; safe from several threads.
+ */
+bool debug_file_may_exist(const char *file_name, const char *debuglink, const unsigned char *id,
+			  size_t id_len);
+
 #endif

@@ -297,3 +297,108 @@ debugcache_find(const unsigned char *id, size_t id_len, char **path)
 	strbuf_release(&debug);
 	return fd;
 }
+
+bool
+debuginfod_wanted(void)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+
+	return urls && *urls;
+}
+
+/* Does dir/[sub/]name exist ([sub/]name in the working directory without dir)? */
+static bool
+exists_in(struct strbuf *sb, const char *dir, size_t dirlen, const char *sub,
+	  const char *name)
+{
+	strbuf_reset(sb);
+	if (dir)
+		strbuf_addf(sb, "%.*s/", (int)dirlen, dir);
+	if (sub)
+		strbuf_addf(sb, "%s/", sub);
+	strbuf_addstr(sb, name);
+	return access(sb->buf, F_OK) == 0;
+}
+
+/*
+ * The places libdwfl's path search (find_debuginfo_in_path(), elfutils
+ * 0.188) tries for the debug file of file_name, named link, or also
+ * base when link was made up from it: the file's directory (link only),
+ * its .debug/ subdirectory, and the debug directory followed by each
+ * tail of the file's absolute directory ("usr/bin", "bin", none).
+ */
+static bool
+path_candidate_exists(const char *file_name, const char *link, const char *base, struct strbuf *sb)
+{
+	const char *slash = strrchr(file_name, '/');
+	size_t dirlen = slash ? (size_t)(slash - file_name) : 0;
+	const char *dir = slash ? file_name : NULL; /* NULL: the working directory */
+	const char *names[2] = { link, base };
+	size_t nr_names = base ? 2 : 1;
+
+	if (exists_in(sb, dir, dirlen, NULL, link))
+		return true;
+	for (size_t i = 0; i < nr_names; i++)
+		if (exists_in(sb, dir, dirlen, ".debug", names[i]))
+			return true;
+	if (!dirlen || file_name[0] != '/')
+		return false;
+	for (const char *tail = file_name + 1;; tail++) {
+		for (size_t i = 0; i < nr_names; i++) {
+			strbuf_reset(sb);
+			strbuf_addf(sb, "%s/%.*s%s%s", DEBUGCACHE_DEBUG_DIR,
+				    (int)(file_name + dirlen - tail), tail,
+				    tail < file_name + dirlen ? "/" : "", names[i]);
+			if (access(sb->buf, F_OK) == 0)
+				return true;
+		}
+		if (tail >= file_name + dirlen)
+			return false;
+		tail = memchr(tail, '/', (size_t)(file_name + dirlen - tail));
+		if (!tail)
+			tail = file_name + dirlen - 1; /* the debug directory itself next */
+	}
+}
+
+bool
+debug_file_may_exist(const char *file_name, const char *debuglink, const unsigned char *id,
+		     size_t id_len)
+{
+	struct strbuf sb = STRBUF_INIT, made = STRBUF_INIT;
+	const char *base;
+	char *canon = NULL;
+	bool found = true;
+
+	/* A name with a directory is a dwz file's (or unusual): not guessed at. */
+	if (!file_name || (debuglink && strchr(debuglink, '/')))
+		goto done;
+	if (debug_file_path(id, id_len, &sb) && access(sb.buf, F_OK) == 0)
+		goto done;
+	base = strrchr(file_name, '/');
+	base = base ? base + 1 : file_name;
+	if (!debuglink) {
+		strbuf_addf(&made, "%s.debug", base);
+		debuglink = made.buf;
+	}
+	if (path_candidate_exists(file_name, debuglink, made.len ? base : NULL, &sb))
+		goto done;
+	/* libdwfl tries again by the file's real name. */
+	canon = realpath(file_name, NULL);
+	if (canon && strcmp(canon, file_name)) {
+		base = strrchr(canon, '/') + 1;
+		if (made.len) {
+			strbuf_reset(&made);
+			strbuf_addf(&made, "%s.debug", base);
+			debuglink = made.buf;
+		}
+		if (path_candidate_exists(canon, debuglink, made.len ? base : NULL, &sb))
+			goto done;
+	}
+	found = false;
+done:
+	free(canon);
+	strbuf_release(&sb);
+	strbuf_release(&made);
+	return found;
+}
+

@@ -5,6 +5,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
@@ -164,18 +165,30 @@ static void sym_module_close(struct sym_module *m);
  * libdwfl's search for a separate debug file, the cache first
  * (debugcache.h). Asked before libdwfl's own search, which would open
  * the compressed file and keep it whatever this returned.
+ *
+ * Most modules of a system-wide profile have no debug file, and libdwfl's
+ * search then ends with debuginfod, which loads libcurl and its TLS
+ * libraries on the first such module (20 ms of CPU, as much as resolving
+ * libc) and begins a client on each, only to be told that no server is
+ * set. Without a server, and with nothing at any place the search looks
+ * (debug_file_may_exist()), there is nothing to find: no search.
  */
 static int
 sym_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, GElf_Addr base,
 		   const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
 		   char **debuginfo_file_name)
 {
-	const unsigned char *id;
+	const unsigned char *id = NULL;
 	GElf_Addr vaddr;
 	int n = dwfl_module_build_id(mod, &id, &vaddr), fd;
 
 	if (n > 0 && (fd = debugcache_find(id, (size_t)n, debuginfo_file_name)) >= 0)
 		return fd;
+	if (!debuginfod_wanted() &&
+	    !debug_file_may_exist(file_name, debuglink_file, id, n > 0 ? (size_t)n : 0)) {
+		errno = 0; /* "not found", as libdwfl's own search says it */
+		return -1;
+	}
 	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
 					    debuglink_file, debuglink_crc, debuginfo_file_name);
 }

@@ -270,6 +270,87 @@ test_nothing_to_give(void **state)
 	strbuf_release(&dir);
 }
 
+/* Create (content NULL: remove) the file td/rel, and its directories. */
+static void
+put(void **td, const char *rel, const char *content)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "mkdir -p \"$(dirname '%s')\"", tmpdir_path(td, rel));
+	assert_int_equal(system(sb.buf), 0);
+	if (content)
+		tmpdir_put(td, rel, content, strlen(content));
+	else
+		assert_int_equal(unlink(tmpdir_path(td, rel)), 0);
+	strbuf_release(&sb);
+}
+
+/*
+ * debug_file_may_exist() says yes for a file at each place libdwfl's path
+ * search opens, by debug link or by the made-up name, and through a
+ * symbolic link to the program; no when nothing is there.
+ */
+static void
+test_may_exist(void **state)
+{
+	struct fixture *fx = *state;
+	static const char *const with_link[] = { "bin/prog.dbg", "bin/.debug/prog.dbg" };
+	static const char *const made_up[] = { "bin/prog.debug", "bin/.debug/prog.debug",
+					       "bin/.debug/prog" };
+	unsigned char id[20];
+	char *prog, *alias;
+
+	memset(id, 0xfe, sizeof(id)); /* no such build-id under /usr/lib/debug */
+	put(&fx->td, "bin/prog", "not an ELF file: never opened");
+	prog = xstrdup(tmpdir_path(&fx->td, "bin/prog"));
+	alias = xstrdup(tmpdir_path(&fx->td, "alias"));
+	assert_int_equal(symlink(prog, alias), 0);
+	assert_false(debug_file_may_exist(prog, "prog.dbg", id, sizeof(id)));
+	assert_false(debug_file_may_exist(prog, NULL, id, sizeof(id)));
+	assert_false(debug_file_may_exist(prog, NULL, NULL, 0));
+	assert_false(debug_file_may_exist(alias, NULL, id, sizeof(id)));
+	for (size_t i = 0; i < ARRAY_SIZE(with_link); i++) {
+		put(&fx->td, with_link[i], "debug");
+		assert_true(debug_file_may_exist(prog, "prog.dbg", id, sizeof(id)));
+		assert_true(debug_file_may_exist(alias, "prog.dbg", id, sizeof(id)));
+		assert_false(debug_file_may_exist(prog, NULL, id, sizeof(id)));
+		put(&fx->td, with_link[i], NULL);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(made_up); i++) {
+		put(&fx->td, made_up[i], "debug");
+		assert_true(debug_file_may_exist(prog, NULL, id, sizeof(id)));
+		/* By the real name's directory: the alias is in another. */
+		assert_true(debug_file_may_exist(alias, NULL, id, sizeof(id)));
+		assert_false(debug_file_may_exist(prog, "prog.dbg", id, sizeof(id)));
+		put(&fx->td, made_up[i], NULL);
+	}
+	/* A dwz file's name is not guessed at. */
+	assert_true(debug_file_may_exist(prog, "/nonexistent/.dwz/prog.debug", id, sizeof(id)));
+	assert_false(debug_file_may_exist(prog, NULL, id, sizeof(id)));
+	free(prog);
+	free(alias);
+}
+
+/* debuginfod is wanted only when DEBUGINFOD_URLS names something. */
+static void
+test_debuginfod_wanted(void **state)
+{
+	char *old = getenv("DEBUGINFOD_URLS") ? xstrdup(getenv("DEBUGINFOD_URLS")) : NULL;
+
+	(void)state;
+	unsetenv("DEBUGINFOD_URLS");
+	assert_false(debuginfod_wanted());
+	setenv("DEBUGINFOD_URLS", "", 1);
+	assert_false(debuginfod_wanted());
+	setenv("DEBUGINFOD_URLS", "https://debuginfod.example", 1);
+	assert_true(debuginfod_wanted());
+	if (old)
+		setenv("DEBUGINFOD_URLS", old, 1);
+	else
+		unsetenv("DEBUGINFOD_URLS");
+	free(old);
+}
+
 int
 main(void)
 {
@@ -277,6 +358,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_build_id, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_inflated_copy, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nothing_to_give, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_may_exist, setup, teardown),
+		cmocka_unit_test(test_debuginfod_wanted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -924,6 +924,58 @@ test_prebuilt_close_module(void **state)
 	free(tiny);
 }
 
+/*
+ * tiny's DWARF in a separate file that its .gnu_debuglink names, where
+ * libdwfl's search looks (beside it, in .debug/): found, with no
+ * debuginfod server set, which is when the symbolizer spares modules
+ * without one that search; and without the file, the ELF symbols alone.
+ */
+static void
+test_prebuilt_separate_debug(void **state)
+{
+	static const char *const places[] = { "bin/tiny.dbg", "bin/.debug/tiny.dbg" };
+	char *tiny = tiny_path(), *prog, *debug;
+	char *urls = getenv("DEBUGINFOD_URLS") ? xstrdup(getenv("DEBUGINFOD_URLS")) : NULL;
+	struct strbuf cmd = STRBUF_INIT;
+	struct symbolizer *sym;
+	struct sym_result r;
+
+	prog = xstrdup(tmpdir_path(state, "bin/tiny"));
+	debug = xstrdup(tmpdir_path(state, "tiny.dbg"));
+	strbuf_addf(&cmd,
+		    "mkdir -p '%s/bin/.debug' && objcopy --only-keep-debug '%s' '%s' && "
+		    "objcopy --strip-debug --add-gnu-debuglink='%s' '%s' '%s'",
+		    ((struct tmpdir *)*state)->dir, tiny, debug, debug, tiny, prog);
+	if (system(cmd.buf) != 0)
+		fail_msg("cannot split tiny's debug info: %s", cmd.buf);
+	unsetenv("DEBUGINFOD_URLS");
+	for (size_t i = 0; i < ARRAY_SIZE(places); i++) {
+		assert_int_equal(rename(debug, tmpdir_path(state, places[i])), 0);
+		sym = symbolizer_new();
+		assert_int_equal(symbolizer_resolve(sym, prog, 0x11a4, &r), 1);
+		assert_int_equal(r.nr_frames, 3);
+		check_frame(&r.frames[0], "inner", 27, 24);
+		check_frame(&r.frames[2], "outer", 40, 38);
+		check_sym(sym);
+		symbolizer_free(sym);
+		assert_int_equal(rename(tmpdir_path(state, places[i]), debug), 0);
+	}
+	sym = symbolizer_new();
+	assert_int_equal(symbolizer_resolve(sym, prog, 0x11a4, &r), 1);
+	assert_int_equal(r.nr_frames, 1);
+	assert_string_equal(r.frames[0].function, "outer");
+	assert_null(r.frames[0].decl_file);
+	check_sym(sym);
+	symbolizer_free(sym);
+	if (urls)
+		setenv("DEBUGINFOD_URLS", urls, 1);
+	free(urls);
+	strbuf_release(&cmd);
+	free(prog);
+	free(debug);
+	free(tiny);
+}
+
 static void
 test_prebuilt_changed_module(void **state)
 {
@@ -1117,6 +1169,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_prebuilt_close_module, tmpdir_setup,
 						tmpdir_teardown),
 		cmocka_unit_test(test_prebuilt_elf_index),
+		cmocka_unit_test_setup_teardown(test_prebuilt_separate_debug, tmpdir_setup,
+						tmpdir_teardown),
 		cmocka_unit_test(test_prebuilt_dynsym_only),
 	};
 	int failed = cmocka_run_group_tests(prebuilt, NULL, NULL);
