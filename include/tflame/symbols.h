@@ -169,7 +169,8 @@ void symbolizer_close_module(struct symbolizer *sym, const char *module);
  * A guess at the nanoseconds symbolizer_resolve() will spend on lookups
  * addresses of module, from its file's headers and those of its separate
  * debug file: its symbols to index, its DWARF to read and to inflate.
- * Cheap (the headers alone); for handing out the largest modules first.
+ * Cheap (the headers alone, read without mapping the files); for
+ * handing out the largest modules first.
  * A file that cannot be read counts for its lookups alone.
  */
 uint64_t symbolizer_cost_hint(const char *module, uint64_t lookups);

@@ -200,7 +200,7 @@ open_cached(const char *path, const unsigned char *id, size_t len)
 
 	if (fd < 0)
 		return -1;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	elf = elf_begin(fd, ELF_C_READ, NULL); /* its headers and one note: no mapping */
 	ok = elf && elf_kind(elf) == ELF_K_ELF && build_id_is(elf, id, len) &&
 	     !has_compressed_debug(elf);
 	if (elf)
