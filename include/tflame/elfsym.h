@@ -40,7 +40,9 @@
  *
  * Cost. Building sorts compact (start, symbol) keys with a radix sort, a
  * pass for each byte in which the starts differ, then sweeps them once:
- * O(n) for n symbols, with one allocation per array, none per symbol.
+ * O(n) for n symbols, with one allocation per array, none per symbol,
+ * and the symbols sorted in place: on a VM, touching fresh memory (a page
+ * fault a page) costs more than the work.
  * A lookup is a binary search, O(log n). The name -> symbol table is only
  * built by the first elfsym_index_name_covers() call, in O(n) (hashes
  * sorted by the same radix sort); each call then costs O(log n + symbols of
@@ -102,10 +104,11 @@ struct elfsym_index {
 	struct elfsym_range *ranges; /* by start; none before finishing */
 	uint32_t nr_ranges;
 	/*
-	 * (hash of the name, symbol) for every symbol, by hash, then the
-	 * symbols' order; NULL until the first elfsym_index_name_covers().
+	 * For every symbol, 32 bits of its name's hash above its index in
+	 * syms, in ascending order: by hash, then the symbols' order; NULL
+	 * until the first elfsym_index_name_covers().
 	 */
-	struct elfsym_key *by_name;
+	uint64_t *by_name;
 	bool finished;
 };
 

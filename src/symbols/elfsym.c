@@ -178,15 +178,23 @@ elfsym_range_add(struct elfsym_index *ix, uint32_t *alloc, uint64_t start,
  * long as it has not ended. Ended symbols are popped when they come to the
  * top. Each step either begins the symbols at one start or passes the end
  * of the current winner, so the sweep takes O(n) steps after the sort.
+ * room holds the stacks: 3 * nr_syms entries.
  */
 static void
-elfsym_sweep(struct elfsym_index *ix)
+elfsym_sweep(struct elfsym_index *ix, uint32_t *room)
 {
-	uint32_t n = ix->nr_syms, i = 0, alloc = 0;
+	uint32_t n = ix->nr_syms, i = 0, alloc;
 	uint32_t *stack[3], depth[3] = { 0, 0, 0 };
 	uint64_t pos = n ? ix->syms[0].start : 0;
 
-	stack[0] = xreallocarray(NULL, 3 * (size_t)n + 1, sizeof(**stack));
+	/*
+	 * A range a step, and a step begins a start or passes an end: 2n + 1
+	 * at most. Allocated once (only what is written is touched, where
+	 * doubling copies it all), then trimmed.
+	 */
+	alloc = 2 * n + 1;
+	ix->ranges = xreallocarray(NULL, alloc, sizeof(*ix->ranges));
+	stack[0] = room;
 	stack[1] = stack[0] + n;
 	stack[2] = stack[1] + n;
 	for (;;) {
@@ -237,7 +245,8 @@ elfsym_sweep(struct elfsym_index *ix)
 		pos = next;
 	}
 	/* It stops only where no symbol is left: the last range has none. */
-	free(stack[0]);
+	ix->ranges = xreallocarray(ix->ranges, ix->nr_ranges ? ix->nr_ranges : 1,
+				   sizeof(*ix->ranges));
 }
 
 /* Sort the n aliases at group (one start) by elfsym_cmp(). */
@@ -262,26 +271,41 @@ elfsym_sort_group(struct elfsym *group, uint32_t n)
  * The array's order: the keys (start, place in the table) are radix-sorted,
  * which leaves each start's aliases in the table's order, and only those
  * groups of aliases, mostly of one symbol, are sorted by preference.
+ * The symbols move in place, a cycle of the permutation at a time: no
+ * second array. Fresh memory is what costs here (a page fault a page,
+ * 15 us on a VM, against 40 ns a symbol to move), and the keys' memory
+ * serves the sweep next: keys is 2 * n keys, left to the caller.
  */
 static void
-elfsym_sort(struct elfsym_index *ix)
+elfsym_sort(struct elfsym_index *ix, struct elfsym_key *keys)
 {
 	uint32_t n = ix->nr_syms;
-	struct elfsym_key *keys = xreallocarray(NULL, 2 * (size_t)n, sizeof(*keys));
 	struct elfsym_key *sorted;
-	struct elfsym *syms = xreallocarray(NULL, n, sizeof(*syms));
+	struct elfsym *syms = ix->syms;
 
 	for (uint32_t k = 0; k < n; k++) {
 		keys[k].key = ix->syms[k].start;
 		keys[k].sym = k;
 	}
 	sorted = elfsym_sort_keys(keys, keys + n, n);
-	for (uint32_t k = 0; k < n; k++)
-		syms[k] = ix->syms[sorted[k].sym];
-	free(keys);
-	free(ix->syms);
-	ix->syms = syms;
-	ix->alloc_syms = n;
+	/* Place k takes symbol sorted[k].sym; a placed one points to itself. */
+	for (uint32_t i = 0; i < n; i++) {
+		struct elfsym first;
+		uint32_t j = i;
+
+		if (sorted[i].sym == i)
+			continue;
+		first = syms[i];
+		while (sorted[j].sym != i) {
+			uint32_t from = sorted[j].sym;
+
+			syms[j] = syms[from];
+			sorted[j].sym = j;
+			j = from;
+		}
+		syms[j] = first;
+		sorted[j].sym = j;
+	}
 	for (uint32_t i = 0, j = 0; i < n; i = j) {
 		while (j < n && syms[j].start == syms[i].start)
 			j++;
@@ -294,12 +318,14 @@ void
 elfsym_index_finish(struct elfsym_index *ix)
 {
 	uint32_t n = ix->nr_syms;
+	struct elfsym_key *room; /* the sort's 2n keys, then the sweep's 3n stack slots */
 
 	if (ix->finished)
 		BUG("elfsym_index_finish() twice");
 	ix->finished = true;
+	room = xreallocarray(NULL, 2 * (size_t)n + 1, sizeof(*room));
 	if (n > 1)
-		elfsym_sort(ix);
+		elfsym_sort(ix, room);
 	/* A zero-size symbol reaches to the next start, within its limit. */
 	for (uint32_t i = 0, j = 0; i < n; i = j) {
 		while (j < n && ix->syms[j].start == ix->syms[i].start)
@@ -308,7 +334,8 @@ elfsym_index_finish(struct elfsym_index *ix)
 			if (!ix->syms[k].sized && j < n && ix->syms[k].end > ix->syms[j].start)
 				ix->syms[k].end = ix->syms[j].start;
 	}
-	elfsym_sweep(ix);
+	elfsym_sweep(ix, (uint32_t *)room);
+	free(room);
 }
 
 static bool
@@ -337,31 +364,68 @@ elfsym_name_key(const char *name)
 }
 
 /*
- * The name table: every symbol's (name key, index), sorted by key with
- * the radix sort, stable, so that the symbols of one name come in the
- * array's order. Names are compared only where keys are equal.
+ * Sort the n values at v, with tmp as room for as many: returns v or
+ * tmp, whichever holds the result. The radix sort of elfsym_sort_keys()
+ * on bare 64-bit values.
+ */
+static uint64_t *
+elfsym_sort_u64(uint64_t *v, uint64_t *tmp, uint32_t n)
+{
+	uint64_t differ = 0;
+
+	for (uint32_t i = 1; i < n; i++)
+		differ |= v[i] ^ v[0];
+	for (int b = 0; b < 8; b++) {
+		uint64_t *swap;
+		uint32_t count[256], sum = 0;
+		int shift = 8 * b;
+
+		if (!((differ >> shift) & 0xff))
+			continue;
+		memset(count, 0, sizeof(count));
+		for (uint32_t i = 0; i < n; i++)
+			count[(v[i] >> shift) & 0xff]++;
+		for (int d = 0; d < 256; d++) {
+			uint32_t c = count[d];
+
+			count[d] = sum;
+			sum += c;
+		}
+		for (uint32_t i = 0; i < n; i++)
+			tmp[count[(v[i] >> shift) & 0xff]++] = v[i];
+		swap = v;
+		v = tmp;
+		tmp = swap;
+	}
+	return v;
+}
+
+/*
+ * The name table: every symbol's name key and index in one value, the
+ * key above, so that sorting the values (the radix sort) orders them by
+ * key and then by index: the symbols of one name come in the array's
+ * order. Names are compared only where keys are equal. Eight bytes a
+ * symbol, and as many for the sort: the memory is most of the cost.
  */
 static void
 elfsym_build_names(struct elfsym_index *ix)
 {
 	uint32_t n = ix->nr_syms;
-	struct elfsym_key *keys = xreallocarray(NULL, 2 * (size_t)n + 1, sizeof(*keys));
-	struct elfsym_key *sorted;
+	uint64_t *v = xreallocarray(NULL, 2 * (size_t)n + 1, sizeof(*v));
+	uint64_t *sorted;
 
-	for (uint32_t k = 0; k < n; k++) {
-		keys[k].key = elfsym_name_key(ix->syms[k].name);
-		keys[k].sym = k;
-	}
-	sorted = elfsym_sort_keys(keys, keys + n, n);
-	if (sorted != keys)
-		memcpy(keys, sorted, n * sizeof(*keys));
-	ix->by_name = xreallocarray(keys, n ? n : 1, sizeof(*keys));
+	for (uint32_t k = 0; k < n; k++)
+		v[k] = elfsym_name_key(ix->syms[k].name) << 32 | k;
+	sorted = elfsym_sort_u64(v, v + n, n);
+	if (sorted != v)
+		memcpy(v, sorted, n * sizeof(*v));
+	ix->by_name = xreallocarray(v, n ? n : 1, sizeof(*v));
 }
 
 static bool
-elfsym_key_before(const void *elem, const void *key)
+elfsym_name_before(const void *elem, const void *key)
 {
-	return ((const struct elfsym_key *)elem)->key < *(const uint64_t *)key;
+	return *(const uint64_t *)elem >> 32 < *(const uint64_t *)key;
 }
 
 static bool
@@ -393,9 +457,9 @@ elfsym_index_name_covers(struct elfsym_index *ix, const char *name,
 		elfsym_build_names(ix);
 	key = elfsym_name_key(name);
 	i = bsearch_first(ix->by_name, ix->nr_syms, sizeof(*ix->by_name), &key,
-			  elfsym_key_before);
-	for (; i < ix->nr_syms && ix->by_name[i].key == key; i++) {
-		s = &ix->syms[ix->by_name[i].sym];
+			  elfsym_name_before);
+	for (; i < ix->nr_syms && ix->by_name[i] >> 32 == key; i++) {
+		s = &ix->syms[(uint32_t)ix->by_name[i]];
 		if (strcmp(s->name, name))
 			continue;
 		if (elfsym_covers(s, addr))
@@ -443,12 +507,11 @@ elfsym_check_names(const struct elfsym_index *ix, struct tf_error *err)
 		return 0;
 	seen = xcalloc(n ? n : 1, 1);
 	for (uint32_t i = 0; i < n; i++) {
-		const struct elfsym_key *k = &ix->by_name[i];
+		uint64_t v = ix->by_name[i];
+		uint32_t sym = (uint32_t)v;
 
-		if (k->sym >= n || seen[k->sym]++ ||
-		    k->key != elfsym_name_key(ix->syms[k->sym].name) ||
-		    (i && (k->key < k[-1].key ||
-			   (k->key == k[-1].key && k->sym < k[-1].sym)))) {
+		if (sym >= n || seen[sym]++ || v >> 32 != elfsym_name_key(ix->syms[sym].name) ||
+		    (i && v <= ix->by_name[i - 1])) {
 			free(seen);
 			return tf_error_set(err, "elfsym: the name table is broken at %u",
 					    i);
