@@ -17,9 +17,10 @@
  * On this kind of machine (a VM with shadow page tables) the first touch
  * of a 4 KiB page costs some 15 us, more than writing it; from ELFSYM_HUGE
  * bytes on, the array starts on a 2 MiB boundary and asks for transparent
- * huge pages: one fault for 2 MiB. Freed with free(); not for realloc().
+ * huge pages: one fault for 2 MiB. Freed with free() (realloc() works,
+ * without the alignment).
  */
-#define ELFSYM_HUGE ((size_t)512 << 10)
+#define ELFSYM_HUGE ((size_t)256 << 10)
 #define ELFSYM_HUGE_PAGE ((size_t)2 << 20)
 
 static void *

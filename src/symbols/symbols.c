@@ -438,7 +438,7 @@ sym_cu_index(struct sym_cu *cu)
 			if (s >= e)
 				continue;
 			if (cu->nr_tops == alloc) {
-				alloc = alloc ? 2 * alloc : 64;
+				alloc = alloc ? 2 * alloc : 8;
 				cu->tops = xreallocarray(cu->tops, alloc, sizeof(*cu->tops));
 			}
 			cu->tops[cu->nr_tops].lo = s;
@@ -486,7 +486,7 @@ sym_cu_add(struct sym_cu *cu, Dwarf_Die *die, uint32_t parent)
 	if (cu->nr_ranges - first == 1)
 		cu->nr_ranges = first;
 	if (cu->nr_fns == cu->alloc_fns) {
-		cu->alloc_fns = cu->alloc_fns ? 2 * cu->alloc_fns : 64;
+		cu->alloc_fns = cu->alloc_fns ? 2 * cu->alloc_fns : 8;
 		cu->fns = xreallocarray(cu->fns, cu->alloc_fns, sizeof(*cu->fns));
 	}
 	fn = &cu->fns[cu->nr_fns];
