@@ -47,6 +47,14 @@ struct symbols_job {
 	int nr_syms;
 	struct profile_set *src;   /* what the job reads: ps, or the tables kept aside */
 	bool owns_src;             /* src is the addressed tables of SYMBOLS_SHOW_NOW */
+	/*
+	 * The rewrite may take src's sample arrays (profile_set_symbolize(),
+	 * which applies the result at once): rewritten in place, they spare
+	 * a fresh array a sample, whose pages cost more to fault in than to
+	 * write (xalloc.c). src is intact after a cancel: the arrays are
+	 * only touched once the stacks are built, past the last cancel point.
+	 */
+	bool take_samples;
 	stack_id *shown;           /* SYMBOLS_SHOW_NOW: per stack of src, ps's stack */
 	uint32_t nr_shown;
 	struct resolve_ctx c;
@@ -605,7 +613,7 @@ symbols_job_run(struct symbols_job *job, const struct rewrite_opts *o)
 	job->nr_before = job->src->nr_stacks + job->src->nr_loose;
 	summarize(job);
 	/* The addressed tables kept aside are the job's own: rewritten in place. */
-	if (job->owns_src)
+	if (job->owns_src || job->take_samples)
 		job->result = profile_set_rewrite_consume(job->src, resolve_frame, &job->c, &ro,
 							  &job->map);
 	else
@@ -697,6 +705,7 @@ profile_set_symbolize(struct profile_set *ps, unsigned flags, int threads,
 
 	if (!job)
 		return 0;
+	job->take_samples = true; /* applied right after: ps's arrays go to the result */
 	if (symbols_job_run(job, o))
 		n = symbols_job_apply(job, ps, NULL);
 	symbols_job_free(job);

@@ -153,6 +153,44 @@ test_perf_names_win(void **state)
 }
 
 /*
+ * profile_set_symbolize() rewrites the samples' arrays in place (they go
+ * to the result); a cancel leaves the set as it was, addresses and all.
+ */
+static void
+test_symbolize_cancelled(void **state)
+{
+	char *tiny = tiny_path();
+	struct profile_set *ps = profile_set_new();
+	struct strbuf sb = STRBUF_INIT;
+	const struct pframe a[] = {
+		{ "driver", 0x11fc, FRAME_RETADDR },
+		{ "outer", 0x11a4, 0 },
+	};
+	_Atomic int cancel = 1;
+	struct rewrite_opts o = { .cancel = &cancel };
+	stack_id s0;
+	uint32_t nframes;
+
+	(void)state;
+	s0 = add_sample(ps, tiny, a, 2, 3);
+	nframes = ps->nr_frames;
+	assert_int_equal(profile_set_symbolize(ps, 0, 2, &o), 0);
+	check_set(ps);
+	assert_int_equal(ps->profiles[0]->stack[0], s0);
+	assert_string_equal(names(ps, s0, &sb), "driver;outer");
+	assert_int_equal(ps->nr_frames, nframes);
+	assert_int_equal(ps->frames[ps->stacks[s0].frame].addr, 0x11a4);
+
+	cancel = 0;
+	assert_int_equal(profile_set_symbolize(ps, 0, 2, &o), 2);
+	check_set(ps);
+	assert_string_equal(names(ps, ps->profiles[0]->stack[0], &sb), "driver;outer;middle;inner");
+	strbuf_release(&sb);
+	profile_set_free(ps);
+	free(tiny);
+}
+
+/*
  * The explorer's way: perf's names at once (two addresses of one function
  * are one box again), the job on the side, a map from the stacks shown to
  * the resolved ones, progress up to its total.
@@ -389,6 +427,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_perf_names_win),
+		cmocka_unit_test(test_symbolize_cancelled),
 		cmocka_unit_test(test_job_show_now),
 		cmocka_unit_test(test_module_check),
 		cmocka_unit_test(test_split_module),
