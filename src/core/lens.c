@@ -942,15 +942,19 @@ band_marks(struct group_pass *gp, stack_id s, stack_id o, uint32_t n)
 	const struct profile_set *out = gp->out;
 	frame_id f = out->stacks[o].frame;
 
+	/* Most stacks: s's mark on each of its copies, read once. */
+	if (s != STACK_ROOT && !(gp->proc_frames[f >> 3] >> (f & 7) & 1)) {
+		if (bit_get(gp->marks, s))
+			for (stack_id e = o + n; o < e; o++)
+				gp->out_marks[o >> 6] |= (uint64_t)1 << (o & 63);
+		return;
+	}
 	for (stack_id e = o + n; o < e; o++) {
 		bool outer = true;
 
-		if (s != STACK_ROOT && !(gp->proc_frames[f >> 3] >> (f & 7) & 1))
-			outer = bit_get(gp->marks, s);
-		else
-			for (stack_id p = out->stacks[o].parent; outer && p != STACK_ROOT;
-			     p = out->stacks[p].parent)
-				outer = !one_func(out, out->stacks[p].frame, f);
+		for (stack_id p = out->stacks[o].parent; outer && p != STACK_ROOT;
+		     p = out->stacks[p].parent)
+			outer = !one_func(out, out->stacks[p].frame, f);
 		if (outer)
 			gp->out_marks[o >> 6] |= (uint64_t)1 << (o & 63);
 	}
