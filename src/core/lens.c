@@ -4,6 +4,7 @@
 
 #include <assert.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -960,72 +961,136 @@ band_marks(struct group_pass *gp, stack_id s, stack_id o, uint32_t n)
 	}
 }
 
-/* Half `half` (0 or 1) of every run of a band's samples: their group stacks. */
-struct map_job {
-	const struct group_pass *gp;
-	uint32_t lo, hi, half;
-	stack_id **dst;
-	pthread_t thread;
-	bool started;
+/*
+ * A piece of a band's samples to map: len samples of profile pi from
+ * sample off of run ri on, through the runs after it.
+ */
+struct map_piece {
+	size_t pi, ri;
+	uint32_t off, len;
 };
 
-static void *
-map_job_run(void *arg)
+/* Samples in a piece: enough that taking one costs nothing beside them. */
+#define MAP_PIECE 65536
+
+/* The map of a band's samples to their group stacks, as pieces to take. */
+struct map_work {
+	const struct group_pass *gp;
+	uint32_t lo;
+	stack_id **dst;
+	struct map_piece *pieces;
+	size_t nr_pieces;
+	atomic_size_t next;  /* the next piece to take */
+};
+
+static void
+map_piece_run(const struct map_work *w, const struct map_piece *pc)
 {
-	const struct map_job *job = arg;
-	const struct group_pass *gp = job->gp;
+	const struct group_pass *gp = w->gp;
+	const stack_id *stack = gp->ps->profiles[pc->pi]->stack;
+	stack_id *dst = w->dst[pc->pi];
+	uint32_t off = pc->off, left = pc->len;
 
+	for (size_t ri = pc->ri; left; ri++, off = 0) {
+		const struct group_run *r = &gp->runs[pc->pi][ri];
+		uint32_t take = r->len - off < left ? r->len - off : left;
+		uint32_t j = r->proc - w->lo;
+
+		for (size_t i = r->start + off; i < r->start + off + take; i++)
+			dst[i] = group_at(gp->at, gp->root, stack[i], j);
+		left -= take;
+	}
+}
+
+/* Take pieces until there are none left: each thread of the map runs this. */
+static void *
+map_work_run(void *arg)
+{
+	struct map_work *w = arg;
+	size_t k;
+
+	while ((k = atomic_fetch_add_explicit(&w->next, 1, memory_order_relaxed)) < w->nr_pieces)
+		map_piece_run(w, &w->pieces[k]);
+	return NULL;
+}
+
+/* Band [lo, hi)'s samples cut into pieces, in order; *samples is how many they hold. */
+static struct map_piece *
+map_pieces(const struct group_pass *gp, uint32_t lo, uint32_t hi, size_t *nr, size_t *samples)
+{
+	struct map_piece *pieces = NULL, cur = { 0 };
+	size_t alloc = 0, n = 0;
+
+	*samples = 0;
 	for (size_t pi = 0; pi < gp->ps->nr_profiles; pi++) {
-		const stack_id *stack = gp->ps->profiles[pi]->stack;
-		stack_id *dst = job->dst[pi];
+		bool open = false;
 
-		for (size_t ri = gp->first[pi][job->lo]; ri < gp->first[pi][job->hi]; ri++) {
-			const struct group_run *r = &gp->runs[pi][ri];
-			size_t a = r->start + (size_t)r->len * job->half / 2;
-			size_t b = r->start + (size_t)r->len * (job->half + 1) / 2;
+		for (size_t ri = gp->first[pi][lo]; ri < gp->first[pi][hi]; ri++) {
+			uint32_t len = gp->runs[pi][ri].len;
 
-			for (size_t i = a; i < b; i++)
-				dst[i] = group_at(gp->at, gp->root, stack[i], r->proc - job->lo);
+			*samples += len;
+			for (uint32_t off = 0; off < len;) {
+				uint32_t take;
+
+				if (!open)
+					cur = (struct map_piece){ pi, ri, off, 0 };
+				open = true;
+				take = len - off < MAP_PIECE - cur.len ? len - off : MAP_PIECE - cur.len;
+				cur.len += take;
+				off += take;
+				if (cur.len == MAP_PIECE) {
+					ALLOC_GROW(pieces, n, alloc);
+					pieces[n++] = cur;
+					open = false;
+				}
+			}
+		}
+		if (open) {
+			ALLOC_GROW(pieces, n, alloc);
+			pieces[n++] = cur;
 		}
 	}
-	return NULL;
+	*nr = n;
+	return pieces;
 }
 
 /* Samples in a band below which a second thread is not worth starting. */
 #define MAP_THREAD_MIN 1000000
 
 /*
- * Each of band [lo, hi)'s samples takes its group stack: a read of a
- * table of millions at random per sample, the build's longest pass, and
- * nothing but reads and writes of its own samples, so a second thread
- * takes half of every run. A thread that cannot be started has its half
- * run here.
+ * Link the band's group stacks, from first on, for lookups, and give
+ * each of band [lo, hi)'s samples its group stack: a read of a table of
+ * millions at random per sample, the build's longest pass, and nothing
+ * but reads and writes of its own samples, which the link does not
+ * touch. So a second thread maps while this one links, and then both
+ * take pieces of the samples until none is left. Without the second
+ * thread, this one does it all.
  */
 static void
-band_map(const struct group_pass *gp, uint32_t lo, uint32_t hi, stack_id **dst)
+band_map(const struct group_pass *gp, uint32_t lo, uint32_t hi, stack_id first,
+	 stack_id **dst)
 {
-	struct map_job jobs[2];
-	size_t samples = 0;
+	struct map_work w = { .gp = gp, .lo = lo, .dst = dst };
+	size_t samples;
+	pthread_t thread;
+	bool started = false;
 
-	for (size_t pi = 0; pi < gp->ps->nr_profiles; pi++)
-		for (size_t ri = gp->first[pi][lo]; ri < gp->first[pi][hi]; ri++)
-			samples += gp->runs[pi][ri].len;
-	for (uint32_t k = 0; k < 2; k++)
-		jobs[k] = (struct map_job){ .gp = gp, .lo = lo, .hi = hi, .half = k, .dst = dst };
+	w.pieces = map_pieces(gp, lo, hi, &w.nr_pieces, &samples);
+	atomic_init(&w.next, 0);
 	if (samples >= MAP_THREAD_MIN)
-		jobs[1].started = !pthread_create(&jobs[1].thread, NULL, map_job_run, &jobs[1]);
-	map_job_run(&jobs[0]);
-	if (jobs[1].started)
-		pthread_join(jobs[1].thread, NULL);
-	else
-		map_job_run(&jobs[1]);
+		started = !pthread_create(&thread, NULL, map_work_run, &w);
+	profile_set_link_stacks(gp->out, first);
+	map_work_run(&w);
+	if (started)
+		pthread_join(thread, NULL);
+	free(w.pieces);
 }
 
 /*
  * Band [lo, hi)'s group stacks, in ps's stack order (parents first),
  * each stack's processes in order: a process's stack is then found by
- * counting, with no table (group_at()). Then each of the band's samples
- * takes its own.
+ * counting, with no table (group_at()). Then they are linked for
+ * lookups, and each of the band's samples takes its own.
  */
 static void
 band_build(struct group_pass *gp, uint32_t lo, uint32_t hi, uint64_t n, stack_id **dst)
@@ -1068,7 +1133,7 @@ band_build(struct group_pass *gp, uint32_t lo, uint32_t hi, uint64_t n, stack_id
 	}
 	if (o != first + n)
 		BUG("band of %llu group stacks made %u", (unsigned long long)n, o - first);
-	band_map(gp, lo, hi, dst);
+	band_map(gp, lo, hi, first, dst);
 }
 
 static frame_id
@@ -1090,8 +1155,9 @@ thread_root(void *ctx, thread_id t)
  * sets its process's bit on its stack, the bits spread to the parents in
  * one pass down the ids, and one pass up makes the group stacks in
  * order, each one's parent found by counting bits, so nothing is looked
- * up; a pass over the samples then gives each its group stack the same
- * way. Every pass but the last walks arrays in order. Should a process's
+ * up; a pass over the samples (on two threads, while the stacks are
+ * linked for lookups) then gives each its group stack the same way.
+ * Every pass but the last walks arrays in order. Should a process's
  * samples be under a perf process frame and not (or under two), their
  * frames meet under its root, which is no longer a plain copy of ps's
  * stacks: the group is then interned frame by frame
@@ -1210,8 +1276,6 @@ group_build(struct lens *l, struct profile_set *ps)
 			builder_roots_profile(r, ps->stacks, ps->frames, &l->group, ps->profiles[i],
 					      l->group_stack[i], thread_root, of_thread);
 		builder_roots_free(r);
-	} else {
-		profile_set_link_stacks(&l->group, 1);
 	}
 	l->group_marks = gp.out_marks;
 	for (size_t pi = 0; pi < ps->nr_profiles; pi++) {
