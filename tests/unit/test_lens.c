@@ -1462,6 +1462,75 @@ test_by_process_frames_meet(void **state)
 	model_release(&m);
 }
 
+/*
+ * A profile big enough for the group's map to run on two threads (1 M
+ * samples and more), in pieces that end within runs of one thread and
+ * span many short runs: every sample still gets its own stack under its
+ * own process.
+ */
+static void
+test_by_process_many_samples(void **state)
+{
+	uint64_t seed = 20261128;
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "cycles", 6), UNIT_EVENTS);
+	struct strbuf sb = STRBUF_INIT;
+	stack_id stacks[300];
+	frame_id frames[12];
+	thread_id threads[12];
+	const stack_id *gs;
+	struct model m;
+	size_t i = 0;
+
+	(void)state;
+	for (int k = 0; k < 12; k++) {
+		struct frame f = { 0 };
+		char name[8];
+
+		snprintf(name, sizeof(name), "f%d", k);
+		f.name = ps_str(ps, name, strlen(name));
+		frames[k] = profile_set_frame(ps, &f);
+		/* Six processes of two threads each. */
+		threads[k] = profile_set_thread(ps, 1 + k / 2, 10 + k, ps_str(ps, "app", 3));
+	}
+	stacks[0] = profile_set_stack(ps, STACK_ROOT, frames[0]);
+	for (int k = 1; k < 300; k++)
+		stacks[k] = profile_set_stack(ps, stacks[prop_rnd(&seed) % k],
+					      frames[prop_rnd(&seed) % 12]);
+	while (i < 1200000) {
+		/* Mostly short runs, now and then one longer than a piece of the map. */
+		uint32_t len = prop_rnd(&seed) % 50 ? 1 + prop_rnd(&seed) % 40
+						     : 70000 + prop_rnd(&seed) % 90000;
+		thread_id t = threads[prop_rnd(&seed) % 12];
+
+		for (uint32_t k = 0; k < len; k++, i++)
+			assert_int_equal(profile_add_sample(p, stacks[prop_rnd(&seed) % 300], 1,
+							    (int64_t)i, true, t, NULL),
+					 0);
+	}
+	model_init(&m, ps);
+	assert_true(model_set_by_process(&m, true));
+	check_model(&m);
+	assert_int_equal(model_total(&m), p->total_weight);
+	gs = lens_sample_stacks(&m.lens, ps, 0);
+	for (i = 0; i < p->nr_samples; i++) {
+		const struct profile_set *g = lens_base(&m.lens, ps);
+		stack_id s = p->stack[i], o = gs[i];
+
+		for (; s != STACK_ROOT; s = ps->stacks[s].parent, o = g->stacks[o].parent) {
+			if (g->stacks[o].frame != ps->stacks[s].frame)
+				fail_msg("sample %zu: group stack of other frames", i);
+		}
+		strbuf_setlen(&sb, 0);
+		lens_process_name(ps, &ps->threads[p->thread[i]], &sb);
+		if (g->stacks[o].parent != STACK_ROOT ||
+		    strcmp(ps_get(ps, ps->frames[g->stacks[o].frame].name), sb.buf))
+			fail_msg("sample %zu: not under %s", i, sb.buf);
+	}
+	strbuf_release(&sb);
+	model_release(&m);
+}
+
 int
 main(void)
 {
@@ -1497,6 +1566,7 @@ main(void)
 		cmocka_unit_test(test_by_process_after_symbols),
 		cmocka_unit_test(test_by_process_matches_full),
 		cmocka_unit_test(test_by_process_frames_meet),
+		cmocka_unit_test(test_by_process_many_samples),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
