@@ -117,4 +117,19 @@ release 30 3
 check "a drag in Left Heavy is no time range" poll no_range
 keys q
 check "tflame exits" wait_for "EXIT=0"
+
+# perf script's default fields print no pids: P says where they are.
+T send-keys -t tf clear Enter
+poll_gone() { ! screen | grep -q "EXIT=0"; }
+check "the shell is cleared" poll poll_gone
+run "$TFLAME" "$top_srcdir/tests/data/perf/processes.txt"
+wait_for " 1 Left Heavy" || bail "tflame did not start on processes.txt"
+keys P
+check "no pids: P names the comms" poll row_starts 2 "xz-?"
+check "no pids: the status line says how to get them" \
+	wait_for "grouped by process (no pids: perf script -F +pid)  (P again: back)"
+keys P
+check "P again: no hint" wait_for "not by process  (P again: back)"
+keys q
+check "tflame exits again" wait_for "EXIT=0"
 finish

@@ -1556,6 +1556,22 @@ say_lens(struct tui *ui, const char *what)
 		strbuf_addstr(&ui->message, ": no transform");
 }
 
+/* Whether any thread of ps has a pid: perf script prints none by default. */
+static bool
+any_pid(const struct profile_set *ps)
+{
+	for (thread_id t = 0; t < ps->nr_threads; t++)
+		if (ps->threads[t].pid >= 0)
+			return true;
+	return false;
+}
+
+static bool
+perf_text(const struct profile_set *ps)
+{
+	return ps->format && !strcmp(ps->format, "perf script");
+}
+
 /* After P: "not by process: merge gc  (P again: back)". */
 static void
 say_by_process(struct tui *ui)
@@ -1563,6 +1579,11 @@ say_by_process(struct tui *ui)
 	bool on = ui->model.lens.by_process;
 
 	strbuf_addstr(&ui->message, on ? "grouped by process" : "not by process");
+	if (on && !any_pid(ui->model.ps))
+		/* "xz-?" names a comm: say where the pids are. */
+		strbuf_addstr(&ui->message, perf_text(ui->model.ps)
+						    ? " (no pids: perf script -F +pid)"
+						    : " (no pids here)");
 	/* Grouped, the breadcrumbs start with it: say only what is on top. */
 	add_crumbs(ui, !ui->model.lens.nr_levels ? NULL : on ? ", the lens: " : ": ",
 		   REQ_BY_PROCESS, " again: back");
