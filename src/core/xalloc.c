@@ -140,16 +140,38 @@ xreallocarray(void *ptr, size_t nmemb, size_t size)
 	return xrealloc(ptr, nmemb * size);
 }
 
+/*
+ * Sample arrays, grown by doubling: from GROW_HUGE_MIN bytes on each new
+ * block is aligned on a huge page and rounded up to whole ones, so that
+ * all of it is in huge pages (malloc()'s big blocks start 16 bytes into a
+ * page, which left their first and last 2 MiB in 4 KiB pages, and a block
+ * under HUGE_BLOCK in 4 KiB pages only). The merge of a parallel load's
+ * two ranges of a 100 MB perf script grew 150,000 samples to 300,000 in
+ * such pages and wrote the second half there: 13-21 ms, against about
+ * 2 ms in huge pages. The rounding costs at most 2 MiB an array.
+ */
+#define GROW_HUGE_MIN ((size_t)1 << 20)
+
 void *
 xgrowarray_huge(void *ptr, size_t nr, size_t alloc, size_t size)
 {
+	size_t bytes;
 	void *p;
 
 	if (size && alloc > SIZE_MAX / size)
 		die("out of memory (%zu x %zu bytes overflows)", alloc, size);
-	if (alloc * size < HUGE_BLOCK || nr > alloc)
+	bytes = alloc * size;
+	if (bytes < GROW_HUGE_MIN || nr > alloc)
 		return xreallocarray(ptr, alloc, size);
-	p = xmalloc(alloc * size);
+	if (bytes > SIZE_MAX - HUGE_PAGE)
+		die("out of memory (allocating %zu bytes)", bytes);
+	bytes = (bytes + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
+	p = aligned_alloc(HUGE_PAGE, bytes);
+	if (!p)
+		die("out of memory (allocating %zu bytes)", bytes);
+#ifdef MADV_HUGEPAGE
+	madvise(p, bytes, MADV_HUGEPAGE);
+#endif
 	if (nr)
 		memcpy(p, ptr, nr * size);
 	free(ptr);

@@ -156,6 +156,37 @@ test_samples_totals_and_time(void **state)
  * every sample is still there after the growths and after a merge that
  * grows the destination to hold both sets' samples.
  */
+/* xgrowarray_huge(): small blocks as realloc() grows them, big ones in whole huge pages. */
+static void
+test_growarray_huge(void **state)
+{
+	uint32_t *a = NULL;
+	size_t nr = 0, alloc = 0;
+
+	(void)state;
+	/* Doubling from 1 Ki entries to 4 Mi (16 MiB), the values kept at each step. */
+	for (alloc = 1024; alloc <= ((size_t)4 << 20); alloc *= 2) {
+		a = xgrowarray_huge(a, nr, alloc, sizeof(*a));
+		for (size_t i = 0; i < nr; i++)
+			assert_int_equal(a[i], (uint32_t)(i * 2654435761u));
+		if (alloc * sizeof(*a) >= ((size_t)1 << 20))
+			assert_int_equal((uintptr_t)a % ((uintptr_t)2 << 20), 0);
+		for (; nr < alloc; nr++)
+			a[nr] = (uint32_t)(nr * 2654435761u);
+	}
+	/* A block it made may still be shrunk with xrealloc() and freed. */
+	a = xreallocarray(a, 1000, sizeof(*a));
+	for (size_t i = 0; i < 1000; i++)
+		assert_int_equal(a[i], (uint32_t)(i * 2654435761u));
+	free(a);
+	/* From nothing straight to a huge block, then past it. */
+	a = xgrowarray_huge(NULL, 0, (size_t)1 << 20, sizeof(*a));
+	a[0] = 7;
+	a = xgrowarray_huge(a, 1, (size_t)2 << 20, sizeof(*a));
+	assert_int_equal(a[0], 7);
+	free(a);
+}
+
 static void
 test_big_sample_arrays_keep_samples(void **state)
 {
@@ -1402,6 +1433,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_new_set_is_consistent),
+		cmocka_unit_test(test_growarray_huge),
 		cmocka_unit_test(test_big_sample_arrays_keep_samples),
 		cmocka_unit_test(test_find_stack),
 		cmocka_unit_test(test_add_stacks),
