@@ -23,6 +23,8 @@
 #define RAW_BLOCK (1024 * 1024)
 /* input_peek() decompresses at least this much at a time. */
 #define PEEK_CHUNK (64 * 1024)
+/* The first read(), enough to tell the format (IMPORT_PROBE_BYTES). */
+#define FIRST_READ (64 * 1024)
 
 struct codec {
 	z_stream zs;       /* gzip */
@@ -110,7 +112,13 @@ fill_raw(struct input *in, struct tf_error *err)
 	}
 	if (in->raw_len == in->raw_alloc)
 		BUG("fill_raw() with a full buffer");
-	n = read_fd(in->fd, in->raw + in->raw_len, in->raw_alloc - in->raw_len);
+	/*
+	 * The first read is what detection looks at: a plain file is then read
+	 * in ranges by the parser threads, and a megabyte here would only cost
+	 * its page faults before any of them starts.
+	 */
+	n = read_fd(in->fd, in->raw + in->raw_len,
+		    in->raw_read ? in->raw_alloc - in->raw_len : FIRST_READ);
 	if (n < 0)
 		return read_error(in, err);
 	in->raw_len += (size_t)n;
