@@ -12,7 +12,13 @@
 #include "tflame/input.h"
 #include "tflame/xalloc.h"
 
-#define BLOCK (1024 * 1024)
+/*
+ * Bytes read at a time. A block fits in a core's L2 cache, and the buffer
+ * (two blocks) stays small: every page of a fresh buffer costs a fault,
+ * and a megabyte block cost the parser threads a sixth of their time in
+ * faults and copying on a 100 MB perf script.
+ */
+#define BLOCK (256 * 1024)
 
 static ssize_t
 read_input(void *arg, char *buf, size_t len, struct tf_error *err)
@@ -106,7 +112,7 @@ refill(struct line_reader *lr, struct tf_error *err)
 	lr->pos = 0;
 	lr->end = left;
 	if (lr->cap - lr->end < BLOCK) {
-		size_t cap = lr->cap ? lr->cap : BLOCK;
+		size_t cap = lr->cap ? lr->cap : 2 * BLOCK;
 
 		while (cap - lr->end < BLOCK)
 			cap *= 2;
