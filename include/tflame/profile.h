@@ -357,6 +357,14 @@ ps_next_sibling(const struct profile_set *ps, stack_id s)
 bool profile_stack_is_path(const struct profile_set *ps, stack_id s, const char *path);
 
 /*
+ * Make room for n samples in all (no fewer than p holds), so that a loader
+ * that can tell about how many are coming grows the arrays once rather
+ * than by doubling. Room left unused costs address space only: from a
+ * megabyte on, the arrays are in huge pages that are touched as they fill.
+ */
+void profile_reserve_samples(struct profile *p, size_t n);
+
+/*
  * Append one sample. Returns 0, or -1 with err set when the total weight of
  * the profile would overflow 64 bits (the sample is then not added).
  */

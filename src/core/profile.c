@@ -718,6 +718,13 @@ grow_samples(struct profile *p, size_t want)
 	p->alloc_samples = n;
 }
 
+void
+profile_reserve_samples(struct profile *p, size_t n)
+{
+	if (n > p->alloc_samples)
+		grow_samples(p, n);
+}
+
 /* Samples profile_set_merge() copies between two shrinks of the source. */
 #define MERGE_CHUNK ((size_t)1 << 20)
 

@@ -862,6 +862,13 @@ struct perf_parser {
 	/* progress */
 	uint64_t reported;
 	/*
+	 * The bytes this parser's set will hold samples from, when known (a
+	 * plain file, or all of it for the first range of a parallel load,
+	 * which the others are merged into): after the first progress step,
+	 * each profile's sample arrays are sized from the share read so far.
+	 */
+	uint64_t expect_bytes;
+	/*
 	 * For a range of a parallel load: its index, and the lowest index
 	 * of a range that failed. Ranges after a failed one stop early; those
 	 * before it must finish, since their line counts place its error.
@@ -1652,6 +1659,32 @@ parse_line(struct perf_parser *pp, const char *line, size_t len, uint64_t lineno
 	return 0;
 }
 
+/*
+ * Room for the samples to come, in proportion to the bytes read: growing
+ * the arrays by doubling costs a copy and fresh pages each time, and page
+ * faults are most of a parser thread's system time. An eighth more, for
+ * a file whose samples get shorter further on.
+ */
+static void
+reserve_samples(struct perf_parser *pp, uint64_t done)
+{
+	struct profile_set *ps = pp->ps;
+
+	for (size_t i = 0; i < ps->nr_profiles; i++) {
+		struct profile *p = ps->profiles[i];
+		double want;
+
+		if (!p->nr_samples)
+			continue;
+		want = (double)p->nr_samples * ((double)pp->expect_bytes / (double)done);
+		want += want / 8;
+		if (pp->b.max_samples && want > (double)pp->b.max_samples)
+			want = (double)pp->b.max_samples;
+		if (want > (double)p->nr_samples && want < (double)(SIZE_MAX / 64))
+			profile_reserve_samples(p, (size_t)want);
+	}
+}
+
 static int
 check_progress(struct perf_parser *pp, const struct line_reader *lr, struct tf_error *err)
 {
@@ -1663,6 +1696,10 @@ check_progress(struct perf_parser *pp, const struct line_reader *lr, struct tf_e
 			return tf_error_set(err, "cancelled");
 	}
 	pp->reported = lr->bytes;
+	if (pp->expect_bytes && lr->bytes) {
+		reserve_samples(pp, lr->bytes);
+		pp->expect_bytes = 0;
+	}
 	if (pp->failed_range && atomic_load(pp->failed_range) < pp->range) {
 		pp->stopped = true;
 		return tf_error_set(err, "stopped");
@@ -1719,6 +1756,8 @@ perf_parse_lines(struct line_reader *lr, const struct import_options *opts,
 	int ret;
 
 	parser_init(&pp, ps, opts);
+	if (lr->in && input_seekable(lr->in))
+		pp.expect_bytes = lr->in->size;
 	ret = parse_all(&pp, lr, err);
 	if (!ret)
 		ret = finish(ps, pp.samples, pp.nr_bad, pp.first_bad, pp.bad_excerpt.buf, err);
@@ -1988,6 +2027,7 @@ job_parse(struct perf_load *ld, struct perf_job *job)
 	parser_init(&job->pp, job->ps, ld->opts);
 	job->pp.range = job->index;
 	job->pp.failed_range = &ld->failed_range;
+	job->pp.expect_bytes = job->index ? job->end - job->start : ld->in->size;
 	line_reader_init_range(&lr, ld->in, job->start, job->end);
 	if (atomic_load(&ld->failed_range) < job->index) {
 		/* An earlier range failed: this one's lines are not needed. */

@@ -1583,6 +1583,17 @@ check_parallel(bool flat)
 	assert_non_null(strstr(one->diags[0].msg, "1 line not understood, first: this line"));
 	assert_same_sets(one, two);
 	assert_same_sets(one, three);
+	/*
+	 * Each profile's arrays were sized from the first megabyte's share
+	 * of the file, once, rather than doubled to the next power of two.
+	 */
+	for (size_t i = 0; i < 2; i++) {
+		const struct profile *p1 = one->profiles[i], *p2 = two->profiles[i];
+
+		assert_true(p1->alloc_samples >= p1->nr_samples);
+		assert_true(p1->alloc_samples <= p1->nr_samples + p1->nr_samples / 4);
+		assert_true(p2->alloc_samples <= p2->nr_samples + p2->nr_samples / 4);
+	}
 	/* Flat, two comms and no pids: two processes; else one pid. */
 	if (flat)
 		assert_process_roots(two, NULL);

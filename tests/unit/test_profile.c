@@ -187,6 +187,45 @@ test_growarray_huge(void **state)
 	free(a);
 }
 
+/*
+ * A reservation keeps the samples there are, and the samples added up to
+ * it go in without moving the arrays; past it they grow as before.
+ */
+static void
+test_reserve_samples(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "cycles", 6), UNIT_EVENTS);
+	thread_id t = profile_set_thread(ps, 1, 1, STR_EMPTY);
+	stack_id s = profile_set_stack(ps, STACK_ROOT, mkframe(ps, "main", "a"));
+	const size_t n = 300000;
+	uint64_t *weight;
+
+	(void)state;
+	for (size_t i = 0; i < 10; i++)
+		assert_int_equal(profile_add_sample(p, s, i + 1, (int64_t)i, true, t, NULL), 0);
+	profile_reserve_samples(p, n);
+	assert_true(p->alloc_samples >= n);
+	assert_int_equal(p->nr_samples, 10);
+	for (size_t i = 0; i < 10; i++) {
+		assert_int_equal(p->weight[i], i + 1);
+		assert_int_equal(p->time[i], (int64_t)i);
+	}
+	weight = p->weight;
+	for (size_t i = 10; i < n; i++)
+		assert_int_equal(profile_add_sample(p, s, i + 1, (int64_t)i, true, t, NULL), 0);
+	assert_ptr_equal(p->weight, weight);
+	/* A smaller reservation changes nothing. */
+	profile_reserve_samples(p, 5);
+	assert_ptr_equal(p->weight, weight);
+	assert_int_equal(p->nr_samples, n);
+	assert_int_equal(profile_add_sample(p, s, 1, 0, true, t, NULL), 0);
+	assert_int_equal(p->nr_samples, n + 1);
+	assert_int_equal(p->weight[n - 1], n);
+	assert_int_equal(p->total_weight, (uint64_t)n * (n + 1) / 2 + 1);
+	profile_set_free(ps);
+}
+
 static void
 test_big_sample_arrays_keep_samples(void **state)
 {
@@ -1434,6 +1473,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_new_set_is_consistent),
 		cmocka_unit_test(test_growarray_huge),
+		cmocka_unit_test(test_reserve_samples),
 		cmocka_unit_test(test_big_sample_arrays_keep_samples),
 		cmocka_unit_test(test_find_stack),
 		cmocka_unit_test(test_add_stacks),
