@@ -699,14 +699,15 @@ resize_samples(struct profile *p, size_t n)
  * a big profile's sample arrays are most of what its load writes to fresh
  * memory, and a merge of a parallel load's ranges copies half of them.
  */
+/* Room for want samples: exactly that many if exact, else by doubling. */
 static void
-grow_samples(struct profile *p, size_t want)
+grow_samples_to(struct profile *p, size_t want, bool exact)
 {
 	size_t n, nr = p->nr_samples;
 
 	if (want <= p->alloc_samples)
 		return;
-	n = p->alloc_samples ? p->alloc_samples * 2 : 1024;
+	n = exact ? want : p->alloc_samples ? p->alloc_samples * 2 : 1024;
 	if (n < want)
 		n = want;
 	p->stack = xgrowarray_huge(p->stack, nr, n, sizeof(*p->stack));
@@ -718,11 +719,16 @@ grow_samples(struct profile *p, size_t want)
 	p->alloc_samples = n;
 }
 
+static void
+grow_samples(struct profile *p, size_t want)
+{
+	grow_samples_to(p, want, false);
+}
+
 void
 profile_reserve_samples(struct profile *p, size_t n)
 {
-	if (n > p->alloc_samples)
-		grow_samples(p, n);
+	grow_samples_to(p, n, true);
 }
 
 /* Samples profile_set_merge() copies between two shrinks of the source. */

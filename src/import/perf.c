@@ -47,6 +47,8 @@
  * at what its ranges saw before merging them (several_processes()).
  */
 
+/* Bytes of input the sample arrays must have room for at a progress step. */
+#define RESERVE_AHEAD (4.0 * PROGRESS_STEP)
 /* Files at least this big are parsed on several threads. */
 #define PARALLEL_MIN_BYTES ((uint64_t)16 << 20)
 /* No thread gets a range smaller than this. */
@@ -864,8 +866,9 @@ struct perf_parser {
 	/*
 	 * The bytes this parser's set will hold samples from, when known (a
 	 * plain file, or all of it for the first range of a parallel load,
-	 * which the others are merged into): after the first progress step,
-	 * each profile's sample arrays are sized from the share read so far.
+	 * which the others are merged into): at each progress step, the
+	 * sample arrays are sized from the share read so far
+	 * (reserve_samples()).
 	 */
 	uint64_t expect_bytes;
 	/*
@@ -1660,10 +1663,13 @@ parse_line(struct perf_parser *pp, const char *line, size_t len, uint64_t lineno
 }
 
 /*
- * Room for the samples to come, in proportion to the bytes read: growing
- * the arrays by doubling costs a copy and fresh pages each time, and page
- * faults are most of a parser thread's system time. An eighth more, for
- * a file whose samples get shorter further on.
+ * Room for the samples to come, in proportion to the bytes read so far:
+ * growing the arrays by doubling costs a copy into fresh pages each time,
+ * and page faults are most of a parser thread's system time. Checked at
+ * every progress step; a profile whose arrays would fill within the next
+ * few steps gets room for its projected total and a quarter more (the
+ * density of samples varies along a file, and unused room is address
+ * space only).
  */
 static void
 reserve_samples(struct perf_parser *pp, uint64_t done)
@@ -1672,15 +1678,18 @@ reserve_samples(struct perf_parser *pp, uint64_t done)
 
 	for (size_t i = 0; i < ps->nr_profiles; i++) {
 		struct profile *p = ps->profiles[i];
-		double want;
+		double rate = (double)p->nr_samples / (double)done, want;
 
-		if (!p->nr_samples)
+		if (!p->nr_samples ||
+		    (double)p->alloc_samples >= (double)p->nr_samples + rate * RESERVE_AHEAD)
 			continue;
-		want = (double)p->nr_samples * ((double)pp->expect_bytes / (double)done);
-		want += want / 8;
+		want = rate * (double)pp->expect_bytes;
+		want += want / 4;
+		if (want < (double)p->nr_samples + rate * RESERVE_AHEAD)
+			want = (double)p->nr_samples + rate * RESERVE_AHEAD;
 		if (pp->b.max_samples && want > (double)pp->b.max_samples)
 			want = (double)pp->b.max_samples;
-		if (want > (double)p->nr_samples && want < (double)(SIZE_MAX / 64))
+		if (want > (double)p->alloc_samples && want < (double)(SIZE_MAX / 64))
 			profile_reserve_samples(p, (size_t)want);
 	}
 }
@@ -1696,10 +1705,8 @@ check_progress(struct perf_parser *pp, const struct line_reader *lr, struct tf_e
 			return tf_error_set(err, "cancelled");
 	}
 	pp->reported = lr->bytes;
-	if (pp->expect_bytes && lr->bytes) {
+	if (pp->expect_bytes && lr->bytes)
 		reserve_samples(pp, lr->bytes);
-		pp->expect_bytes = 0;
-	}
 	if (pp->failed_range && atomic_load(pp->failed_range) < pp->range) {
 		pp->stopped = true;
 		return tf_error_set(err, "stopped");

@@ -1584,15 +1584,15 @@ check_parallel(bool flat)
 	assert_same_sets(one, two);
 	assert_same_sets(one, three);
 	/*
-	 * Each profile's arrays were sized from the first megabyte's share
-	 * of the file, once, rather than doubled to the next power of two.
+	 * Each profile's arrays were sized from its share of the bytes read,
+	 * of the file, rather than doubled to the next power of two.
 	 */
 	for (size_t i = 0; i < 2; i++) {
 		const struct profile *p1 = one->profiles[i], *p2 = two->profiles[i];
 
 		assert_true(p1->alloc_samples >= p1->nr_samples);
-		assert_true(p1->alloc_samples <= p1->nr_samples + p1->nr_samples / 4);
-		assert_true(p2->alloc_samples <= p2->nr_samples + p2->nr_samples / 4);
+		assert_true(p1->alloc_samples <= p1->nr_samples + p1->nr_samples / 2);
+		assert_true(p2->alloc_samples <= p2->nr_samples + p2->nr_samples / 2);
 	}
 	/* Flat, two comms and no pids: two processes; else one pid. */
 	if (flat)

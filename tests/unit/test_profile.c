@@ -205,7 +205,7 @@ test_reserve_samples(void **state)
 	for (size_t i = 0; i < 10; i++)
 		assert_int_equal(profile_add_sample(p, s, i + 1, (int64_t)i, true, t, NULL), 0);
 	profile_reserve_samples(p, n);
-	assert_true(p->alloc_samples >= n);
+	assert_int_equal(p->alloc_samples, n);
 	assert_int_equal(p->nr_samples, 10);
 	for (size_t i = 0; i < 10; i++) {
 		assert_int_equal(p->weight[i], i + 1);
