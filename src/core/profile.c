@@ -1075,6 +1075,13 @@ merge(struct profile_set *dst, struct profile_set *src, uint64_t line_offset, bo
 		first = merge_loose_stacks(dst, src, fmap);
 	} else {
 		kmap = xmalloc(sizeof(*kmap) * ((size_t)src->nr_stacks + 1));
+		/*
+		 * Room for all of src's stacks at once: grown by half at a
+		 * time, dst's table was copied again and again into fresh
+		 * pages (a sixth of a deep-stacked profile's load). What the
+		 * stacks dst holds already leave unused is untouched memory.
+		 */
+		profile_set_reserve_stacks(dst, src->nr_stacks);
 		/* Parents always precede children, so one forward pass suffices. */
 		kmap[STACK_ROOT] = STACK_ROOT;
 		for (uint32_t i = 1; i < src->nr_stacks; i++)
