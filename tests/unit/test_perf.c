@@ -1669,6 +1669,45 @@ test_parallel_flat(void **state)
 }
 
 /*
+ * Deep stacks, each sample's own below a shared trunk (a dwarf call graph):
+ * a range makes more stacks than samples, so the ranges merge loose and
+ * the load interns them at its end. The result is the one-thread load's,
+ * stack ids included, with no loose stack left.
+ */
+static void
+test_parallel_deep(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct profile_set *one, *many;
+	char *path;
+
+	(void)state;
+	for (int i = 0; sb.len < ((size_t)17 << 20); i++) {
+		strbuf_addf(&sb, "prog 7/%d [000] %d.%06d: 1000 cycles:\n", 7 + i % 3,
+			    100 + i / 1000000, i % 1000000);
+		/* 40 frames of the sample's own, then the trunk. */
+		for (int d = 0; d < 40; d++)
+			strbuf_addf(&sb, "\t%x leaf%d_%d+0x1 (/bin/prog)\n", 0x1000 + d, i % 5000, d);
+		strbuf_addstr(&sb, "\t400 run+0x1 (/bin/prog)\n\t300 main+0x1 (/bin/prog)\n\n");
+	}
+	path = temp_file(&sb);
+	one = load_file(path, 1, false);
+	many = load_file_ranges(path, 3, false, (uint64_t)1 << 20);
+	assert_int_equal(one->nr_loose, 0);
+	assert_int_equal(many->nr_loose, 0);
+	assert_true(one->nr_stacks > one->profiles[0]->nr_samples);
+	assert_same_sets(one, many);
+	for (size_t i = 0; i < one->profiles[0]->nr_samples; i++)
+		assert_int_equal(one->profiles[0]->stack[i], many->profiles[0]->stack[i]);
+	check_profile_set(many);
+	profile_set_free(one);
+	profile_set_free(many);
+	unlink(path);
+	free(path);
+	strbuf_release(&sb);
+}
+
+/*
  * Processes one after the other: each range of a parallel load sees one
  * process only, but the file holds two, so every range gets its process
  * frames when the ranges are put together, as one pass gives them.
@@ -1882,6 +1921,7 @@ main(void)
 		cmocka_unit_test(test_parallel),
 		cmocka_unit_test(test_parallel_unindented),
 		cmocka_unit_test(test_parallel_flat),
+		cmocka_unit_test(test_parallel_deep),
 		cmocka_unit_test(test_parallel_error_line),
 		cmocka_unit_test(test_parallel_processes),
 		cmocka_unit_test(test_parallel_processes_decided_early),
