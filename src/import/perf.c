@@ -867,8 +867,8 @@ struct perf_parser {
 	 * The bytes this parser's set will hold samples from, when known (a
 	 * plain file, or all of it for the first range of a parallel load,
 	 * which the others are merged into): at each progress step, the
-	 * sample arrays are sized from the share read so far
-	 * (reserve_samples()).
+	 * sample arrays and the stack table are sized from the share read
+	 * so far (reserve_room()).
 	 */
 	uint64_t expect_bytes;
 	/*
@@ -1663,35 +1663,55 @@ parse_line(struct perf_parser *pp, const char *line, size_t len, uint64_t lineno
 }
 
 /*
- * Room for the samples to come, in proportion to the bytes read so far:
- * growing the arrays by doubling costs a copy into fresh pages each time,
- * and page faults are most of a parser thread's system time. Checked at
- * every progress step; a profile whose arrays would fill within the next
- * few steps gets room for its projected total and a quarter more (the
- * density of samples varies along a file, and unused room is address
- * space only).
+ * How many of something a parser's set should have room for, having
+ * have of them after done of its expect_bytes bytes, with room for alloc:
+ * 0 while that lasts for the next RESERVE_AHEAD bytes, else the projected
+ * total and a quarter more (the density varies along a file, and unused
+ * room is address space only), at most most.
+ */
+static double
+reserve_want(const struct perf_parser *pp, double have, double done, double alloc,
+	     double most)
+{
+	double rate = have / done, soon = have + rate * RESERVE_AHEAD, want;
+
+	if (!have || alloc >= soon)
+		return 0;
+	want = rate * (double)pp->expect_bytes;
+	want += want / 4;
+	if (want > most)
+		want = most;
+	return want < soon ? soon : want;
+}
+
+/*
+ * Room for the samples and stacks to come, in proportion to the bytes read
+ * so far, checked at every progress step: growing the arrays by doubling
+ * (the samples) or by half (the stacks) costs a copy into fresh pages each
+ * time, and page faults are most of a parser thread's system time. The
+ * stacks of a wide profile stop coming (the same ones recur): their room
+ * grows at most 16-fold at a time.
  */
 static void
-reserve_samples(struct perf_parser *pp, uint64_t done)
+reserve_room(struct perf_parser *pp, uint64_t done)
 {
 	struct profile_set *ps = pp->ps;
+	double want;
 
 	for (size_t i = 0; i < ps->nr_profiles; i++) {
 		struct profile *p = ps->profiles[i];
-		double rate = (double)p->nr_samples / (double)done, want;
 
-		if (!p->nr_samples ||
-		    (double)p->alloc_samples >= (double)p->nr_samples + rate * RESERVE_AHEAD)
-			continue;
-		want = rate * (double)pp->expect_bytes;
-		want += want / 4;
-		if (want < (double)p->nr_samples + rate * RESERVE_AHEAD)
-			want = (double)p->nr_samples + rate * RESERVE_AHEAD;
+		want = reserve_want(pp, (double)p->nr_samples, (double)done,
+				    (double)p->alloc_samples, (double)(SIZE_MAX / 64));
 		if (pp->b.max_samples && want > (double)pp->b.max_samples)
 			want = (double)pp->b.max_samples;
-		if (want > (double)p->alloc_samples && want < (double)(SIZE_MAX / 64))
+		if (want > (double)p->alloc_samples)
 			profile_reserve_samples(p, (size_t)want);
 	}
+	want = reserve_want(pp, (double)ps->nr_stacks, (double)done, (double)ps->alloc_stacks,
+			    16.0 * ps->nr_stacks);
+	if (want > (double)ps->alloc_stacks && want < (double)(STACK_BUSY / 2))
+		profile_set_reserve_stacks(ps, (uint32_t)(want - ps->nr_stacks));
 }
 
 static int
@@ -1706,7 +1726,7 @@ check_progress(struct perf_parser *pp, const struct line_reader *lr, struct tf_e
 	}
 	pp->reported = lr->bytes;
 	if (pp->expect_bytes && lr->bytes)
-		reserve_samples(pp, lr->bytes);
+		reserve_room(pp, lr->bytes);
 	if (pp->failed_range && atomic_load(pp->failed_range) < pp->range) {
 		pp->stopped = true;
 		return tf_error_set(err, "stopped");
