@@ -695,11 +695,11 @@ resize_samples(struct profile *p, size_t n)
 }
 
 /*
- * Room for at least want samples. Grown in huge pages (xgrowarray_huge()):
- * a big profile's sample arrays are most of what its load writes to fresh
- * memory, and a merge of a parallel load's ranges copies half of them.
+ * Room for at least want samples: exactly that many if exact, else by
+ * doubling. Grown in huge pages (xgrowarray_huge()): a big profile's
+ * sample arrays are most of what its load writes to fresh memory, and a
+ * merge of a parallel load's ranges copies half of them.
  */
-/* Room for want samples: exactly that many if exact, else by doubling. */
 static void
 grow_samples_to(struct profile *p, size_t want, bool exact)
 {

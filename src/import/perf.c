@@ -47,7 +47,7 @@
  * at what its ranges saw before merging them (several_processes()).
  */
 
-/* Bytes of input the sample arrays must have room for at a progress step. */
+/* Input bytes the samples and stacks must have room for, at a progress step. */
 #define RESERVE_AHEAD (4.0 * PROGRESS_STEP)
 /* Files at least this big are parsed on several threads. */
 #define PARALLEL_MIN_BYTES ((uint64_t)16 << 20)
@@ -1972,11 +1972,6 @@ several_processes(const struct perf_job *jobs, int n)
 }
 
 /*
- * Merge the next range into ps if it can be merged now; under merge_lock.
- * Returns false when it cannot: not parsed yet, a range failed, or the
- * process roots are not decided yet (they are once every range is parsed).
- */
-/*
  * Whether a range made more stacks than samples: deep stacks that are
  * mostly distinct (a dwarf call graph, with inline frames). Interned once
  * in its own set and again in the merged one, they cost more than a
@@ -1990,6 +1985,11 @@ deep_stacks(const struct perf_job *job)
 	return job->ps->nr_stacks > job->pp.samples;
 }
 
+/*
+ * Merge the next range into ps if it can be merged now; under merge_lock.
+ * Returns false when it cannot: not parsed yet, a range failed, or the
+ * process roots are not decided yet (they are once every range is parsed).
+ */
 static bool
 merge_next(struct perf_load *ld)
 {
