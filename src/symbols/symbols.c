@@ -468,6 +468,13 @@ sym_cu_add(struct sym_cu *cu, Dwarf_Die *die, uint32_t parent)
 
 	if (!sym_is_function(die))
 		return SYM_NO_FN;
+	/*
+	 * A declaration or an abstract instance has no code. Asking the
+	 * abbreviation is cheap; dwarf_ranges() decodes the DIE's attributes
+	 * to find none.
+	 */
+	if (!dwarf_hasattr(die, DW_AT_low_pc) && !dwarf_hasattr(die, DW_AT_ranges))
+		return SYM_NO_FN;
 	while ((r = dwarf_ranges(die, r, &base, &s, &e)) > 0) {
 		if (s >= e)
 			continue;
