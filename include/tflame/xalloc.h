@@ -42,6 +42,15 @@ void *xreallocarray(void *ptr, size_t nmemb, size_t size);
  * is no longer valid. It may be given to xrealloc() and free() later.
  */
 void *xgrowarray_huge(void *ptr, size_t nr, size_t alloc, size_t size);
+/*
+ * Fresh memory for n elements of size bytes, dying on overflow: from
+ * least bytes on, a block aligned on and rounded up to 2 MiB huge pages
+ * that asks for transparent huge pages (one fault for 2 MiB where 4 KiB
+ * pages fault 512 times); under least, xmalloc(). For an array written
+ * soon after; freed with free(), and xrealloc() works on it (without the
+ * alignment).
+ */
+void *xmalloc_huge(size_t n, size_t size, size_t least);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 /* xmalloc()/memcpy() of exactly n bytes. */

@@ -6,11 +6,13 @@
 #include <pcre2.h>
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "tflame/error.h"
+#include "tflame/radix.h"
 #include "tflame/strbuf.h"
 #include "tflame/xalloc.h"
 
@@ -494,45 +496,21 @@ struct sort_item {
 };
 
 /*
- * Sorting by x without comparisons: an LSD radix sort, stable, with 16-bit
+ * Sorting by x without comparisons: the radix sort of radix.h, 16-bit
  * digits (8-bit ones for short lists, whose counts would cost more than
- * the items) and only as many passes as the largest key needs: two or
- * three for the weights of real profiles. Then, for hits, a counting sort
- * by row, also stable, so that rows come in order and x within a row.
+ * the items): two or three passes for the weights of real profiles. Then,
+ * for hits, a counting sort by row, also stable, so that rows come in
+ * order and x within a row.
  */
 static void
-radix_sort(struct sort_item **items, size_t n, uint64_t max_key)
+sort_by_key(struct sort_item **items, size_t n)
 {
-	unsigned bits = n >= 65536 ? 16 : 8;
-	size_t buckets = (size_t)1 << bits;
-	size_t *count;
-	struct sort_item *src = *items, *dst, *tmp;
+	struct sort_item *tmp = xmalloc(sizeof(*tmp) * (n + 1)), *sorted;
 
-	if (n < 2)
-		return;
-	count = xmalloc(sizeof(*count) * buckets);
-	dst = xmalloc(sizeof(*dst) * n);
-	for (unsigned shift = 0; shift < 64 && (max_key >> shift); shift += bits) {
-		size_t sum = 0;
-
-		memset(count, 0, sizeof(*count) * buckets);
-		for (size_t i = 0; i < n; i++)
-			count[(src[i].key >> shift) & (buckets - 1)]++;
-		for (size_t b = 0; b < buckets; b++) {
-			size_t c = count[b];
-
-			count[b] = sum;
-			sum += c;
-		}
-		for (size_t i = 0; i < n; i++)
-			dst[count[(src[i].key >> shift) & (buckets - 1)]++] = src[i];
-		tmp = src;
-		src = dst;
-		dst = tmp;
-	}
-	free(dst);
-	free(count);
-	*items = src;
+	sorted = radix_sort(*items, tmp, n, sizeof(*tmp), offsetof(struct sort_item, key),
+			    n >= 65536 ? 16 : 8);
+	free(sorted == tmp ? *items : tmp);
+	*items = sorted;
 }
 
 static void
@@ -598,7 +576,7 @@ index_finish(struct search_index *ix, struct sort_item *spans, size_t nr_spans,
 	     struct sort_item *hits, size_t nr_hits, uint32_t max_row, bool hits_sorted,
 	     void (*range)(const struct search_index *, uint32_t, uint64_t *, uint64_t *))
 {
-	radix_sort(&spans, nr_spans, ix->total);
+	sort_by_key(&spans, nr_spans);
 	ix->spans = xmalloc(sizeof(*ix->spans) * (nr_spans + 1));
 	for (size_t i = 0; i < nr_spans; i++)
 		range(ix, spans[i].node, &ix->spans[i].x0, &ix->spans[i].x1);
@@ -607,7 +585,7 @@ index_finish(struct search_index *ix, struct sort_item *spans, size_t nr_spans,
 	free(spans);
 
 	if (!hits_sorted) {
-		radix_sort(&hits, nr_hits, ix->total);
+		sort_by_key(&hits, nr_hits);
 		sort_by_row(&hits, nr_hits, max_row);
 	}
 	ix->hits = xmalloc(sizeof(*ix->hits) * (nr_hits + 1));

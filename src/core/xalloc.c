@@ -153,16 +153,16 @@ xreallocarray(void *ptr, size_t nmemb, size_t size)
 #define GROW_HUGE_MIN ((size_t)1 << 20)
 
 void *
-xgrowarray_huge(void *ptr, size_t nr, size_t alloc, size_t size)
+xmalloc_huge(size_t n, size_t size, size_t least)
 {
 	size_t bytes;
 	void *p;
 
-	if (size && alloc > SIZE_MAX / size)
-		die("out of memory (%zu x %zu bytes overflows)", alloc, size);
-	bytes = alloc * size;
-	if (bytes < GROW_HUGE_MIN || nr > alloc)
-		return xreallocarray(ptr, alloc, size);
+	if (size && n > SIZE_MAX / size)
+		die("out of memory (%zu x %zu bytes overflows)", n, size);
+	bytes = n * size;
+	if (bytes < least)
+		return xmalloc(bytes ? bytes : 1);
 	if (bytes > SIZE_MAX - HUGE_PAGE)
 		die("out of memory (allocating %zu bytes)", bytes);
 	bytes = (bytes + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
@@ -172,6 +172,19 @@ xgrowarray_huge(void *ptr, size_t nr, size_t alloc, size_t size)
 #ifdef MADV_HUGEPAGE
 	madvise(p, bytes, MADV_HUGEPAGE);
 #endif
+	return p;
+}
+
+void *
+xgrowarray_huge(void *ptr, size_t nr, size_t alloc, size_t size)
+{
+	void *p;
+
+	if (size && alloc > SIZE_MAX / size)
+		die("out of memory (%zu x %zu bytes overflows)", alloc, size);
+	if (alloc * size < GROW_HUGE_MIN || nr > alloc)
+		return xreallocarray(ptr, alloc, size);
+	p = xmalloc_huge(alloc, size, GROW_HUGE_MIN);
 	if (nr)
 		memcpy(p, ptr, nr * size);
 	free(ptr);

@@ -1,0 +1,193 @@
+/* The radix sort of radix.h and xmalloc_huge(). */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tflame/radix.h"
+#include "tflame/xalloc.h"
+
+/* A record with the key in the middle, and what tells equal keys apart. */
+struct rec {
+	uint32_t before;
+	uint64_t key;
+	uint32_t order; /* its place before the sort */
+};
+
+static uint64_t
+next_rand(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* Keys ascending, and equal keys in their order before the sort. */
+static void
+assert_sorted(const struct rec *r, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		assert_true(r[i - 1].key <= r[i].key);
+		if (r[i - 1].key == r[i].key)
+			assert_true(r[i - 1].order < r[i].order);
+		assert_int_equal(r[i].before, r[i].order ^ 0x5a5a5a5au);
+	}
+}
+
+/*
+ * n records with keys from keyf, sorted with bits bits a pass: sorted,
+ * stable, and a permutation (every order once).
+ */
+static void
+check_sort(size_t n, unsigned bits, uint64_t (*keyf)(uint64_t *, size_t))
+{
+	struct rec *a = xmalloc(sizeof(*a) * (n + 1)), *tmp = xmalloc(sizeof(*a) * (n + 1));
+	struct rec *out;
+	unsigned char *seen = xcalloc(n + 1, 1);
+	uint64_t x = 88172645463325252ull;
+
+	for (size_t i = 0; i < n; i++) {
+		a[i].key = keyf(&x, i);
+		a[i].order = (uint32_t)i;
+		a[i].before = (uint32_t)i ^ 0x5a5a5a5au;
+	}
+	out = radix_sort(a, tmp, n, sizeof(*a), offsetof(struct rec, key), bits);
+	assert_true(out == a || out == tmp);
+	assert_sorted(out, n);
+	for (size_t i = 0; i < n; i++) {
+		assert_false(seen[out[i].order]);
+		seen[out[i].order] = 1;
+	}
+	free(seen);
+	free(a);
+	free(tmp);
+}
+
+static uint64_t
+key_few(uint64_t *x, size_t i)
+{
+	(void)i;
+	return next_rand(x) % 7; /* many ties: stability shows */
+}
+
+static uint64_t
+key_wide(uint64_t *x, size_t i)
+{
+	(void)i;
+	return next_rand(x); /* every byte differs somewhere */
+}
+
+static uint64_t
+key_high(uint64_t *x, size_t i)
+{
+	(void)i;
+	/* only the top bits differ: the passes below are skipped */
+	return (next_rand(x) & 0xf000000000000000ull) | 0x1234;
+}
+
+static uint64_t
+key_down(uint64_t *x, size_t i)
+{
+	(void)x;
+	return UINT64_MAX - i / 3; /* descending, with runs of three */
+}
+
+static void
+test_radix_large(void **state)
+{
+	(void)state;
+	for (unsigned bits = 8; bits <= 16; bits += 3) {
+		check_sort(5000, bits, key_few);
+		check_sort(5000, bits, key_wide);
+		check_sort(5000, bits, key_high);
+		check_sort(5000, bits, key_down);
+	}
+}
+
+/* Under RADIX_SMALL records: the insertion sort, as stable. */
+static void
+test_radix_small(void **state)
+{
+	(void)state;
+	for (size_t n = 0; n < RADIX_SMALL + 3; n++) {
+		check_sort(n, 8, key_few);
+		check_sort(n, 11, key_wide);
+		check_sort(n, 16, key_down);
+	}
+}
+
+/* All keys equal: no pass at all, the records as they were, in base. */
+static void
+test_radix_equal(void **state)
+{
+	uint64_t v[100], tmp[100];
+
+	(void)state;
+	for (size_t i = 0; i < 100; i++)
+		v[i] = 42;
+	assert_ptr_equal(radix_sort(v, tmp, 100, sizeof(*v), 0, 8), v);
+	for (size_t i = 0; i < 100; i++)
+		assert_int_equal(v[i], 42);
+}
+
+/* Bare values, the key at offset 0, as the ELF index's name table sorts them. */
+static void
+test_radix_values(void **state)
+{
+	size_t n = 3000;
+	uint64_t *v = xmalloc(sizeof(*v) * 2 * n), *out, x = 7;
+
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		v[i] = next_rand(&x) >> (i % 40);
+	out = radix_sort(v, v + n, n, sizeof(*v), 0, 8);
+	for (size_t i = 1; i < n; i++)
+		assert_true(out[i - 1] <= out[i]);
+	free(v);
+}
+
+/* Small blocks from xmalloc(); from least on, whole huge pages, aligned. */
+static void
+test_malloc_huge(void **state)
+{
+	uint32_t *a;
+	size_t n = (size_t)3 << 18; /* 3 MiB of uint32_t */
+
+	(void)state;
+	a = xmalloc_huge(100, sizeof(*a), (size_t)1 << 20);
+	a[99] = 1;
+	free(a);
+	a = xmalloc_huge(0, sizeof(*a), 0);
+	assert_non_null(a);
+	free(a);
+	a = xmalloc_huge(n, sizeof(*a), (size_t)1 << 20);
+	assert_int_equal((uintptr_t)a % ((uintptr_t)2 << 20), 0);
+	for (size_t i = 0; i < n; i++)
+		a[i] = (uint32_t)i;
+	/* It may still be shrunk with xrealloc(). */
+	a = xreallocarray(a, 1000, sizeof(*a));
+	for (size_t i = 0; i < 1000; i++)
+		assert_int_equal(a[i], (uint32_t)i);
+	free(a);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_radix_large),
+		cmocka_unit_test(test_radix_small),
+		cmocka_unit_test(test_radix_equal),
+		cmocka_unit_test(test_radix_values),
+		cmocka_unit_test(test_malloc_huge),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
