@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "tflame/clock.h"
 #include "tflame/error.h"
 #include "tflame/import.h"
 #include "tflame/profile.h"
@@ -20,10 +21,7 @@
 static inline double
 now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+	return clock_ms();
 }
 
 /* A 64-bit LCG: the next number of the sequence seeded in *s. */

@@ -218,6 +218,19 @@ cli_diff_option(struct cli_diff *d, int c)
 }
 
 int
+cli_shared_option(struct cli_common *co, struct lens_spec *l, struct cli_diff *d,
+		  const char *cmd, int c, char **argv)
+{
+	int ret = cli_common_option(co, c, argv);
+
+	if (ret == CLI_OWN)
+		ret = cli_lens_option(l, cmd, c);
+	if (ret == CLI_OWN)
+		ret = cli_diff_option(d, c);
+	return ret;
+}
+
+int
 cli_lens_option(struct lens_spec *l, const char *cmd, int c)
 {
 	unsigned long long id;

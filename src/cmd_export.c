@@ -114,9 +114,7 @@ cmd_export(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":ho:", export_options_table, NULL)) != -1) {
 		if (c == 'o')
 			c = OPT_OUTPUT;
-		if ((ret = cli_common_option(&cc, c, argv)) == CLI_NEXT ||
-		    (ret == CLI_OWN && (ret = cli_lens_option(&lens, "export", c)) == CLI_NEXT) ||
-		    (ret == CLI_OWN && (ret = cli_diff_option(&d, c)) == CLI_NEXT))
+		if ((ret = cli_shared_option(&cc, &lens, &d, "export", c, argv)) == CLI_NEXT)
 			continue;
 		if (ret != CLI_OWN)
 			goto out;

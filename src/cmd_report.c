@@ -1371,9 +1371,7 @@ cmd_report(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", report_options_table, NULL)) != -1) {
-		if ((ret = cli_common_option(&cc, c, argv)) == CLI_NEXT ||
-		    (ret == CLI_OWN && (ret = cli_lens_option(&lens, "report", c)) == CLI_NEXT) ||
-		    (ret == CLI_OWN && (ret = cli_diff_option(&d, c)) == CLI_NEXT))
+		if ((ret = cli_shared_option(&cc, &lens, &d, "report", c, argv)) == CLI_NEXT)
 			continue;
 		if (ret != CLI_OWN)
 			goto out;

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tflame/clock.h"
 #include "tflame/diff.h"
 #include "tflame/error.h"
 #include "tflame/profile.h"
@@ -135,15 +136,6 @@ load_worker(void *arg)
 		/* The watcher still sees done at its next tick. */
 	}
 	return NULL;
-}
-
-static double
-now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /*
@@ -274,7 +266,7 @@ load_files(const char *const *paths, int nr, const char *format,
 	struct progress_info pi = { .name = paths[nr - 1] };
 	struct strbuf line = STRBUF_INIT;
 	bool show = isatty(STDERR_FILENO), utf8 = show && locale_is_utf8(), sizes = true;
-	double start = now_seconds(), cancelled_at = 0;
+	double start = clock_ms() / 1e3, cancelled_at = 0;
 	sigset_t block, old_mask;
 	enum load_status status = LOAD_OK;
 	pthread_t workers[MAX_JOBS];
@@ -354,7 +346,7 @@ load_files(const char *const *paths, int nr, const char *format,
 			load_stop = 0;
 			stop_for_tstp();
 		}
-		elapsed = now_seconds() - start;
+		elapsed = clock_ms() / 1e3 - start;
 		if (load_interrupts && !cancelled_at) {
 			for (int i = 0; i < nr; i++)
 				atomic_store(&jobs[i]->progress.cancel, 1);

@@ -210,6 +210,13 @@ struct cli_diff {
 /* Handle c if it is a comparison option: CLI_NEXT, or CLI_OWN. */
 int cli_diff_option(struct cli_diff *d, int c);
 /*
+ * The options report, dump and export share: cli_common_option(), then
+ * cli_lens_option(), then cli_diff_option(). CLI_NEXT, CLI_OWN or an
+ * exit status.
+ */
+int cli_shared_option(struct cli_common *co, struct lens_spec *l, struct cli_diff *d,
+		      const char *cmd, int c, char **argv);
+/*
  * For the subcommands: model_apply_spec(), printing its error. Returns
  * CLI_NEXT, or EXIT_USAGE after the error.
  */

@@ -6,9 +6,9 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "tflame/clock.h"
 #include "tflame/demangle.h"
 #include "tflame/intern.h"
 #include "tflame/profile.h"
@@ -68,15 +68,6 @@ struct symbols_job {
 	double lookup_ms, rebuild_ms;
 	uint32_t nr_before, nr_after; /* stacks before and after the rewrite */
 };
-
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 static str_id
 intern_c(struct profile_set *ps, const char *s)
@@ -602,13 +593,13 @@ symbols_job_run(struct symbols_job *job, const struct rewrite_opts *o)
 		ro = *o;
 		ro.frames_done = frames_done;
 	}
-	double t0 = now_ms(), t1;
+	double t0 = clock_ms(), t1;
 
 	if (!resolve_all(job, o)) {
 		free_symbolizers(job);
 		return false;
 	}
-	t1 = now_ms();
+	t1 = clock_ms();
 	job->lookup_ms = t1 - t0;
 	job->nr_before = job->src->nr_stacks + job->src->nr_loose;
 	summarize(job);
@@ -620,7 +611,7 @@ symbols_job_run(struct symbols_job *job, const struct rewrite_opts *o)
 		job->result = profile_set_rewrite_build(job->src, resolve_frame, &job->c, &ro,
 							&job->map);
 	free_symbolizers(job); /* after a cancel, frames_done() was not called */
-	job->rebuild_ms = now_ms() - t1;
+	job->rebuild_ms = clock_ms() - t1;
 	if (job->result)
 		job->nr_after = job->result->nr_stacks;
 	return job->result != NULL;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "tflame/cli.h"
+#include "tflame/clock.h"
 #include "tflame/conf.h"
 #include "tflame/diff.h"
 #include "tflame/display.h"
@@ -1960,7 +1961,6 @@ click_tabs(struct tui *ui, int x, int y)
 	return true;
 }
 
-static double now_ms(void);
 
 /* Two clicks on one cell this close together are a double click. */
 #define DOUBLE_CLICK_MS 400
@@ -2037,7 +2037,7 @@ mouse_key(struct tui *ui, const MEVENT *ev, bool drags, struct pane_input *in, b
 		return 0;
 	}
 	*in = ui->mouse.from;
-	now = now_ms();
+	now = clock_ms();
 	if (now - ui->mouse.click_ms < DOUBLE_CLICK_MS && in->x == ui->mouse.click_at.x &&
 	    in->y == ui->mouse.click_at.y) {
 		ui->mouse.click_ms = 0;
@@ -2087,15 +2087,6 @@ unknown_key(struct tui *ui, int key)
 	strbuf_addstr(&ui->message, ": ");
 	keys_first_name(&ui->message, ui->keys, active_keymap(ui), REQ_HELP, ui->disp.utf8);
 	strbuf_addstr(&ui->message, " lists the keys");
-}
-
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 /* One line per key: its time in ms, in the order the keys came. */
@@ -2257,7 +2248,7 @@ run(struct tui *ui)
 			/* A key's time is to the screen that answers it, "building" or not. */
 			if (ui->timing_path && key_at) {
 				ALLOC_GROW(ui->timing_ms, ui->timing_keys, ui->timing_alloc);
-				ui->timing_ms[ui->timing_keys++] = now_ms() - key_at;
+				ui->timing_ms[ui->timing_keys++] = clock_ms() - key_at;
 				key_at = 0;
 			}
 			if (ui->ctx.build_pending && !display_key_wait(&ui->disp, SETTLE_MS)) {
@@ -2283,7 +2274,7 @@ run(struct tui *ui)
 			continue;
 		}
 		if (ui->timing_path)
-			key_at = now_ms();
+			key_at = clock_ms();
 		dirty = true;
 		if (key == KEY_RESIZE) {
 			ui->page_width = 0;

@@ -2,6 +2,9 @@
 
 #include "tflame/progress.h"
 
+#include <time.h>
+
+#include "tflame/clock.h"
 #include "tflame/render.h"
 #include "tflame/strbuf.h"
 #include "tflame/xalloc.h"
@@ -241,6 +244,22 @@ test_every_width(void **state)
 	strbuf_release(&sb);
 }
 
+/* clock_ms(), which times the progress line: milliseconds, never backwards. */
+static void
+test_clock_ms(void **state)
+{
+	struct timespec nap = { 0, 5000000 };
+	double t0, t1;
+
+	(void)state;
+	t0 = clock_ms();
+	nanosleep(&nap, NULL);
+	t1 = clock_ms();
+	assert_true(t1 - t0 >= 4.5);
+	assert_true(t1 - t0 < 5000.0);
+	assert_true(clock_ms() >= t1);
+}
+
 int
 main(void)
 {
@@ -252,6 +271,7 @@ main(void)
 		cmocka_unit_test(test_utf8_path),
 		cmocka_unit_test(test_control_characters),
 		cmocka_unit_test(test_every_width),
+		cmocka_unit_test(test_clock_ms),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
