@@ -150,6 +150,21 @@ struct lens {
 	struct lens_level *ungrouped;
 	uint32_t nr_ungrouped;
 	/*
+	 * Not by_process: the group and the levels over it as they were
+	 * when grouping stopped (kept_group_id is then the group's id, else
+	 * 0), kept so that grouping again takes them back, as ungrouping
+	 * takes back the ungrouped levels, rather than build them: a toggle
+	 * of P is then a swap. Dropped with the set's stacks (lens_rebuild()).
+	 * Owned.
+	 */
+	struct profile_set kept_group;
+	stack_id **kept_group_stack;
+	size_t nr_kept_group_stack;
+	uint64_t kept_group_id;
+	uint64_t *kept_group_marks;
+	struct lens_level *grouped;
+	uint32_t nr_grouped;
+	/*
 	 * The outermost marks of lens_base()'s stacks (one bit a stack, as
 	 * func_table_mark_outermost() makes them), borrowed, or NULL: when
 	 * set, each transform built marks its view's stacks in its pass
@@ -198,7 +213,9 @@ void lens_rebuild(struct lens *l, struct profile_set *ps);
  * focus-subtree or merge-call-node names the frames from the root, so a
  * path taken in one grouping matches nothing in the other). Grouping
  * keeps their views of ps's stacks (ungrouped) and stopping takes back
- * those still of the same transforms, building only the others; with
+ * those still of the same transforms, building only the others; the
+ * same way stopping keeps the group and its levels (kept_group, grouped)
+ * and grouping again takes them back, building nothing that is kept; with
  * set_marks (ps's marks) grouping makes the group's (group_marks), and
  * the transforms over it mark their views. Grouping adds the process
  * frames to ps (not to be read by another thread meanwhile) and may run

@@ -134,6 +134,15 @@ struct model {
 	uint64_t *set_base_w;
 	uint64_t set_base_total, set_base_gen;
 	uint64_t *set_set_marks;
+	/*
+	 * Not grouped: the same of the group's stacks, as they were when
+	 * grouping ended, for the group the lens keeps (lens.kept_group,
+	 * whose id grp_id is), taken back when grouping again takes it.
+	 * Owned, or NULL.
+	 */
+	uint64_t *grp_base_w;
+	uint64_t grp_base_total, grp_base_gen, grp_id;
+	uint64_t *grp_set_marks;
 	/* the same folded through the transforms (stack_w then points here) */
 	uint64_t *view_w;
 	uint32_t nr_view_w;

@@ -372,15 +372,53 @@ clear_redo(struct lens *l)
 	l->nr_redo = 0;
 }
 
+/* An array of n kept levels goes, and its count with it. */
+static void
+kept_levels_release(struct lens_level **levels, uint32_t *n)
+{
+	for (uint32_t i = 0; i < *n; i++)
+		level_release(&(*levels)[i]);
+	free(*levels);
+	*levels = NULL;
+	*n = 0;
+}
+
 /* The levels kept from before grouping go (lens.ungrouped). */
 static void
 ungrouped_release(struct lens *l)
 {
-	for (uint32_t i = 0; i < l->nr_ungrouped; i++)
-		level_release(&l->ungrouped[i]);
-	free(l->ungrouped);
-	l->ungrouped = NULL;
-	l->nr_ungrouped = 0;
+	kept_levels_release(&l->ungrouped, &l->nr_ungrouped);
+}
+
+/* The levels kept from before ungrouping go (lens.grouped). */
+static void
+grouped_release(struct lens *l)
+{
+	kept_levels_release(&l->grouped, &l->nr_grouped);
+}
+
+static void
+stacks_free(stack_id **stack, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		free(stack[i]);
+	free(stack);
+}
+
+/* The group kept from the last grouping, and its levels: let go. */
+static void
+kept_release(struct lens *l)
+{
+	grouped_release(l);
+	if (!l->kept_group_id)
+		return;
+	stacks_free(l->kept_group_stack, l->nr_kept_group_stack);
+	l->kept_group_stack = NULL;
+	l->nr_kept_group_stack = 0;
+	free(l->kept_group_marks);
+	l->kept_group_marks = NULL;
+	profile_set_view_release(&l->kept_group);
+	l->kept_group_id = 0;
 }
 
 void
@@ -390,6 +428,7 @@ lens_clear_transforms(struct lens *l)
 		level_release(&l->levels[--l->nr_levels]);
 	clear_redo(l);
 	ungrouped_release(l);
+	grouped_release(l);
 }
 
 static void group_release(struct lens *l);
@@ -399,6 +438,7 @@ void
 lens_release(struct lens *l)
 {
 	lens_clear_transforms(l);
+	kept_release(l);
 	group_release(l);
 	free(l->levels);
 	free(l->redo);
@@ -438,22 +478,29 @@ lens_map(const struct lens *l)
  * added to them, every view takes the tables again.
  */
 static void
+sync_view(struct profile_set *v, const struct profile_set *ps)
+{
+	v->strings = ps->strings;
+	v->frames = ps->frames;
+	v->nr_frames = ps->nr_frames;
+	v->alloc_frames = ps->alloc_frames;
+	v->frame_slots = ps->frame_slots;
+	v->frame_mask = ps->frame_mask;
+}
+
+static void
 sync_views(struct lens *l, const struct profile_set *ps)
 {
-	for (uint32_t i = 0; i <= l->nr_levels + l->nr_ungrouped; i++) {
-		struct profile_set *v = i < l->nr_levels   ? &l->levels[i].view
-					: i == l->nr_levels ? &l->group
-							    : &l->ungrouped[i - l->nr_levels - 1].view;
-
-		if (i == l->nr_levels && !l->by_process)
-			continue;
-		v->strings = ps->strings;
-		v->frames = ps->frames;
-		v->nr_frames = ps->nr_frames;
-		v->alloc_frames = ps->alloc_frames;
-		v->frame_slots = ps->frame_slots;
-		v->frame_mask = ps->frame_mask;
-	}
+	for (uint32_t i = 0; i < l->nr_levels; i++)
+		sync_view(&l->levels[i].view, ps);
+	for (uint32_t i = 0; i < l->nr_ungrouped; i++)
+		sync_view(&l->ungrouped[i].view, ps);
+	for (uint32_t i = 0; i < l->nr_grouped; i++)
+		sync_view(&l->grouped[i].view, ps);
+	if (l->by_process)
+		sync_view(&l->group, ps);
+	if (l->kept_group_id)
+		sync_view(&l->kept_group, ps);
 }
 
 /* Split a path "a;b;c" into str_ids of ps; a name ps lacks matches nothing. */
@@ -749,6 +796,7 @@ levels_build(struct lens *l, struct profile_set *ps)
 void
 lens_rebuild(struct lens *l, struct profile_set *ps)
 {
+	kept_release(l);
 	ungrouped_release(l);
 	levels_release_views(l);
 	/* The process frames may be gone with the old frames: made again. */
@@ -775,9 +823,7 @@ lens_process_name(const struct profile_set *ps, const struct thread *t, struct s
 static void
 group_release(struct lens *l)
 {
-	for (size_t i = 0; i < l->nr_group_stack; i++)
-		free(l->group_stack[i]);
-	free(l->group_stack);
+	stacks_free(l->group_stack, l->nr_group_stack);
 	l->group_stack = NULL;
 	l->nr_group_stack = 0;
 	if (l->set_marks == l->group_marks)
@@ -1291,14 +1337,14 @@ group_build(struct lens *l, struct profile_set *ps)
 	free(proc_of);
 }
 
-/* Grouping: the levels over ps's own stacks are kept for ungrouping (lens.ungrouped). */
-static void
-ungrouped_keep(struct lens *l)
+/* The views of levels, moved to kept (n of them), their texts copied; the levels lose them. */
+static struct lens_level *
+levels_keep(struct lens_level *levels, uint32_t n)
 {
-	ungrouped_release(l);
-	l->ungrouped = xcalloc((size_t)l->nr_levels + 1, sizeof(*l->ungrouped));
-	for (uint32_t i = 0; i < l->nr_levels; i++) {
-		struct lens_level *lv = &l->levels[i], *u = &l->ungrouped[i];
+	struct lens_level *kept = xcalloc((size_t)n + 1, sizeof(*kept));
+
+	for (uint32_t i = 0; i < n; i++) {
+		struct lens_level *lv = &levels[i], *u = &kept[i];
 
 		*u = *lv;
 		u->t.arg = xstrdup(lv->t.arg);
@@ -1307,6 +1353,45 @@ ungrouped_keep(struct lens *l)
 		lv->map = NULL;
 		lv->outermost = NULL;
 	}
+	return kept;
+}
+
+/*
+ * The kept levels take their places again as far as the transforms are
+ * still those they were built for: returns how many did. The kept ones
+ * are left empty, for their owner to release.
+ */
+static uint32_t
+levels_take(struct lens *l, struct lens_level *kept, uint32_t nr_kept)
+{
+	uint32_t i;
+
+	for (i = 0; i < l->nr_levels && i < nr_kept; i++) {
+		struct lens_level *lv = &l->levels[i], *u = &kept[i];
+
+		if (lv->t.kind != u->t.kind || strcmp(lv->t.arg, u->t.arg))
+			break;
+		profile_set_view_release(&lv->view);
+		free(lv->map);
+		free(lv->outermost);
+		lv->view = u->view;
+		lv->map = u->map;
+		lv->outermost = u->outermost;
+		lv->kept_stacks = u->kept_stacks;
+		lv->id = u->id;
+		memset(&u->view, 0, sizeof(u->view));
+		u->map = NULL;
+		u->outermost = NULL;
+	}
+	return i;
+}
+
+/* Grouping: the levels over ps's own stacks are kept for ungrouping (lens.ungrouped). */
+static void
+ungrouped_keep(struct lens *l)
+{
+	ungrouped_release(l);
+	l->ungrouped = levels_keep(l->levels, l->nr_levels);
 	l->nr_ungrouped = l->nr_levels;
 }
 
@@ -1317,25 +1402,70 @@ ungrouped_keep(struct lens *l)
 static void
 ungrouped_take(struct lens *l, struct profile_set *ps)
 {
-	uint32_t i;
+	uint32_t i = levels_take(l, l->ungrouped, l->nr_ungrouped);
 
-	for (i = 0; i < l->nr_levels && i < l->nr_ungrouped; i++) {
-		struct lens_level *lv = &l->levels[i], *u = &l->ungrouped[i];
-
-		if (lv->t.kind != u->t.kind || strcmp(lv->t.arg, u->t.arg))
-			break;
-		lv->view = u->view;
-		lv->map = u->map;
-		lv->outermost = u->outermost;
-		lv->kept_stacks = u->kept_stacks;
-		lv->id = u->id;
-		memset(&u->view, 0, sizeof(u->view));
-		u->map = NULL;
-		u->outermost = NULL;
-	}
 	ungrouped_release(l);
 	for (; i < l->nr_levels; i++)
 		build_level(l, ps, i);
+}
+
+/*
+ * Ungrouping: the group and the levels over it are kept for grouping
+ * again (lens.kept_group, lens.grouped), in place of the last ones kept.
+ */
+static void
+grouped_keep(struct lens *l)
+{
+	kept_release(l);
+	l->grouped = levels_keep(l->levels, l->nr_levels);
+	l->nr_grouped = l->nr_levels;
+	l->kept_group = l->group;
+	memset(&l->group, 0, sizeof(l->group));
+	l->kept_group_stack = l->group_stack;
+	l->nr_kept_group_stack = l->nr_group_stack;
+	l->kept_group_marks = l->group_marks;
+	l->kept_group_id = l->group_id;
+	l->group_stack = NULL;
+	l->nr_group_stack = 0;
+	if (l->set_marks == l->group_marks)
+		l->set_marks = NULL;
+	l->group_marks = NULL;
+	l->group_id = 0;
+	l->by_process = false;
+}
+
+/*
+ * Grouping again: the kept group takes its place, and its levels theirs
+ * as far as the transforms are the same; the rest are built. False when
+ * none is kept for ps.
+ */
+static bool
+grouped_take(struct lens *l, struct profile_set *ps)
+{
+	uint32_t i;
+
+	if (!l->kept_group_id || l->nr_kept_group_stack != ps->nr_profiles) {
+		kept_release(l);
+		return false;
+	}
+	l->group = l->kept_group;
+	memset(&l->kept_group, 0, sizeof(l->kept_group));
+	l->group_stack = l->kept_group_stack;
+	l->nr_group_stack = l->nr_kept_group_stack;
+	l->group_marks = l->kept_group_marks;
+	l->group_id = l->kept_group_id;
+	l->kept_group_stack = NULL;
+	l->nr_kept_group_stack = 0;
+	l->kept_group_marks = NULL;
+	l->kept_group_id = 0;
+	l->by_process = true;
+	sync_view(&l->group, ps);
+	l->set_marks = l->group_marks;
+	i = levels_take(l, l->grouped, l->nr_grouped);
+	grouped_release(l);
+	for (; i < l->nr_levels; i++)
+		build_level(l, ps, i);
+	return true;
 }
 
 bool
@@ -1345,12 +1475,13 @@ lens_set_by_process(struct lens *l, struct profile_set *ps, bool on)
 		return false;
 	if (on) {
 		ungrouped_keep(l);
-		group_build(l, ps);
-		l->set_marks = l->group_marks;
-		levels_build(l, ps);
+		if (!grouped_take(l, ps)) {
+			group_build(l, ps);
+			l->set_marks = l->group_marks;
+			levels_build(l, ps);
+		}
 	} else {
-		levels_release_views(l);
-		group_release(l);
+		grouped_keep(l);
 		ungrouped_take(l, ps);
 	}
 	return true;
@@ -1677,12 +1808,11 @@ check_level(const struct lens_level *lv, const struct profile_set *ps,
  * a sample: for checks only.
  */
 static int
-check_group(const struct lens *l, const struct profile_set *ps, struct tf_error *err)
+check_group(const struct profile_set *g, stack_id *const *group_stack, size_t nr_group_stack,
+	    const struct profile_set *ps, struct tf_error *err)
 {
-	const struct profile_set *g = &l->group;
-
 	if (g->frames != ps->frames || g->nr_frames != ps->nr_frames ||
-	    l->nr_group_stack != ps->nr_profiles)
+	    nr_group_stack != ps->nr_profiles)
 		return tf_error_set(err, "a group by process not of the set");
 	if (profile_set_check(g, err))
 		return -1;
@@ -1690,7 +1820,7 @@ check_group(const struct lens *l, const struct profile_set *ps, struct tf_error 
 		const struct profile *p = ps->profiles[pi];
 
 		for (size_t i = 0; i < p->nr_samples; i++) {
-			stack_id s = p->stack[i], o = l->group_stack[pi][i];
+			stack_id s = p->stack[i], o = group_stack[pi][i];
 
 			if (o == STACK_ROOT || o >= g->nr_stacks)
 				return tf_error_set(err, "profile %zu sample %zu: group stack %u",
@@ -1721,16 +1851,32 @@ lens_check(const struct lens *l, const struct profile_set *ps, struct tf_error *
 		return tf_error_set(err, "lens arrays overrun");
 	if (l->profile >= ps->nr_profiles)
 		return tf_error_set(err, "profile %zu of %zu", l->profile, ps->nr_profiles);
-	if (l->by_process && check_group(l, ps, err))
+	if (l->by_process && check_group(&l->group, l->group_stack, l->nr_group_stack, ps, err))
 		return -1;
 	if (l->nr_ungrouped && !l->by_process)
 		return tf_error_set(err, "levels kept for ungrouping, ungrouped");
+	if ((l->kept_group_id || l->nr_grouped) && l->by_process)
+		return tf_error_set(err, "a group kept for grouping, grouped");
+	if (l->nr_grouped && !l->kept_group_id)
+		return tf_error_set(err, "levels kept for grouping with no group");
+	if (l->kept_group_id && check_group(&l->kept_group, l->kept_group_stack,
+					    l->nr_kept_group_stack, ps, err))
+		return -1;
 	/* The levels kept for ungrouping, each over the one below, over ps. */
 	for (uint32_t i = 0; i < l->nr_ungrouped; i++) {
 		const struct lens_level *below = i ? &l->ungrouped[i - 1] : NULL;
 
 		if (check_level(&l->ungrouped[i], ps, ps, below ? &below->view : ps,
 				below ? below->map : NULL, i, true, err))
+			return -1;
+	}
+	/* The levels kept for grouping again, each over the one below, over the kept group. */
+	for (uint32_t i = 0; i < l->nr_grouped; i++) {
+		const struct lens_level *below = i ? &l->grouped[i - 1] : NULL;
+
+		if (check_level(&l->grouped[i], ps, &l->kept_group,
+				below ? &below->view : &l->kept_group, below ? below->map : NULL, i,
+				true, err))
 			return -1;
 	}
 	for (uint32_t i = 0; i < l->nr_levels; i++) {

@@ -59,6 +59,8 @@ model_release(struct model *m)
 	free(m->base_w);
 	free(m->set_base_w);
 	free(m->set_set_marks);
+	free(m->grp_base_w);
+	free(m->grp_set_marks);
 	free(m->view_w);
 	calltree_release(&m->tree);
 	calltree_release(&m->stash_tree);
@@ -160,6 +162,17 @@ model_set_time(struct model *m, bool timed, int64_t t0, int64_t t1)
 	stash_after(m, &before);
 }
 
+/* The group's weights and marks kept while not grouped: let go. */
+static void
+grp_release(struct model *m)
+{
+	free(m->grp_base_w);
+	m->grp_base_w = NULL;
+	free(m->grp_set_marks);
+	m->grp_set_marks = NULL;
+	m->grp_id = 0;
+}
+
 void
 model_set_changed(struct model *m)
 {
@@ -170,6 +183,7 @@ model_set_changed(struct model *m)
 	m->set_base_w = NULL;
 	free(m->set_set_marks);
 	m->set_set_marks = NULL;
+	grp_release(m);
 	m->stack_w = NULL;
 	free(m->fstats);
 	m->fstats = NULL;
@@ -838,19 +852,35 @@ model_set_by_process(struct model *m, bool on)
 		m->set_base_total = m->base_total;
 		m->set_base_gen = m->base_gen;
 		lens_set_by_process(&m->lens, m->ps, true);
-		m->set_marks = m->lens.group_marks
-				       ? xmemdup(m->lens.group_marks,
-						 sizeof(*m->set_marks) *
-							 (m->lens.group.nr_stacks / 64 + 1))
-				       : NULL;
-		m->base_w = NULL;
-		m->base_gen = 0;
+		if (m->grp_id && m->grp_id == m->lens.group_id) {
+			/* The lens took its kept group back: its weights and marks come too. */
+			m->set_marks = m->grp_set_marks;
+			m->base_w = m->grp_base_w;
+			m->base_total = m->grp_base_total;
+			m->base_gen = m->grp_base_gen;
+			m->grp_set_marks = NULL;
+			m->grp_base_w = NULL;
+			m->grp_id = 0;
+		} else {
+			grp_release(m);
+			m->set_marks = m->lens.group_marks
+					       ? xmemdup(m->lens.group_marks,
+							 sizeof(*m->set_marks) *
+								 (m->lens.group.nr_stacks / 64 + 1))
+					       : NULL;
+			m->base_w = NULL;
+			m->base_gen = 0;
+		}
 	} else {
-		free(m->set_marks);
+		grp_release(m);
+		m->grp_set_marks = m->set_marks;
+		m->grp_base_w = m->base_w;
+		m->grp_base_total = m->base_total;
+		m->grp_base_gen = m->base_gen;
+		m->grp_id = m->lens.group_id;
 		m->set_marks = m->set_set_marks;
 		m->lens.set_marks = m->set_marks;
 		lens_set_by_process(&m->lens, m->ps, false);
-		free(m->base_w);
 		m->base_w = m->set_base_w;
 		m->base_total = m->set_base_total;
 		m->base_gen = m->set_base_gen;

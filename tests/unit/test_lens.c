@@ -1301,6 +1301,108 @@ test_by_process_check(void **state)
 	model_release(&m);
 }
 
+static void prop_compare_lens(struct model *m);
+
+/*
+ * Grouping again takes back the group and the levels over it that
+ * ungrouping kept, with the model's weights: nothing is built that was,
+ * and the result is what a build makes. A transform pushed meanwhile is
+ * built over the kept group; new symbols drop what was kept.
+ */
+static void
+test_by_process_kept(void **state)
+{
+	struct model m;
+	struct tf_error err = TF_ERROR_INIT;
+	struct frame scratch;
+	uint64_t group_id, level_id;
+	const uint64_t *w;
+	char *got;
+
+	(void)state;
+	setup_procs(&m);
+	assert_true(model_set_by_process(&m, true));
+	assert_int_equal(model_push_transform(&m, LENS_MERGE_FUNCTION, "^main$", &err), 0);
+	got = folded(&m);
+	free(got);
+	w = model_stack_weights(&m);
+	assert_non_null(w);
+	group_id = m.lens.group_id;
+	level_id = m.lens.levels[0].id;
+
+	/* Off: the group is kept, with its level; the set's stacks are shown. */
+	assert_true(model_set_by_process(&m, false));
+	check_model(&m);
+	assert_int_equal(m.lens.kept_group_id, group_id);
+	assert_int_equal(m.lens.nr_grouped, 1);
+	assert_int_equal(m.grp_id, group_id);
+	assert_non_null(m.grp_base_w);
+	got = folded(&m);
+	assert_string_equal(got, "f 3|g 4|run 8|x 16");
+	free(got);
+
+	/* On again: the same group and level, not built again; the same stacks. */
+	assert_true(model_set_by_process(&m, true));
+	check_model(&m);
+	assert_int_equal(m.lens.group_id, group_id);
+	assert_int_equal(m.lens.levels[0].id, level_id);
+	assert_int_equal(m.lens.kept_group_id, 0);
+	assert_int_equal(m.lens.nr_grouped, 0);
+	assert_null(m.grp_base_w);
+	got = folded(&m);
+	assert_string_equal(got, "[unknown process];x 16|c_c-20;g 4|perl-?;run 8|xz-10;f 3");
+	free(got);
+	assert_int_equal(model_total(&m), 31);
+	prop_compare_lens(&m);
+
+	/* A thread picked while ungrouped: the kept weights are not of the pick. */
+	assert_true(model_set_by_process(&m, false));
+	{
+		bool pick[16] = { false };
+
+		for (thread_id t = 0; t < m.ps->nr_threads && t < 16; t++)
+			pick[t] = ps_get(m.ps, m.ps->threads[t].comm)[0] == 'p';
+		model_set_threads(&m, pick);
+	}
+	assert_true(model_set_by_process(&m, true));
+	check_model(&m);
+	assert_int_equal(m.lens.group_id, group_id);
+	assert_int_equal(model_total(&m), 8);
+	got = folded(&m);
+	assert_string_equal(got, "perl-?;run 8");
+	free(got);
+	model_set_threads(&m, NULL);
+
+	/* A transform pushed while ungrouped: built over the kept group when it comes back. */
+	assert_true(model_set_by_process(&m, false));
+	assert_int_equal(model_push_transform(&m, LENS_DROP_FUNCTION, "^run$", &err), 0);
+	assert_true(model_set_by_process(&m, true));
+	check_model(&m);
+	assert_int_equal(m.lens.group_id, group_id);
+	assert_int_equal(m.lens.levels[0].id, level_id);
+	assert_true(m.lens.levels[1].id > level_id);
+	got = folded(&m);
+	assert_string_equal(got, "[unknown process];x 16|c_c-20;g 4|xz-10;f 3");
+	free(got);
+	prop_compare_lens(&m);
+
+	/* Symbols came while ungrouped: what was kept is of the old stacks, and goes. */
+	assert_true(model_set_by_process(&m, false));
+	assert_int_not_equal(m.lens.kept_group_id, 0);
+	profile_set_rewrite(m.ps, rename_c, &scratch);
+	model_set_changed(&m);
+	assert_int_equal(m.lens.kept_group_id, 0);
+	assert_int_equal(m.lens.nr_grouped, 0);
+	assert_int_equal(m.grp_id, 0);
+	check_model(&m);
+	assert_true(model_set_by_process(&m, true));
+	assert_true(m.lens.group_id != group_id);
+	check_model(&m);
+	prop_compare_lens(&m);
+	tf_error_release(&err);
+	model_release(&m);
+}
+
 /* Symbols came: the group is made again over the new frames. */
 static void
 test_by_process_after_symbols(void **state)
@@ -1564,6 +1666,7 @@ main(void)
 						tmpdir_teardown),
 		cmocka_unit_test(test_by_process_check),
 		cmocka_unit_test(test_by_process_after_symbols),
+		cmocka_unit_test(test_by_process_kept),
 		cmocka_unit_test(test_by_process_matches_full),
 		cmocka_unit_test(test_by_process_frames_meet),
 		cmocka_unit_test(test_by_process_many_samples),
