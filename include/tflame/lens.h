@@ -117,6 +117,18 @@ struct lens_level {
 	uint64_t id;               /* which build of a level this is: never 0 */
 };
 
+/* A group by process of a set's stacks (lens_set_by_process()). */
+struct lens_group {
+	struct profile_set set;    /* a view of the set's: each stack under its process */
+	stack_id **stack;          /* per profile of the set, per sample, its
+				    * stack in set; owned */
+	size_t nr_stack;
+	uint64_t id;               /* which build this is (counted with the
+				    * levels'): never 0 */
+	uint64_t *marks;           /* set's outermost marks, made from
+				    * lens.set_marks; owned, or NULL */
+};
+
 struct lens {
 	size_t profile;            /* index into the set's profiles */
 	bool *threads;             /* per thread: shown; NULL means all; owned */
@@ -133,14 +145,7 @@ struct lens {
 	uint32_t nr_redo, alloc_redo;
 
 	bool by_process;           /* group by process (see above) */
-	struct profile_set group;  /* by_process: a view of ps */
-	stack_id **group_stack;    /* by_process: per profile of ps, per
-				    * sample, its stack in group; owned */
-	size_t nr_group_stack;
-	uint64_t group_id;         /* by_process: which build of group this
-				    * is (counted with the levels'): never 0 */
-	uint64_t *group_marks;     /* by_process: group's outermost marks,
-				    * made from set_marks; owned, or NULL */
+	struct lens_group group;   /* by_process: the group */
 	/*
 	 * by_process: the levels over ps's own stacks as they were when
 	 * grouping began, kept so that ungrouping takes them back, as many
@@ -151,17 +156,12 @@ struct lens {
 	uint32_t nr_ungrouped;
 	/*
 	 * Not by_process: the group and the levels over it as they were
-	 * when grouping stopped (kept_group_id is then the group's id, else
-	 * 0), kept so that grouping again takes them back, as ungrouping
-	 * takes back the ungrouped levels, rather than build them: a toggle
-	 * of P is then a swap. Dropped with the set's stacks (lens_rebuild()).
-	 * Owned.
+	 * when grouping stopped (kept_group.id is then not 0), kept so that
+	 * grouping again takes them back, as ungrouping takes back the
+	 * ungrouped levels, rather than build them: a toggle of P is then a
+	 * swap. Dropped with the set's stacks (lens_rebuild()). Owned.
 	 */
-	struct profile_set kept_group;
-	stack_id **kept_group_stack;
-	size_t nr_kept_group_stack;
-	uint64_t kept_group_id;
-	uint64_t *kept_group_marks;
+	struct lens_group kept_group;
 	struct lens_level *grouped;
 	uint32_t nr_grouped;
 	/*
@@ -216,7 +216,7 @@ void lens_rebuild(struct lens *l, struct profile_set *ps);
  * those still of the same transforms, building only the others; the
  * same way stopping keeps the group and its levels (kept_group, grouped)
  * and grouping again takes them back, building nothing that is kept; with
- * set_marks (ps's marks) grouping makes the group's (group_marks), and
+ * set_marks (ps's marks) grouping makes the group's (group.marks), and
  * the transforms over it mark their views. Grouping adds the process
  * frames to ps (not to be read by another thread meanwhile) and may run
  * a second thread of its own. Returns false when the lens already was so.

@@ -181,7 +181,7 @@ struct model {
 	bool stash_ok, stash_has_fstats, stash_fstats_exact, stash_has_rows;
 	struct lens_key {
 		uint64_t level;       /* the top transform's lens_level.id, 0 for none */
-		uint64_t group;       /* the group by process's lens.group_id, 0 for none */
+		uint64_t group;       /* the group by process's lens.group.id, 0 for none */
 		uint64_t pick_gen;    /* the samples kept, but for the time range */
 		bool timed;
 		int64_t t0, t1;

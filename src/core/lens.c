@@ -397,12 +397,16 @@ grouped_release(struct lens *l)
 	kept_levels_release(&l->grouped, &l->nr_grouped);
 }
 
+/* A group's stacks, samples' stacks and marks go; it is left empty (id 0). */
 static void
-stacks_free(stack_id **stack, size_t nr)
+lens_group_release(struct lens_group *g)
 {
-	for (size_t i = 0; i < nr; i++)
-		free(stack[i]);
-	free(stack);
+	for (size_t i = 0; i < g->nr_stack; i++)
+		free(g->stack[i]);
+	free(g->stack);
+	free(g->marks);
+	profile_set_view_release(&g->set);
+	memset(g, 0, sizeof(*g));
 }
 
 /* The group kept from the last grouping, and its levels: let go. */
@@ -410,15 +414,7 @@ static void
 kept_release(struct lens *l)
 {
 	grouped_release(l);
-	if (!l->kept_group_id)
-		return;
-	stacks_free(l->kept_group_stack, l->nr_kept_group_stack);
-	l->kept_group_stack = NULL;
-	l->nr_kept_group_stack = 0;
-	free(l->kept_group_marks);
-	l->kept_group_marks = NULL;
-	profile_set_view_release(&l->kept_group);
-	l->kept_group_id = 0;
+	lens_group_release(&l->kept_group);
 }
 
 void
@@ -450,7 +446,7 @@ lens_release(struct lens *l)
 const struct profile_set *
 lens_base(const struct lens *l, const struct profile_set *ps)
 {
-	return l->by_process ? &l->group : ps;
+	return l->by_process ? &l->group.set : ps;
 }
 
 stack_id *
@@ -458,7 +454,7 @@ lens_sample_stacks(const struct lens *l, const struct profile_set *ps, size_t i)
 {
 	if (i >= ps->nr_profiles)
 		BUG("profile %zu of %zu", i, ps->nr_profiles);
-	return l->by_process ? l->group_stack[i] : ps->profiles[i]->stack;
+	return l->by_process ? l->group.stack[i] : ps->profiles[i]->stack;
 }
 
 const struct profile_set *
@@ -498,9 +494,9 @@ sync_views(struct lens *l, const struct profile_set *ps)
 	for (uint32_t i = 0; i < l->nr_grouped; i++)
 		sync_view(&l->grouped[i].view, ps);
 	if (l->by_process)
-		sync_view(&l->group, ps);
-	if (l->kept_group_id)
-		sync_view(&l->kept_group, ps);
+		sync_view(&l->group.set, ps);
+	if (l->kept_group.id)
+		sync_view(&l->kept_group.set, ps);
 }
 
 /* Split a path "a;b;c" into str_ids of ps; a name ps lacks matches nothing. */
@@ -823,17 +819,10 @@ lens_process_name(const struct profile_set *ps, const struct thread *t, struct s
 static void
 group_release(struct lens *l)
 {
-	stacks_free(l->group_stack, l->nr_group_stack);
-	l->group_stack = NULL;
-	l->nr_group_stack = 0;
-	if (l->set_marks == l->group_marks)
+	if (l->set_marks == l->group.marks)
 		l->set_marks = NULL;
-	free(l->group_marks);
-	l->group_marks = NULL;
-	if (l->by_process)
-		profile_set_view_release(&l->group);
+	lens_group_release(&l->group);
 	l->by_process = false;
-	l->group_id = 0;
 }
 
 /* Samples of one thread in a row: what the group build takes a process at a time. */
@@ -1208,7 +1197,7 @@ thread_root(void *ctx, thread_id t)
  * frames meet under its root, which is no longer a plain copy of ps's
  * stacks: the group is then interned frame by frame
  * (builder_roots_profile()). With l->set_marks (ps's outermost marks),
- * the group's are made on the way (l->group_marks).
+ * the group's are made on the way (l->group.marks).
  */
 static void
 group_build(struct lens *l, struct profile_set *ps)
@@ -1219,7 +1208,7 @@ group_build(struct lens *l, struct profile_set *ps)
 	frame_id lo = FRAME_NONE, hi = 0;
 	uint32_t *index_of, nr_procs = 0;
 	struct strbuf sb = STRBUF_INIT;
-	struct group_pass gp = { .ps = ps, .out = &l->group, .marks = l->set_marks };
+	struct group_pass gp = { .ps = ps, .out = &l->group.set, .marks = l->set_marks };
 	bool interned = false;
 
 	/* Each thread's process frame, then the processes numbered by their frames. */
@@ -1251,12 +1240,12 @@ group_build(struct lens *l, struct profile_set *ps)
 	}
 	free(index_of);
 	/* The frames are all there before any view copies the tables. */
-	profile_set_view_init(&l->group, ps);
+	profile_set_view_init(&l->group.set, ps);
 	l->by_process = true;
-	l->group_id = ++l->level_builds;
+	l->group.id = ++l->level_builds;
 	sync_views(l, ps);
-	l->group_stack = xcalloc(ps->nr_profiles + 1, sizeof(*l->group_stack));
-	l->nr_group_stack = ps->nr_profiles;
+	l->group.stack = xcalloc(ps->nr_profiles + 1, sizeof(*l->group.stack));
+	l->group.nr_stack = ps->nr_profiles;
 
 	/* Each profile's runs, and where each process's begin, in process order. */
 	gp.nr_procs = nr_procs;
@@ -1269,7 +1258,7 @@ group_build(struct lens *l, struct profile_set *ps)
 		struct group_run *r = group_runs(p, proc_of, &nr);
 		size_t *at = xcalloc((size_t)nr_procs + 2, sizeof(*at));
 
-		l->group_stack[pi] = xmalloc(sizeof(**l->group_stack) * (p->nr_samples + 1));
+		l->group.stack[pi] = xmalloc(sizeof(**l->group.stack) * (p->nr_samples + 1));
 		for (size_t k = 0; k < nr; k++)
 			at[r[k].proc + 2]++;
 		for (uint32_t k = 2; k < nr_procs + 2; k++)
@@ -1298,32 +1287,32 @@ group_build(struct lens *l, struct profile_set *ps)
 			memset(gp.at, 0, sizeof(*gp.at) * ps->nr_stacks);
 		band_mark(&gp, b, e);
 		n = band_spread(&gp);
-		interned = n == UINT64_MAX || n + l->group.nr_stacks >= STACK_BUSY - 2;
+		interned = n == UINT64_MAX || n + l->group.set.nr_stacks >= STACK_BUSY - 2;
 		if (interned)
 			break;
 		if (gp.out_marks) {
-			size_t words = ((size_t)l->group.nr_stacks + n) / 64 + 1;
+			size_t words = ((size_t)l->group.set.nr_stacks + n) / 64 + 1;
 
 			gp.out_marks = xreallocarray(gp.out_marks, words + 1, sizeof(*gp.out_marks));
-			memset(gp.out_marks + l->group.nr_stacks / 64 + 1, 0,
-			       sizeof(*gp.out_marks) * (words - l->group.nr_stacks / 64));
+			memset(gp.out_marks + l->group.set.nr_stacks / 64 + 1, 0,
+			       sizeof(*gp.out_marks) * (words - l->group.set.nr_stacks / 64));
 		}
-		band_build(&gp, b, e, n, l->group_stack);
+		band_build(&gp, b, e, n, l->group.stack);
 	}
 	if (interned) {
 		struct builder_roots *r = builder_roots_new(ps->nr_stacks);
 
 		free(gp.out_marks);
 		gp.out_marks = NULL;
-		profile_set_view_release(&l->group);
-		profile_set_view_init(&l->group, ps);
-		profile_set_reserve_stacks(&l->group, ps->nr_stacks + nr_procs);
+		profile_set_view_release(&l->group.set);
+		profile_set_view_init(&l->group.set, ps);
+		profile_set_reserve_stacks(&l->group.set, ps->nr_stacks + nr_procs);
 		for (size_t i = 0; i < ps->nr_profiles; i++)
-			builder_roots_profile(r, ps->stacks, ps->frames, &l->group, ps->profiles[i],
-					      l->group_stack[i], thread_root, of_thread);
+			builder_roots_profile(r, ps->stacks, ps->frames, &l->group.set, ps->profiles[i],
+					      l->group.stack[i], thread_root, of_thread);
 		builder_roots_free(r);
 	}
-	l->group_marks = gp.out_marks;
+	l->group.marks = gp.out_marks;
 	for (size_t pi = 0; pi < ps->nr_profiles; pi++) {
 		free(gp.runs[pi]);
 		free(gp.first[pi]);
@@ -1419,18 +1408,10 @@ grouped_keep(struct lens *l)
 	kept_release(l);
 	l->grouped = levels_keep(l->levels, l->nr_levels);
 	l->nr_grouped = l->nr_levels;
+	if (l->set_marks == l->group.marks)
+		l->set_marks = NULL;
 	l->kept_group = l->group;
 	memset(&l->group, 0, sizeof(l->group));
-	l->kept_group_stack = l->group_stack;
-	l->nr_kept_group_stack = l->nr_group_stack;
-	l->kept_group_marks = l->group_marks;
-	l->kept_group_id = l->group_id;
-	l->group_stack = NULL;
-	l->nr_group_stack = 0;
-	if (l->set_marks == l->group_marks)
-		l->set_marks = NULL;
-	l->group_marks = NULL;
-	l->group_id = 0;
 	l->by_process = false;
 }
 
@@ -1444,23 +1425,15 @@ grouped_take(struct lens *l, struct profile_set *ps)
 {
 	uint32_t i;
 
-	if (!l->kept_group_id || l->nr_kept_group_stack != ps->nr_profiles) {
+	if (!l->kept_group.id || l->kept_group.nr_stack != ps->nr_profiles) {
 		kept_release(l);
 		return false;
 	}
 	l->group = l->kept_group;
 	memset(&l->kept_group, 0, sizeof(l->kept_group));
-	l->group_stack = l->kept_group_stack;
-	l->nr_group_stack = l->nr_kept_group_stack;
-	l->group_marks = l->kept_group_marks;
-	l->group_id = l->kept_group_id;
-	l->kept_group_stack = NULL;
-	l->nr_kept_group_stack = 0;
-	l->kept_group_marks = NULL;
-	l->kept_group_id = 0;
 	l->by_process = true;
-	sync_view(&l->group, ps);
-	l->set_marks = l->group_marks;
+	sync_view(&l->group.set, ps);
+	l->set_marks = l->group.marks;
 	i = levels_take(l, l->grouped, l->nr_grouped);
 	grouped_release(l);
 	for (; i < l->nr_levels; i++)
@@ -1477,7 +1450,7 @@ lens_set_by_process(struct lens *l, struct profile_set *ps, bool on)
 		ungrouped_keep(l);
 		if (!grouped_take(l, ps)) {
 			group_build(l, ps);
-			l->set_marks = l->group_marks;
+			l->set_marks = l->group.marks;
 			levels_build(l, ps);
 		}
 	} else {
@@ -1566,17 +1539,18 @@ lens_bake(struct lens *l, struct profile_set *ps)
 
 		/* Grouped, the maps are of the group's stacks: the samples take theirs. */
 		if (l->by_process)
-			memcpy(p->stack, l->group_stack[i], sizeof(*p->stack) * p->nr_samples);
+			memcpy(p->stack, l->group.stack[i], sizeof(*p->stack) * p->nr_samples);
 		bake_profile(l, p, map);
 	}
 	l->timed = false;
 	if (map)
 		profile_set_swap_stacks(ps, &l->levels[l->nr_levels - 1].view);
 	else if (l->by_process)
-		profile_set_swap_stacks(ps, &l->group);
-	/* The views are of the stacks ps just gave away. */
+		profile_set_swap_stacks(ps, &l->group.set);
+	/* The views, and any group kept, are of the stacks ps just gave away. */
 	lens_clear_transforms(l);
 	group_release(l);
+	kept_release(l);
 }
 
 /* ------------------------------------------------------------------ text */
@@ -1808,11 +1782,12 @@ check_level(const struct lens_level *lv, const struct profile_set *ps,
  * a sample: for checks only.
  */
 static int
-check_group(const struct profile_set *g, stack_id *const *group_stack, size_t nr_group_stack,
-	    const struct profile_set *ps, struct tf_error *err)
+check_group(const struct lens_group *grp, const struct profile_set *ps, struct tf_error *err)
 {
+	const struct profile_set *g = &grp->set;
+
 	if (g->frames != ps->frames || g->nr_frames != ps->nr_frames ||
-	    nr_group_stack != ps->nr_profiles)
+	    grp->nr_stack != ps->nr_profiles)
 		return tf_error_set(err, "a group by process not of the set");
 	if (profile_set_check(g, err))
 		return -1;
@@ -1820,7 +1795,7 @@ check_group(const struct profile_set *g, stack_id *const *group_stack, size_t nr
 		const struct profile *p = ps->profiles[pi];
 
 		for (size_t i = 0; i < p->nr_samples; i++) {
-			stack_id s = p->stack[i], o = group_stack[pi][i];
+			stack_id s = p->stack[i], o = grp->stack[pi][i];
 
 			if (o == STACK_ROOT || o >= g->nr_stacks)
 				return tf_error_set(err, "profile %zu sample %zu: group stack %u",
@@ -1851,16 +1826,15 @@ lens_check(const struct lens *l, const struct profile_set *ps, struct tf_error *
 		return tf_error_set(err, "lens arrays overrun");
 	if (l->profile >= ps->nr_profiles)
 		return tf_error_set(err, "profile %zu of %zu", l->profile, ps->nr_profiles);
-	if (l->by_process && check_group(&l->group, l->group_stack, l->nr_group_stack, ps, err))
+	if (l->by_process && check_group(&l->group, ps, err))
 		return -1;
 	if (l->nr_ungrouped && !l->by_process)
 		return tf_error_set(err, "levels kept for ungrouping, ungrouped");
-	if ((l->kept_group_id || l->nr_grouped) && l->by_process)
+	if ((l->kept_group.id || l->nr_grouped) && l->by_process)
 		return tf_error_set(err, "a group kept for grouping, grouped");
-	if (l->nr_grouped && !l->kept_group_id)
+	if (l->nr_grouped && !l->kept_group.id)
 		return tf_error_set(err, "levels kept for grouping with no group");
-	if (l->kept_group_id && check_group(&l->kept_group, l->kept_group_stack,
-					    l->nr_kept_group_stack, ps, err))
+	if (l->kept_group.id && check_group(&l->kept_group, ps, err))
 		return -1;
 	/* The levels kept for ungrouping, each over the one below, over ps. */
 	for (uint32_t i = 0; i < l->nr_ungrouped; i++) {
@@ -1874,9 +1848,9 @@ lens_check(const struct lens *l, const struct profile_set *ps, struct tf_error *
 	for (uint32_t i = 0; i < l->nr_grouped; i++) {
 		const struct lens_level *below = i ? &l->grouped[i - 1] : NULL;
 
-		if (check_level(&l->grouped[i], ps, &l->kept_group,
-				below ? &below->view : &l->kept_group, below ? below->map : NULL, i,
-				true, err))
+		if (check_level(&l->grouped[i], ps, &l->kept_group.set,
+				below ? &below->view : &l->kept_group.set, below ? below->map : NULL,
+				i, true, err))
 			return -1;
 	}
 	for (uint32_t i = 0; i < l->nr_levels; i++) {

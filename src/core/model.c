@@ -648,7 +648,7 @@ lens_key_now(const struct model *m, struct lens_key *k)
 {
 	memset(k, 0, sizeof(*k));
 	k->level = m->lens.nr_levels ? m->lens.levels[m->lens.nr_levels - 1].id : 0;
-	k->group = m->lens.group_id;
+	k->group = m->lens.group.id;
 	k->pick_gen = m->pick_gen;
 	k->timed = m->lens.timed;
 	k->t0 = m->lens.t0;
@@ -852,7 +852,7 @@ model_set_by_process(struct model *m, bool on)
 		m->set_base_total = m->base_total;
 		m->set_base_gen = m->base_gen;
 		lens_set_by_process(&m->lens, m->ps, true);
-		if (m->grp_id && m->grp_id == m->lens.group_id) {
+		if (m->grp_id && m->grp_id == m->lens.group.id) {
 			/* The lens took its kept group back: its weights and marks come too. */
 			m->set_marks = m->grp_set_marks;
 			m->base_w = m->grp_base_w;
@@ -863,10 +863,10 @@ model_set_by_process(struct model *m, bool on)
 			m->grp_id = 0;
 		} else {
 			grp_release(m);
-			m->set_marks = m->lens.group_marks
-					       ? xmemdup(m->lens.group_marks,
+			m->set_marks = m->lens.group.marks
+					       ? xmemdup(m->lens.group.marks,
 							 sizeof(*m->set_marks) *
-								 (m->lens.group.nr_stacks / 64 + 1))
+								 (m->lens.group.set.nr_stacks / 64 + 1))
 					       : NULL;
 			m->base_w = NULL;
 			m->base_gen = 0;
@@ -877,7 +877,7 @@ model_set_by_process(struct model *m, bool on)
 		m->grp_base_w = m->base_w;
 		m->grp_base_total = m->base_total;
 		m->grp_base_gen = m->base_gen;
-		m->grp_id = m->lens.group_id;
+		m->grp_id = m->lens.group.id;
 		m->set_marks = m->set_set_marks;
 		m->lens.set_marks = m->set_marks;
 		lens_set_by_process(&m->lens, m->ps, false);

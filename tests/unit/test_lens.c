@@ -1284,15 +1284,15 @@ test_by_process_check(void **state)
 	setup_procs(&m);
 	model_set_by_process(&m, true);
 	check_model(&m);
-	gs = m.lens.group_stack[0];
+	gs = m.lens.group.stack[0];
 	/* Sample 0 (xz main;f) on sample 2's stack (c c main;g). */
 	saved = gs[0];
 	gs[0] = gs[2];
 	assert_int_equal(lens_check(&m.lens, m.ps, &err), -1);
 	assert_non_null(strstr(tf_error_text(&err), "sample 0"));
 	/* On its process's root alone: its frames are missing. */
-	gs[0] = m.lens.group.stacks[saved].parent;
-	gs[0] = m.lens.group.stacks[gs[0]].parent;
+	gs[0] = m.lens.group.set.stacks[saved].parent;
+	gs[0] = m.lens.group.set.stacks[gs[0]].parent;
 	assert_int_equal(lens_check(&m.lens, m.ps, &err), -1);
 	assert_non_null(strstr(tf_error_text(&err), "short of frames"));
 	gs[0] = saved;
@@ -1327,13 +1327,13 @@ test_by_process_kept(void **state)
 	free(got);
 	w = model_stack_weights(&m);
 	assert_non_null(w);
-	group_id = m.lens.group_id;
+	group_id = m.lens.group.id;
 	level_id = m.lens.levels[0].id;
 
 	/* Off: the group is kept, with its level; the set's stacks are shown. */
 	assert_true(model_set_by_process(&m, false));
 	check_model(&m);
-	assert_int_equal(m.lens.kept_group_id, group_id);
+	assert_int_equal(m.lens.kept_group.id, group_id);
 	assert_int_equal(m.lens.nr_grouped, 1);
 	assert_int_equal(m.grp_id, group_id);
 	assert_non_null(m.grp_base_w);
@@ -1344,9 +1344,9 @@ test_by_process_kept(void **state)
 	/* On again: the same group and level, not built again; the same stacks. */
 	assert_true(model_set_by_process(&m, true));
 	check_model(&m);
-	assert_int_equal(m.lens.group_id, group_id);
+	assert_int_equal(m.lens.group.id, group_id);
 	assert_int_equal(m.lens.levels[0].id, level_id);
-	assert_int_equal(m.lens.kept_group_id, 0);
+	assert_int_equal(m.lens.kept_group.id, 0);
 	assert_int_equal(m.lens.nr_grouped, 0);
 	assert_null(m.grp_base_w);
 	got = folded(&m);
@@ -1366,7 +1366,7 @@ test_by_process_kept(void **state)
 	}
 	assert_true(model_set_by_process(&m, true));
 	check_model(&m);
-	assert_int_equal(m.lens.group_id, group_id);
+	assert_int_equal(m.lens.group.id, group_id);
 	assert_int_equal(model_total(&m), 8);
 	got = folded(&m);
 	assert_string_equal(got, "perl-?;run 8");
@@ -1378,7 +1378,7 @@ test_by_process_kept(void **state)
 	assert_int_equal(model_push_transform(&m, LENS_DROP_FUNCTION, "^run$", &err), 0);
 	assert_true(model_set_by_process(&m, true));
 	check_model(&m);
-	assert_int_equal(m.lens.group_id, group_id);
+	assert_int_equal(m.lens.group.id, group_id);
 	assert_int_equal(m.lens.levels[0].id, level_id);
 	assert_true(m.lens.levels[1].id > level_id);
 	got = folded(&m);
@@ -1388,15 +1388,15 @@ test_by_process_kept(void **state)
 
 	/* Symbols came while ungrouped: what was kept is of the old stacks, and goes. */
 	assert_true(model_set_by_process(&m, false));
-	assert_int_not_equal(m.lens.kept_group_id, 0);
+	assert_int_not_equal(m.lens.kept_group.id, 0);
 	profile_set_rewrite(m.ps, rename_c, &scratch);
 	model_set_changed(&m);
-	assert_int_equal(m.lens.kept_group_id, 0);
+	assert_int_equal(m.lens.kept_group.id, 0);
 	assert_int_equal(m.lens.nr_grouped, 0);
 	assert_int_equal(m.grp_id, 0);
 	check_model(&m);
 	assert_true(model_set_by_process(&m, true));
-	assert_true(m.lens.group_id != group_id);
+	assert_true(m.lens.group.id != group_id);
 	check_model(&m);
 	prop_compare_lens(&m);
 	tf_error_release(&err);
@@ -1496,7 +1496,7 @@ prop_compare_lens(struct model *m)
 					    sizeof(stack_id) * lens_base(&l, m->ps)->nr_stacks);
 	}
 	if (l.by_process)
-		assert_memory_equal(l.group_stack[0], have->group_stack[0],
+		assert_memory_equal(l.group.stack[0], have->group.stack[0],
 				    sizeof(stack_id) * m->ps->profiles[0]->nr_samples);
 	lens_release(&l);
 	tf_error_release(&err);
