@@ -60,10 +60,24 @@ struct func_table {
 	 * sorted by name, or by weights then name, compares numbers only.
 	 */
 	uint32_t *name_rank;  /* owned; NULL until ranked */
+	/* The frames made into functions so far, and their lookup (func_table_extend()). */
+	uint32_t nr_frames;
+	uint32_t *slots;      /* func id + 1, 0 = empty */
+	uint32_t mask;        /* slots - 1 */
+	uint32_t alloc_funcs;
 };
 
 /* Group the frames of ps into functions. Release with func_table_release(). */
 void func_table_init(struct func_table *ft, const struct profile_set *ps);
+/*
+ * The frames ps has added since ft was made (new frames come last) as
+ * functions too: the old functions keep their ids, the new ones come
+ * after them, as a fresh func_table_init() would number them. The name
+ * ranks, if made, take the new functions in: O(F) and O(new log F)
+ * string compares, where ranking again costs O(F log F). The outermost
+ * marks are dropped (they were of the stacks before).
+ */
+void func_table_extend(struct func_table *ft, const struct profile_set *ps);
 void func_table_release(struct func_table *ft);
 /*
  * Mark the outermost occurrences of ps's stacks in ft (again, if stacks

@@ -9,46 +9,70 @@
 #include "tflame/hash.h"
 #include "tflame/xalloc.h"
 
-void
-func_table_init(struct func_table *ft, const struct profile_set *ps)
+/* Room in ft's lookup for nr functions at most half full: rehashed when it grows. */
+static void
+slots_reserve(struct func_table *ft, uint32_t nr)
 {
-	uint32_t nslots = 64, mask;
-	uint32_t *slots; /* func id + 1, 0 = empty */
-	uint32_t alloc = 0;
+	uint32_t nslots = ft->mask ? ft->mask + 1 : 64;
 
-	while (nslots < ps->nr_frames * 2u + 2)
+	if (ft->slots && (uint64_t)nr * 2 + 2 <= nslots)
+		return;
+	while ((uint64_t)nslots < (uint64_t)nr * 2 + 2)
 		nslots *= 2;
-	mask = nslots - 1;
-	slots = xzalloc_table(nslots, sizeof(*slots));
-	memset(ft, 0, sizeof(*ft));
-	ft->frame_func = xmalloc(sizeof(*ft->frame_func) * ((size_t)ps->nr_frames + 1));
+	free(ft->slots);
+	ft->slots = xzalloc_table(nslots, sizeof(*ft->slots));
+	ft->mask = nslots - 1;
+	for (func_id fn = 0; fn < ft->nr_funcs; fn++) {
+		uint32_t pos = (uint32_t)hash_pair(ft->funcs[fn].name, ft->funcs[fn].module) &
+			       ft->mask;
 
-	for (uint32_t i = 0; i < ps->nr_frames; i++) {
+		while (ft->slots[pos])
+			pos = (pos + 1) & ft->mask;
+		ft->slots[pos] = fn + 1;
+	}
+}
+
+/* Frames [ft->nr_frames, ps->nr_frames) into functions: found, or added last. */
+static void
+add_frames(struct func_table *ft, const struct profile_set *ps)
+{
+	/* Each new frame may be a new function. */
+	slots_reserve(ft, ft->nr_funcs + (ps->nr_frames - ft->nr_frames));
+	ft->frame_func = xreallocarray(ft->frame_func, (size_t)ps->nr_frames + 1,
+				       sizeof(*ft->frame_func));
+	for (uint32_t i = ft->nr_frames; i < ps->nr_frames; i++) {
 		const struct frame *f = &ps->frames[i];
 		bool process = f->flags & FRAME_PROCESS;
-		uint32_t pos = (uint32_t)hash_pair(f->name, f->module) & mask;
+		uint32_t pos = (uint32_t)hash_pair(f->name, f->module) & ft->mask;
 
-		for (; slots[pos]; pos = (pos + 1) & mask) {
-			func_id fn = slots[pos] - 1;
+		for (; ft->slots[pos]; pos = (pos + 1) & ft->mask) {
+			func_id fn = ft->slots[pos] - 1;
 
 			if (ft->funcs[fn].name == f->name && ft->funcs[fn].module == f->module &&
 			    ft->process[fn] == process)
 				break;
 		}
-		if (!slots[pos]) {
-			if (ft->nr_funcs >= alloc) {
-				alloc = alloc ? 2 * alloc : 64;
-				ft->funcs = xreallocarray(ft->funcs, alloc, sizeof(*ft->funcs));
-				ft->process = xreallocarray(ft->process, alloc, sizeof(bool));
+		if (!ft->slots[pos]) {
+			if (ft->nr_funcs >= ft->alloc_funcs) {
+				ft->alloc_funcs = ft->alloc_funcs ? 2 * ft->alloc_funcs : 64;
+				ft->funcs = xreallocarray(ft->funcs, ft->alloc_funcs, sizeof(*ft->funcs));
+				ft->process = xreallocarray(ft->process, ft->alloc_funcs, sizeof(bool));
 			}
 			ft->funcs[ft->nr_funcs].name = f->name;
 			ft->funcs[ft->nr_funcs].module = f->module;
 			ft->process[ft->nr_funcs] = process;
-			slots[pos] = ++ft->nr_funcs;
+			ft->slots[pos] = ++ft->nr_funcs;
 		}
-		ft->frame_func[i] = slots[pos] - 1;
+		ft->frame_func[i] = ft->slots[pos] - 1;
 	}
-	free(slots);
+	ft->nr_frames = ps->nr_frames;
+}
+
+void
+func_table_init(struct func_table *ft, const struct profile_set *ps)
+{
+	memset(ft, 0, sizeof(*ft));
+	add_frames(ft, ps);
 }
 
 void
@@ -59,6 +83,7 @@ func_table_release(struct func_table *ft)
 	free(ft->process);
 	free(ft->outermost);
 	free(ft->name_rank);
+	free(ft->slots);
 	memset(ft, 0, sizeof(*ft));
 }
 
@@ -150,6 +175,67 @@ func_table_rank_names(struct func_table *ft, const struct profile_set *ps)
 	free(a);
 }
 
+/*
+ * The ranks of functions [old, ft->nr_funcs), new, and of the old ones
+ * moved up past them: each new one's place among the old by a binary
+ * search, then one pass that counts, in rank order, the new ones before.
+ */
+static void
+rank_new_names(struct func_table *ft, const struct profile_set *ps, uint32_t old)
+{
+	struct names_ctx ctx = { ft, ps };
+	uint32_t n = ft->nr_funcs, k = n - old;
+	func_id *order = xmalloc(sizeof(*order) * ((size_t)old + 1));
+	func_id *fresh = xmalloc(sizeof(*fresh) * ((size_t)k + 1));
+	uint32_t *at = xmalloc(sizeof(*at) * ((size_t)k + 1));
+
+	for (func_id f = 0; f < old; f++)
+		order[ft->name_rank[f]] = f;
+	for (uint32_t j = 0; j < k; j++)
+		fresh[j] = old + j;
+	func_ids_sort(fresh, k, cmp_names_ctx, &ctx);
+	/* at[j]: the old functions before fresh[j], not fewer than fresh[j - 1]'s. */
+	for (uint32_t j = 0, lo = 0; j < k; j++) {
+		uint32_t hi = old;
+
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if (func_cmp_names(ft, ps, order[mid], fresh[j]) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		at[j] = lo;
+	}
+	ft->name_rank = xreallocarray(ft->name_rank, (size_t)n + 1, sizeof(*ft->name_rank));
+	for (uint32_t r = 0, j = 0; r < old; r++) {
+		while (j < k && at[j] <= r)
+			j++;
+		ft->name_rank[order[r]] = r + j;
+	}
+	for (uint32_t j = 0; j < k; j++)
+		ft->name_rank[fresh[j]] = at[j] + j;
+	free(at);
+	free(fresh);
+	free(order);
+}
+
+void
+func_table_extend(struct func_table *ft, const struct profile_set *ps)
+{
+	uint32_t old = ft->nr_funcs;
+
+	if (ps->nr_frames == ft->nr_frames)
+		return;
+	add_frames(ft, ps);
+	free(ft->outermost);
+	ft->outermost = NULL;
+	ft->nr_marked = 0;
+	if (ft->name_rank && ft->nr_funcs > old)
+		rank_new_names(ft, ps, old);
+}
+
 struct func_key {
 	str_id name, module;
 	bool process;
@@ -175,6 +261,9 @@ func_table_check(const struct func_table *ft, const struct profile_set *ps,
 	struct func_key *keys;
 	bool dup = false;
 
+	if (ft->nr_frames != ps->nr_frames)
+		return tf_error_set(err, "functions of %u frames, the set has %u", ft->nr_frames,
+				    ps->nr_frames);
 	for (uint32_t i = 0; i < ps->nr_frames; i++) {
 		func_id fn = ft->frame_func[i];
 

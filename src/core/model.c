@@ -605,9 +605,10 @@ model_func_stats_exact(struct model *m)
 
 /*
  * The transforms changed: every cache of stacks goes. A collapse-module
- * may have added frames to the set: the functions (and so the search
- * over them and the tables sized by them) are made again, their ids
- * unchanged, since new frames come last.
+ * or the group by process may have added frames to the set: the
+ * functions take them in (their ids unchanged, since new frames come
+ * last), and the search over them and the tables sized by them are made
+ * again.
  */
 static void
 transforms_changed(struct model *m, uint32_t frames)
@@ -616,8 +617,11 @@ transforms_changed(struct model *m, uint32_t frames)
 		free(m->fstats);
 		m->fstats = NULL;
 		m->fstats_gen = 0;
-		func_table_release(&m->funcs);
-		m->funcs_built = false;
+		if (m->funcs_built) {
+			func_table_extend(&m->funcs, m->ps);
+			m->funcs_builds++;
+			m->marks_gen = 0;
+		}
 		m->search_gen++;
 	}
 	m->timeline_lanes_ok = false;

@@ -380,6 +380,120 @@ test_process_is_its_own_function(void **state)
 	tf_error_release(&err);
 }
 
+/* A frame name in a module, a process frame or not, for test_extend_as_fresh(). */
+static frame_id
+frame_in(struct profile_set *ps, const char *name, const char *module, uint32_t line,
+	 bool process)
+{
+	struct frame f = { 0 };
+
+	f.name = ps_str(ps, name, strlen(name));
+	f.module = ps_str(ps, module, strlen(module));
+	f.line = line;
+	f.flags = (line ? FRAME_HAS_LINE : 0) | (process ? FRAME_PROCESS : 0);
+	return profile_set_frame(ps, &f);
+}
+
+/* The same table as a fresh func_table_init() and func_table_rank_names(). */
+static void
+assert_as_fresh(const struct func_table *ft, const struct profile_set *ps, bool ranked)
+{
+	struct func_table fresh;
+
+	func_table_init(&fresh, ps);
+	if (ranked)
+		func_table_rank_names(&fresh, ps);
+	assert_int_equal(ft->nr_funcs, fresh.nr_funcs);
+	assert_int_equal(ft->nr_frames, ps->nr_frames);
+	for (frame_id f = 0; f < ps->nr_frames; f++)
+		assert_int_equal(ft->frame_func[f], fresh.frame_func[f]);
+	for (func_id fn = 0; fn < ft->nr_funcs; fn++) {
+		assert_int_equal(ft->funcs[fn].name, fresh.funcs[fn].name);
+		assert_int_equal(ft->funcs[fn].module, fresh.funcs[fn].module);
+		assert_int_equal(ft->process[fn], fresh.process[fn]);
+		if (ranked)
+			assert_int_equal(ft->name_rank[fn], fresh.name_rank[fn]);
+	}
+	if (!ranked)
+		assert_null(ft->name_rank);
+	check_ft(ft, ps);
+	func_table_release(&fresh);
+}
+
+/*
+ * Frames added after the table was made (a collapse-module's, the group
+ * by process's) join it as they would a fresh one: old ids kept, new
+ * functions after them, the name ranks made room in, the lookup grown.
+ */
+static void
+test_extend_as_fresh(void **state)
+{
+	static const char *modules[] = { "libc.so.6", "m", "" };
+	struct profile_set *ps = profile_set_new();
+	struct func_table ft, plain;
+	uint64_t seed = 11;
+	char name[32];
+
+	(void)state;
+	for (int i = 0; i < 200; i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		snprintf(name, sizeof(name), "f%03u", (unsigned)(seed >> 33) % 300);
+		frame_in(ps, name, modules[(seed >> 40) % 3], (uint32_t)(seed >> 50) % 3, false);
+	}
+	func_table_init(&ft, ps);
+	func_table_rank_names(&ft, ps);
+	func_table_init(&plain, ps);
+	func_table_mark_outermost(&ft, ps);
+	assert_non_null(ft.outermost);
+	func_table_extend(&ft, ps);  /* nothing new: nothing changes */
+	assert_non_null(ft.outermost);
+	assert_as_fresh(&ft, ps, true);
+
+	/*
+	 * New names before, among and after the old ones; old names on new
+	 * lines (old functions); old names as process frames (new ones);
+	 * more than the lookup had room for.
+	 */
+	for (int i = 0; i < 700; i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		switch (i % 5) {
+		case 0:
+			snprintf(name, sizeof(name), "f%03u", (unsigned)(seed >> 33) % 300);
+			frame_in(ps, name, modules[(seed >> 40) % 3], 7, false);
+			break;
+		case 1:
+			snprintf(name, sizeof(name), "f%03u", (unsigned)(seed >> 33) % 300);
+			frame_in(ps, name, "", 0, true);
+			break;
+		case 2:
+			snprintf(name, sizeof(name), "A%u", (unsigned)(seed >> 33) % 500);
+			frame_in(ps, name, "m", 0, false);
+			break;
+		case 3:
+			snprintf(name, sizeof(name), "f%03ux", (unsigned)(seed >> 33) % 300);
+			frame_in(ps, name, modules[(seed >> 40) % 3], 0, false);
+			break;
+		default:
+			snprintf(name, sizeof(name), "zz-%u", (unsigned)(seed >> 33) % 500);
+			frame_in(ps, name, "[proc]", 0, true);
+			break;
+		}
+	}
+	func_table_extend(&ft, ps);
+	assert_null(ft.outermost);
+	assert_as_fresh(&ft, ps, true);
+	func_table_extend(&plain, ps);
+	assert_as_fresh(&plain, ps, false);
+
+	/* A second step, one frame. */
+	frame_in(ps, "f150y", "m", 0, false);
+	func_table_extend(&ft, ps);
+	assert_as_fresh(&ft, ps, true);
+	func_table_release(&ft);
+	func_table_release(&plain);
+	profile_set_free(ps);
+}
+
 int
 main(void)
 {
@@ -393,6 +507,7 @@ main(void)
 		cmocka_unit_test(test_stack_links),
 		cmocka_unit_test(test_outermost_marks),
 		cmocka_unit_test(test_process_is_its_own_function),
+		cmocka_unit_test(test_extend_as_fresh),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
