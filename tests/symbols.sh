@@ -258,6 +258,42 @@ if cc -g -O2 -no-pie -o "$tmpdir/nopie" "$src" 2>/dev/null; then
 	fi
 fi
 
+# A debug file in tflame's cache (XDG_CACHE_HOME) whose DWARF dwz moved
+# in part into a multifile, as in Debian's dbgsym packages: the inline
+# chains refer into the multifile (DW_FORM_GNU_ref_alt), which must be
+# the file its .gnu_debugaltlink names, not the debug file again from the
+# cache. Needs dwz (tools/install-deps installs it).
+if command -v dwz >/dev/null 2>&1; then
+	d=$tmpdir/dwz
+	mkdir -p "$d/cache/tflame/debug"
+	echo 'int tflame_second_program = 1;' >"$d/second.c"
+	if cc -g -O2 -Wl,--build-id -o "$d/one" "$src" &&
+		cc -g -O2 -Wl,--build-id -o "$d/two" "$src" "$d/second.c" &&
+		objcopy --only-keep-debug "$d/one" "$d/one.debug" &&
+		objcopy --only-keep-debug "$d/two" "$d/two.debug" &&
+		dwz -m "$d/common.debug" -M "$d/common.debug" "$d/one.debug" "$d/two.debug" &&
+		strip -g "$d/one"; then
+		id=$(readelf -n "$d/one" | sed -n 's/.*Build ID: *//p')
+		cp "$d/one.debug" "$d/cache/tflame/debug/$id.debug"
+		va=$(insn_addrs "$prog" outer | sed -n 5p)
+		printf 'prog 100 1.0: 1 cycles:\n\t%s outer+0x0 (%s)\n\n' "$va" "$d/one" >"$d/dwz.txt"
+		# addr2line's chain on the program before dwz and strip.
+		want="prog;$(a2l_chain "$prog" "$va" 1) 1"
+		got=$(XDG_CACHE_HOME=$d/cache "$TFLAME" collapse --inline --context "$d/dwz.txt")
+		if ! readelf -SW "$d/one.debug" | grep -q gnu_debugaltlink; then
+			not_ok "dwz: the debug file has a .gnu_debugaltlink" "$(readelf -SW "$d/one.debug")"
+		elif [ "$got" = "$want" ] && [ "${want#*;*;*;}" != "$want" ]; then
+			ok "dwz multifile behind a cached debug file: the whole inline chain"
+		else
+			not_ok "dwz multifile behind a cached debug file" "want $want" "got  $got"
+		fi
+	else
+		not_ok "dwz: could not build the programs and their multifile"
+	fi
+else
+	not_ok "dwz is not installed (tools/install-deps installs it)"
+fi
+
 # A real recording, where perf can record.
 if perf record -q -o "$tmpdir/probe.data" -g -- true >/dev/null 2>&1; then
 	for mode in -g "--call-graph=dwarf"; do

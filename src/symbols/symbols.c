@@ -181,8 +181,19 @@ sym_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, GElf_
 	const unsigned char *id = NULL;
 	GElf_Addr vaddr;
 	int n = dwfl_module_build_id(mod, &id, &vaddr), fd;
+	/*
+	 * libdwfl asks here twice: for the module's debug file (its
+	 * .gnu_debuglink, which has a CRC, or none), and then, when that
+	 * file's DWARF was partly moved by dwz into a multifile, for that one
+	 * (its .gnu_debugaltlink: a name, no CRC). The cache holds files by
+	 * the module's build-id: for the multifile it would give the debug
+	 * file itself, whose references into the multifile then read the
+	 * wrong file (the inline frames lost their names). The multifile is
+	 * left to libdwfl's search, which follows the link.
+	 */
+	bool altlink = debuglink_file && !debuglink_crc;
 
-	if (n > 0 && (fd = debugcache_find(id, (size_t)n, debuginfo_file_name)) >= 0)
+	if (n > 0 && !altlink && (fd = debugcache_find(id, (size_t)n, debuginfo_file_name)) >= 0)
 		return fd;
 	if (!debuginfod_wanted() &&
 	    !debug_file_may_exist(file_name, debuglink_file, id, n > 0 ? (size_t)n : 0)) {
