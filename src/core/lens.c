@@ -28,6 +28,8 @@ struct lens_pass {
 	const uint8_t *match;  /* per frame: the regex matches it */
 	const str_id *path;    /* path kinds: names, outermost first */
 	uint32_t depth;        /* path kinds: names in path */
+	const str_id *procs;   /* path kinds: the comm-PID names of path[0] as a comm */
+	uint32_t nr_procs;
 	const frame_id *module_frame; /* collapse-module: per frame, its
 				       * module's frame, or FRAME_NONE */
 	uint32_t *aux;         /* per input stack, zeroed: the kind's own (or NULL) */
@@ -104,13 +106,33 @@ outermost:
 	lp->marks[o >> 6] |= (uint64_t)1 << (o & 63);
 }
 
-/* Whether s is on the pass's path, given its parent (aux: 1 when on it). */
+/* Whether process frame f is one of the path's first name as a comm (process_names()). */
+static bool
+is_path_process(const struct lens_pass *lp, frame_id f)
+{
+	const struct frame *fr = &lp->in->frames[f];
+
+	if (!(fr->flags & FRAME_PROCESS))
+		return false;
+	for (uint32_t i = 0; i < lp->nr_procs; i++)
+		if (lp->procs[i] == fr->name)
+			return true;
+	return false;
+}
+
+/*
+ * Whether s is on the pass's path, given its parent (aux: 1 when on it).
+ * A path made without the group by process starts at a perf profile's
+ * process frame, its comm: grouped, that is each of the comm's
+ * processes (comm-PID), which hold the same samples between them.
+ */
 static bool
 on_path(struct lens_pass *lp, stack_id s)
 {
 	const struct stack_node *n = &lp->in->stacks[s];
 	bool on = n->depth <= lp->depth && lp->aux[n->parent] &&
-		  lp->in->frames[n->frame].name == lp->path[n->depth - 1];
+		  (lp->in->frames[n->frame].name == lp->path[n->depth - 1] ||
+		   (n->depth == 1 && lp->nr_procs && is_path_process(lp, n->frame)));
 
 	lp->aux[s] = on;
 	return on;
@@ -523,6 +545,43 @@ resolve_path(const struct profile_set *ps, const char *text, uint32_t *depth)
 }
 
 /*
+ * The names the group by process gives the processes whose comm is
+ * name (lens_process_name()), those ps has: *nr of them, or NULL.
+ */
+static str_id *
+process_names(const struct profile_set *ps, str_id name, uint32_t *nr)
+{
+	struct strbuf sb = STRBUF_INIT;
+	str_id *out = NULL;
+	size_t alloc = 0;
+
+	*nr = 0;
+	if (name == (str_id)UINT32_MAX || name == STR_EMPTY)
+		return NULL;
+	for (thread_id t = 0; t < ps->nr_threads; t++) {
+		int64_t id;
+		uint32_t i;
+
+		if (ps->threads[t].comm != name)
+			continue;
+		strbuf_setlen(&sb, 0);
+		lens_process_name(ps, &ps->threads[t], &sb);
+		id = intern_find(&ps->strings, sb.buf, sb.len);
+		if (id < 0 || (str_id)id == name)
+			continue;
+		/* Threads of a process come together: most repeats are the last one. */
+		for (i = *nr; i > 0 && out[i - 1] != (str_id)id; i--)
+			;
+		if (i)
+			continue;
+		ALLOC_GROW(out, *nr, alloc);
+		out[(*nr)++] = (str_id)id;
+	}
+	strbuf_release(&sb);
+	return out;
+}
+
+/*
  * Per frame of ps: whether re matches its name (or its module). The
  * regex runs once per distinct string, as a set has many more frames than
  * names when it keeps addresses or lines.
@@ -599,11 +658,12 @@ level_build(struct lens_level *lv, struct profile_set *ps, const struct profile_
 	stack_id *out_of = xmalloc(sizeof(*out_of) * ((size_t)n + 1));
 	uint8_t *match = NULL;
 	frame_id *mf = NULL;
-	str_id *path = NULL;
+	str_id *path = NULL, *procs = NULL;
 
 	if (ops->arg == LENS_ARG_PATH) {
 		path = resolve_path(ps, lv->t.arg, &lp.depth);
 		lp.path = path;
+		lp.procs = procs = process_names(ps, path[0], &lp.nr_procs);
 	} else {
 		match = match_frames(ps, lv->re, ops->arg == LENS_ARG_MODULE);
 		lp.match = match;
@@ -667,6 +727,7 @@ level_build(struct lens_level *lv, struct profile_set *ps, const struct profile_
 	free(lp.near);
 	free(lp.aux);
 	free(path);
+	free(procs);
 	free(mf);
 	free(match);
 	free(out_of);

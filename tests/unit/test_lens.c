@@ -1212,6 +1212,90 @@ test_by_process_replaces_root(void **state)
 	model_release(&m);
 }
 
+/* A perf profile's sample: its comm as the root process frame, then path. */
+static void
+comm_sample(struct profile_set *ps, struct profile *p, const char *comm, int64_t pid,
+	    const char *path, uint64_t weight, int64_t time)
+{
+	struct frame f = { 0 };
+	str_id c = ps_str(ps, comm, strlen(comm));
+	stack_id s;
+
+	f.name = c;
+	f.flags = FRAME_PROCESS;
+	s = profile_set_stack(ps, STACK_ROOT, profile_set_frame(ps, &f));
+	for (const char *q = path; *q;) {
+		const char *e = strchr(q, ';');
+		size_t n = e ? (size_t)(e - q) : strlen(q);
+
+		f.name = ps_str(ps, q, n);
+		f.flags = 0;
+		s = profile_set_stack(ps, s, profile_set_frame(ps, &f));
+		q += n + (e ? 1 : 0);
+	}
+	assert_int_equal(profile_add_sample(p, s, weight, time, true,
+					    profile_set_thread(ps, pid, pid, c), NULL), 0);
+}
+
+/*
+ * A call path taken without the group (focus-subtree, merge-call-node)
+ * starts at a perf profile's comm: grouped, it is on each of that comm's
+ * processes, so P keeps the same samples.
+ */
+static void
+test_by_process_keeps_paths(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "cycles", 6), UNIT_EVENTS);
+	struct tf_error err = TF_ERROR_INIT;
+	struct model m;
+	char *got;
+
+	(void)state;
+	comm_sample(ps, p, "xz", 7, "main;f", 5, 1);
+	comm_sample(ps, p, "xz", 9, "main;g", 2, 2);
+	comm_sample(ps, p, "xz", 9, "other", 1, 3);
+	comm_sample(ps, p, "x z", 11, "main;h", 3, 4);
+	comm_sample(ps, p, "sh", 8, "main;f", 6, 5);
+	model_init(&m, ps);
+
+	assert_int_equal(model_push_transform(&m, LENS_FOCUS_SUBTREE, "xz;main", &err), 0);
+	got = folded(&m);
+	assert_string_equal(got, "main;f 5|main;g 2");
+	free(got);
+	assert_true(model_set_by_process(&m, true));
+	got = folded(&m);
+	assert_string_equal(got, "main;f 5|main;g 2");
+	free(got);
+	check_model(&m);
+	assert_true(model_set_by_process(&m, false));
+	got = folded(&m);
+	assert_string_equal(got, "main;f 5|main;g 2");
+	free(got);
+	assert_true(model_pop_transform(&m));
+
+	/* merge-call-node, pushed while grouped; a comm with a space. */
+	assert_true(model_set_by_process(&m, true));
+	assert_int_equal(model_push_transform(&m, LENS_MERGE_CALL_NODE, "xz;main", &err), 0);
+	got = folded(&m);
+	assert_string_equal(got, "sh-8;main;f 6|x_z-11;main;h 3|xz-7;f 5|xz-9;g 2|xz-9;other 1");
+	free(got);
+	check_model(&m);
+	assert_true(model_pop_transform(&m));
+	assert_int_equal(model_push_transform(&m, LENS_FOCUS_SUBTREE, "x z;main", &err), 0);
+	got = folded(&m);
+	assert_string_equal(got, "main;h 3");
+	free(got);
+	/* A path through one process picks that one only. */
+	assert_true(model_pop_transform(&m));
+	assert_int_equal(model_push_transform(&m, LENS_FOCUS_SUBTREE, "xz-9;main", &err), 0);
+	got = folded(&m);
+	assert_string_equal(got, "main;g 2");
+	free(got);
+	tf_error_release(&err);
+	model_release(&m);
+}
+
 /* By process in a lens file, --by-process, and made the set's own for collapse. */
 static void
 test_by_process_file_and_bake(void **state)
@@ -1662,6 +1746,7 @@ main(void)
 		cmocka_unit_test(test_quote_name),
 		cmocka_unit_test(test_by_process),
 		cmocka_unit_test(test_by_process_replaces_root),
+		cmocka_unit_test(test_by_process_keeps_paths),
 		cmocka_unit_test_setup_teardown(test_by_process_file_and_bake, tmpdir_setup,
 						tmpdir_teardown),
 		cmocka_unit_test(test_by_process_check),
