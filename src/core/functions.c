@@ -9,16 +9,10 @@
 #include "tflame/hash.h"
 #include "tflame/xalloc.h"
 
-/* Room in ft's lookup for nr functions at most half full: rehashed when it grows. */
+/* ft's lookup made again with nslots slots (a power of two) for its functions. */
 static void
-slots_reserve(struct func_table *ft, uint32_t nr)
+slots_rehash(struct func_table *ft, uint32_t nslots)
 {
-	uint32_t nslots = ft->mask ? ft->mask + 1 : 64;
-
-	if (ft->slots && (uint64_t)nr * 2 + 2 <= nslots)
-		return;
-	while ((uint64_t)nslots < (uint64_t)nr * 2 + 2)
-		nslots *= 2;
 	free(ft->slots);
 	ft->slots = xzalloc_table(nslots, sizeof(*ft->slots));
 	ft->mask = nslots - 1;
@@ -32,12 +26,26 @@ slots_reserve(struct func_table *ft, uint32_t nr)
 	}
 }
 
+/* The fewest slots (64 or more) that keep nr functions at most half full. */
+static uint32_t
+slots_for(uint32_t nr)
+{
+	uint32_t nslots = 64;
+
+	while ((uint64_t)nslots < (uint64_t)nr * 2 + 2)
+		nslots *= 2;
+	return nslots;
+}
+
 /* Frames [ft->nr_frames, ps->nr_frames) into functions: found, or added last. */
 static void
 add_frames(struct func_table *ft, const struct profile_set *ps)
 {
 	/* Each new frame may be a new function. */
-	slots_reserve(ft, ft->nr_funcs + (ps->nr_frames - ft->nr_frames));
+	uint32_t room = slots_for(ft->nr_funcs + (ps->nr_frames - ft->nr_frames));
+
+	if (!ft->slots || room > ft->mask + 1)
+		slots_rehash(ft, room);
 	ft->frame_func = xreallocarray(ft->frame_func, (size_t)ps->nr_frames + 1,
 				       sizeof(*ft->frame_func));
 	for (uint32_t i = ft->nr_frames; i < ps->nr_frames; i++) {
@@ -66,6 +74,12 @@ add_frames(struct func_table *ft, const struct profile_set *ps)
 		ft->frame_func[i] = ft->slots[pos] - 1;
 	}
 	ft->nr_frames = ps->nr_frames;
+	/*
+	 * Kept for the frames to come, but sized for the functions: a set
+	 * with lines or addresses has many more frames than functions.
+	 */
+	if (slots_for(ft->nr_funcs) * 4 <= ft->mask + 1)
+		slots_rehash(ft, slots_for(ft->nr_funcs));
 }
 
 void

@@ -485,9 +485,19 @@ test_extend_as_fresh(void **state)
 	func_table_extend(&plain, ps);
 	assert_as_fresh(&plain, ps, false);
 
-	/* A second step, one frame. */
+	/* A second step: a new function, and each old one on a new line. */
 	frame_in(ps, "f150y", "m", 0, false);
+	for (func_id fn = 0; fn < plain.nr_funcs; fn++) {
+		struct frame f = { 0 };
+
+		f.name = plain.funcs[fn].name;
+		f.module = plain.funcs[fn].module;
+		f.line = 99;
+		f.flags = FRAME_HAS_LINE | (plain.process[fn] ? FRAME_PROCESS : 0);
+		profile_set_frame(ps, &f);
+	}
 	func_table_extend(&ft, ps);
+	assert_int_equal(ft.nr_funcs, plain.nr_funcs + 1);
 	assert_as_fresh(&ft, ps, true);
 	func_table_release(&ft);
 	func_table_release(&plain);
