@@ -846,8 +846,9 @@ struct perf_parser {
 	/* recent threads, and the last header's profile */
 	struct tcache_entry *tcache;
 	/*
-	 * Process roots (see the top of this file); none with
-	 * collapse_compat, where collapse names the process itself.
+	 * Process roots (see the top of this file), with collapse_compat
+	 * too: collapse writes the comm itself and skips them, but the
+	 * lens's call paths start at them, as in report.
 	 */
 	enum proc_state proc_state;
 	thread_id proc_thread;    /* PROC_ONE: a thread of that process */
@@ -1452,7 +1453,7 @@ end_sample(struct perf_parser *pp, struct tf_error *err)
 	flush_pending(pp);
 	if (!builder_in_sample(&pp->b))
 		return 0;
-	if (!pp->opts->collapse_compat && !builder_full(&pp->b))
+	if (!builder_full(&pp->b))
 		process_seen(pp);
 	if (builder_end_sample(&pp->b, BUILDER_LEAF_FIRST, err)) {
 		err->line = pp->sample_line;
@@ -2202,8 +2203,7 @@ load_parallel(struct input *in, const struct import_options *opts, struct profil
 	atomic_init(&ld.failed_range, INT_MAX);
 	atomic_init(&ld.merged, 0);
 	atomic_init(&ld.merge_ret, 0);
-	/* collapse names the processes itself: no process roots to decide. */
-	atomic_init(&ld.decided, opts->collapse_compat);
+	atomic_init(&ld.decided, false);
 	pthread_mutex_init(&ld.merge_lock, NULL);
 	strbuf_init(&ld.excerpt, 0);
 	tf_error_init(&ld.merge_err);

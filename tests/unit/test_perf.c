@@ -1381,17 +1381,25 @@ test_process_without_comm(void **state)
 	profile_set_free(ps);
 }
 
-/* collapse names the process itself: no process frames for it. */
+/*
+ * collapse gets the process roots too, so that a transform's call path
+ * (xz;f) means in collapse what it means in report and the explorer;
+ * it writes each root once, as the comm it names itself.
+ */
 static void
-test_collapse_no_process_roots(void **state)
+test_collapse_process_roots(void **state)
 {
 	struct import_options opts = { .collapse_compat = true };
 	struct profile_set *ps = parse_opts(
 		"xz 10 [000] 1.0: 5 cycles:\n\t1 f+0x1 (/bin/xz)\n\n"
 		"ls 20 [000] 1.1: 5 cycles:\n\t1 g+0x1 (/bin/ls)\n\n", &opts);
+	const struct profile *p = prof(ps, "cycles");
+	char buf[64];
 
 	(void)state;
-	assert_false(has_process_frames(ps));
+	assert_true(has_process_frames(ps));
+	assert_string_equal(stack_of(ps, p, 0, buf, sizeof(buf)), "xz;f");
+	assert_string_equal(stack_of(ps, p, 1, buf, sizeof(buf)), "ls;g");
 	profile_set_free(ps);
 }
 
@@ -1910,7 +1918,7 @@ main(void)
 		cmocka_unit_test(test_one_process_no_roots),
 		cmocka_unit_test(test_processes_get_roots),
 		cmocka_unit_test(test_process_without_comm),
-		cmocka_unit_test(test_collapse_no_process_roots),
+		cmocka_unit_test(test_collapse_process_roots),
 		cmocka_unit_test(test_deep_stack),
 		cmocka_unit_test(test_garbage_lines),
 		cmocka_unit_test(test_no_samples),

@@ -1,0 +1,1 @@
+collapse '--transform=focus-subtree:python3;[unknown]' tests/data/perf/procs-pid.txt
