@@ -51,6 +51,19 @@ void *xgrowarray_huge(void *ptr, size_t nr, size_t alloc, size_t size);
  * alignment).
  */
 void *xmalloc_huge(size_t n, size_t size, size_t least);
+/*
+ * An array that a rebuild grows to a new size, such as a call tree's
+ * per-stack arrays: nmemb elements of size bytes, room for old before
+ * (0 with ptr NULL: a new one). From 4 MiB on, it is mapped pages of its
+ * own, 2 MiB-aligned in transparent huge pages, and growing moves them
+ * by mremap(), contents and all, without touching them: only the new
+ * end is fresh memory. Under that, xreallocarray(). Free it with
+ * xfree_pages() and the room it has, never with free().
+ */
+void *xgrow_pages(void *ptr, size_t old, size_t nmemb, size_t size);
+void xfree_pages(void *ptr, size_t nmemb, size_t size);
+/* Bytes mapped by xgrow_pages() and not freed yet, for the benchmarks. */
+size_t xpages_held(void);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 /* xmalloc()/memcpy() of exactly n bytes. */

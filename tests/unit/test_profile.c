@@ -188,6 +188,47 @@ test_growarray_huge(void **state)
 }
 
 /*
+ * xgrow_pages(): under 4 MiB as realloc() grows, then pages of its own on
+ * a huge page's edge, the elements kept at each growth, the same block
+ * while the pages it has hold the new size.
+ */
+static void
+test_grow_pages(void **state)
+{
+	uint32_t *a = NULL, *b;
+	size_t alloc = 0, held = xpages_held();
+
+	(void)state;
+	for (size_t n = 1000; n <= ((size_t)3 << 20); n = n * 3 + 7) {
+		a = xgrow_pages(a, alloc, n, sizeof(*a));
+		for (size_t i = 0; i < alloc; i++)
+			assert_int_equal(a[i], (uint32_t)(i * 2654435761u));
+		if (n * sizeof(*a) >= ((size_t)4 << 20))
+			assert_int_equal((uintptr_t)a % ((uintptr_t)2 << 20), 0);
+		for (size_t i = alloc; i < n; i++)
+			a[i] = (uint32_t)(i * 2654435761u);
+		alloc = n;
+	}
+	/* Room for a few more in its last huge page: not moved. */
+	b = xgrow_pages(a, alloc, alloc + 16, sizeof(*a));
+	assert_ptr_equal(a, b);
+	assert_int_equal(b[alloc - 1], (uint32_t)((alloc - 1) * 2654435761u));
+	b[alloc + 15] = 1;
+	/* Whole huge pages, counted while held. */
+	assert_int_equal(xpages_held() - held,
+			 (alloc * sizeof(*b) + ((size_t)2 << 20) - 1) & ~(((size_t)2 << 20) - 1));
+	xfree_pages(b, alloc + 16, sizeof(*b));
+	assert_int_equal(xpages_held(), held);
+	/* From nothing straight to pages, and a small one freed the same way. */
+	a = xgrow_pages(NULL, 0, (size_t)2 << 20, sizeof(*a));
+	a[((size_t)2 << 20) - 1] = 3;
+	xfree_pages(a, (size_t)2 << 20, sizeof(*a));
+	a = xgrow_pages(NULL, 0, 10, sizeof(*a));
+	a[9] = 3;
+	xfree_pages(a, 10, sizeof(*a));
+}
+
+/*
  * A reservation keeps the samples there are, and the samples added up to
  * it go in without moving the arrays; past it they grow as before.
  */
@@ -1473,6 +1514,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_new_set_is_consistent),
 		cmocka_unit_test(test_growarray_huge),
+		cmocka_unit_test(test_grow_pages),
 		cmocka_unit_test(test_reserve_samples),
 		cmocka_unit_test(test_big_sample_arrays_keep_samples),
 		cmocka_unit_test(test_find_stack),
