@@ -129,9 +129,8 @@ calltree_fill(struct calltree *t, const struct profile_set *ps, const uint64_t *
 		pos += t->nr_kids[i];
 	}
 	if (nr + 1 > t->alloc_kids || !t->kids) {
-		free(t->kids);
+		t->kids = xgrow_pages(t->kids, t->alloc_kids, nr + 1, sizeof(*t->kids));
 		t->alloc_kids = nr + 1;
-		t->kids = xmalloc(sizeof(*t->kids) * t->alloc_kids);
 	}
 	for (uint32_t i = 1; i < n; i++)
 		if (t->total[i])
@@ -158,33 +157,42 @@ calltree_fill(struct calltree *t, const struct profile_set *ps, const uint64_t *
 	}
 }
 
+/*
+ * The per-node arrays grown to room for n nodes: in place of their pages
+ * (xgrow_pages()), so that a tree rebuilt for a bigger set, such as the
+ * first group by process, writes most of itself in memory it has
+ * touched before.
+ */
+static void
+nodes_grow(struct calltree *t, uint32_t n)
+{
+	size_t had = t->alloc_nodes;
+
+	t->self = xgrow_pages(t->self, had, n, sizeof(*t->self));
+	t->total = xgrow_pages(t->total, had, n, sizeof(*t->total));
+	t->first = xgrow_pages(t->first, had, n, sizeof(*t->first));
+	t->nr_kids = xgrow_pages(t->nr_kids, had, n, sizeof(*t->nr_kids));
+	t->x0 = xgrow_pages(t->x0, had, n, sizeof(*t->x0));
+	t->height = xgrow_pages(t->height, had, n, sizeof(*t->height));
+	t->deepest = xgrow_pages(t->deepest, had, n, sizeof(*t->deepest));
+	t->alloc_nodes = n;
+}
+
 void
 calltree_build(struct calltree *t, const struct profile_set *ps, const uint64_t *w)
 {
-	uint32_t n = ps->nr_stacks;
-
 	memset(t, 0, sizeof(*t));
-	t->ps = ps;
-	t->nr_nodes = n;
-	t->alloc_nodes = n;
-	t->self = xmalloc(sizeof(*t->self) * n);
-	t->total = xmalloc(sizeof(*t->total) * n);
-	t->first = xmalloc(sizeof(*t->first) * n);
-	t->nr_kids = xmalloc(sizeof(*t->nr_kids) * n);
-	t->x0 = xmalloc(sizeof(*t->x0) * n);
-	t->height = xmalloc(sizeof(*t->height) * n);
-	t->deepest = xmalloc(sizeof(*t->deepest) * n);
-	calltree_fill(t, ps, w);
+	calltree_rebuild(t, ps, w);
 }
 
 void
 calltree_rebuild(struct calltree *t, const struct profile_set *ps, const uint64_t *w)
 {
-	if (t->alloc_nodes < ps->nr_stacks || !t->self) {
-		calltree_release(t);
-		calltree_build(t, ps, w);
-		return;
-	}
+	/* A node at least, as before: a set always has its root. */
+	uint32_t n = ps->nr_stacks ? ps->nr_stacks : 1;
+
+	if (t->alloc_nodes < n || !t->self)
+		nodes_grow(t, n > t->alloc_nodes ? n : t->alloc_nodes);
 	t->ps = ps;
 	t->nr_nodes = ps->nr_stacks;
 	calltree_fill(t, ps, w);
@@ -193,14 +201,16 @@ calltree_rebuild(struct calltree *t, const struct profile_set *ps, const uint64_
 void
 calltree_release(struct calltree *t)
 {
-	free(t->self);
-	free(t->total);
-	free(t->first);
-	free(t->nr_kids);
-	free(t->kids);
-	free(t->x0);
-	free(t->height);
-	free(t->deepest);
+	size_t n = t->alloc_nodes;
+
+	xfree_pages(t->self, n, sizeof(*t->self));
+	xfree_pages(t->total, n, sizeof(*t->total));
+	xfree_pages(t->first, n, sizeof(*t->first));
+	xfree_pages(t->nr_kids, n, sizeof(*t->nr_kids));
+	xfree_pages(t->kids, t->alloc_kids, sizeof(*t->kids));
+	xfree_pages(t->x0, n, sizeof(*t->x0));
+	xfree_pages(t->height, n, sizeof(*t->height));
+	xfree_pages(t->deepest, n, sizeof(*t->deepest));
 	memset(t, 0, sizeof(*t));
 }
 

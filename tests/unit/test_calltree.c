@@ -378,7 +378,7 @@ test_rebuild(void **state)
 	assert_memory_equal(fx.t.kids, fresh.kids, sizeof(stack_id) * 3);
 	calltree_release(&fresh);
 
-	/* A set that grew: built afresh. */
+	/* A set that grew: the arrays grow to it. */
 	test_sample(fx.ps, fx.p, "new;path", 1, -1, 1);
 	free(fx.w);
 	fx.w = calloc(fx.ps->nr_stacks, sizeof(*fx.w));
@@ -387,6 +387,82 @@ test_rebuild(void **state)
 	assert_int_equal(fx.t.nr_nodes, fx.ps->nr_stacks);
 	assert_int_equal(fx.t.total[STACK_ROOT], 15);
 	check_tree(&fx.t);
+	release(&fx);
+}
+
+/*
+ * A tree rebuilt for a set past 4 MiB of weights grows its arrays in
+ * place of their pages (xgrow_pages()): the 8-byte ones into pages of
+ * their own, the 4-byte ones still under that. It must be the tree a
+ * fresh build makes, and a rebuild for the small set again, in the big
+ * arrays, the small tree.
+ */
+static void
+test_rebuild_grows(void **state)
+{
+	struct fixture fx;
+	struct calltree fresh;
+	thread_id th;
+	stack_id s = STACK_ROOT;
+	const uint32_t n = 600000;
+	uint64_t *small;
+	uint32_t nr_small;
+
+	(void)state;
+	setup(&fx);
+	th = profile_set_thread(fx.ps, 1, 1, STR_EMPTY);
+	test_sample(fx.ps, fx.p, "main;f;g", 5, -1, 1);
+	test_sample(fx.ps, fx.p, "main;h", 2, -1, 1);
+	build(&fx, NULL);
+	nr_small = fx.ps->nr_stacks;
+	/* Families of three, each node with its own weight, some weightless. */
+	for (uint32_t i = 0; fx.ps->nr_stacks < n; i++) {
+		char name[16];
+		struct frame f = { 0 };
+
+		snprintf(name, sizeof(name), "f%u", i);
+		f.name = ps_str(fx.ps, name, strlen(name));
+		s = profile_set_stack(fx.ps, i % 3 ? s : (stack_id)(i / 3 % 1000 + 1),
+				      profile_set_frame(fx.ps, &f));
+		if (i % 7)
+			profile_add_sample(fx.p, s, i % 5 + 1, 0, false, th, NULL);
+	}
+	free(fx.w);
+	fx.w = calloc(fx.ps->nr_stacks, sizeof(*fx.w));
+	stack_weights(fx.ps, fx.p, NULL, fx.w);
+	calltree_rebuild(&fx.t, fx.ps, fx.w);
+	check_tree(&fx.t);
+	assert_true(fx.t.alloc_nodes >= n);
+	/* The 8-byte arrays are pages of their own now, on a huge page's edge. */
+	assert_int_equal((uintptr_t)fx.t.total % ((uintptr_t)2 << 20), 0);
+	calltree_build(&fresh, fx.ps, fx.w);
+	assert_int_equal(fx.t.nr_nodes, fresh.nr_nodes);
+	assert_memory_equal(fx.t.self, fresh.self, sizeof(uint64_t) * fresh.nr_nodes);
+	assert_memory_equal(fx.t.total, fresh.total, sizeof(uint64_t) * fresh.nr_nodes);
+	assert_memory_equal(fx.t.x0, fresh.x0, sizeof(uint64_t) * fresh.nr_nodes);
+	assert_memory_equal(fx.t.first, fresh.first, sizeof(uint32_t) * fresh.nr_nodes);
+	assert_memory_equal(fx.t.nr_kids, fresh.nr_kids, sizeof(uint32_t) * fresh.nr_nodes);
+	assert_memory_equal(fx.t.height, fresh.height, sizeof(uint32_t) * fresh.nr_nodes);
+	assert_memory_equal(fx.t.deepest, fresh.deepest, sizeof(stack_id) * fresh.nr_nodes);
+	assert_memory_equal(fx.t.kids, fresh.kids,
+			    sizeof(stack_id) * (fresh.first[fresh.nr_nodes - 1] +
+						fresh.nr_kids[fresh.nr_nodes - 1]));
+	calltree_release(&fresh);
+
+	/* The first two samples' weights alone, in the big arrays. */
+	small = calloc(fx.ps->nr_stacks, sizeof(*small));
+	small[node(&fx, "main;f;g")] = 5;
+	small[node(&fx, "main;h")] = 2;
+	calltree_rebuild(&fx.t, fx.ps, small);
+	check_tree(&fx.t);
+	assert_int_equal(fx.t.total[STACK_ROOT], 7);
+	assert_int_equal(fx.t.total[node(&fx, "main;f")], 5);
+	assert_int_equal(fx.t.nr_kids[STACK_ROOT], 1);
+	for (uint32_t i = nr_small; i < fx.ps->nr_stacks; i++)
+		assert_int_equal(fx.t.total[i], 0);
+	calltree_rebuild(&fx.t, fx.ps, fx.w);
+	check_tree(&fx.t);
+	free(small);
 	release(&fx);
 }
 
@@ -404,6 +480,7 @@ main(void)
 		cmocka_unit_test(test_deep_stack),
 		cmocka_unit_test(test_check_catches_damage),
 		cmocka_unit_test(test_rebuild),
+		cmocka_unit_test(test_rebuild_grows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
