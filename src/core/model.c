@@ -847,6 +847,13 @@ model_set_by_process(struct model *m, bool on)
 	if (on == m->lens.by_process)
 		return false;
 	stash_before(m, &before);
+	/*
+	 * Not stashed: the next tree grows in this one's pages. A grouped
+	 * tree has a node per (stack, process), some 100 MB at 10 M samples,
+	 * and fresh memory that size cost more than the build (xalloc.c);
+	 * the tree P goes back to is built again, in memory it has touched.
+	 */
+	before.tree_ok = false;
 	release_view_caches(m);
 	if (on) {
 		/* The group's marks are made from the set's, if there are any. */
