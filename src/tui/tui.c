@@ -2278,6 +2278,15 @@ run(struct tui *ui)
 		dirty = true;
 		if (key == KEY_RESIZE) {
 			ui->page_width = 0;
+			/*
+			 * Drawn whole, not as changes: what the terminal kept of
+			 * the old screen is its own (tmux crops and pads lines,
+			 * and output written for the old size lands in the new
+			 * one), and curses's copy of it can differ. Trusted, a
+			 * burst of resizes under valgrind left the screen
+			 * mostly blank at the last size until a Ctrl-L.
+			 */
+			clearok(curscr, TRUE);
 			continue;
 		}
 		if (ui->prompting) {
