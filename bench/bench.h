@@ -3,13 +3,15 @@
 
 /*
  * Helpers shared by the benchmark programs (built by `make bench`): a
- * monotonic clock in milliseconds, a deterministic pseudo-random generator
- * so every run measures the same input, the median of a set of runs, and
- * a profile read from a file given on the command line.
+ * monotonic clock in milliseconds, the page faults so far, a
+ * deterministic pseudo-random generator so every run measures the same
+ * input, the median of a set of runs, and a profile read from a file
+ * given on the command line.
  */
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "tflame/clock.h"
@@ -22,6 +24,16 @@ static inline double
 now_ms(void)
 {
 	return clock_ms();
+}
+
+/* Minor page faults of the process so far: fresh memory touched for the first time. */
+static inline long
+bench_faults(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_minflt;
 }
 
 /* A 64-bit LCG: the next number of the sequence seeded in *s. */

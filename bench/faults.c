@@ -20,24 +20,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 
 #include "bench.h"
-
-static long
-faults(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_minflt;
-}
 
 static void
 touch(size_t bytes, int huge, int round)
 {
 	double t0 = now_ms(), ms;
-	long f0 = faults();
+	long f0 = bench_faults();
 	char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (p == MAP_FAILED)
@@ -50,7 +40,7 @@ touch(size_t bytes, int huge, int round)
 		p[i] = 1;
 	ms = now_ms() - t0;
 	printf("  %-12s round %d: %7.1f ms, %6ld faults, %.3f ms a MiB\n",
-	       huge ? "2 MiB pages" : "4 KiB pages", round, ms, faults() - f0,
+	       huge ? "2 MiB pages" : "4 KiB pages", round, ms, bench_faults() - f0,
 	       ms / ((double)bytes / 1048576.0));
 	munmap(p, bytes);
 }

@@ -49,7 +49,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 
 #include "tflame/error.h"
@@ -424,37 +423,27 @@ static bool split; /* --split: print where each change's time goes */
 static const char *only_shape; /* --shape=NAME: that profile only */
 static bool only_p; /* --by-process: the group by process's table only */
 
-/* Minor page faults so far: fresh memory touched for the first time. */
-static long
-faults(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_minflt;
-}
-
 static void
 lens_work(struct model *m)
 {
 	double t0 = tick(), t1, t2, t3;
-	long f0 = faults(), f1, f2, f3;
+	long f0 = bench_faults(), f1, f2, f3;
 
 	model_total(m);
 	t1 = tick();
-	f1 = faults();
+	f1 = bench_faults();
 	model_tree(m);
 	t2 = tick();
-	f2 = faults();
+	f2 = bench_faults();
 	model_funcs(m);
 	t3 = tick();
-	f3 = faults();
+	f3 = bench_faults();
 	model_func_stats(m);
 	if (split)
 		printf("    (weights %.1f, tree %.1f, marks %.1f, function weights and rows %.1f ms;"
 		       " page faults %ld, %ld, %ld, %ld)\n",
 		       t1 - t0, t2 - t1, t3 - t2, tick() - t3, f1 - f0, f2 - f1, f3 - f2,
-		       faults() - f3);
+		       bench_faults() - f3);
 }
 
 /* Bytes malloc() has handed out, big blocks (mmap()ed) included, and xgrow_pages()'s. */
@@ -657,11 +646,12 @@ bench_by_process(struct model *m, bool under)
 	heap = heap_bytes();
 	for (int r = 0; r < RUNS_CHANGE; r++) {
 		double t0 = tick();
-		long f0 = faults();
+		long f0 = bench_faults();
 
 		model_set_by_process(m, true);
 		if (split)
-			printf("    P on: %.1f ms, %ld page faults\n", tick() - t0, faults() - f0);
+			printf("    P on: %.1f ms, %ld page faults\n", tick() - t0,
+			       bench_faults() - f0);
 		lens_work(m);
 		c.apply[r] = tick() - t0;
 		keystroke(m, &c.layout[r], &c.rows[r]);
