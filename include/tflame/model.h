@@ -173,8 +173,8 @@ struct model {
 	 * that undoing that change is instant (stash_key says which lens
 	 * they are of). When they are of no use, their arrays are where the
 	 * next tree and rows are built, which spares a big tree fresh memory.
-	 * The group by process stashes no tree: the next one grows in the
-	 * current one's pages (model_set_by_process()).
+	 * The group by process stashes a tree only where the stash has
+	 * room for the next one (model_set_by_process()).
 	 */
 	struct calltree stash_tree;
 	struct func_stats *stash_fstats; /* owned, or NULL */

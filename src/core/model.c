@@ -847,13 +847,6 @@ model_set_by_process(struct model *m, bool on)
 	if (on == m->lens.by_process)
 		return false;
 	stash_before(m, &before);
-	/*
-	 * Not stashed: the next tree grows in this one's pages. A grouped
-	 * tree has a node per (stack, process), some 100 MB at 10 M samples,
-	 * and fresh memory that size cost more than the build (xalloc.c);
-	 * the tree P goes back to is built again, in memory it has touched.
-	 */
-	before.tree_ok = false;
 	release_view_caches(m);
 	if (on) {
 		/* The group's marks are made from the set's, if there are any. */
@@ -901,6 +894,17 @@ model_set_by_process(struct model *m, bool on)
 	m->lens.set_marks = NULL;
 	m->view_p_gen = 0;
 	transforms_changed(m, frames);
+	/*
+	 * The tree is stashed only when the stash has room for the next
+	 * one. A grouped tree has a node per (stack, process), some 100 MB
+	 * at 10 M samples, and fresh memory that size cost more than the
+	 * build (xalloc.c): without the room, the next tree grows in this
+	 * one's pages, and the tree P goes back to is built again, in
+	 * memory it has touched. With it (a transform's tree stashed
+	 * meanwhile), going back is a swap.
+	 */
+	if (m->stash_tree.alloc_nodes < model_view(m)->nr_stacks)
+		before.tree_ok = false;
 	stash_after(m, &before);
 	return true;
 }

@@ -1393,6 +1393,63 @@ static void prop_compare_lens(struct model *m);
  * and the result is what a build makes. A transform pushed meanwhile is
  * built over the kept group; new symbols drop what was kept.
  */
+/*
+ * P stashes the tree it leaves only when the stash has room for the
+ * next one: the first P grows the tree in place, and going back builds
+ * it again; once a transform's tree (as big as the grouped one) is in
+ * the stash, P off and P on are swaps, the tree current at once.
+ */
+static void
+test_by_process_tree_stash(void **state)
+{
+	struct model m;
+	struct tf_error err = TF_ERROR_INIT;
+	char *grouped, *plain, *got;
+
+	(void)state;
+	setup_procs(&m);
+	plain = folded(&m);
+	model_tree(&m);
+	assert_true(model_set_by_process(&m, true));
+	assert_int_not_equal(m.tree_gen, m.generation);
+	grouped = folded(&m);
+	model_tree(&m);
+	assert_true(model_set_by_process(&m, false));
+	assert_int_not_equal(m.tree_gen, m.generation);
+	model_tree(&m);
+	check_model(&m);
+
+	/* A transform over the group that drops nothing: its tree is the group's size. */
+	assert_true(model_set_by_process(&m, true));
+	model_tree(&m);
+	assert_int_equal(model_push_transform(&m, LENS_DROP_FUNCTION, "^nothing$", &err), 0);
+	model_tree(&m);
+	assert_true(model_pop_transform(&m));
+	assert_int_equal(m.tree_gen, m.generation);
+	assert_true(m.stash_tree.alloc_nodes >= model_view(&m)->nr_stacks);
+	/* Off: built in the stash's memory, the grouped tree stashed. */
+	assert_true(model_set_by_process(&m, false));
+	model_tree(&m);
+	check_model(&m);
+	/* On and off again: swaps. */
+	assert_true(model_set_by_process(&m, true));
+	assert_int_equal(m.tree_gen, m.generation);
+	check_model(&m);
+	got = folded(&m);
+	assert_string_equal(got, grouped);
+	free(got);
+	assert_true(model_set_by_process(&m, false));
+	assert_int_equal(m.tree_gen, m.generation);
+	check_model(&m);
+	got = folded(&m);
+	assert_string_equal(got, plain);
+	free(got);
+	free(grouped);
+	free(plain);
+	tf_error_release(&err);
+	model_release(&m);
+}
+
 static void
 test_by_process_kept(void **state)
 {
@@ -1752,6 +1809,7 @@ main(void)
 		cmocka_unit_test(test_by_process_check),
 		cmocka_unit_test(test_by_process_after_symbols),
 		cmocka_unit_test(test_by_process_kept),
+		cmocka_unit_test(test_by_process_tree_stash),
 		cmocka_unit_test(test_by_process_matches_full),
 		cmocka_unit_test(test_by_process_frames_meet),
 		cmocka_unit_test(test_by_process_many_samples),
