@@ -109,6 +109,19 @@ int symbolizer_resolve(struct symbolizer *sym, const char *module,
 		       uint64_t addr, struct sym_result *out);
 
 /*
+ * Can module tell nothing that perf did not? True when it has no DWARF,
+ * in itself or in a debug file, and no symbol table but .dynsym: perf
+ * read that same table when it named the module's frames, and its symbol
+ * ends reach at least as far as ours (elfsym.h), so a lookup would only
+ * give perf's names back, and an address perf left unnamed stays so. Then
+ * symbolizer_resolve() resolves nothing in module from now on (each new
+ * address counts as not resolved), and its symbols are never read. Only
+ * the caller knows whether perf named any frame of module at all; without
+ * one, it should not ask.
+ */
+bool symbolizer_defer_to_perf(struct symbolizer *sym, const char *module);
+
+/*
  * Is module still the file perf recorded? Given perf's name for the
  * function at file offset addr: 1 when an ELF symbol of that name covers
  * addr (any alias will do; one of no size covers up to the next symbol),

@@ -200,6 +200,7 @@ struct resolve_item {
 struct resolve_run {
 	uint32_t first, nr;
 	uint32_t module_first, module_nr; /* the module's items, for its check */
+	bool named;    /* perf named some of the module's frames */
 	uint64_t cost; /* symbolizer_cost_hint() */
 };
 
@@ -317,14 +318,22 @@ resolve_work(void *arg)
 		size_t r = atomic_fetch_add(&pool->next, 1);
 		const struct resolve_item *items;
 		const char *path;
+		bool defer;
 
 		if (r >= pool->nr_runs)
 			break;
 		items = pool->items + pool->runs[r].first;
 		path = ps_get(job->src, items[0].module);
-		check_module(w, path, pool->items + pool->runs[r].module_first,
-			     pool->runs[r].module_nr,
-			     pool->runs[r].first == pool->runs[r].module_first);
+		/*
+		 * Where perf read all the module has (symbolizer_defer_to_perf()),
+		 * its names stand: no check, and no lookup of the frames it
+		 * named. Those it left unnamed count as not resolved.
+		 */
+		defer = pool->runs[r].named && symbolizer_defer_to_perf(w->sym, path);
+		if (!defer)
+			check_module(w, path, pool->items + pool->runs[r].module_first,
+				     pool->runs[r].module_nr,
+				     pool->runs[r].first == pool->runs[r].module_first);
 		for (uint32_t i = 0; i < pool->runs[r].nr; i++) {
 			if (!(i % RESOLVE_PUBLISH)) {
 				if (cancelled(o))
@@ -334,8 +343,9 @@ resolve_work(void *arg)
 					pending = 0;
 				}
 			}
-			symbolizer_resolve(w->sym, path, items[i].addr,
-					   &job->c.answers[items[i].frame]);
+			if (!defer || !perf_named(&job->c, &job->src->frames[items[i].frame]))
+				symbolizer_resolve(w->sym, path, items[i].addr,
+						   &job->c.answers[items[i].frame]);
 			pending += RESOLVE_UNITS;
 		}
 		/* Its answers stay; its libdw data need not wait for the others. */
@@ -386,8 +396,10 @@ resolve_all(struct symbols_job *job, const struct rewrite_opts *o)
 	for (size_t i = 0, end; i < nr; i = end) {
 		uint64_t parts = 1;
 
-		for (end = i + 1; end < nr && items[end].module == items[i].module; end++)
-			;
+		bool named = false;
+
+		for (end = i; end < nr && items[end].module == items[i].module; end++)
+			named |= perf_named(&job->c, &ps->frames[items[end].frame]);
 		job->nr_modules++;
 		if (n > 1 && end - i >= 2 * RESOLVE_SPLIT) {
 			const char *path = ps_get(ps, items[i].module);
@@ -413,6 +425,7 @@ resolve_all(struct symbols_job *job, const struct rewrite_opts *o)
 			runs[nr_runs].nr = (uint32_t)(to - at);
 			runs[nr_runs].module_first = (uint32_t)i;
 			runs[nr_runs].module_nr = (uint32_t)(end - i);
+			runs[nr_runs].named = named;
 			nr_runs++;
 			at = to;
 		}

@@ -123,6 +123,7 @@ struct sym_module {
 	struct sym_load *loads;
 	size_t nr_loads;
 	bool changed;          /* rejected: not the file perf recorded */
+	bool perf_knows;       /* symbolizer_defer_to_perf(): nothing to look up */
 	bool unreadable;       /* the first open failed */
 	bool closed;           /* by symbolizer_close_module(); opened again on demand */
 	struct sym_cu *cus;    /* indexed on first use */
@@ -1445,7 +1446,8 @@ sym_lookup(struct symbolizer *sym, struct sym_module *m, uint64_t off)
 	Dwarf_Addr addr;
 
 	strbuf_setlen(&sym->scratch, 0);
-	if (m->changed || !sym_module_ready(m) || !sym_offset_addr(m, off, &addr))
+	if (m->changed || m->perf_knows || !sym_module_ready(m) ||
+	    !sym_offset_addr(m, off, &addr))
 		return;
 	sym_dwarf_frames(sym, m, addr);
 	if (sym->scratch.len) {
@@ -1510,6 +1512,39 @@ symbolizer_resolve(struct symbolizer *sym, const char *module, uint64_t addr,
 	out->frames = e->frames;
 	out->nr_frames = e->nr_frames;
 	return e->nr_frames > 0;
+}
+
+bool
+symbolizer_defer_to_perf(struct symbolizer *sym, const char *module)
+{
+	size_t mi = sym_module_get(sym, module); /* may move sym->modules */
+	struct sym_module *m = &sym->modules[mi];
+	const char *debugfile = NULL;
+	Elf_Scn *scn = NULL;
+	Dwarf_Addr bias;
+	size_t shstrndx;
+	Elf *elf;
+
+	if (m->perf_knows)
+		return true;
+	if (m->changed || !sym_module_ready(m) || dwfl_module_getdwarf(m->mod, &bias))
+		return false;
+	dwfl_module_info(m->mod, NULL, NULL, NULL, NULL, NULL, NULL, &debugfile);
+	elf = dwfl_module_getelf(m->mod, &bias);
+	if (debugfile || !elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_SYMTAB)
+			return false;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name || !strcmp(name, ".gnu_debugdata"))
+			return false;
+	}
+	m->perf_knows = true;
+	return true;
 }
 
 int

@@ -1146,6 +1146,65 @@ test_prebuilt_dynsym_only(void **state)
 	free(path);
 }
 
+/*
+ * symbolizer_defer_to_perf(): only a module with no DWARF anywhere and
+ * .dynsym for its only table has nothing to tell beyond perf's names.
+ * Then it resolves nothing more, not even what its .dynsym names. A
+ * .symtab, DWARF (in the file or a debug file it links to) or a
+ * MiniDebugInfo section keep it asked.
+ */
+static void
+test_prebuilt_defer_to_perf(void **state)
+{
+	static const char *const kept[] = { "bin/symtab", "bin/linked", "bin/minidebug", "tiny" };
+	char *tiny = tiny_path(), *stripped = data_path("stripped");
+	const char *dir = ((struct tmpdir *)*state)->dir;
+	struct strbuf cmd = STRBUF_INIT;
+	struct symbolizer *sym;
+	struct sym_result r;
+	struct sym_stats st;
+
+	strbuf_addf(&cmd,
+		    "cd '%s' && mkdir -p bin && cp '%s' tiny && strip --strip-debug -o bin/symtab tiny && "
+		    "objcopy --only-keep-debug tiny bin/tiny.dbg && "
+		    "objcopy --strip-all --add-gnu-debuglink=bin/tiny.dbg tiny bin/linked && "
+		    "objcopy --add-section .gnu_debugdata=tiny '%s' bin/minidebug",
+		    dir, tiny, stripped);
+	if (system(cmd.buf) != 0)
+		fail_msg("cannot make tiny's copies: %s", cmd.buf);
+	for (size_t i = 0; i < ARRAY_SIZE(kept); i++) {
+		char *path = xstrdup(tmpdir_path(state, kept[i]));
+
+		sym = symbolizer_new();
+		if (symbolizer_defer_to_perf(sym, path))
+			fail_msg("%s: deferred to perf", kept[i]);
+		/* Still asked: outer() by DWARF or by a table. */
+		assert_int_equal(symbolizer_resolve(sym, path, 0x11a4, &r), 1);
+		assert_string_equal(r.frames[r.nr_frames - 1].function, "outer");
+		check_sym(sym);
+		symbolizer_free(sym);
+		free(path);
+	}
+
+	sym = symbolizer_new();
+	assert_false(symbolizer_defer_to_perf(sym, "/nonexistent/module"));
+	/* .dynsym alone: it names outer, but perf read the same. */
+	check_elf_answer(sym, stripped, 0x11c0, "outer", NULL);
+	assert_true(symbolizer_defer_to_perf(sym, stripped));
+	assert_true(symbolizer_defer_to_perf(sym, stripped));
+	check_elf_answer(sym, stripped, 0x11a0, NULL, NULL);
+	check_elf_answer(sym, stripped, 0x1230, NULL, NULL);
+	/* Asked before: the cache keeps its answer. */
+	check_elf_answer(sym, stripped, 0x11c0, "outer", NULL);
+	symbolizer_stats(sym, &st);
+	assert_int_equal(st.unresolved, 2);
+	check_sym(sym);
+	symbolizer_free(sym);
+	strbuf_release(&cmd);
+	free(stripped);
+	free(tiny);
+}
+
 int
 main(void)
 {
@@ -1172,6 +1231,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_prebuilt_separate_debug, tmpdir_setup,
 						tmpdir_teardown),
 		cmocka_unit_test(test_prebuilt_dynsym_only),
+		cmocka_unit_test_setup_teardown(test_prebuilt_defer_to_perf, tmpdir_setup,
+						tmpdir_teardown),
 	};
 	int failed = cmocka_run_group_tests(prebuilt, NULL, NULL);
 
