@@ -68,6 +68,12 @@ struct sym_top {
 
 #define SYM_NO_FN UINT32_MAX
 
+/* One address range of a unit, for a module without .debug_aranges. */
+struct sym_unit {
+	Dwarf_Addr lo, hi;
+	Dwarf_Off die; /* the unit's DIE */
+};
+
 /*
  * The function DIEs of one CU. The outermost come first, in DIE order;
  * each one's nested functions are appended the first time an address
@@ -130,6 +136,10 @@ struct sym_module {
 	size_t nr_cus, alloc_cus, last_cu;
 	struct elfsym_index elf; /* its ELF symbols, once elf_indexed */
 	bool elf_indexed;
+	/* Without .debug_aranges: its units' ranges (sym_addrdie()). */
+	struct sym_unit *units;
+	size_t nr_units;
+	bool units_indexed;
 	/* The file tables of line programs, read from their headers. */
 	struct sym_filetab *filetabs;
 	size_t nr_filetabs, alloc_filetabs, last_filetab;
@@ -1199,6 +1209,10 @@ sym_module_close(struct sym_module *m)
 	if (m->elf_indexed)
 		elfsym_index_release(&m->elf);
 	m->elf_indexed = false;
+	free(m->units);
+	m->units = NULL;
+	m->nr_units = 0;
+	m->units_indexed = false;
 	sym_filetabs_free(m);
 	if (m->dwfl)
 		dwfl_end(m->dwfl);
@@ -1235,6 +1249,131 @@ sym_fn_read(struct symbolizer *sym, struct sym_module *m, struct sym_fn *f)
 }
 
 /*
+ * Where a module's DWARF has no .debug_aranges (Clang and rustc leave it
+ * out unless asked), libdwfl finds no unit for any address, and
+ * dwfl_module_addrdie() fails. The units' own ranges say the same, as
+ * addr2line reads them then: each unit's DIE, with DW_AT_low_pc and
+ * DW_AT_high_pc or DW_AT_ranges, read once, sorted by start.
+ */
+static int
+sym_unit_cmp(const void *a, const void *b)
+{
+	const struct sym_unit *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static bool
+sym_unit_before(const void *elem, const void *key)
+{
+	return ((const struct sym_unit *)elem)->lo <= *(const Dwarf_Addr *)key;
+}
+
+/* Has dbg's file a .debug_aranges section? */
+static bool
+sym_has_aranges(Dwarf *dbg)
+{
+	Elf *elf = dwarf_getelf(dbg);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return true; /* cannot tell: leave it to libdwfl */
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (gelf_getshdr(scn, &sh) && (name = elf_strptr(elf, shstrndx, sh.sh_name)) &&
+		    (!strcmp(name, ".debug_aranges") || !strcmp(name, ".zdebug_aranges")))
+			return true;
+	}
+	return false;
+}
+
+static void
+sym_units_index(struct sym_module *m, Dwarf *dbg)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize, alloc = 0;
+
+	m->units_indexed = true;
+	if (sym_has_aranges(dbg))
+		return;
+	while (dwarf_nextcu(dbg, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cudie;
+		Dwarf_Addr base, s, e;
+		ptrdiff_t r = 0;
+
+		if (dwarf_offdie(dbg, off + hsize, &cudie)) {
+			while ((r = dwarf_ranges(&cudie, r, &base, &s, &e)) > 0) {
+				if (s >= e)
+					continue;
+				ALLOC_GROW(m->units, m->nr_units, alloc);
+				m->units[m->nr_units].lo = s;
+				m->units[m->nr_units].hi = e;
+				m->units[m->nr_units].die = off + hsize;
+				m->nr_units++;
+			}
+		}
+		off = next;
+	}
+	if (m->nr_units > 1)
+		qsort(m->units, m->nr_units, sizeof(*m->units), sym_unit_cmp);
+}
+
+/*
+ * The DIE of the unit holding addr (a Dwfl address), into *die, with the
+ * bias of its addresses: as dwfl_module_addrdie(), from the units' own
+ * ranges where the module has no .debug_aranges; NULL when none holds it.
+ */
+static Dwarf_Die *
+sym_addrdie(struct sym_module *m, Dwarf_Addr addr, Dwarf_Die *die, Dwarf_Addr *bias)
+{
+	Dwarf_Die *found = dwfl_module_addrdie(m->mod, addr, bias);
+	Dwarf *dbg;
+	Dwarf_Addr pc;
+	size_t i;
+
+	if (found)
+		return found;
+	dbg = dwfl_module_getdwarf(m->mod, bias);
+	if (!dbg)
+		return NULL;
+	if (!m->units_indexed)
+		sym_units_index(m, dbg);
+	pc = addr - *bias;
+	i = bsearch_first(m->units, m->nr_units, sizeof(*m->units), &pc, sym_unit_before);
+	if (!i || pc >= m->units[i - 1].hi)
+		return NULL;
+	return dwarf_offdie(dbg, m->units[i - 1].die, die);
+}
+
+/*
+ * The source file and line of addr (a Dwfl address) from the line table,
+ * or NULL. libdwfl finds the table through .debug_aranges too: where the
+ * module has none, the unit's own table, found by its ranges.
+ */
+static const char *
+sym_src(struct sym_module *m, Dwarf_Addr addr, int *line)
+{
+	Dwfl_Line *dl = dwfl_module_getsrc(m->mod, addr);
+	Dwarf_Die unit, *cudie;
+	Dwarf_Addr bias;
+	Dwarf_Line *l;
+
+	*line = 0;
+	if (dl)
+		return dwfl_lineinfo(dl, NULL, line, NULL, NULL, NULL);
+	if (!m->nr_units)
+		return NULL;
+	cudie = sym_addrdie(m, addr, &unit, &bias);
+	l = cudie ? dwarf_getsrc_die(cudie, addr - bias) : NULL;
+	if (!l || dwarf_lineno(l, line) != 0)
+		return NULL;
+	return dwarf_linesrc(l, NULL, NULL);
+}
+
+/*
  * The inline chain at addr, with eu-addr2line -i's answer: the innermost
  * function DIE holding the address, then each function it was inlined
  * into (the concrete parents; abstract origins only give names). The
@@ -1245,9 +1384,8 @@ static void
 sym_dwarf_frames(struct symbolizer *sym, struct sym_module *m, Dwarf_Addr addr)
 {
 	Dwarf_Addr cubias, pc;
-	Dwarf_Die *cudie = dwfl_module_addrdie(m->mod, addr, &cubias);
+	Dwarf_Die unit, *cudie = sym_addrdie(m, addr, &unit, &cubias);
 	struct sym_cu *cu;
-	Dwfl_Line *dl;
 	const char *file = NULL;
 	int line = 0;
 	uint32_t fn = SYM_NO_FN;
@@ -1259,9 +1397,8 @@ sym_dwarf_frames(struct symbolizer *sym, struct sym_module *m, Dwarf_Addr addr)
 	fn = sym_cu_find(cu, pc);
 	if (fn == SYM_NO_FN)
 		return;
-	dl = sym->lines ? dwfl_module_getsrc(m->mod, addr) : NULL;
-	if (dl)
-		file = dwfl_lineinfo(dl, NULL, &line, NULL, NULL, NULL);
+	if (sym->lines)
+		file = sym_src(m, addr, &line);
 	for (; fn != SYM_NO_FN; fn = cu->fns[fn].parent) {
 		const struct sym_fn *f = sym_fn_read(sym, m, &cu->fns[fn]);
 
@@ -1460,12 +1597,11 @@ sym_lookup(struct symbolizer *sym, struct sym_module *m, uint64_t off)
 	ix = sym_elf_index(m);
 	es = elfsym_index_lookup(ix, addr);
 	if (es) {
-		Dwfl_Line *dl = sym->lines ? dwfl_module_getsrc(m->mod, addr) : NULL;
 		const char *file = NULL;
 		int line = 0;
 
-		if (dl)
-			file = dwfl_lineinfo(dl, NULL, &line, NULL, NULL, NULL);
+		if (sym->lines)
+			file = sym_src(m, addr, &line);
 		if (!file && es->bind == STB_LOCAL && sym->lines)
 			file = elfsym_file(ix, es);
 		sym_push(sym, elfsym_name(ix, es), file, line > 0 ? (unsigned)line : 0, NULL, 0);

@@ -387,6 +387,41 @@ test_inline_chain_dwarf4(void **state)
 }
 
 /*
+ * Without .debug_aranges, which Clang and rustc leave out unless asked,
+ * libdwfl finds no unit for an address: the units' own ranges do, as
+ * addr2line reads them. prog without its .debug_aranges, then built by
+ * Clang where there is one: the same inline chains and lines as addr2line.
+ */
+static void
+test_inline_chain_no_aranges(void **state)
+{
+	struct fixture *fx = *state;
+	struct strbuf cmd = STRBUF_INIT;
+	char *path, *clang;
+
+	if (!fx->pie)
+		skip();
+	path = xstrdup(tmpdir_path(&fx->td, "prog-noaranges"));
+	strbuf_addf(&cmd, "objcopy --remove-section .debug_aranges '%s' '%s' && "
+		    "! readelf -S '%s' | grep -q debug_aranges", fx->pie, path, path);
+	if (system(cmd.buf) != 0)
+		fail_msg("cannot remove .debug_aranges: %s", cmd.buf);
+	check_against_addr2line(fx, path, true);
+	check_against_addr2line(fx, path, false);
+	clang = system("clang --version >/dev/null 2>&1") == 0 ?
+		compile_here(&fx->td, "clang", "prog.c", "prog-clang", "") : NULL;
+	if (clang) {
+		strbuf_reset(&cmd);
+		strbuf_addf(&cmd, "readelf -S '%s' | grep -q debug_aranges", clang);
+		assert_int_not_equal(system(cmd.buf), 0);
+		check_against_addr2line(fx, clang, true);
+	}
+	strbuf_release(&cmd);
+	free(clang);
+	free(path);
+}
+
+/*
  * A second program, for file indices other than the main file's: outer()
  * calls twice(), inlined from a header. Both are named relatively.
  */
@@ -1219,6 +1254,7 @@ main(void)
 		cmocka_unit_test(test_summary_many),
 		cmocka_unit_test(test_cost_hint),
 		cmocka_unit_test(test_outside_function),
+		cmocka_unit_test(test_inline_chain_no_aranges),
 	};
 
 	const struct CMUnitTest prebuilt[] = {
