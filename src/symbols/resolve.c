@@ -395,7 +395,6 @@ resolve_all(struct symbols_job *job, const struct rewrite_opts *o)
 	n = job->threads > 0 ? job->threads : online_cpus();
 	for (size_t i = 0, end; i < nr; i = end) {
 		uint64_t parts = 1;
-
 		bool named = false;
 
 		for (end = i; end < nr && items[end].module == items[i].module; end++)
