@@ -770,6 +770,23 @@ struct tcache_entry {
 #define LCACHE_SIZE 4096
 #define LCACHE_KEY 96
 
+/*
+ * The frames of unnamed lines ("[unknown] (module)"), which keep their
+ * addresses: their line cache entry is one for every address of the
+ * module, and remembers the last. A hot library perf cannot name
+ * (liblzma under xz) has hundreds of addresses under that one line, and
+ * made most of the line cache's misses, each a lookup in the set's frame
+ * table. A small table of its own, by frame cache entry, slot and address,
+ * small enough to stay in the cache, catches them.
+ */
+#define AMEMO_SIZE 1024
+
+struct amemo_entry {
+	uint64_t addr;
+	uint32_t key;    /* frame cache entry * 2 + slot, UINT32_MAX: empty */
+	frame_id frame;
+};
+
 struct lcache_entry {
 	uint32_t hash32;
 	uint32_t len;       /* 0 for an empty entry */
@@ -841,6 +858,9 @@ struct perf_parser {
 	struct lcache_entry *pend_le;
 	uint32_t pend_seq, pend_slot;
 	uint64_t pend_addr;
+	struct amemo_entry *amemo; /* AMEMO_SIZE entries */
+	struct amemo_entry *pend_am; /* where flush_pending() notes an unnamed frame */
+	uint32_t pend_am_key;
 	uint32_t lcache_seq;      /* fillings of line cache entries so far */
 
 	/* recent threads, and the last header's profile */
@@ -899,6 +919,8 @@ parser_init(struct perf_parser *pp, struct profile_set *ps,
 	if (posix_memalign((void **)&pp->lcache, 64, LCACHE_SIZE * sizeof(*pp->lcache)))
 		die("out of memory");
 	memset(pp->lcache, 0, LCACHE_SIZE * sizeof(*pp->lcache));
+	pp->amemo = xmalloc(AMEMO_SIZE * sizeof(*pp->amemo));
+	memset(pp->amemo, 0xff, AMEMO_SIZE * sizeof(*pp->amemo));
 	pp->tcache = xmalloc(TCACHE_SIZE * sizeof(*pp->tcache));
 	for (size_t i = 0; i < TCACHE_SIZE; i++)
 		pp->tcache[i].id = THREAD_NONE;
@@ -916,6 +938,7 @@ parser_release(struct perf_parser *pp)
 	free(pp->fc_slots);
 	free(pp->keys);
 	free(pp->lcache);
+	free(pp->amemo);
 	free(pp->tcache);
 	free(pp->proc_frames);
 	strbuf_release(&pp->last_event);
@@ -936,11 +959,13 @@ parser_drop_caches(struct perf_parser *pp)
 	free(pp->fc_slots);
 	free(pp->keys);
 	free(pp->lcache);
+	free(pp->amemo);
 	free(pp->tcache);
 	pp->fc = NULL;
 	pp->fc_slots = NULL;
 	pp->keys = NULL;
 	pp->lcache = NULL;
+	pp->amemo = NULL;
 	pp->tcache = NULL;
 }
 
@@ -1151,6 +1176,11 @@ flush_pending(struct perf_parser *pp)
 		struct lcache_entry *le = pp->pend_le;
 
 		id = profile_set_frame(pp->ps, &pp->pend);
+		if (pp->pend_am) {
+			pp->pend_am->addr = pp->pend_addr;
+			pp->pend_am->key = pp->pend_am_key;
+			pp->pend_am->frame = id;
+		}
 		/* The entry may have been filled again by the line after. */
 		if (le && le->seq == pp->pend_seq) {
 			if (le->addr != pp->pend_addr) {
@@ -1219,6 +1249,19 @@ frame_entry_seen(struct perf_parser *pp, uint32_t idx, const char *addr_text,
 		if (le && le->addr == addr && le->frame[slot] != FRAME_NONE) {
 			pp->pend_id = le->frame[slot];
 			goto counted;
+		}
+		pp->pend_am = NULL;
+		if (le && (e->f.flags & FRAME_UNNAMED)) {
+			uint32_t key = idx * 2 + slot;
+			struct amemo_entry *am =
+				&pp->amemo[hash_pair(key, addr) & (AMEMO_SIZE - 1)];
+
+			if (am->key == key && am->addr == addr) {
+				pp->pend_id = am->frame;
+				goto counted;
+			}
+			pp->pend_am = am;
+			pp->pend_am_key = key;
 		}
 		pp->pend_id = FRAME_NONE;
 		pp->pend_le = le;

@@ -887,6 +887,72 @@ test_addr_frame_memo(void **state)
 	strbuf_release(&sb);
 }
 
+/*
+ * Unnamed lines keep their addresses under one line of text: their
+ * frames come from a table of their own (perf.c's amemo) when the line
+ * cache remembers another address. Many addresses, more than the table
+ * holds, each as a leaf and as a caller (a return address), in turns and
+ * then again: every frame is its line's, by address and place, named by
+ * the address under --addrs, and one frame per address and place.
+ */
+static void
+test_unnamed_addr_memo(void **state)
+{
+	struct import_options opts = { .symbols = SYMBOLS_RESOLVE };
+	struct strbuf sb = STRBUF_INIT, want = STRBUF_INIT;
+	enum { ADDRS = 3000 };
+
+	(void)state;
+	if (access("/bin/sh", R_OK))
+		skip();
+	for (int round = 0; round < 2; round++)
+		for (int i = 0; i < ADDRS; i++)
+			strbuf_addf(&sb,
+				    "sh 10 [000] 1.0: 1 cycles:\n\t %x [unknown] (/bin/sh)\n"
+				    "\t %x [unknown] (/bin/sh)\n\n",
+				    0x1000 + 16 * i, 0x1000 + 16 * ((i * 7 + 1) % ADDRS));
+	for (int names = 0; names < 2; names++) {
+		struct profile_set *ps;
+		struct profile *p;
+
+		opts.keep_unknown_addrs = names;
+		ps = parse_opts(sb.buf, &opts);
+		p = prof(ps, "cycles");
+		assert_int_equal(p->nr_samples, 2 * ADDRS);
+		for (size_t k = 0; k < 2 * ADDRS; k++) {
+			unsigned i = (unsigned)(k % ADDRS);
+			uint64_t at = 0x1000 + 16 * i, from = 0x1000 + 16 * ((i * 7 + 1) % ADDRS);
+			const struct frame *f = frame_at(ps, p, k, 0);
+
+			strbuf_reset(&want);
+			if (names)
+				strbuf_addf(&want, "[sh+0x%llx]", (unsigned long long)from);
+			else
+				strbuf_addstr(&want, "[sh]");
+			assert_string_equal(ps_get(ps, f->name), want.buf);
+			assert_int_equal(f->addr, from);
+			assert_int_equal(f->flags, FRAME_UNNAMED | FRAME_RETADDR);
+			f = leaf(ps, p, k);
+			strbuf_reset(&want);
+			if (names)
+				strbuf_addf(&want, "[sh+0x%llx]", (unsigned long long)at);
+			else
+				strbuf_addstr(&want, "[sh]");
+			assert_string_equal(ps_get(ps, f->name), want.buf);
+			assert_int_equal(f->addr, at);
+			assert_int_equal(f->flags, FRAME_UNNAMED);
+			if (k >= ADDRS)
+				assert_true(p->stack[k] == p->stack[k - ADDRS]);
+		}
+		/* One frame per address and place, and the process frame. */
+		assert_true(ps->nr_frames <= 2 * ADDRS + 2);
+		check_profile_set(ps);
+		profile_set_free(ps);
+	}
+	strbuf_release(&sb);
+	strbuf_release(&want);
+}
+
 /* ----------------------------------------------------------------- layout */
 
 static void
@@ -1910,6 +1976,7 @@ main(void)
 		cmocka_unit_test(test_unnamed_frames),
 		cmocka_unit_test(test_unnamed_srcline_and_symbols),
 		cmocka_unit_test(test_addr_frame_memo),
+		cmocka_unit_test(test_unnamed_addr_memo),
 		cmocka_unit_test(test_comments_crlf_and_last_sample),
 		cmocka_unit_test(test_header_ends_sample),
 		cmocka_unit_test(test_unknown_thread),
