@@ -887,6 +887,21 @@ test_addr_frame_memo(void **state)
 	strbuf_release(&sb);
 }
 
+/* f is /bin/sh's unnamed frame at addr: named by it with --addrs (names). */
+static void
+check_unnamed_sh(const struct profile_set *ps, const struct frame *f, bool names,
+		 uint64_t addr, uint32_t flags, struct strbuf *want)
+{
+	strbuf_reset(want);
+	if (names)
+		strbuf_addf(want, "[sh+0x%llx]", (unsigned long long)addr);
+	else
+		strbuf_addstr(want, "[sh]");
+	assert_string_equal(ps_get(ps, f->name), want->buf);
+	assert_int_equal(f->addr, addr);
+	assert_int_equal(f->flags, flags);
+}
+
 /*
  * Unnamed lines keep their addresses under one line of text: their
  * frames come from a table of their own (perf.c's amemo) when the line
@@ -922,25 +937,9 @@ test_unnamed_addr_memo(void **state)
 		for (size_t k = 0; k < 2 * ADDRS; k++) {
 			unsigned i = (unsigned)(k % ADDRS);
 			uint64_t at = 0x1000 + 16 * i, from = 0x1000 + 16 * ((i * 7 + 1) % ADDRS);
-			const struct frame *f = frame_at(ps, p, k, 0);
-
-			strbuf_reset(&want);
-			if (names)
-				strbuf_addf(&want, "[sh+0x%llx]", (unsigned long long)from);
-			else
-				strbuf_addstr(&want, "[sh]");
-			assert_string_equal(ps_get(ps, f->name), want.buf);
-			assert_int_equal(f->addr, from);
-			assert_int_equal(f->flags, FRAME_UNNAMED | FRAME_RETADDR);
-			f = leaf(ps, p, k);
-			strbuf_reset(&want);
-			if (names)
-				strbuf_addf(&want, "[sh+0x%llx]", (unsigned long long)at);
-			else
-				strbuf_addstr(&want, "[sh]");
-			assert_string_equal(ps_get(ps, f->name), want.buf);
-			assert_int_equal(f->addr, at);
-			assert_int_equal(f->flags, FRAME_UNNAMED);
+			check_unnamed_sh(ps, frame_at(ps, p, k, 0), names, from,
+					 FRAME_UNNAMED | FRAME_RETADDR, &want);
+			check_unnamed_sh(ps, leaf(ps, p, k), names, at, FRAME_UNNAMED, &want);
 			if (k >= ADDRS)
 				assert_true(p->stack[k] == p->stack[k - ADDRS]);
 		}
