@@ -771,21 +771,79 @@ struct tcache_entry {
 #define LCACHE_KEY 96
 
 /*
- * The frames of unnamed lines ("[unknown] (module)"), which keep their
- * addresses: their line cache entry is one for every address of the
- * module, and remembers the last. A hot library perf cannot name
- * (liblzma under xz) has hundreds of addresses under that one line, and
- * made most of the line cache's misses, each a lookup in the set's frame
- * table. A small table of its own, by frame cache entry, slot and address,
- * small enough to stay in the cache, catches them.
+ * The frames of lines that keep their addresses, by frame cache entry,
+ * slot and address, for every line the line cache cannot answer. It
+ * misses when another text took the line's slot (4,771 texts share its
+ * 4,096 slots on the 100 MB system profile), for every address of an
+ * unnamed line ("[unknown] (module)": one text, one entry, hundreds of
+ * addresses under xz's liblzma), and for a text too long for its key.
+ * Each such miss was a lookup in the set's frame table, two dependent
+ * reads in tables that the text streaming through the cache keeps
+ * evicting: 85 k of them on that profile, against 12 k distinct frames.
+ * This table keeps every frame of its range (16 bytes each), and grows.
  */
-#define AMEMO_SIZE 1024
-
-struct amemo_entry {
+struct amap_entry {
 	uint64_t addr;
 	uint32_t key;    /* frame cache entry * 2 + slot, UINT32_MAX: empty */
-	frame_id frame;
+	frame_id frame;  /* its frame (in modules: 1 if readable, else 0) */
 };
+
+struct amap {
+	struct amap_entry *e;
+	uint32_t mask, nr;
+};
+
+static void
+amap_init(struct amap *m, uint32_t size)
+{
+	m->e = xreallocarray(NULL, size, sizeof(*m->e));
+	memset(m->e, 0xff, (size_t)size * sizeof(*m->e));
+	m->mask = size - 1;
+	m->nr = 0;
+}
+
+static inline uint32_t
+amap_pos(const struct amap *m, uint32_t key, uint64_t addr)
+{
+	uint32_t i = (uint32_t)hash_pair(key, addr) & m->mask;
+
+	while (m->e[i].key != UINT32_MAX && (m->e[i].key != key || m->e[i].addr != addr))
+		i = (i + 1) & m->mask;
+	return i;
+}
+
+/* The frame at (key, addr), or FRAME_NONE. */
+static inline frame_id
+amap_get(const struct amap *m, uint32_t key, uint64_t addr)
+{
+	const struct amap_entry *e = &m->e[amap_pos(m, key, addr)];
+
+	return e->key == UINT32_MAX ? FRAME_NONE : e->frame;
+}
+
+static void
+amap_put(struct amap *m, uint32_t key, uint64_t addr, frame_id frame)
+{
+	struct amap_entry *e = &m->e[amap_pos(m, key, addr)];
+
+	if (e->key == UINT32_MAX)
+		m->nr++;
+	e->key = key;
+	e->addr = addr;
+	e->frame = frame;
+	if ((uint64_t)m->nr * 2 > (uint64_t)m->mask + 1) {
+		struct amap old = *m;
+
+		if (old.mask >= UINT32_MAX / 2)
+			die("too many frames");
+		amap_init(m, (old.mask + 1) * 2);
+		for (uint32_t i = 0; i <= old.mask; i++)
+			if (old.e[i].key != UINT32_MAX)
+				m->e[amap_pos(m, old.e[i].key, old.e[i].addr)] = old.e[i];
+		m->nr = old.nr;
+		free(old.e);
+	}
+}
 
 struct lcache_entry {
 	uint32_t hash32;
@@ -848,9 +906,9 @@ struct perf_parser {
 	 */
 	uint32_t user_frames;
 	bool header_frame;        /* the frame being read is on the header line */
-	/* the last module asked about for SYMBOLS_RESOLVE, and the answer */
-	struct strbuf last_mod;
-	bool last_mod_ok;
+	/* SYMBOLS_RESOLVE: module id -> 1 if readable, else 0 (module_resolvable()) */
+	struct amap modules;
+	struct strbuf mod_path;
 	uint32_t pend_entry;      /* its cache entry, or UINT32_MAX: use pend_id or pend */
 	frame_id pend_id;         /* its frame, from the line cache, or FRAME_NONE: use pend */
 	struct frame pend;
@@ -858,9 +916,8 @@ struct perf_parser {
 	struct lcache_entry *pend_le;
 	uint32_t pend_seq, pend_slot;
 	uint64_t pend_addr;
-	struct amemo_entry *amemo; /* AMEMO_SIZE entries */
-	struct amemo_entry *pend_am; /* where flush_pending() notes an unnamed frame */
-	uint32_t pend_am_key;
+	struct amap amap;
+	uint32_t pend_am_key;     /* the key flush_pending() notes pend's frame under, or UINT32_MAX */
 	uint32_t lcache_seq;      /* fillings of line cache entries so far */
 
 	/* recent threads, and the last header's profile */
@@ -919,14 +976,14 @@ parser_init(struct perf_parser *pp, struct profile_set *ps,
 	if (posix_memalign((void **)&pp->lcache, 64, LCACHE_SIZE * sizeof(*pp->lcache)))
 		die("out of memory");
 	memset(pp->lcache, 0, LCACHE_SIZE * sizeof(*pp->lcache));
-	pp->amemo = xmalloc(AMEMO_SIZE * sizeof(*pp->amemo));
-	memset(pp->amemo, 0xff, AMEMO_SIZE * sizeof(*pp->amemo));
+	amap_init(&pp->amap, 1024);
 	pp->tcache = xmalloc(TCACHE_SIZE * sizeof(*pp->tcache));
 	for (size_t i = 0; i < TCACHE_SIZE; i++)
 		pp->tcache[i].id = THREAD_NONE;
 	strbuf_init(&pp->last_event, 0);
 	strbuf_init(&pp->bad_excerpt, 0);
-	strbuf_init(&pp->last_mod, 0);
+	strbuf_init(&pp->mod_path, 0);
+	amap_init(&pp->modules, 64);
 	strbuf_init(&pp->name_buf, 0);
 }
 
@@ -938,12 +995,13 @@ parser_release(struct perf_parser *pp)
 	free(pp->fc_slots);
 	free(pp->keys);
 	free(pp->lcache);
-	free(pp->amemo);
+	free(pp->amap.e);
 	free(pp->tcache);
 	free(pp->proc_frames);
 	strbuf_release(&pp->last_event);
 	strbuf_release(&pp->bad_excerpt);
-	strbuf_release(&pp->last_mod);
+	strbuf_release(&pp->mod_path);
+	free(pp->modules.e);
 	strbuf_release(&pp->name_buf);
 }
 
@@ -959,13 +1017,13 @@ parser_drop_caches(struct perf_parser *pp)
 	free(pp->fc_slots);
 	free(pp->keys);
 	free(pp->lcache);
-	free(pp->amemo);
+	free(pp->amap.e);
 	free(pp->tcache);
 	pp->fc = NULL;
 	pp->fc_slots = NULL;
 	pp->keys = NULL;
 	pp->lcache = NULL;
-	pp->amemo = NULL;
+	pp->amap.e = NULL;
 	pp->tcache = NULL;
 }
 
@@ -1017,23 +1075,29 @@ module_for_addr2line(const char *m, size_t len)
 }
 
 /*
- * Is the module a readable regular file, for SYMBOLS_RESOLVE? The answer
- * for the last module asked is kept: modules come in runs.
+ * Is the module m (interned as id) a readable regular file, for
+ * SYMBOLS_RESOLVE? Each module is asked once: a stat() and an access()
+ * for every new frame cache entry cost the 100 MB system profile 4 ms.
  */
 static bool
-module_resolvable(struct perf_parser *pp, const char *m, size_t len, uint32_t flags)
+module_resolvable(struct perf_parser *pp, const char *m, size_t len, str_id id,
+		  uint32_t flags)
 {
 	struct stat st;
+	frame_id known;
+	bool ok;
 
 	if (!len || m[0] != '/' || (flags & (FRAME_KERNEL | FRAME_JIT)) || memchr(m, '\0', len))
 		return false;
-	if (pp->last_mod.len == len && !memcmp(pp->last_mod.buf, m, len))
-		return pp->last_mod_ok;
-	strbuf_setlen(&pp->last_mod, 0);
-	strbuf_add(&pp->last_mod, m, len);
-	pp->last_mod_ok = stat(pp->last_mod.buf, &st) == 0 && S_ISREG(st.st_mode) &&
-			  access(pp->last_mod.buf, R_OK) == 0;
-	return pp->last_mod_ok;
+	known = amap_get(&pp->modules, id, 0);
+	if (known != FRAME_NONE)
+		return known;
+	strbuf_setlen(&pp->mod_path, 0);
+	strbuf_add(&pp->mod_path, m, len);
+	ok = stat(pp->mod_path.buf, &st) == 0 && S_ISREG(st.st_mode) &&
+	     access(pp->mod_path.buf, R_OK) == 0;
+	amap_put(&pp->modules, id, 0, ok);
+	return ok;
 }
 
 /*
@@ -1125,7 +1189,7 @@ fcache_add(struct perf_parser *pp, const struct raw_frame *rf, uint32_t h32, uin
 		e->keep_addr = module_for_addr2line(mod, rf->mod_len);
 	else if (pp->opts->symbols == SYMBOLS_RESOLVE)
 		e->keep_addr = !(e->f.flags & FRAME_INLINED) &&
-			       module_resolvable(pp, mod, rf->mod_len, e->f.flags);
+			       module_resolvable(pp, mod, rf->mod_len, e->f.module, e->f.flags);
 
 	pp->fc_slots[pos] = id + 1;
 	if ((uint64_t)pp->fc_nr * 2 > (uint64_t)pp->fc_mask + 1)
@@ -1156,6 +1220,17 @@ fcache_get(struct perf_parser *pp, const struct raw_frame *rf)
 	return fcache_add(pp, rf, h32, pos);
 }
 
+/* Note id as line cache entry le's frame at addr, in slot. */
+static inline void
+note_frame(struct lcache_entry *le, uint64_t addr, uint32_t slot, frame_id id)
+{
+	if (le->addr != addr) {
+		le->addr = addr;
+		le->frame[0] = le->frame[1] = FRAME_NONE;
+	}
+	le->frame[slot] = id;
+}
+
 static inline void
 flush_pending(struct perf_parser *pp)
 {
@@ -1176,19 +1251,11 @@ flush_pending(struct perf_parser *pp)
 		struct lcache_entry *le = pp->pend_le;
 
 		id = profile_set_frame(pp->ps, &pp->pend);
-		if (pp->pend_am) {
-			pp->pend_am->addr = pp->pend_addr;
-			pp->pend_am->key = pp->pend_am_key;
-			pp->pend_am->frame = id;
-		}
+		if (pp->pend_am_key != UINT32_MAX)
+			amap_put(&pp->amap, pp->pend_am_key, pp->pend_addr, id);
 		/* The entry may have been filled again by the line after. */
-		if (le && le->seq == pp->pend_seq) {
-			if (le->addr != pp->pend_addr) {
-				le->addr = pp->pend_addr;
-				le->frame[0] = le->frame[1] = FRAME_NONE;
-			}
-			le->frame[pp->pend_slot] = id;
-		}
+		if (le && le->seq == pp->pend_seq)
+			note_frame(le, pp->pend_addr, pp->pend_slot, id);
 	}
 	builder_push_frame(&pp->b, id);
 }
@@ -1250,18 +1317,12 @@ frame_entry_seen(struct perf_parser *pp, uint32_t idx, const char *addr_text,
 			pp->pend_id = le->frame[slot];
 			goto counted;
 		}
-		pp->pend_am = NULL;
-		if (le && (e->f.flags & FRAME_UNNAMED)) {
-			uint32_t key = idx * 2 + slot;
-			struct amemo_entry *am =
-				&pp->amemo[hash_pair(key, addr) & (AMEMO_SIZE - 1)];
-
-			if (am->key == key && am->addr == addr) {
-				pp->pend_id = am->frame;
-				goto counted;
-			}
-			pp->pend_am = am;
-			pp->pend_am_key = key;
+		pp->pend_am_key = idx * 2 + slot;
+		pp->pend_id = amap_get(&pp->amap, pp->pend_am_key, addr);
+		if (pp->pend_id != FRAME_NONE) {
+			if (le)
+				note_frame(le, addr, slot, pp->pend_id);
+			goto counted;
 		}
 		pp->pend_id = FRAME_NONE;
 		pp->pend_le = le;

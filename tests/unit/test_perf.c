@@ -887,6 +887,50 @@ test_addr_frame_memo(void **state)
 	strbuf_release(&sb);
 }
 
+/*
+ * A text too long for the line cache's key, at two addresses in turns,
+ * between frames of a module that cannot be read: each line's frame is
+ * its own address's (perf.c's amap), and only the readable module's
+ * frames keep addresses, however the modules alternate.
+ */
+static void
+test_long_line_addrs(void **state)
+{
+	struct import_options opts = { .symbols = SYMBOLS_RESOLVE };
+	struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT;
+	struct profile_set *ps;
+	struct profile *p;
+	enum { ROUNDS = 40 };
+
+	(void)state;
+	if (access("/bin/sh", R_OK))
+		skip();
+	while (name.len < 200)
+		strbuf_addstr(&name, "long_function_name_");
+	for (int i = 0; i < ROUNDS; i++)
+		strbuf_addf(&sb,
+			    "sh 10 [000] 1.0: 1 cycles:\n\t %x %s+0x1 (/bin/sh)\n"
+			    "\t 99 lost+0x2 (/nonexistent/lib.so)\n\n",
+			    i % 2 ? 0x7f60 : 0x7f50, name.buf);
+	ps = parse_opts(sb.buf, &opts);
+	p = prof(ps, "cycles");
+	assert_int_equal(p->nr_samples, ROUNDS);
+	for (size_t k = 0; k < ROUNDS; k++) {
+		const struct frame *f = frame_at(ps, p, k, 0);
+
+		assert_leaf(ps, p, k, name.buf, 0, k % 2 ? 0x7f60 : 0x7f50);
+		assert_string_equal(ps_get(ps, f->name), "lost");
+		assert_int_equal(f->addr, 0);
+		if (k >= 2)
+			assert_true(p->stack[k] == p->stack[k - 2]);
+	}
+	assert_true(p->stack[0] != p->stack[1]);
+	check_profile_set(ps);
+	profile_set_free(ps);
+	strbuf_release(&sb);
+	strbuf_release(&name);
+}
+
 /* f is /bin/sh's unnamed frame at addr: named by it with --addrs (names). */
 static void
 check_unnamed_sh(const struct profile_set *ps, const struct frame *f, bool names,
@@ -904,9 +948,9 @@ check_unnamed_sh(const struct profile_set *ps, const struct frame *f, bool names
 
 /*
  * Unnamed lines keep their addresses under one line of text: their
- * frames come from a table of their own (perf.c's amemo) when the line
- * cache remembers another address. Many addresses, more than the table
- * holds, each as a leaf and as a caller (a return address), in turns and
+ * frames come from a table of their own (perf.c's amap) when the line
+ * cache remembers another address. Many addresses, enough that the table
+ * grows, each as a leaf and as a caller (a return address), in turns and
  * then again: every frame is its line's, by address and place, named by
  * the address under --addrs, and one frame per address and place.
  */
@@ -1976,6 +2020,7 @@ main(void)
 		cmocka_unit_test(test_unnamed_srcline_and_symbols),
 		cmocka_unit_test(test_addr_frame_memo),
 		cmocka_unit_test(test_unnamed_addr_memo),
+		cmocka_unit_test(test_long_line_addrs),
 		cmocka_unit_test(test_comments_crlf_and_last_sample),
 		cmocka_unit_test(test_header_ends_sample),
 		cmocka_unit_test(test_unknown_thread),
