@@ -122,6 +122,19 @@ int symbolizer_resolve(struct symbolizer *sym, const char *module,
 bool symbolizer_defer_to_perf(struct symbolizer *sym, const char *module);
 
 /*
+ * Could the ELF file at path tell more than its .dynsym, which perf read
+ * to name its frames? True when it has a .symtab, a .gnu_debugdata
+ * section or DWARF, when a debug file may exist where libdwfl's search
+ * looks, when debuginfod is asked, and when path cannot be read as ELF:
+ * only false is certain. Where it is false, symbolizer_defer_to_perf()
+ * holds for every module perf named a frame of, so perf's names are
+ * final there and a parser need not keep their addresses. It reads the
+ * section headers and a few access() calls; no libdw. Safe from several
+ * threads.
+ */
+bool symbols_beyond_dynsym(const char *path);
+
+/*
  * Is module still the file perf recorded? Given perf's name for the
  * function at file offset addr: 1 when an ELF symbol of that name covers
  * addr (any alias will do; one of no size covers up to the next symbol),

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tflame/bsearch.h"
 #include "tflame/clock.h"
 #include "tflame/demangle.h"
 #include "tflame/intern.h"
@@ -357,6 +358,44 @@ resolve_work(void *arg)
 }
 
 static int
+cmp_str_id(const void *a, const void *b)
+{
+	str_id x = *(const str_id *)a, y = *(const str_id *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool
+module_before(const void *elem, const void *key)
+{
+	return *(const str_id *)elem < *(const str_id *)key;
+}
+
+/*
+ * The modules perf named some frame of, sorted, *nr of them: from every
+ * frame, not only those with an address, as the parser keeps no address
+ * for a frame perf named in a module with nothing beyond .dynsym
+ * (symbols_beyond_dynsym()).
+ */
+static str_id *
+named_modules(const struct symbols_job *job, size_t *nr)
+{
+	const struct profile_set *ps = job->src;
+	str_id *mods = xreallocarray(NULL, ps->nr_frames ? ps->nr_frames : 1, sizeof(*mods));
+	size_t n = 0, kept = 0;
+
+	for (uint32_t f = 0; f < ps->nr_frames; f++)
+		if (ps->frames[f].module != STR_EMPTY && perf_named(&job->c, &ps->frames[f]))
+			mods[n++] = ps->frames[f].module;
+	qsort(mods, n, sizeof(*mods), cmp_str_id);
+	for (size_t i = 0; i < n; i++)
+		if (!kept || mods[kept - 1] != mods[i])
+			mods[kept++] = mods[i];
+	*nr = kept;
+	return mods;
+}
+
+static int
 online_cpus(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -377,7 +416,8 @@ resolve_all(struct symbols_job *job, const struct rewrite_opts *o)
 	struct resolve_run *runs = NULL;
 	struct resolve_worker *w;
 	struct resolve_pool pool;
-	size_t nr = 0, nr_runs = 0, alloc_runs = 0;
+	size_t nr = 0, nr_runs = 0, alloc_runs = 0, nr_named;
+	str_id *named;
 	int n;
 
 	for (uint32_t f = 0; f < ps->nr_frames; f++) {
@@ -392,13 +432,15 @@ resolve_all(struct symbols_job *job, const struct rewrite_opts *o)
 		nr++;
 	}
 	qsort(items, nr, sizeof(*items), cmp_item);
+	named = named_modules(job, &nr_named);
 	n = job->threads > 0 ? job->threads : online_cpus();
 	for (size_t i = 0, end; i < nr; i = end) {
 		uint64_t parts = 1;
-		bool named = false;
+		size_t nm = bsearch_first(named, nr_named, sizeof(*named), &items[i].module,
+					  module_before);
 
 		for (end = i; end < nr && items[end].module == items[i].module; end++)
-			named |= perf_named(&job->c, &ps->frames[items[end].frame]);
+			;
 		job->nr_modules++;
 		if (n > 1 && end - i >= 2 * RESOLVE_SPLIT) {
 			const char *path = ps_get(ps, items[i].module);
@@ -424,7 +466,7 @@ resolve_all(struct symbols_job *job, const struct rewrite_opts *o)
 			runs[nr_runs].nr = (uint32_t)(to - at);
 			runs[nr_runs].module_first = (uint32_t)i;
 			runs[nr_runs].module_nr = (uint32_t)(end - i);
-			runs[nr_runs].named = named;
+			runs[nr_runs].named = nm < nr_named && named[nm] == items[i].module;
 			nr_runs++;
 			at = to;
 		}
@@ -480,6 +522,7 @@ resolve_all(struct symbols_job *job, const struct rewrite_opts *o)
 	free(w);
 	free(items);
 	free(runs);
+	free(named);
 	return !cancelled(o);
 }
 

@@ -1683,6 +1683,53 @@ symbolizer_defer_to_perf(struct symbolizer *sym, const char *module)
 	return true;
 }
 
+bool
+symbols_beyond_dynsym(const char *path)
+{
+	struct strbuf link = STRBUF_INIT;
+	const unsigned char *id = NULL;
+	bool beyond = true;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx, id_len;
+	Elf *elf = NULL;
+	int fd;
+
+	if (debuginfod_wanted())
+		return true;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true;
+	elf_version(EV_CURRENT);
+	/* Read, not mapped: see elf_cost(). */
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		goto done;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)) ||
+		    sh.sh_type == SHT_SYMTAB || !strcmp(name, ".gnu_debugdata") ||
+		    !strncmp(name, ".debug_", 7) || !strncmp(name, ".zdebug_", 8))
+			goto done;
+		if (!strcmp(name, ".gnu_debuglink") && !link.len) {
+			Elf_Data *d = elf_getdata(scn, NULL);
+
+			if (!d || !d->d_size || !memchr(d->d_buf, '\0', d->d_size))
+				goto done;
+			strbuf_addstr(&link, d->d_buf);
+		}
+	}
+	id_len = elf_build_id(elf, &id);
+	beyond = debug_file_may_exist(path, link.len ? link.buf : NULL, id, id_len);
+done:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	strbuf_release(&link);
+	return beyond;
+}
+
 int
 symbolizer_name_at(struct symbolizer *sym, const char *module, uint64_t addr,
 		   const char *name)

@@ -684,6 +684,19 @@ assert_leaf(const struct profile_set *ps, const struct profile *p, size_t i,
 	assert_int_equal(f->addr, addr);
 }
 
+/* tests/data/symbols/NAME (make check sets top_srcdir); free() it. */
+static char *
+symbols_data(const char *name)
+{
+	const char *top = getenv("top_srcdir");
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!top)
+		fail_msg("top_srcdir is not set (make check sets it)");
+	strbuf_addf(&sb, "%s/tests/data/symbols/%s", top, name);
+	return strbuf_detach(&sb, NULL);
+}
+
 static void
 test_unnamed_frames(void **state)
 {
@@ -828,23 +841,23 @@ test_addr_frame_memo(void **state)
 	struct profile_set *ps;
 	struct profile *p;
 	const struct frame *f;
+	/* named frames keep addresses in a module with a .symtab */
+	char *m = symbols_data("tiny");
 	/* Enough pairs that some consecutive lines share a cache entry. */
 	enum { PAIRS = 20000 };
 
 	(void)state;
-	if (access("/bin/sh", R_OK))
-		skip();
 	/* 0: first user frame; 1: the same line as a caller; 2: again, first */
-	strbuf_addstr(&sb, "sh 10 [000] 1.0: 1 cycles:\n\t 7f10 main+0x10 (/bin/sh)\n\n"
-			   "sh 10 [000] 1.1: 1 cycles:\n\t 7f20 leaf+0x1 (/bin/sh)\n"
-			   "\t 7f10 main+0x10 (/bin/sh)\n\n"
-			   "sh 10 [000] 1.2: 1 cycles:\n\t 7f10 main+0x10 (/bin/sh)\n\n"
-			   /* 3: the same text at another address; 4: back */
-			   "sh 10 [000] 1.3: 1 cycles:\n\t 7f30 main+0x10 (/bin/sh)\n\n"
-			   "sh 10 [000] 1.4: 1 cycles:\n\t 7f10 main+0x10 (/bin/sh)\n\n"
-			   /* 5: with a srcline: perf placed it, no address to keep */
-			   "sh 10 [000] 1.5: 1 cycles:\n\t 7f10 main+0x10 (/bin/sh)\n"
-			   "  main.c:7\n\n");
+	strbuf_addf(&sb, "sh 10 [000] 1.0: 1 cycles:\n\t 7f10 main+0x10 (%s)\n\n"
+			 "sh 10 [000] 1.1: 1 cycles:\n\t 7f20 leaf+0x1 (%s)\n"
+			 "\t 7f10 main+0x10 (%s)\n\n"
+			 "sh 10 [000] 1.2: 1 cycles:\n\t 7f10 main+0x10 (%s)\n\n"
+			 /* 3: the same text at another address; 4: back */
+			 "sh 10 [000] 1.3: 1 cycles:\n\t 7f30 main+0x10 (%s)\n\n"
+			 "sh 10 [000] 1.4: 1 cycles:\n\t 7f10 main+0x10 (%s)\n\n"
+			 /* 5: with a srcline: perf placed it, no address to keep */
+			 "sh 10 [000] 1.5: 1 cycles:\n\t 7f10 main+0x10 (%s)\n"
+			 "  main.c:7\n\n", m, m, m, m, m, m, m);
 	/*
 	 * Then pairs of lines at one address under different names, and each
 	 * pair's second line again on its own: where the second line took the
@@ -853,10 +866,10 @@ test_addr_frame_memo(void **state)
 	 */
 	for (int i = 0; i < PAIRS; i++)
 		strbuf_addf(&sb,
-			    "sh 10 [000] 2.0: 1 cycles:\n\t 7f40 f%d+0x4 (/bin/sh)\n"
-			    "\t 7f40 g%d+0x4 (/bin/sh)\n\n"
-			    "sh 10 [000] 2.0: 1 cycles:\n\t 7f40 g%d+0x4 (/bin/sh)\n\n",
-			    i, i, i);
+			    "sh 10 [000] 2.0: 1 cycles:\n\t 7f40 f%d+0x4 (%s)\n"
+			    "\t 7f40 g%d+0x4 (%s)\n\n"
+			    "sh 10 [000] 2.0: 1 cycles:\n\t 7f40 g%d+0x4 (%s)\n\n",
+			    i, m, i, m, i, m);
 	ps = parse_opts(sb.buf, &opts);
 	p = prof(ps, "cycles");
 	assert_int_equal(p->nr_samples, 6 + 2 * PAIRS);
@@ -885,6 +898,7 @@ test_addr_frame_memo(void **state)
 	}
 	profile_set_free(ps);
 	strbuf_release(&sb);
+	free(m);
 }
 
 /*
@@ -900,18 +914,17 @@ test_long_line_addrs(void **state)
 	struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT;
 	struct profile_set *ps;
 	struct profile *p;
+	char *m = symbols_data("tiny");
 	enum { ROUNDS = 40 };
 
 	(void)state;
-	if (access("/bin/sh", R_OK))
-		skip();
 	while (name.len < 200)
 		strbuf_addstr(&name, "long_function_name_");
 	for (int i = 0; i < ROUNDS; i++)
 		strbuf_addf(&sb,
-			    "sh 10 [000] 1.0: 1 cycles:\n\t %x %s+0x1 (/bin/sh)\n"
+			    "sh 10 [000] 1.0: 1 cycles:\n\t %x %s+0x1 (%s)\n"
 			    "\t 99 lost+0x2 (/nonexistent/lib.so)\n\n",
-			    i % 2 ? 0x7f60 : 0x7f50, name.buf);
+			    i % 2 ? 0x7f60 : 0x7f50, name.buf, m);
 	ps = parse_opts(sb.buf, &opts);
 	p = prof(ps, "cycles");
 	assert_int_equal(p->nr_samples, ROUNDS);
@@ -929,6 +942,46 @@ test_long_line_addrs(void **state)
 	profile_set_free(ps);
 	strbuf_release(&sb);
 	strbuf_release(&name);
+	free(m);
+}
+
+/*
+ * In a module with nothing beyond .dynsym (tests/data/symbols/stripped),
+ * perf's names are final (symbols_beyond_dynsym()): the frames perf named
+ * keep no address, those it left unnamed keep theirs. In the same file
+ * with a .symtab (tiny), both keep them.
+ */
+static void
+test_dynsym_only_addrs(void **state)
+{
+	struct import_options opts = { .symbols = SYMBOLS_RESOLVE };
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	for (int symtab = 0; symtab < 2; symtab++) {
+		char *m = symbols_data(symtab ? "tiny" : "stripped");
+		struct profile_set *ps;
+		struct profile *p;
+		const struct frame *f;
+
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "t 10 [000] 1.0: 1 cycles:\n\t 1150 leaf+0x4 (%s)\n"
+				 "\t 1180 [unknown] (%s)\n\t 1190 main+0x8 (%s)\n\n", m, m, m);
+		ps = parse_opts(sb.buf, &opts);
+		p = prof(ps, "cycles");
+		assert_leaf(ps, p, 0, "leaf", 0, symtab ? 0x1150 : 0);
+		f = frame_at(ps, p, 0, 1);
+		assert_int_equal(f->addr, 0x1180);
+		assert_int_equal(f->flags, FRAME_UNNAMED | FRAME_RETADDR);
+		f = frame_at(ps, p, 0, 0);
+		assert_string_equal(ps_get(ps, f->name), "main");
+		assert_int_equal(f->addr, symtab ? 0x1190 : 0);
+		assert_int_equal(f->flags, symtab ? FRAME_RETADDR : 0);
+		check_profile_set(ps);
+		profile_set_free(ps);
+		free(m);
+	}
+	strbuf_release(&sb);
 }
 
 /* f is /bin/sh's unnamed frame at addr: named by it with --addrs (names). */
@@ -2021,6 +2074,7 @@ main(void)
 		cmocka_unit_test(test_addr_frame_memo),
 		cmocka_unit_test(test_unnamed_addr_memo),
 		cmocka_unit_test(test_long_line_addrs),
+		cmocka_unit_test(test_dynsym_only_addrs),
 		cmocka_unit_test(test_comments_crlf_and_last_sample),
 		cmocka_unit_test(test_header_ends_sample),
 		cmocka_unit_test(test_unknown_thread),

@@ -464,8 +464,27 @@ test_defer_to_perf(void **state)
 	assert_string_equal(names(ps, ps->profiles[0]->stack[1], &sb), "outer");
 	assert_string_equal(names(ps, ps->profiles[0]->stack[2], &sb), "weak_fn");
 	assert_string_equal(names(ps, ps->profiles[0]->stack[3], &sb), "_start");
-	strbuf_release(&sb);
 	profile_set_free(ps);
+
+	/*
+	 * As the parser gives such a module (symbols_beyond_dynsym() false):
+	 * the frame perf named has no address, the one it left unnamed has
+	 * one, which .dynsym could name. perf named a frame of the module, so
+	 * perf read its .dynsym: the unnamed frame stays unnamed.
+	 */
+	{
+		const struct pframe b[] = { { "outer", 0, 0 }, { NULL, 0x11c0, 0 } };
+
+		ps = profile_set_new();
+		add_sample(ps, stripped, b, 2, 1);
+		profile_set_symbolize(ps, 0, 2, NULL);
+		check_set(ps);
+		assert_int_equal(ps->nr_diags, 1);
+		assert_string_equal(ps->diags[0].msg, "symbols: 1 address not resolved");
+		assert_string_equal(names(ps, ps->profiles[0]->stack[0], &sb), "outer;[tiny]");
+		profile_set_free(ps);
+	}
+	strbuf_release(&sb);
 	free(stripped);
 }
 

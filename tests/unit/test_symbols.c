@@ -1203,7 +1203,10 @@ test_prebuilt_defer_to_perf(void **state)
 		    "cd '%s' && mkdir -p bin && cp '%s' tiny && strip --strip-debug -o bin/symtab tiny && "
 		    "objcopy --only-keep-debug tiny bin/tiny.dbg && "
 		    "objcopy --strip-all --add-gnu-debuglink=bin/tiny.dbg tiny bin/linked && "
-		    "objcopy --add-section .gnu_debugdata=tiny '%s' bin/minidebug",
+		    "objcopy --add-section .gnu_debugdata=tiny '%s' bin/minidebug && "
+		    "cp bin/tiny.dbg bin/gone.dbg && "
+		    "objcopy --strip-all --add-gnu-debuglink=bin/gone.dbg tiny bin/gone && "
+		    "rm bin/gone.dbg",
 		    dir, tiny, stripped);
 	if (system(cmd.buf) != 0)
 		fail_msg("cannot make tiny's copies: %s", cmd.buf);
@@ -1213,12 +1216,43 @@ test_prebuilt_defer_to_perf(void **state)
 		sym = symbolizer_new();
 		if (symbolizer_defer_to_perf(sym, path))
 			fail_msg("%s: deferred to perf", kept[i]);
+		if (!symbols_beyond_dynsym(path))
+			fail_msg("%s: nothing beyond .dynsym, says symbols_beyond_dynsym()", kept[i]);
 		/* Still asked: outer() by DWARF or by a table. */
 		assert_int_equal(symbolizer_resolve(sym, path, 0x11a4, &r), 1);
 		assert_string_equal(r.frames[r.nr_frames - 1].function, "outer");
 		check_sym(sym);
 		symbolizer_free(sym);
 		free(path);
+	}
+
+	/*
+	 * The parser's cheap check agrees: only stripped, and a stripped copy
+	 * whose debug link names a file that is gone, have nothing more. When
+	 * it cannot tell (no file, not ELF, debuginfod asked), it says more.
+	 */
+	{
+		char *gone = xstrdup(tmpdir_path(state, "bin/gone")), *readme = data_path("README");
+		const char *env = getenv("DEBUGINFOD_URLS");
+		char *urls = env ? xstrdup(env) : NULL;
+
+		unsetenv("DEBUGINFOD_URLS");
+		assert_false(symbols_beyond_dynsym(stripped));
+		assert_false(symbols_beyond_dynsym(gone));
+		sym = symbolizer_new();
+		assert_true(symbolizer_defer_to_perf(sym, gone));
+		symbolizer_free(sym);
+		assert_true(symbols_beyond_dynsym("/nonexistent/module"));
+		assert_true(symbols_beyond_dynsym(readme));
+		setenv("DEBUGINFOD_URLS", "http://debuginfod.invalid", 1);
+		assert_true(symbols_beyond_dynsym(stripped));
+		if (urls)
+			setenv("DEBUGINFOD_URLS", urls, 1);
+		else
+			unsetenv("DEBUGINFOD_URLS");
+		free(urls);
+		free(gone);
+		free(readme);
 	}
 
 	sym = symbolizer_new();
