@@ -18,8 +18,8 @@
 #include "tflame/input.h"
 #include "tflame/lines.h"
 #include "tflame/profile.h"
-#include "tflame/symbols.h"
 #include "tflame/strbuf.h"
+#include "tflame/symbols.h"
 #include "tflame/text.h"
 #include "tflame/xalloc.h"
 
@@ -918,7 +918,7 @@ struct perf_parser {
 	uint32_t pend_seq, pend_slot;
 	uint64_t pend_addr;
 	struct amap amap;
-	uint32_t pend_am_key;     /* the key flush_pending() notes pend's frame under, or UINT32_MAX */
+	uint32_t pend_am_key;     /* the key flush_pending() notes pend's frame under in amap */
 	uint32_t lcache_seq;      /* fillings of line cache entries so far */
 
 	/* recent threads, and the last header's profile */
@@ -1164,6 +1164,9 @@ fcache_add(struct perf_parser *pp, const struct raw_frame *rf, uint32_t h32, uin
 	memcpy(pp->keys + pp->keys_len, rf->sym, rf->sym_len);
 	memcpy(pp->keys + pp->keys_len + rf->sym_len, mod, rf->mod_len);
 
+	/* amap's keys are an entry * 2 + 1 at most, below UINT32_MAX (empty). */
+	if (pp->fc_nr >= UINT32_MAX / 2)
+		die("too many distinct frame lines");
 	ALLOC_GROW(pp->fc, pp->fc_nr, pp->fc_alloc);
 	id = pp->fc_nr++;
 	e = &pp->fc[id];
@@ -1273,8 +1276,7 @@ flush_pending(struct perf_parser *pp)
 		struct lcache_entry *le = pp->pend_le;
 
 		id = profile_set_frame(pp->ps, &pp->pend);
-		if (pp->pend_am_key != UINT32_MAX)
-			amap_put(&pp->amap, pp->pend_am_key, pp->pend_addr, id);
+		amap_put(&pp->amap, pp->pend_am_key, pp->pend_addr, id);
 		/* The entry may have been filled again by the line after. */
 		if (le && le->seq == pp->pend_seq)
 			note_frame(le, pp->pend_addr, pp->pend_slot, id);
