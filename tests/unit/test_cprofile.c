@@ -15,13 +15,7 @@ static const struct import_options default_opts;
 static char *
 data_path(const char *name)
 {
-	const char *top = getenv("top_srcdir");
-	struct strbuf sb = STRBUF_INIT;
-
-	if (!top)
-		fail_msg("top_srcdir is not set (make check sets it)");
-	strbuf_addf(&sb, "%s/tests/data/cprofile/%s", top, name);
-	return strbuf_detach(&sb, NULL);
+	return test_data_path("cprofile", name);
 }
 
 /* The bytes of a test file. */

@@ -58,13 +58,7 @@ parse_fail(const char *text, uint64_t want_line, const char *want_msg)
 static char *
 data_path(const char *name)
 {
-	const char *top = getenv("top_srcdir");
-	struct strbuf sb = STRBUF_INIT;
-
-	if (!top)
-		fail_msg("top_srcdir is not set (make check sets it)");
-	strbuf_addf(&sb, "%s/tests/data/folded/%s", top, name);
-	return strbuf_detach(&sb, NULL);
+	return test_data_path("folded", name);
 }
 
 /* Load a file through the importer, as the registry would. */

@@ -22,13 +22,7 @@
 static char *
 data_path(const char *name)
 {
-	const char *top = getenv("top_srcdir");
-	struct strbuf sb = STRBUF_INIT;
-
-	if (!top)
-		fail_msg("top_srcdir is not set (make check sets it)");
-	strbuf_addf(&sb, "%s/tests/data/perfdata/%s", top, name);
-	return strbuf_detach(&sb, NULL);
+	return test_data_path("perfdata", name);
 }
 
 static void

@@ -19,6 +19,20 @@
 
 #include "tflame/error.h"
 #include "tflame/profile.h"
+#include "tflame/strbuf.h"
+
+/* tests/data/DIR/NAME in the source tree (make check sets top_srcdir); free() it. */
+static inline char *
+test_data_path(const char *dir, const char *name)
+{
+	const char *top = getenv("top_srcdir");
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!top)
+		fail_msg("top_srcdir is not set (make check sets it)");
+	strbuf_addf(&sb, "%s/tests/data/%s/%s", top, dir, name);
+	return strbuf_detach(&sb, NULL);
+}
 
 /* Fail the test with the checker's message unless the set is consistent. */
 static inline void
