@@ -19,9 +19,12 @@
 : "${TFLAME_VALGRIND:?set TFLAME_VALGRIND to a directory for the logs}"
 supp=$(dirname "$0")/valgrind.supp
 
+# No inline frames in the reports' stacks (--read-inline-info=no): reading
+# them for every library (libc6-dbg's too) is a sixth of each process's
+# start, 0.94 s against 0.79, and make check-valgrind starts some 1,500.
 memcheck() {
 	exec valgrind --tool=memcheck --error-exitcode=99 --leak-check=full \
-		--show-leak-kinds=definite,indirect \
+		--show-leak-kinds=definite,indirect --read-inline-info=no \
 		--errors-for-leak-kinds=definite,indirect --num-callers=30 \
 		--suppressions="$supp" \
 		--log-file="$TFLAME_VALGRIND/vg.%p.log" "$@"
