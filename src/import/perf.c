@@ -785,7 +785,7 @@ struct tcache_entry {
  */
 struct amap_entry {
 	uint64_t addr;
-	uint32_t key;    /* frame cache entry * 2 + slot, UINT32_MAX: empty */
+	uint32_t key;    /* frame cache entry * 4 + amap slot, UINT32_MAX: empty */
 	frame_id frame;  /* its frame (in modules: an enum mod_use) */
 };
 
@@ -1164,8 +1164,8 @@ fcache_add(struct perf_parser *pp, const struct raw_frame *rf, uint32_t h32, uin
 	memcpy(pp->keys + pp->keys_len, rf->sym, rf->sym_len);
 	memcpy(pp->keys + pp->keys_len + rf->sym_len, mod, rf->mod_len);
 
-	/* amap's keys are an entry * 2 + 1 at most, below UINT32_MAX (empty). */
-	if (pp->fc_nr >= UINT32_MAX / 2)
+	/* amap's keys are an entry * 4 + 2 at most, below UINT32_MAX (empty). */
+	if (pp->fc_nr >= UINT32_MAX / 4)
 		die("too many distinct frame lines");
 	ALLOC_GROW(pp->fc, pp->fc_nr, pp->fc_alloc);
 	id = pp->fc_nr++;
@@ -1341,14 +1341,14 @@ frame_entry_seen(struct perf_parser *pp, uint32_t idx, const char *addr_text,
 			pp->pend_id = le->frame[slot];
 			goto counted;
 		}
-		pp->pend_am_key = idx * 2 + slot;
+		/* A header line's frame keeps no address: a slot of its own. */
+		pp->pend_am_key = idx * 4 + (pp->header_frame ? 2 : slot);
 		pp->pend_id = amap_get(&pp->amap, pp->pend_am_key, addr);
 		if (pp->pend_id != FRAME_NONE) {
 			if (le)
 				note_frame(le, addr, slot, pp->pend_id);
 			goto counted;
 		}
-		pp->pend_id = FRAME_NONE;
 		pp->pend_le = le;
 		pp->pend_seq = le ? le->seq : 0;
 		pp->pend_slot = slot;

@@ -940,6 +940,47 @@ test_long_line_addrs(void **state)
 }
 
 /*
+ * An unnamed frame on a sample's header line keeps no address for the
+ * symbolizer (it is the IP as the process saw it), only in its --addrs
+ * name; the same line at the same address as a callchain's leaf keeps
+ * it. Whichever comes first, neither takes the other's frame from
+ * perf.c's address map.
+ */
+static void
+test_header_frame_addr(void **state)
+{
+	struct import_options opts = { .symbols = SYMBOLS_RESOLVE, .keep_unknown_addrs = true };
+	struct strbuf sb = STRBUF_INIT;
+	char *m = test_data_path("symbols", "tiny");
+
+	(void)state;
+	for (int chain_first = 0; chain_first < 2; chain_first++) {
+		struct profile_set *ps;
+		struct profile *p;
+		size_t head = chain_first ? 1 : 0, chain = chain_first ? 0 : 1;
+
+		strbuf_reset(&sb);
+		for (int i = 0; i < 2; i++) {
+			if ((i == 0) == !chain_first)
+				strbuf_addf(&sb, "t 10 [000] 1.0: 1 cycles:  7f10 [unknown] (%s)\n\n",
+					    m);
+			else
+				strbuf_addf(&sb, "t 10 [000] 1.0: 1 cycles:\n\t 7f10 [unknown] (%s)\n\n",
+					    m);
+		}
+		ps = parse_opts(sb.buf, &opts);
+		p = prof(ps, "cycles");
+		assert_int_equal(p->nr_samples, 2);
+		assert_leaf(ps, p, head, "[tiny+0x7f10]", FRAME_UNNAMED, 0);
+		assert_leaf(ps, p, chain, "[tiny+0x7f10]", FRAME_UNNAMED, 0x7f10);
+		check_profile_set(ps);
+		profile_set_free(ps);
+	}
+	strbuf_release(&sb);
+	free(m);
+}
+
+/*
  * In a module with nothing beyond .dynsym (tests/data/symbols/stripped),
  * perf's names are final (symbols_beyond_dynsym()): the frames perf named
  * keep no address, those it left unnamed keep theirs. In the same file
@@ -2069,6 +2110,7 @@ main(void)
 		cmocka_unit_test(test_unnamed_addr_memo),
 		cmocka_unit_test(test_long_line_addrs),
 		cmocka_unit_test(test_dynsym_only_addrs),
+		cmocka_unit_test(test_header_frame_addr),
 		cmocka_unit_test(test_comments_crlf_and_last_sample),
 		cmocka_unit_test(test_header_ends_sample),
 		cmocka_unit_test(test_unknown_thread),
