@@ -130,6 +130,7 @@ load_worker(void *arg)
 {
 	struct load_job *job = arg;
 
+	xheap_huge_pages();
 	job->ret = import_file(job->path, job->format, &job->opts, &job->ps, &job->err);
 	atomic_store(&job->done, 1);
 	if (job->wake[1] >= 0 && write(job->wake[1], "", 1) < 0) {

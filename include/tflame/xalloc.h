@@ -62,6 +62,12 @@ void *xmalloc_huge(size_t n, size_t size, size_t least);
  */
 void *xgrow_pages(void *ptr, size_t old, size_t nmemb, size_t size);
 void xfree_pages(void *ptr, size_t nmemb, size_t size);
+/*
+ * Ask for transparent huge pages in the malloc() heap the calling thread
+ * allocates from (see xalloc.c): once at the start of the program and of
+ * each thread that allocates much. Cheap when the heap was advised before.
+ */
+void xheap_huge_pages(void);
 /* Bytes mapped by xgrow_pages() and not freed yet, for the benchmarks. */
 size_t xpages_held(void);
 char *xstrdup(const char *s);

@@ -1105,6 +1105,7 @@ map_work_run(void *arg)
 	struct map_work *w = arg;
 	size_t k;
 
+	xheap_huge_pages();
 	while ((k = atomic_fetch_add_explicit(&w->next, 1, memory_order_relaxed)) < w->nr_pieces)
 		map_piece_run(w, &w->pieces[k]);
 	return NULL;

@@ -2232,6 +2232,7 @@ load_worker(void *arg)
 	struct perf_load *ld = arg;
 	int i;
 
+	xheap_huge_pages();
 	while ((i = atomic_fetch_add(&ld->next_job, 1)) < ld->njobs) {
 		job_parse(ld, &ld->jobs[i]);
 		merge_ready(ld);

@@ -315,6 +315,7 @@ resolve_work(void *arg)
 	const struct rewrite_opts *o = pool->o;
 	uint64_t pending = 0;
 
+	xheap_huge_pages();
 	for (;;) {
 		size_t r = atomic_fetch_add(&pool->next, 1);
 		const struct resolve_item *items;

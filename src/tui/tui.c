@@ -2112,6 +2112,7 @@ symbols_worker(void *arg)
 	struct rewrite_opts o = { .done = &sym->done, .total = &sym->total,
 				  .cancel = &sym->cancel };
 
+	xheap_huge_pages();
 	for (double waited = 0; waited < sym->delay && !atomic_load(&sym->cancel); waited += 0.01)
 		nanosleep(&(struct timespec){ 0, 10000000L }, NULL);
 	sym->ok = symbols_job_run(sym->job, &o);

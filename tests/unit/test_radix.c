@@ -1,10 +1,13 @@
-/* The radix sort of radix.h and xmalloc_huge(). */
+/* The radix sort of radix.h, xmalloc_huge() and xheap_huge_pages(). */
 #include "config.h"
 
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,6 +181,110 @@ test_malloc_huge(void **state)
 	free(a);
 }
 
+/*
+ * THPeligible of the mapping holding p in /proc/self/smaps: 1 or 0, or -1
+ * when smaps does not tell (no /proc, an old kernel).
+ */
+static int
+thp_eligible(const void *p)
+{
+	FILE *f = fopen("/proc/self/smaps", "re");
+	char line[512];
+	bool in = false;
+	int v = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long a, b;
+
+		/* A mapping's first line; its fields ("Size:", ...) do not scan so. */
+		if (sscanf(line, "%lx-%lx", &a, &b) == 2)
+			in = a <= (uintptr_t)p && (uintptr_t)p < b;
+		else if (in && sscanf(line, "THPeligible: %d", &v) == 1)
+			break;
+	}
+	fclose(f);
+	return v;
+}
+
+/* Does the kernel hand out huge pages where asked (THP "madvise")? */
+static bool
+thp_madvise_mode(void)
+{
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "re");
+	char line[128] = "";
+	bool yes;
+
+	if (!f)
+		return false;
+	yes = fgets(line, sizeof(line), f) && strstr(line, "[madvise]");
+	fclose(f);
+	return yes;
+}
+
+/* Is malloc() valgrind's (its preloaded library mapped), not libc's? */
+static bool
+under_valgrind(void)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[512];
+	bool found = false;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = strstr(line, "vgpreload") != NULL;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+static void *
+heap_in_thread(void *arg)
+{
+	int *eligible = arg;
+	void *p;
+
+	xheap_huge_pages();
+	p = malloc(100);
+	*eligible = thp_eligible(p);
+	free(p);
+	return NULL;
+}
+
+/*
+ * A thread's malloc() heap is advised: with THP only where asked, the
+ * heap of a thread that did not ask is not eligible, and is once it did,
+ * in a thread of its own and in the next one, which takes the same heap.
+ * The sanitizers' allocator is left alone (xalloc.c), and valgrind's is
+ * not malloc()'s heaps.
+ */
+static void
+test_heap_huge_pages(void **state)
+{
+	pthread_t t;
+	int eligible = -1;
+
+	(void)state;
+#if defined(__SANITIZE_ADDRESS__)
+	skip();
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+	skip();
+#endif
+#endif
+	if (!thp_madvise_mode() || under_valgrind())
+		skip();
+	for (int i = 0; i < 2; i++) {
+		/* The second thread takes the first one's heap: advised already. */
+		eligible = -1;
+		assert_int_equal(pthread_create(&t, NULL, heap_in_thread, &eligible), 0);
+		assert_int_equal(pthread_join(t, NULL), 0);
+		if (eligible < 0)
+			skip();
+		assert_int_equal(eligible, 1);
+	}
+}
+
 int
 main(void)
 {
@@ -187,6 +294,7 @@ main(void)
 		cmocka_unit_test(test_radix_equal),
 		cmocka_unit_test(test_radix_values),
 		cmocka_unit_test(test_malloc_huge),
+		cmocka_unit_test(test_heap_huge_pages),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
