@@ -64,6 +64,8 @@ main(int argc, char **argv)
 	bool *half;
 	double ms[RUNS], t0;
 
+	/* malloc()'s heaps in huge pages, as tflame's main() has them */
+	xheap_huge_pages();
 	if (argc != 3)
 		die("usage: %s BASE NEW", argv[0]);
 	t0 = now_ms();

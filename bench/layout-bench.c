@@ -164,6 +164,8 @@ main(int argc, char **argv)
 	uint64_t total;
 	uint32_t nodes = 0, mid;
 
+	/* malloc()'s heaps in huge pages, as tflame's main() has them */
+	xheap_huge_pages();
 	t0 = now_ms();
 	ps = argc > 1 ? bench_load(argv[1]) : generate();
 	p = ps->profiles[0];

@@ -750,6 +750,8 @@ main(int argc, char **argv)
 {
 	bool issue = false;
 
+	/* malloc()'s heaps in huge pages, as tflame's main() has them */
+	xheap_huge_pages();
 	for (; argc > 1 && !strncmp(argv[1], "--", 2); argc--, argv++) {
 		if (!strcmp(argv[1], "--split"))
 			split = true;

@@ -183,6 +183,8 @@ main(int argc, char **argv)
 	size_t lanes_mem, mem;
 	uint64_t nr_samples;
 
+	/* malloc()'s heaps in huge pages, as tflame's main() has them */
+	xheap_huge_pages();
 	t0 = now_ms();
 	ps = argc > 1 ? bench_load(argv[1]) : generate();
 	p = ps->profiles[0];
