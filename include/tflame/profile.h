@@ -219,6 +219,11 @@ struct profile_set {
 	uint32_t nr_stacks, alloc_stacks;
 	struct stack_children kids;
 	/*
+	 * Not 0: the stacks from this id on are not in kids yet
+	 * (profile_set_defer_links()).
+	 */
+	stack_id unlinked_from;
+	/*
 	 * Loose stacks (profile_set_merge_loose()): stacks of another set
 	 * appended without being interned, loose[i] being stack nr_stacks + i
 	 * (its parent and frame ids are this set's). Between that merge and
@@ -492,9 +497,16 @@ void profile_set_reserve_stacks(struct profile_set *ps, uint32_t n);
  * no two stacks alike, nor alike one ps had; profile_set_link_stacks()
  * then makes the stacks from first on findable and sets their depths.
  * Between the two calls the set is for the caller only.
+ *
+ * profile_set_defer_links() sets only the depths, for a set that is
+ * walked but seldom added to (the group by process: its lists and table
+ * would be a tenth of its build and a quarter of its fresh memory): the
+ * stacks from first on are linked by the next profile_set_stack() on
+ * ps, and profile_set_find_stack() must not be asked before (a BUG).
  */
 stack_id profile_set_add_stacks(struct profile_set *ps, uint32_t n);
 void profile_set_link_stacks(struct profile_set *ps, stack_id first);
+void profile_set_defer_links(struct profile_set *ps, stack_id first);
 
 /*
  * Empty the stack trie of ps back to STACK_ROOT, keeping its memory, for

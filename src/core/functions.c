@@ -383,37 +383,82 @@ stack_weights(const struct profile_set *ps, const struct profile *p,
  * outermost nodes, and subtree weights come from one backward pass, since
  * parents precede children.
  */
+/*
+ * The children of a set's stacks, for a walk: the set's own links, or,
+ * where they are deferred (profile_set_defer_links()), lists made here
+ * from the parents, 8 bytes a stack for the walk's time.
+ */
+struct kids_walk {
+	const struct profile_set *ps;
+	stack_id *first, *next; /* NULL: the set's links */
+};
+
+static void
+kids_walk_init(struct kids_walk *kw, const struct profile_set *ps)
+{
+	kw->ps = ps;
+	kw->first = kw->next = NULL;
+	if (!ps->unlinked_from)
+		return;
+	kw->first = xmalloc(sizeof(*kw->first) * ((size_t)ps->nr_stacks + 1));
+	kw->next = xmalloc(sizeof(*kw->next) * ((size_t)ps->nr_stacks + 1));
+	for (stack_id s = 0; s < ps->nr_stacks; s++)
+		kw->first[s] = STACK_ROOT;
+	for (stack_id s = ps->nr_stacks; s-- > 1;) {
+		stack_id p = ps->stacks[s].parent;
+
+		kw->next[s] = kw->first[p];
+		kw->first[p] = s;
+	}
+}
+
+static inline stack_id
+kids_first(const struct kids_walk *kw, stack_id s)
+{
+	return kw->first ? kw->first[s] : ps_first_child(kw->ps, s);
+}
+
+static inline stack_id
+kids_next(const struct kids_walk *kw, stack_id s)
+{
+	return kw->next ? kw->next[s] : ps_next_sibling(kw->ps, s);
+}
+
 void
 func_table_mark_outermost(struct func_table *ft, const struct profile_set *ps)
 {
 	size_t n = ps->nr_stacks;
 	uint32_t *on_path = xcalloc(ft->nr_funcs + 1, sizeof(*on_path));
+	struct kids_walk kw;
 	stack_id s;
 
 	free(ft->outermost);
 	ft->outermost = xcalloc(n / 64 + 1, sizeof(*ft->outermost));
 	ft->nr_marked = (uint32_t)n;
-	s = ps_first_child(ps, STACK_ROOT);
+	kids_walk_init(&kw, ps);
+	s = kids_first(&kw, STACK_ROOT);
 	while (s != STACK_ROOT) {
 		func_id fn = ft->frame_func[ps->stacks[s].frame];
 
 		if (!on_path[fn])
 			ft->outermost[s >> 6] |= (uint64_t)1 << (s & 63);
 		on_path[fn]++;
-		if (ps_first_child(ps, s) != STACK_ROOT) {
-			s = ps_first_child(ps, s);
+		if (kids_first(&kw, s) != STACK_ROOT) {
+			s = kids_first(&kw, s);
 			continue;
 		}
 		/* Leave s, and every ancestor whose children are all done. */
 		while (s != STACK_ROOT) {
 			on_path[ft->frame_func[ps->stacks[s].frame]]--;
-			if (ps_next_sibling(ps, s) != STACK_ROOT) {
-				s = ps_next_sibling(ps, s);
+			if (kids_next(&kw, s) != STACK_ROOT) {
+				s = kids_next(&kw, s);
 				break;
 			}
 			s = ps->stacks[s].parent;
 		}
 	}
+	free(kw.first);
+	free(kw.next);
 	free(on_path);
 }
 

@@ -352,6 +352,8 @@ profile_set_find_stack(const struct profile_set *ps, stack_id parent, frame_id f
 
 	if (ps->nr_loose)
 		BUG("looking a stack up in a set with loose stacks");
+	if (ps->unlinked_from)
+		BUG("looking a stack up in a set whose links are deferred");
 	return stack_lookup(ps, parent, frame, &n);
 }
 
@@ -428,7 +430,16 @@ void
 profile_set_link_stacks(struct profile_set *ps, stack_id first)
 {
 	/* Per stack, its children so far (up to busy); UINT8_MAX: not counted yet. */
-	uint8_t *nr_kids = xmalloc((size_t)ps->nr_stacks + 1);
+	uint8_t *nr_kids;
+
+	if (ps->unlinked_from) {
+		/* Deferred ones first, with these. */
+		if (ps->unlinked_from > first)
+			BUG("linking stacks from %u, deferred from %u", first, ps->unlinked_from);
+		first = ps->unlinked_from;
+		ps->unlinked_from = 0;
+	}
+	nr_kids = xmalloc((size_t)ps->nr_stacks + 1);
 
 	memset(nr_kids, UINT8_MAX, first);
 	memset(nr_kids + first, 0, ps->nr_stacks - first);
@@ -448,11 +459,29 @@ profile_set_link_stacks(struct profile_set *ps, stack_id first)
 	free(nr_kids);
 }
 
+void
+profile_set_defer_links(struct profile_set *ps, stack_id first)
+{
+	if (!first)
+		BUG("deferring the root's links");
+	for (stack_id s = first; s < ps->nr_stacks; s++) {
+		stack_id parent = ps->stacks[s].parent;
+
+		if (parent >= s)
+			BUG("stack %u under stack %u, made after it", s, parent);
+		ps->stacks[s].depth = ps->stacks[parent].depth + 1;
+	}
+	if (!ps->unlinked_from && first < ps->nr_stacks)
+		ps->unlinked_from = first;
+}
+
 stack_id
 profile_set_stack(struct profile_set *ps, stack_id parent, frame_id frame)
 {
 	if (ps->nr_loose)
 		BUG("adding a stack to a set with loose stacks");
+	if (ps->unlinked_from)
+		profile_set_link_stacks(ps, ps->unlinked_from);
 	return stack_get(ps, parent, frame);
 }
 
@@ -462,6 +491,7 @@ profile_set_clear_stacks(struct profile_set *ps)
 	if (ps->nr_srcs > 1 || ps->nr_loose)
 		BUG("clearing the stacks of a set with source positions or loose stacks");
 	ps->nr_stacks = 1;
+	ps->unlinked_from = 0;
 	ps->kids.link[STACK_ROOT].first = STACK_ROOT;
 	memset(ps->kids.hub_slots, 0, sizeof(*ps->kids.hub_slots) * ((size_t)ps->kids.hub_mask + 1));
 	ps->kids.nr_hub = 0;
@@ -473,6 +503,7 @@ profile_set_swap_stacks(struct profile_set *ps, struct profile_set *view)
 	struct stack_node *stacks = ps->stacks;
 	uint32_t nr = ps->nr_stacks, alloc = ps->alloc_stacks;
 	struct stack_children kids = ps->kids;
+	stack_id unlinked = ps->unlinked_from;
 
 	if (view->frames != ps->frames)
 		BUG("swapping the stacks of a set and a view of another");
@@ -482,10 +513,12 @@ profile_set_swap_stacks(struct profile_set *ps, struct profile_set *view)
 	ps->nr_stacks = view->nr_stacks;
 	ps->alloc_stacks = view->alloc_stacks;
 	ps->kids = view->kids;
+	ps->unlinked_from = view->unlinked_from;
 	view->stacks = stacks;
 	view->nr_stacks = nr;
 	view->alloc_stacks = alloc;
 	view->kids = kids;
+	view->unlinked_from = unlinked;
 	/* Positions name stacks: they meant the old ones. */
 	for (size_t i = 0; i < ps->nr_profiles; i++) {
 		free(ps->profiles[i]->src);
@@ -1834,8 +1867,10 @@ check_children(const struct profile_set *ps, struct tf_error *err)
 {
 	const struct stack_link *link = ps->kids.link;
 	uint64_t listed = 0, hub = 0;
+	/* Stacks whose links are deferred are in no list yet. */
+	uint32_t linked = ps->unlinked_from ? ps->unlinked_from : ps->nr_stacks;
 
-	for (uint32_t p = 0; p < ps->nr_stacks; p++) {
+	for (uint32_t p = 0; p < linked; p++) {
 		bool busy = link[p].first & STACK_BUSY;
 		uint32_t n = 0;
 
@@ -1843,7 +1878,7 @@ check_children(const struct profile_set *ps, struct tf_error *err)
 			return tf_error_set(err, "stack %u: links name frame %u, not %u", p,
 					    link[p].frame, ps->stacks[p].frame);
 		for (stack_id s = link[p].first & ~STACK_BUSY; s != STACK_ROOT; s = link[s].next) {
-			if (s >= ps->nr_stacks || ps->stacks[s].parent != p || ++n > ps->nr_stacks)
+			if (s >= linked || ps->stacks[s].parent != p || ++n > ps->nr_stacks)
 				return tf_error_set(err, "stack %u: child list broken at %u", p, s);
 		}
 		if (busy != (n > STACK_WALK))
@@ -1853,9 +1888,9 @@ check_children(const struct profile_set *ps, struct tf_error *err)
 		if (busy)
 			hub += n;
 	}
-	if (listed != ps->nr_stacks - 1)
+	if (listed != linked - 1)
 		return tf_error_set(err, "%" PRIu64 " stacks listed as children of %u", listed,
-				    ps->nr_stacks - 1);
+				    linked - 1);
 	if (hub != ps->kids.nr_hub)
 		return tf_error_set(err, "%u stacks in the table of busy stacks' children, not %"
 				    PRIu64, ps->kids.nr_hub, hub);
@@ -1904,10 +1939,13 @@ profile_set_check(const struct profile_set *ps, struct tf_error *err)
 			return tf_error_set(err, "stack %u: depth %u under parent of depth %u",
 					    i, n->depth, ps->stacks[n->parent].depth);
 	}
+	if (ps->unlinked_from >= ps->nr_stacks)
+		return tf_error_set(err, "links deferred from stack %u of %u", ps->unlinked_from,
+				    ps->nr_stacks);
 	/* The lists first: a lookup would walk a broken one for ever. */
 	if (check_children(ps, err))
 		return -1;
-	for (uint32_t i = 1; i < ps->nr_stacks; i++)
+	for (uint32_t i = 1; i < (ps->unlinked_from ? ps->unlinked_from : ps->nr_stacks); i++)
 		if (stack_lookup(ps, ps->stacks[i].parent, ps->stacks[i].frame, &walked) != i)
 			return tf_error_set(err, "stack %u: interned twice or not findable", i);
 	if (ps->nr_srcs < 1 || ps->srcs[0].parent != SRC_ROOT || ps->srcs[0].stack != STACK_ROOT)

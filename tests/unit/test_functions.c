@@ -333,6 +333,61 @@ test_outermost_marks(void **state)
 }
 
 /*
+ * A set whose links are deferred (profile_set_defer_links(), as the group
+ * by process's) is marked as the same stacks linked are: the walk makes
+ * its own lists from the parents.
+ */
+static void
+test_outermost_marks_deferred_links(void **state)
+{
+	struct fixture fx;
+	struct profile_set v;
+	struct func_table walked, linked;
+	stack_id first;
+
+	(void)state;
+	setup(&fx);
+	add(fx.ps, fx.p, "a;b;a;c", 1, 1);
+	add(fx.ps, fx.p, "a;c;c", 1, 1);
+	add(fx.ps, fx.p, "b;a;b", 1, 1);
+	add(fx.ps, fx.p, "c", 1, 1);
+	/* The same stacks in bulk, in a view whose links wait. */
+	profile_set_view_init(&v, fx.ps);
+	first = profile_set_add_stacks(&v, fx.ps->nr_stacks - 1);
+	for (stack_id s = 1; s < fx.ps->nr_stacks; s++) {
+		v.stacks[first + s - 1].parent = fx.ps->stacks[s].parent
+							 ? first + fx.ps->stacks[s].parent - 1
+							 : STACK_ROOT;
+		v.stacks[first + s - 1].frame = fx.ps->stacks[s].frame;
+	}
+	profile_set_defer_links(&v, first);
+	assert_int_equal(v.unlinked_from, first);
+	check_profile_set(&v);
+	func_table_init(&walked, fx.ps);
+	func_table_init(&linked, fx.ps);
+	func_table_mark_outermost(&walked, &v);
+	func_table_mark_outermost(&linked, fx.ps);
+	for (stack_id s = 1; s < fx.ps->nr_stacks; s++)
+		assert_int_equal(func_table_outermost(&walked, first + s - 1),
+				 func_table_outermost(&linked, s));
+	/* a;b;a: the inner a is not outermost. */
+	assert_false(func_table_outermost(&linked, test_stack(fx.ps, "a;b;a")));
+	/* Linked, the view is marked the same again. */
+	profile_set_link_stacks(&v, first);
+	assert_int_equal(v.unlinked_from, 0);
+	check_profile_set(&v);
+	free(linked.outermost);
+	linked.outermost = NULL;
+	func_table_mark_outermost(&linked, &v);
+	assert_memory_equal(linked.outermost, walked.outermost,
+			    sizeof(*walked.outermost) * (v.nr_stacks / 64 + 1));
+	func_table_release(&walked);
+	func_table_release(&linked);
+	profile_set_view_release(&v);
+	release(&fx);
+}
+
+/*
  * A process frame (FRAME_PROCESS) and a function of the same name and
  * module are two functions: the table tells them apart by kind, and the
  * check catches a table that mixes them up.
@@ -516,6 +571,7 @@ main(void)
 		cmocka_unit_test(test_deep_stack_no_recursion),
 		cmocka_unit_test(test_stack_links),
 		cmocka_unit_test(test_outermost_marks),
+		cmocka_unit_test(test_outermost_marks_deferred_links),
 		cmocka_unit_test(test_process_is_its_own_function),
 		cmocka_unit_test(test_extend_as_fresh),
 	};

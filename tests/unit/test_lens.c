@@ -1111,6 +1111,8 @@ test_by_process(void **state)
 	setup_procs(&m);
 	assert_true(model_set_by_process(&m, true));
 	assert_false(model_set_by_process(&m, true));
+	/* The group's stacks are walked, never looked up: not linked. */
+	assert_int_equal(m.lens.group.set.unlinked_from, 1);
 	/* Each stack under its process, comm-PID; the two threads of xz together. */
 	got = folded(&m);
 	assert_string_equal(got, PROCS_GROUPED);

@@ -1461,6 +1461,54 @@ test_find_stack(void **state)
 }
 
 /*
+ * Stacks added in bulk with their links deferred: depths set, the set
+ * checks (the deferred ones in no list), and the next profile_set_stack()
+ * links them first, finding the ones made, in bulk or before.
+ */
+static void
+test_add_stacks_deferred(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	stack_id ab = test_stack(ps, "a;b"), a = ps->stacks[ab].parent, first;
+	frame_id fr[12];
+	struct frame f = { 0 };
+
+	(void)state;
+	for (int i = 0; i < 12; i++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "n%d", i);
+		f.name = ps_str(ps, name, strlen(name));
+		fr[i] = profile_set_frame(ps, &f);
+	}
+	first = profile_set_add_stacks(ps, 13);
+	for (int i = 0; i < 12; i++) {
+		ps->stacks[first + i].parent = a;
+		ps->stacks[first + i].frame = fr[i];
+	}
+	ps->stacks[first + 12].parent = first;
+	ps->stacks[first + 12].frame = fr[1];
+	profile_set_defer_links(ps, first);
+	assert_int_equal(ps->unlinked_from, first);
+	for (int i = 0; i < 12; i++)
+		assert_int_equal(ps->stacks[first + i].depth, 2);
+	assert_int_equal(ps->stacks[first + 12].depth, 3);
+	check_profile_set(ps);
+	/* Not yet a's children: a still has one, b. */
+	assert_int_equal(ps_first_child(ps, a), ab);
+	assert_int_equal(ps_next_sibling(ps, ab), STACK_ROOT);
+	/* Adding links them, and finds them. */
+	assert_int_equal(profile_set_stack(ps, a, fr[11]), first + 11);
+	assert_int_equal(ps->unlinked_from, 0);
+	assert_int_equal(profile_set_find_stack(ps, first, fr[1]), first + 12);
+	assert_int_equal(profile_set_find_stack(ps, a, ps->stacks[ab].frame), ab);
+	assert_int_equal(profile_set_stack(ps, first + 12, fr[2]), first + 13);
+	assert_int_equal(ps->stacks[first + 13].depth, 4);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
+/*
  * Stacks added in bulk and linked after: found as profile_set_stack()
  * would make them, under a parent of before (a child already there) and
  * under one that turns busy on the way, with depths; the set checks.
@@ -1519,6 +1567,7 @@ main(void)
 		cmocka_unit_test(test_big_sample_arrays_keep_samples),
 		cmocka_unit_test(test_find_stack),
 		cmocka_unit_test(test_add_stacks),
+		cmocka_unit_test(test_add_stacks_deferred),
 		cmocka_unit_test(test_frames_interned_on_identity),
 		cmocka_unit_test(test_stacks_share_prefixes),
 		cmocka_unit_test(test_many_stacks_grow_tables),
