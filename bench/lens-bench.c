@@ -446,13 +446,16 @@ lens_work(struct model *m)
 		       bench_faults() - f3);
 }
 
-/* Bytes malloc() has handed out, big blocks (mmap()ed) included, and xgrow_pages()'s. */
+/*
+ * Bytes malloc() has handed out, big blocks (mmap()ed) included, and
+ * xgrow_pages()'s, those it keeps for the next included.
+ */
 static size_t
 heap_bytes(void)
 {
 	struct mallinfo2 mi = mallinfo2();
 
-	return mi.uordblks + mi.hblkhd + xpages_held();
+	return mi.uordblks + mi.hblkhd + xpages_held() + xpages_pooled();
 }
 
 /* Check the model after a change, as the tests do: the bench measures correct code only. */

@@ -57,7 +57,8 @@ void *xmalloc_huge(size_t n, size_t size, size_t least);
  * (0 with ptr NULL: a new one). From 4 MiB on, it is mapped pages of its
  * own, 2 MiB-aligned in transparent huge pages, and growing moves them
  * by mremap(), contents and all, without touching them: only the new
- * end is fresh memory. Under that, xreallocarray(). Free it with
+ * end is fresh memory, or pages xfree_pages() let go before, with what
+ * they held (never zeroed). Under that, xreallocarray(). Free it with
  * xfree_pages() and the room it has, never with free().
  */
 void *xgrow_pages(void *ptr, size_t old, size_t nmemb, size_t size);
@@ -70,6 +71,11 @@ void xfree_pages(void *ptr, size_t nmemb, size_t size);
 void xheap_huge_pages(void);
 /* Bytes mapped by xgrow_pages() and not freed yet, for the benchmarks. */
 size_t xpages_held(void);
+/*
+ * Bytes xfree_pages() let go and keeps for the next xgrow_pages() (see
+ * xalloc.c): still the process's memory.
+ */
+size_t xpages_pooled(void);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 /* xmalloc()/memcpy() of exactly n bytes. */

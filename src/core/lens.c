@@ -1338,7 +1338,9 @@ group_build(struct lens *l, struct profile_set *ps)
 		free(r);
 	}
 
-	gp.at = xcalloc((size_t)ps->nr_stacks + 1, sizeof(*gp.at));
+	/* Scratch in pages of its own, which the group's tree takes after it. */
+	gp.at = xgrow_pages(NULL, 0, (size_t)ps->nr_stacks + 1, sizeof(*gp.at));
+	memset(gp.at, 0, sizeof(*gp.at) * ((size_t)ps->nr_stacks + 1));
 	if (gp.marks) {
 		gp.out_marks = xcalloc((size_t)ps->nr_stacks / 64 + 2, sizeof(*gp.out_marks));
 		gp.proc_frames = xcalloc((size_t)ps->nr_frames / 8 + 1, 1);
@@ -1386,7 +1388,7 @@ group_build(struct lens *l, struct profile_set *ps)
 	}
 	free(gp.runs);
 	free(gp.first);
-	free(gp.at);
+	xfree_pages(gp.at, (size_t)ps->nr_stacks + 1, sizeof(*gp.at));
 	free(gp.proc_frames);
 	free(of_thread);
 	free(proc_frame);

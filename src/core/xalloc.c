@@ -241,6 +241,79 @@ pages_reserve(size_t bytes)
 	return (void *)a;
 }
 
+/*
+ * Pages let go by xfree_pages(), kept mapped for the next block or growth
+ * of xgrow_pages(), up to POOL_CAP bytes. On this kind of virtual machine,
+ * memory given back to the kernel goes back to the host within seconds,
+ * and a fresh page costs its first touch about 2 ms a MiB in huge pages
+ * (3 in 4 KiB ones), where a page of ours moved by mremap() costs nothing
+ * to touch again: so the scratch of one pass is the next one's room, as
+ * the group by process's per-stack scratch becomes its call tree's new
+ * nodes. Whole huge pages, 2 MiB-aligned, so that they move as such.
+ */
+#define POOL_CAP ((size_t)128 << 20)
+#define POOL_MAX 32
+
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pool_range {
+	uintptr_t at;
+	size_t bytes;
+} pool[POOL_MAX];
+static size_t nr_pool, pool_bytes;
+
+size_t
+xpages_pooled(void)
+{
+	size_t n;
+
+	pthread_mutex_lock(&pool_lock);
+	n = pool_bytes;
+	pthread_mutex_unlock(&pool_lock);
+	return n;
+}
+
+/* Keep the pages [p, p + bytes) in the pool, or unmap them when it is full. */
+static void
+pool_put(void *p, size_t bytes)
+{
+	pthread_mutex_lock(&pool_lock);
+	if (nr_pool < POOL_MAX && pool_bytes + bytes <= POOL_CAP) {
+		pool[nr_pool++] = (struct pool_range){ (uintptr_t)p, bytes };
+		pool_bytes += bytes;
+		p = NULL;
+	}
+	pthread_mutex_unlock(&pool_lock);
+	if (p)
+		munmap(p, bytes);
+}
+
+/*
+ * Move pooled pages over [dst, dst + bytes), a mapping of ours, from its
+ * start: the last kept first, a range split when it is longer than what
+ * is left. What the pool cannot fill stays as it was.
+ */
+static void
+pool_fill(uintptr_t dst, size_t bytes)
+{
+	pthread_mutex_lock(&pool_lock);
+	while (bytes && nr_pool) {
+		struct pool_range *r = &pool[nr_pool - 1];
+		size_t n = r->bytes < bytes ? r->bytes : bytes;
+
+		if (mremap((void *)r->at, n, n, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)dst) ==
+		    MAP_FAILED)
+			break;
+		r->at += n;
+		r->bytes -= n;
+		pool_bytes -= n;
+		if (!r->bytes)
+			nr_pool--;
+		dst += n;
+		bytes -= n;
+	}
+	pthread_mutex_unlock(&pool_lock);
+}
+
 void *
 xgrow_pages(void *ptr, size_t old, size_t nmemb, size_t size)
 {
@@ -262,11 +335,13 @@ xgrow_pages(void *ptr, size_t old, size_t nmemb, size_t size)
 		p = mremap(ptr, had, bytes, MREMAP_MAYMOVE | MREMAP_FIXED, pages_reserve(bytes));
 		if (p == MAP_FAILED)
 			die("out of memory (mapping %zu bytes)", bytes);
+		pool_fill((uintptr_t)p + had, bytes - had);
 		atomic_fetch_add_explicit(&pages_held, bytes - had, memory_order_relaxed);
 	} else {
 		p = pages_reserve(bytes);
 		if (mprotect(p, bytes, PROT_READ | PROT_WRITE))
 			die("out of memory (mapping %zu bytes)", bytes);
+		pool_fill((uintptr_t)p, bytes);
 		if (old && ptr)
 			memcpy(p, ptr, old * size);
 		free(ptr);
@@ -282,7 +357,7 @@ void
 xfree_pages(void *ptr, size_t nmemb, size_t size)
 {
 	if (ptr && nmemb * size >= PAGES_MIN) {
-		munmap(ptr, pages_bytes(nmemb, size));
+		pool_put(ptr, pages_bytes(nmemb, size));
 		atomic_fetch_sub_explicit(&pages_held, pages_bytes(nmemb, size),
 					  memory_order_relaxed);
 	} else {

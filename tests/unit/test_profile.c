@@ -4,6 +4,8 @@
 
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 
 #include "tflame/strbuf.h"
 #include "tflame/xalloc.h"
@@ -226,6 +228,61 @@ test_grow_pages(void **state)
 	a = xgrow_pages(NULL, 0, 10, sizeof(*a));
 	a[9] = 3;
 	xfree_pages(a, 10, sizeof(*a));
+}
+
+/* How many of the pages of [p, p + bytes) are in memory, untouched by asking. */
+static size_t
+resident_pages(void *p, size_t bytes)
+{
+	size_t n = bytes / 4096, in = 0;
+	unsigned char *vec = malloc(n);
+
+	assert_int_equal(mincore(p, bytes, vec), 0);
+	for (size_t i = 0; i < n; i++)
+		in += vec[i] & 1;
+	free(vec);
+	return in;
+}
+
+/*
+ * Pages xfree_pages() lets go are kept, and the next xgrow_pages() block
+ * or growth takes them: in memory before it writes a byte (a fresh
+ * mapping would have none), the grown block's old elements kept.
+ */
+static void
+test_grow_pages_pool(void **state)
+{
+	size_t mib = (size_t)1 << 20, drained = xpages_pooled(), pooled;
+	/* What earlier tests left in the pool, taken first: it starts empty. */
+	char *d = drained ? xgrow_pages(NULL, 0, drained, 1) : NULL;
+	uint32_t *a = xgrow_pages(NULL, 0, 8 * mib / 4, sizeof(*a)), *b;
+
+	(void)state;
+	pooled = xpages_pooled();
+	assert_int_equal(pooled, 0);
+	memset(a, 1, 8 * mib);
+	xfree_pages(a, 8 * mib / 4, sizeof(*a));
+	assert_int_equal(xpages_pooled(), pooled + 8 * mib);
+	/* A new block: the pool's pages, written before. */
+	b = xgrow_pages(NULL, 0, 6 * mib / 4, sizeof(*b));
+	assert_int_equal(xpages_pooled(), pooled + 2 * mib);
+	assert_int_equal(resident_pages(b, 6 * mib), 6 * mib / 4096);
+	for (size_t i = 0; i < 6 * mib / 4; i++)
+		b[i] = (uint32_t)i;
+	/* A growth: the old pages moved, the new end the pool's last 2 MiB. */
+	b = xgrow_pages(b, 6 * mib / 4, 8 * mib / 4, sizeof(*b));
+	assert_int_equal(xpages_pooled(), pooled);
+	assert_int_equal(resident_pages(b, 8 * mib), 8 * mib / 4096);
+	for (size_t i = 0; i < 6 * mib / 4; i += 4099)
+		assert_int_equal(b[i], (uint32_t)i);
+	/* The pool empty, a growth's new end is fresh. */
+	b = xgrow_pages(b, 8 * mib / 4, 12 * mib / 4, sizeof(*b));
+	assert_int_equal(resident_pages(b, 8 * mib), 8 * mib / 4096);
+	assert_int_equal(resident_pages((char *)b + 8 * mib, 4 * mib), 0);
+	assert_int_equal(b[6 * mib / 4 - 1], (uint32_t)(6 * mib / 4 - 1));
+	xfree_pages(b, 12 * mib / 4, sizeof(*b));
+	assert_int_equal(xpages_pooled(), pooled + 12 * mib);
+	xfree_pages(d, drained, 1);
 }
 
 /*
@@ -1563,6 +1620,7 @@ main(void)
 		cmocka_unit_test(test_new_set_is_consistent),
 		cmocka_unit_test(test_growarray_huge),
 		cmocka_unit_test(test_grow_pages),
+		cmocka_unit_test(test_grow_pages_pool),
 		cmocka_unit_test(test_reserve_samples),
 		cmocka_unit_test(test_big_sample_arrays_keep_samples),
 		cmocka_unit_test(test_find_stack),
