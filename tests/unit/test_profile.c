@@ -1518,19 +1518,15 @@ test_find_stack(void **state)
 }
 
 /*
- * Stacks added in bulk with their links deferred: depths set, the set
- * checks (the deferred ones in no list), and the next profile_set_stack()
- * links them first, finding the ones made, in bulk or before.
+ * Frames n0 .. n11 (fr), and 13 stacks in bulk, not linked yet: a;n0 ..
+ * a;n11 (a turns busy), then a;n0;n1 under the first. Returns the first.
  */
-static void
-test_add_stacks_deferred(void **state)
+static stack_id
+add_bulk(struct profile_set *ps, stack_id a, frame_id *fr)
 {
-	struct profile_set *ps = profile_set_new();
-	stack_id ab = test_stack(ps, "a;b"), a = ps->stacks[ab].parent, first;
-	frame_id fr[12];
 	struct frame f = { 0 };
+	stack_id first;
 
-	(void)state;
 	for (int i = 0; i < 12; i++) {
 		char name[8];
 
@@ -1545,6 +1541,23 @@ test_add_stacks_deferred(void **state)
 	}
 	ps->stacks[first + 12].parent = first;
 	ps->stacks[first + 12].frame = fr[1];
+	return first;
+}
+
+/*
+ * Stacks added in bulk with their links deferred: depths set, the set
+ * checks (the deferred ones in no list), and the next profile_set_stack()
+ * links them first, finding the ones made, in bulk or before.
+ */
+static void
+test_add_stacks_deferred(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	stack_id ab = test_stack(ps, "a;b"), a = ps->stacks[ab].parent, first;
+	frame_id fr[12];
+
+	(void)state;
+	first = add_bulk(ps, a, fr);
 	profile_set_defer_links(ps, first);
 	assert_int_equal(ps->unlinked_from, first);
 	for (int i = 0; i < 12; i++)
@@ -1576,26 +1589,11 @@ test_add_stacks(void **state)
 	struct profile_set *ps = profile_set_new();
 	stack_id ab = test_stack(ps, "a;b"), a = ps->stacks[ab].parent, first;
 	frame_id fr[12];
-	struct frame f = { 0 };
 
 	(void)state;
-	for (int i = 0; i < 12; i++) {
-		char name[8];
-
-		snprintf(name, sizeof(name), "n%d", i);
-		f.name = ps_str(ps, name, strlen(name));
-		fr[i] = profile_set_frame(ps, &f);
-	}
-	/* a;n0 .. a;n11 (a turns busy), then a;n0;n1 under the first. */
-	first = profile_set_add_stacks(ps, 13);
+	first = add_bulk(ps, a, fr);
 	assert_int_equal(first, ab + 1);
 	assert_int_equal(ps->nr_stacks, ab + 14);
-	for (int i = 0; i < 12; i++) {
-		ps->stacks[first + i].parent = a;
-		ps->stacks[first + i].frame = fr[i];
-	}
-	ps->stacks[first + 12].parent = first;
-	ps->stacks[first + 12].frame = fr[1];
 	profile_set_link_stacks(ps, first);
 	check_profile_set(ps);
 	for (int i = 0; i < 12; i++) {
