@@ -341,6 +341,8 @@ ps_stack(const struct profile_set *ps, stack_id id)
  * The stack tree as the lookup's own links, for walking it depth first
  * without recursion: s's newest child, and the next older child of s's
  * parent; STACK_ROOT when there is none. Siblings come newest first.
+ * The stacks of a set whose links are deferred (unlinked_from) are in
+ * no list yet.
  */
 static inline stack_id
 ps_first_child(const struct profile_set *ps, stack_id s)
