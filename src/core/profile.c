@@ -426,14 +426,28 @@ count_kids(const struct profile_set *ps, stack_id s)
 	return n;
 }
 
+/* The depths of the stacks from first on, each made after its parent. */
+static void
+set_depths(struct profile_set *ps, stack_id first)
+{
+	for (stack_id s = first; s < ps->nr_stacks; s++) {
+		stack_id parent = ps->stacks[s].parent;
+
+		if (parent >= s)
+			BUG("stack %u under stack %u, made after it", s, parent);
+		ps->stacks[s].depth = ps->stacks[parent].depth + 1;
+	}
+}
+
 void
 profile_set_link_stacks(struct profile_set *ps, stack_id first)
 {
 	/* Per stack, its children so far (up to busy); UINT8_MAX: not counted yet. */
 	uint8_t *nr_kids;
 
+	set_depths(ps, first);
 	if (ps->unlinked_from) {
-		/* Deferred ones first, with these. */
+		/* Deferred ones first (their depths set then), with these. */
 		if (ps->unlinked_from > first)
 			BUG("linking stacks from %u, deferred from %u", first, ps->unlinked_from);
 		first = ps->unlinked_from;
@@ -446,9 +460,6 @@ profile_set_link_stacks(struct profile_set *ps, stack_id first)
 	for (stack_id s = first; s < ps->nr_stacks; s++) {
 		stack_id parent = ps->stacks[s].parent;
 
-		if (parent >= s)
-			BUG("stack %u under stack %u, made after it", s, parent);
-		ps->stacks[s].depth = ps->stacks[parent].depth + 1;
 		if (nr_kids[parent] == UINT8_MAX)
 			nr_kids[parent] = count_kids(ps, parent);
 		/* Once busy, its count stays where it turned (the link no longer reads it). */
@@ -464,13 +475,7 @@ profile_set_defer_links(struct profile_set *ps, stack_id first)
 {
 	if (!first)
 		BUG("deferring the root's links");
-	for (stack_id s = first; s < ps->nr_stacks; s++) {
-		stack_id parent = ps->stacks[s].parent;
-
-		if (parent >= s)
-			BUG("stack %u under stack %u, made after it", s, parent);
-		ps->stacks[s].depth = ps->stacks[parent].depth + 1;
-	}
+	set_depths(ps, first);
 	if (!ps->unlinked_from && first < ps->nr_stacks)
 		ps->unlinked_from = first;
 }
