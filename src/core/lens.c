@@ -11,6 +11,7 @@
 #include "tflame/builder.h"
 #include "tflame/collapse.h"
 #include "tflame/error.h"
+#include "tflame/functions.h"
 #include "tflame/search.h"
 #include "tflame/strbuf.h"
 #include "tflame/xalloc.h"
@@ -26,6 +27,12 @@ struct lens_pass {
 	const struct profile_set *in;
 	struct profile_set *out;
 	const uint8_t *match;  /* per frame: the regex matches it */
+	/*
+	 * The recursion kinds: per frame, its function (functions.h), so
+	 * that "the same function" is one read of a small array, not two
+	 * of the frame table at random (or NULL).
+	 */
+	const func_id *func;
 	const str_id *path;    /* path kinds: names, outermost first */
 	uint32_t depth;        /* path kinds: names in path */
 	const str_id *procs;   /* path kinds: the comm-PID names of path[0] as a comm */
@@ -240,7 +247,7 @@ collapse_recursion(struct lens_pass *lp, stack_id s, stack_id parent_out)
 		goto kept;
 	for (stack_id q = lp->near[parent_out]; q != STACK_ROOT;
 	     q = lp->near[out->stacks[q].parent])
-		if (one_func(out, out->stacks[q].frame, f))
+		if (lp->func[out->stacks[q].frame] == lp->func[f])
 			return q;
 kept:
 	o = keep(lp, s, parent_out);
@@ -248,14 +255,18 @@ kept:
 	return o;
 }
 
-/* collapse-direct-recursion: only F called by F itself is folded. */
+/*
+ * collapse-direct-recursion: only F called by F itself is folded. The
+ * parent's view stack is of the parent's function, whether the parent
+ * was kept or folded into its own caller, so the input is enough.
+ */
 static stack_id
 collapse_direct_recursion(struct lens_pass *lp, stack_id s, stack_id parent_out)
 {
 	frame_id f = in_frame(lp, s);
 
 	if (lp->match[f] && parent_out != STACK_ROOT &&
-	    same_func(lp->out, lp->out->stacks[parent_out].frame, f))
+	    lp->func[in_frame(lp, lp->in->stacks[s].parent)] == lp->func[f])
 		return parent_out;
 	return keep(lp, s, parent_out);
 }
@@ -659,6 +670,7 @@ level_build(struct lens_level *lv, struct profile_set *ps, const struct profile_
 	uint8_t *match = NULL;
 	frame_id *mf = NULL;
 	str_id *path = NULL, *procs = NULL;
+	struct func_table ft = { 0 };
 
 	if (ops->arg == LENS_ARG_PATH) {
 		path = resolve_path(ps, lv->t.arg, &lp.depth);
@@ -669,6 +681,10 @@ level_build(struct lens_level *lv, struct profile_set *ps, const struct profile_
 		lp.match = match;
 		if (ops->arg == LENS_ARG_MODULE)
 			lp.module_frame = mf = module_frames(ps, match);
+	}
+	if (lv->t.kind == LENS_COLLAPSE_RECURSION || lv->t.kind == LENS_COLLAPSE_DIRECT_RECURSION) {
+		func_table_init(&ft, ps);
+		lp.func = ft.frame_func;
 	}
 	profile_set_view_init(&lv->view, ps);
 	profile_set_reserve_stacks(&lv->view, n);
@@ -731,6 +747,7 @@ level_build(struct lens_level *lv, struct profile_set *ps, const struct profile_
 	free(mf);
 	free(match);
 	free(out_of);
+	func_table_release(&ft);
 }
 
 /* Build level i (its transform set) over the levels below it. */

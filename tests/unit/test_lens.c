@@ -291,6 +291,66 @@ test_collapse_module(void **state)
 	model_release(&m);
 }
 
+/* A frame of name in module at address addr, interned into ps. */
+static frame_id
+addr_frame(struct profile_set *ps, const char *name, const char *module, uint64_t addr)
+{
+	struct frame f = { 0 };
+
+	f.name = ps_str(ps, name, strlen(name));
+	f.module = ps_str(ps, module, strlen(module));
+	f.addr = addr;
+	return profile_set_frame(ps, &f);
+}
+
+/*
+ * The recursion kinds fold calls of one function, whatever the frames:
+ * F at two addresses is one function, F of another module is not.
+ *   A;F@1;F@2;F@1;G 1  A;F@2;Fm;F@1;G 2  A;F@1;F@2;H;F@2 4
+ */
+static void
+test_collapse_recursion_functions(void **state)
+{
+	static const struct {
+		enum lens_kind kind;
+		const char *want;
+	} cases[] = {
+		{ LENS_COLLAPSE_DIRECT_RECURSION, "A;F;F;F;G 2|A;F;G 1|A;F;H;F 4" },
+		{ LENS_COLLAPSE_RECURSION, "A;F 4|A;F;G 1|A;F;G 2" },
+	};
+	(void)state;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct profile_set *ps = profile_set_new();
+		struct profile *p = profile_set_profile(ps, ps_str(ps, "cycles", 6), UNIT_EVENTS);
+		thread_id t = profile_set_thread(ps, 1, 1, STR_EMPTY);
+		frame_id a = addr_frame(ps, "A", "app", 0), f1 = addr_frame(ps, "F", "app", 1);
+		frame_id f2 = addr_frame(ps, "F", "app", 2), fm = addr_frame(ps, "F", "libm", 3);
+		frame_id g = addr_frame(ps, "G", "app", 4), h = addr_frame(ps, "H", "app", 5);
+		const frame_id paths[3][5] = { { a, f1, f2, f1, g }, { a, f2, fm, f1, g },
+					       { a, f1, f2, h, f2 } };
+		struct tf_error err = TF_ERROR_INIT;
+		struct model m;
+		char *got;
+
+		for (int i = 0; i < 3; i++) {
+			stack_id s = STACK_ROOT;
+
+			for (int d = 0; d < 5; d++)
+				s = profile_set_stack(ps, s, paths[i][d]);
+			assert_int_equal(profile_add_sample(p, s, 1u << i, i, true, t, NULL), 0);
+		}
+		model_init(&m, ps);
+		assert_int_equal(model_push_transform(&m, cases[k].kind, "^F$", &err), 0);
+		got = folded(&m);
+		assert_string_equal(got, cases[k].want);
+		free(got);
+		assert_int_equal(model_total(&m), 7);
+		check_model(&m);
+		tf_error_release(&err);
+		model_release(&m);
+	}
+}
+
 static void
 test_stacked_undo_redo(void **state)
 {
@@ -1789,6 +1849,7 @@ main(void)
 		cmocka_unit_test(test_collapse_recursion),
 		cmocka_unit_test(test_collapse_subtree),
 		cmocka_unit_test(test_collapse_module),
+		cmocka_unit_test(test_collapse_recursion_functions),
 		cmocka_unit_test(test_stacked_undo_redo),
 		cmocka_unit_test(test_rebuilt_after_symbols),
 		cmocka_unit_test_setup_teardown(test_lens_file_round_trip, tmpdir_setup,
