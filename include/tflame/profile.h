@@ -282,6 +282,15 @@ ps_get(const struct profile_set *ps, str_id id)
 frame_id profile_set_frame(struct profile_set *ps, const struct frame *f);
 /* The id of the stack parent + frame, adding it if new. */
 stack_id profile_set_stack(struct profile_set *ps, stack_id parent, frame_id frame);
+/*
+ * Add stack parent + frame, which the caller knows is not one of ps's
+ * yet, as parent's kids-th child (this one counted; any count above
+ * STACK_WALK is STACK_WALK + 1): profile_set_stack() without its lookup,
+ * for a pass that makes stacks it can tell are new (the lens's). A count
+ * that is not parent's makes its later lookups slow, or wrong.
+ */
+stack_id profile_set_new_stack(struct profile_set *ps, stack_id parent, frame_id frame,
+			       uint32_t kids);
 /* The id of the stack parent + frame, or STACK_NONE when ps has none: nothing is added. */
 #define STACK_NONE ((stack_id)UINT32_MAX)
 stack_id profile_set_find_stack(const struct profile_set *ps, stack_id parent, frame_id frame);

@@ -40,6 +40,12 @@ struct lens_pass {
 	const frame_id *module_frame; /* collapse-module: per frame, its
 				       * module's frame, or FRAME_NONE */
 	uint32_t *aux;         /* per input stack, zeroed: the kind's own (or NULL) */
+	/*
+	 * Per output stack: how many children keep() gave it (up to
+	 * STACK_WALK + 1), or VIEW_SHARED once a second input stack maps
+	 * to it (or NULL: every keep() looks its stack up). See keep().
+	 */
+	uint8_t *kids;
 	stack_id *near;        /* per output stack: see collapse_recursion() */
 	const uint64_t *in_marks; /* the input's outermost marks, or NULL */
 	uint64_t *marks;       /* the output's, being made */
@@ -52,11 +58,28 @@ in_frame(const struct lens_pass *lp, stack_id s)
 	return lp->in->stacks[s].frame;
 }
 
-/* s's frame under parent_out, as it was: the common case. */
+#define VIEW_SHARED UINT8_MAX
+
+/*
+ * s's frame under parent_out, as it was: the common case. Most output
+ * stacks are the image of one input stack, p, and have no children but
+ * the images of p's: those differ in frame, as p's children do, so s's
+ * is new and needs no lookup, which was half of a pass (a walk of the
+ * siblings made so far, a cache miss each). That holds for the kinds
+ * whose only stacks are made here: the pass marks an output stack
+ * shared when another input stack maps to it (a merge, a collapse, a
+ * root of a focus) and looks up under it from then on.
+ */
 static inline stack_id
 keep(struct lens_pass *lp, stack_id s, stack_id parent_out)
 {
-	return profile_set_stack(lp->out, parent_out, in_frame(lp, s));
+	uint8_t *k = lp->kids ? &lp->kids[parent_out] : NULL;
+
+	if (!k || *k == VIEW_SHARED)
+		return profile_set_stack(lp->out, parent_out, in_frame(lp, s));
+	if (*k <= STACK_WALK)
+		(*k)++;
+	return profile_set_new_stack(lp->out, parent_out, in_frame(lp, s), *k);
 }
 
 /* Whether frames a and b are one function: the same name and module. */
@@ -710,6 +733,11 @@ level_build(struct lens_level *lv, struct profile_set *ps, const struct profile_
 	default:
 		break;
 	}
+	/* The two kinds that make stacks of their own look every one up. */
+	if (lv->t.kind != LENS_FOCUS_FUNCTION_INVERTED && lv->t.kind != LENS_COLLAPSE_MODULE) {
+		lp.kids = xcalloc((size_t)n + 1, 1);
+		lp.kids[STACK_ROOT] = VIEW_SHARED;
+	}
 
 	/* At most one new stack an input stack, so n bits hold the view's marks. */
 	if (in_marks) {
@@ -727,6 +755,8 @@ level_build(struct lens_level *lv, struct profile_set *ps, const struct profile_
 			continue;
 		}
 		out_of[s] = ops->map(&lp, s, po);
+		if (lp.kids && out_of[s] < before)
+			lp.kids[out_of[s]] = VIEW_SHARED;
 		for (stack_id o = before; lp.marks && o < lv->view.nr_stacks; o++)
 			mark_new(&lp, o, s);
 	}
@@ -741,6 +771,7 @@ level_build(struct lens_level *lv, struct profile_set *ps, const struct profile_
 		lv->kept_stacks += lv->map[b] != LENS_DROPPED && lv->map[b] != STACK_ROOT;
 	}
 	free(lp.near);
+	free(lp.kids);
 	free(lp.aux);
 	free(path);
 	free(procs);

@@ -379,14 +379,12 @@ stack_link(struct profile_set *ps, stack_id id, stack_id parent, frame_id frame,
 	}
 }
 
-/* profile_set_stack(), inlined into the loops that make most stacks. */
+/* A new stack (parent, frame), linked as parent's kids-th child. */
 static inline __attribute__((always_inline)) stack_id
-stack_get(struct profile_set *ps, stack_id parent, frame_id frame)
+stack_add(struct profile_set *ps, stack_id parent, frame_id frame, uint32_t kids)
 {
-	uint32_t n, id = stack_lookup(ps, parent, frame, &n);
+	stack_id id;
 
-	if (id != UINT32_MAX)
-		return id;
 	if (ps->nr_stacks >= STACK_BUSY - 2)
 		die("too many distinct stacks");
 	if (ps->nr_stacks == ps->alloc_stacks) {
@@ -398,8 +396,29 @@ stack_get(struct profile_set *ps, stack_id parent, frame_id frame)
 	ps->stacks[id].parent = parent;
 	ps->stacks[id].frame = frame;
 	ps->stacks[id].depth = ps->stacks[parent].depth + 1;
-	stack_link(ps, id, parent, frame, n + 1);
+	stack_link(ps, id, parent, frame, kids);
 	return id;
+}
+
+/* profile_set_stack(), inlined into the loops that make most stacks. */
+static inline __attribute__((always_inline)) stack_id
+stack_get(struct profile_set *ps, stack_id parent, frame_id frame)
+{
+	uint32_t n, id = stack_lookup(ps, parent, frame, &n);
+
+	if (id != UINT32_MAX)
+		return id;
+	return stack_add(ps, parent, frame, n + 1);
+}
+
+stack_id
+profile_set_new_stack(struct profile_set *ps, stack_id parent, frame_id frame, uint32_t kids)
+{
+	if (ps->nr_loose)
+		BUG("adding a stack to a set with loose stacks");
+	if (ps->unlinked_from)
+		profile_set_link_stacks(ps, ps->unlinked_from);
+	return stack_add(ps, parent, frame, kids);
 }
 
 stack_id

@@ -1313,6 +1313,47 @@ test_busy_parent(void **state)
 	profile_set_free(ps);
 }
 
+/*
+ * Stacks added without a lookup, counted as the lens's pass counts them,
+ * are found as those profile_set_stack() adds are, busy parent or not.
+ */
+static void
+test_new_stack(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	frame_id fr[3 * STACK_WALK];
+	stack_id kid[3 * STACK_WALK], a, b;
+	char name[16];
+
+	(void)state;
+	for (int i = 0; i < 3 * STACK_WALK; i++) {
+		snprintf(name, sizeof(name), "f%d", i);
+		fr[i] = mkframe(ps, name, "m");
+	}
+	a = profile_set_new_stack(ps, STACK_ROOT, fr[0], 1);
+	assert_int_equal(profile_set_stack(ps, STACK_ROOT, fr[0]), a);
+	for (int i = 0; i < 3 * STACK_WALK; i++) {
+		uint32_t kids = i + 1 <= STACK_WALK ? (uint32_t)i + 1 : STACK_WALK + 1;
+
+		kid[i] = profile_set_new_stack(ps, a, fr[i], kids);
+		assert_int_equal(kid[i], 2 + i);
+		assert_int_equal(ps->stacks[kid[i]].depth, 2);
+		for (int j = 0; j <= i; j++)
+			assert_int_equal(profile_set_find_stack(ps, a, fr[j]), kid[j]);
+		check_profile_set(ps);
+	}
+	/* Busy past STACK_WALK: the children are in the table. */
+	assert_int_equal(ps->kids.nr_hub, 3 * STACK_WALK);
+	/* Mixed with looked-up ones under another parent. */
+	b = profile_set_stack(ps, kid[3], fr[1]);
+	assert_int_equal(profile_set_new_stack(ps, kid[3], fr[2], 2), b + 1);
+	assert_int_equal(profile_set_stack(ps, kid[3], fr[1]), b);
+	assert_int_equal(profile_set_stack(ps, kid[3], fr[2]), b + 1);
+	assert_int_equal(profile_set_find_stack(ps, kid[3], fr[3]), STACK_NONE);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
 static void
 test_clear_stacks(void **state)
 {
@@ -1622,6 +1663,7 @@ main(void)
 		cmocka_unit_test(test_reserve_samples),
 		cmocka_unit_test(test_big_sample_arrays_keep_samples),
 		cmocka_unit_test(test_find_stack),
+		cmocka_unit_test(test_new_stack),
 		cmocka_unit_test(test_add_stacks),
 		cmocka_unit_test(test_add_stacks_deferred),
 		cmocka_unit_test(test_frames_interned_on_identity),
