@@ -54,6 +54,14 @@ void calltree_build(struct calltree *t, const struct profile_set *ps, const uint
  * invalid afterwards; its set is not read.
  */
 void calltree_rebuild(struct calltree *t, const struct profile_set *ps, const uint64_t *w);
+/*
+ * calltree_rebuild() in two steps: the weights (self, total, nr_kids,
+ * height, deepest), final once the first returns, then the children's
+ * lists and x0, which read the weights only. So another thread may read
+ * the totals while the second step runs (the function weights do).
+ */
+void calltree_rebuild_sums(struct calltree *t, const struct profile_set *ps, const uint64_t *w);
+void calltree_rebuild_order(struct calltree *t);
 void calltree_release(struct calltree *t);
 
 /* Children of n, heaviest first: kids[0 .. *nr). */

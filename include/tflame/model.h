@@ -208,6 +208,13 @@ struct model {
 	struct func_stats *fstats;
 	uint64_t fstats_gen;
 	bool fstats_exact;        /* fstats are the profile's recorded figures */
+	/*
+	 * A view of at least this many stacks has its function weights
+	 * (and the Sandwich rows that follow them) made on a second thread
+	 * while model_tree() orders the tree: MODEL_THREAD_MIN, which the
+	 * tests lower to run that path on small profiles.
+	 */
+	uint32_t thread_min_stacks;
 
 	/*
 	 * The search is not part of the lens: changing it bumps search_gen
@@ -251,6 +258,8 @@ struct model {
 	struct model_diff diff;
 	uint64_t rows_dgen;          /* diff.dgen the sandwich rows are of */
 };
+
+#define MODEL_THREAD_MIN 100000u
 
 /* Take ownership of ps (at least one profile) and show its first profile. */
 void model_init(struct model *m, struct profile_set *ps);

@@ -90,18 +90,18 @@ kids_sort(const struct calltree *t, stack_id *a, uint32_t n)
 }
 
 /*
- * Fill t's arrays (allocated for ps->nr_stacks nodes, any content) from w.
- * Everything is written, so a rebuild gives the tree a fresh build would.
+ * Fill t's weights (arrays allocated for ps->nr_stacks nodes, any
+ * content) from w: self, total, nr_kids, height and deepest. Everything
+ * is written, so a rebuild gives the tree a fresh build would.
  */
 static void
-calltree_fill(struct calltree *t, const struct profile_set *ps, const uint64_t *w)
+fill_sums(struct calltree *t, const struct profile_set *ps, const uint64_t *w)
 {
-	uint32_t n = ps->nr_stacks, nr = 0;
+	uint32_t n = ps->nr_stacks;
 
 	memcpy(t->self, w, sizeof(*w) * n);
 	memcpy(t->total, w, sizeof(*w) * n);
 	memset(t->nr_kids, 0, sizeof(*t->nr_kids) * n);
-	memset(t->x0, 0, sizeof(*t->x0) * n);
 	memset(t->height, 0, sizeof(*t->height) * n);
 	memset(t->deepest, 0, sizeof(*t->deepest) * n);
 
@@ -120,13 +120,22 @@ calltree_fill(struct calltree *t, const struct profile_set *ps, const uint64_t *
 				t->height[p] = t->height[i] + 1;
 				t->deepest[p] = i;
 			}
-			nr++;
 		}
 	}
+}
+
+/* Then the children's lists, each heaviest first, and x0. */
+static void
+fill_order(struct calltree *t)
+{
+	const struct profile_set *ps = t->ps;
+	uint32_t n = t->nr_nodes, nr = 0;
+
+	memset(t->x0, 0, sizeof(*t->x0) * n);
 	/* first[] is used as a fill cursor, then moved back to the start. */
-	for (uint32_t i = 0, pos = 0; i < n; i++) {
-		t->first[i] = pos;
-		pos += t->nr_kids[i];
+	for (uint32_t i = 0; i < n; i++) {
+		t->first[i] = nr;
+		nr += t->nr_kids[i];
 	}
 	if (nr + 1 > t->alloc_kids || !t->kids) {
 		t->kids = xgrow_pages(t->kids, t->alloc_kids, nr + 1, sizeof(*t->kids));
@@ -186,7 +195,7 @@ calltree_build(struct calltree *t, const struct profile_set *ps, const uint64_t 
 }
 
 void
-calltree_rebuild(struct calltree *t, const struct profile_set *ps, const uint64_t *w)
+calltree_rebuild_sums(struct calltree *t, const struct profile_set *ps, const uint64_t *w)
 {
 	/* A node at least, as before: a set always has its root. */
 	uint32_t n = ps->nr_stacks ? ps->nr_stacks : 1;
@@ -195,7 +204,20 @@ calltree_rebuild(struct calltree *t, const struct profile_set *ps, const uint64_
 		nodes_grow(t, n > t->alloc_nodes ? n : t->alloc_nodes);
 	t->ps = ps;
 	t->nr_nodes = ps->nr_stacks;
-	calltree_fill(t, ps, w);
+	fill_sums(t, ps, w);
+}
+
+void
+calltree_rebuild_order(struct calltree *t)
+{
+	fill_order(t);
+}
+
+void
+calltree_rebuild(struct calltree *t, const struct profile_set *ps, const uint64_t *w)
+{
+	calltree_rebuild_sums(t, ps, w);
+	calltree_rebuild_order(t);
 }
 
 void

@@ -4,6 +4,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,7 @@ model_init(struct model *m, struct profile_set *ps)
 	m->tx_gen = 1;
 	m->time_gen = 1;
 	m->search_gen = 1;
+	m->thread_min_stacks = MODEL_THREAD_MIN;
 	sandwich_rows_init(&m->rows);
 	sandwich_rows_init(&m->stash_rows);
 }
@@ -397,15 +399,92 @@ model_total(struct model *m)
 	return m->total;
 }
 
+/*
+ * The function weights of a big view on a second thread, from the tree's
+ * totals, while this one orders the tree's children; then the Sandwich
+ * rows that follow them (rows_follow()) too, unless a search filters
+ * them (the search's caches are this thread's).
+ */
+struct fstats_job {
+	struct model *m;
+	const struct profile_set *view;
+	const struct func_table *ft;
+	const uint64_t *w;
+	bool rows;
+	pthread_t thread;
+};
+
+static void *
+fstats_run(void *arg)
+{
+	struct fstats_job *job = arg;
+	struct model *m = job->m;
+
+	xheap_huge_pages();
+	func_stats_compute_sums(job->ft, job->view, job->w, m->tree.total, m->fstats);
+	if (job->rows) {
+		func_table_rank_names(&m->funcs, m->ps);
+		sandwich_rows_build(&m->rows, m->ps, &m->funcs, m->fstats, NULL, m->rows.by,
+				    m->rows.reverse, NULL);
+	}
+	return NULL;
+}
+
+static bool lens_keeps_all(struct model *m);
+static void rows_follow(struct model *m);
+
+/*
+ * Start job, for the tree being built of w: false when the function
+ * weights are current, the view small, or they are the file's own
+ * figures or a comparison's, which stay for model_func_stats() to make.
+ */
+static bool
+fstats_start(struct model *m, const uint64_t *w, struct fstats_job *job)
+{
+	const struct profile_set *view = model_view(m);
+
+	if (m->fstats_gen == m->generation || view->nr_stacks < m->thread_min_stacks ||
+	    model_diff_base(m) || (model_profile(m)->figures && lens_keeps_all(m)))
+		return false;
+	job->m = m;
+	job->view = view;
+	job->ft = model_funcs(m);
+	job->w = w;
+	job->rows = m->rows_asked && m->rows_gen != m->generation && !m->rows.filtered;
+	if (!m->fstats)
+		m->fstats = xmalloc(sizeof(*m->fstats) * ((size_t)job->ft->nr_funcs + 1));
+	return !pthread_create(&job->thread, NULL, fstats_run, job);
+}
+
+static void
+fstats_finish(struct model *m, struct fstats_job *job)
+{
+	pthread_join(job->thread, NULL);
+	m->fstats_gen = m->generation;
+	m->fstats_exact = false;
+	if (job->rows) {
+		m->rows_gen = m->generation;
+		m->rows_sgen = m->search_gen;
+		m->rows_dgen = m->diff.dgen;
+	}
+	rows_follow(m);
+}
+
 const struct calltree *
 model_tree(struct model *m)
 {
 	const uint64_t *w;
+	struct fstats_job job;
+	bool started;
 
 	if (m->tree_gen == m->generation)
 		return &m->tree;
 	w = model_stack_weights(m);
-	calltree_rebuild(&m->tree, model_view(m), w);
+	calltree_rebuild_sums(&m->tree, model_view(m), w);
+	started = fstats_start(m, w, &job);
+	calltree_rebuild_order(&m->tree);
+	if (started)
+		fstats_finish(m, &job);
 	m->tree_gen = m->generation;
 	return &m->tree;
 }

@@ -88,6 +88,8 @@ setup(struct model *m)
 	test_sample(ps, p, "A;F;H;F;G", 16, 50, 2);
 	test_sample(ps, p, "A;idle", 32, 60, 1);
 	model_init(m, ps);
+	/* The function weights on a second thread, as for a big profile. */
+	m->thread_min_stacks = 0;
 	check_model(m);
 }
 
@@ -1015,6 +1017,9 @@ test_incremental_matches_full(void **state)
 		struct model m;
 
 		model_init(&m, prop_profile(&seed));
+		/* Every other round with the function weights on a second thread. */
+		if (round % 2)
+			m.thread_min_stacks = 0;
 		for (int step = 0; step < 30; step++) {
 			/* Not every step asks: a change after a change stashes nothing. */
 			if (prop_rnd(&seed) % 4)
@@ -1722,6 +1727,8 @@ test_by_process_matches_full(void **state)
 		struct model m;
 
 		model_init(&m, prop_procs_profile(&seed, round % 3));
+		if (round % 2)
+			m.thread_min_stacks = 0;
 		for (int step = 0; step < 24; step++) {
 			if (prop_rnd(&seed) % 4)
 				prop_compare(&m);
