@@ -49,6 +49,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "tflame/error.h"
@@ -697,6 +698,75 @@ bench_by_process(struct model *m, bool under)
 }
 
 /*
+ * The first P when the explorer made the group ahead (model_prepare_group(),
+ * as it does once the first screen is out): the kept group dropped first
+ * (model_set_changed(), as new symbols do), then the group started on its
+ * thread and, with at_once false, waited for and 2 s more (a person reads
+ * the screen before P), or with at_once true P pressed at once, waiting
+ * for it in its time. Bare and under a transform (whose view over the
+ * group the first P still builds).
+ */
+static void
+bench_by_process_ahead(struct model *m, bool under, bool at_once)
+{
+	struct tf_error err = TF_ERROR_INIT;
+	struct change_times c;
+	double start, build = 0, t0, layout0, rows0;
+	char what[96];
+
+	model_set_threads(m, NULL);
+	model_set_time(m, false, 0, 0);
+	model_set_changed(m);
+	if (under && model_push_transform(m, LENS_MERGE_FUNCTION, "function_\\d*3$", &err))
+		die("%s", tf_error_text(&err));
+	lens_work(m);
+	keystroke(m, &layout0, &rows0);
+	t0 = tick();
+	if (!model_prepare_group(m))
+		die("the group by process was not made ahead");
+	start = tick() - t0;
+	if (!at_once) {
+		double w0 = now_ms();
+
+		lens_prepare_wait(&m->lens);
+		build = now_ms() - w0;
+		sleep(2);
+	}
+	t0 = tick();
+	model_set_by_process(m, true);
+	lens_work(m);
+	c.apply[0] = tick() - t0;
+	keystroke(m, &c.layout[0], &c.rows[0]);
+	check_model(m, "by process, made ahead");
+	t0 = tick();
+	model_set_by_process(m, false);
+	lens_work(m);
+	c.pop[0] = tick() - t0;
+	keystroke(m, &c.pop_layout[0], &c.pop_rows[0]);
+	snprintf(what, sizeof(what), "by process%s, made ahead: first P%s",
+		 under ? ", under a merge" : "", at_once ? " pressed at once" : "");
+	print_change(what, model_view(m)->nr_stacks, 100.0, &c, 1);
+	if (!at_once)
+		printf("|   (made ahead: %.1f ms on this thread to start it, %.0f ms on its own,"
+		       " waited for) | | | | | | |\n", start, build);
+	if (under)
+		model_pop_transform(m);
+	tf_error_release(&err);
+}
+
+static void
+bench_ahead(struct model *m)
+{
+	printf("\ngroup by process (P) made ahead on a thread, %zu samples (apply: P on, the"
+	       " grouped view, its weights, tree and function weights; undo: P off):\n\n",
+	       model_profile(m)->nr_samples);
+	print_header();
+	bench_by_process_ahead(m, false, false);
+	bench_by_process_ahead(m, false, true);
+	bench_by_process_ahead(m, true, false);
+}
+
+/*
  * A time range: set (the weights of the samples in it, tree and
  * function weights), the next keystroke, and cleared, for several ranges.
  */
@@ -799,6 +869,7 @@ main(int argc, char **argv)
 		}
 		bench_by_process(&m, false);
 		bench_by_process(&m, true);
+		bench_ahead(&m);
 		if (!only_p) {
 			bench_transforms(&m, false);
 			bench_transforms(&m, true);

@@ -132,4 +132,24 @@ keys P
 check "P again: no hint" wait_for "not by process  (P again: back)"
 keys q
 check "tflame exits again" wait_for "EXIT=0"
+
+# The group made ahead on a thread (as for millions of samples): P takes it.
+T send-keys -t tf clear Enter
+check "the shell is cleared again" poll poll_gone
+run TFLAME_GROUP_AHEAD=0 "$TFLAME" "$procs"
+wait_for " 1 Left Heavy" || bail "tflame did not start with the group made ahead"
+check "the first screen is perf's roots still" poll row_starts 2 "python3                       xz    "
+keys P
+check "made ahead: P groups by process" poll tab_ends "│ by process"
+check "made ahead: the same processes" \
+	poll row_starts 2 "python3-19086            xz-19085                 cc1-19090      perf-19106"
+check "made ahead: perf's comm root replaced" row_starts 3 "[unknown]      _PyO"
+keys P
+check "made ahead: P again goes back" poll row_starts 2 "python3                       xz    "
+keys 3
+check "made ahead: the Sandwich table" wait_for " 3 Sandwich"
+no_procs() { ! screen | grep -q "xz-19085"; }
+check "made ahead: no process in the table, ungrouped" no_procs
+keys q
+check "tflame exits a third time" wait_for "EXIT=0"
 finish

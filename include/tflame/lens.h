@@ -73,6 +73,7 @@ enum lens_arg {
 };
 
 struct lens_pass;
+struct lens_prep;
 
 /* One kind of transform. */
 struct lens_kind_ops {
@@ -172,6 +173,7 @@ struct lens {
 	 */
 	const uint64_t *set_marks;
 	uint64_t level_builds;     /* counts levels built: their ids */
+	struct lens_prep *prep;    /* a group being prepared, or NULL; owned */
 };
 
 /* A lens file's line for the group by process (--by-process). */
@@ -222,6 +224,25 @@ void lens_rebuild(struct lens *l, struct profile_set *ps);
  * a second thread of its own. Returns false when the lens already was so.
  */
 bool lens_set_by_process(struct lens *l, struct profile_set *ps, bool on);
+/*
+ * Make the group by process ahead of the first grouping, on a thread of
+ * its own, so that grouping later is a swap: the group of a set of
+ * millions of samples took most of the first P. The process frames are
+ * added to ps now (the model must take them in: model_prepare_group()),
+ * with set_marks (ps's outermost marks, copied) the group's are made,
+ * and the group is kept as ungrouping keeps one (kept_group), once
+ * waited for. Meanwhile ps must not change: every call of the lens that
+ * changes it (a collapse-module, lens_rebuild(), lens_bake()) or groups
+ * waits first; anything else that would, such as symbols swapping
+ * ps's tables, must call lens_prepare_wait() before. False, with
+ * nothing started, when grouped or a group is kept already.
+ */
+bool lens_prepare_group(struct lens *l, struct profile_set *ps, const uint64_t *set_marks);
+/* Wait for the group being prepared, if any, and keep it (kept_group). */
+void lens_prepare_wait(struct lens *l);
+/* Whether a group is being prepared (not waited for yet). */
+bool lens_preparing(const struct lens *l);
+
 /* Whether the lens reshapes the stacks: a transform, or the group by process. */
 static inline bool
 lens_reshaped(const struct lens *l)

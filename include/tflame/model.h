@@ -327,6 +327,16 @@ bool model_redo_transform(struct model *m);
  */
 bool model_set_by_process(struct model *m, bool on);
 /*
+ * Start making the group by process on a thread of its own
+ * (lens_prepare_group()), for a P to come: the explorer does it once
+ * the first screen is out and the symbols are in. The set gains its
+ * process frames now, with no cache lost. False when grouped, in a
+ * comparison, or when a group is kept or prepared already. Before
+ * m->ps changes by other means than the model's calls (the symbols'
+ * profile_set_swap_tables()), lens_prepare_wait(&m->lens).
+ */
+bool model_prepare_group(struct model *m);
+/*
  * Make the transforms, the group by process and the time range m->ps's own (lens_bake()), for
  * collapse: the set then holds only the samples they keep, on their
  * stacks, and the lens none of them. Every cache goes.

@@ -491,6 +491,11 @@ int profile_set_check(const struct profile_set *ps, struct tf_error *err);
  * profile_set_view_release(), never profile_set_free().
  */
 void profile_set_view_init(struct profile_set *view, const struct profile_set *base);
+/*
+ * The view takes base's strings and frames again, after base added some
+ * (which may have moved its tables): every view of a set that grows.
+ */
+void profile_set_view_sync(struct profile_set *view, const struct profile_set *base);
 /* Free the view's own stack trie; the borrowed tables are left alone. */
 void profile_set_view_release(struct profile_set *view);
 /*

@@ -489,6 +489,7 @@ static void group_build(struct lens *l, struct profile_set *ps);
 void
 lens_release(struct lens *l)
 {
+	lens_prepare_wait(l);
 	lens_clear_transforms(l);
 	kept_release(l);
 	group_release(l);
@@ -527,32 +528,22 @@ lens_map(const struct lens *l)
 
 /*
  * A view borrows ps's strings and frames by value: after collapse-module
- * added to them, every view takes the tables again.
+ * or the group by process added to them, every view takes the tables
+ * again.
  */
-static void
-sync_view(struct profile_set *v, const struct profile_set *ps)
-{
-	v->strings = ps->strings;
-	v->frames = ps->frames;
-	v->nr_frames = ps->nr_frames;
-	v->alloc_frames = ps->alloc_frames;
-	v->frame_slots = ps->frame_slots;
-	v->frame_mask = ps->frame_mask;
-}
-
 static void
 sync_views(struct lens *l, const struct profile_set *ps)
 {
 	for (uint32_t i = 0; i < l->nr_levels; i++)
-		sync_view(&l->levels[i].view, ps);
+		profile_set_view_sync(&l->levels[i].view, ps);
 	for (uint32_t i = 0; i < l->nr_ungrouped; i++)
-		sync_view(&l->ungrouped[i].view, ps);
+		profile_set_view_sync(&l->ungrouped[i].view, ps);
 	for (uint32_t i = 0; i < l->nr_grouped; i++)
-		sync_view(&l->grouped[i].view, ps);
+		profile_set_view_sync(&l->grouped[i].view, ps);
 	if (l->by_process)
-		sync_view(&l->group.set, ps);
+		profile_set_view_sync(&l->group.set, ps);
 	if (l->kept_group.id)
-		sync_view(&l->kept_group.set, ps);
+		profile_set_view_sync(&l->kept_group.set, ps);
 }
 
 /* Split a path "a;b;c" into str_ids of ps; a name ps lacks matches nothing. */
@@ -823,6 +814,9 @@ push(struct lens *l, struct profile_set *ps, enum lens_kind kind, const char *ar
 
 	if (lens_check_arg(kind, arg, &re, err))
 		return -1;
+	/* collapse-module adds frames to ps, which a group being prepared reads. */
+	if (kind == LENS_COLLAPSE_MODULE)
+		lens_prepare_wait(l);
 	ALLOC_GROW(l->levels, l->nr_levels, l->alloc_levels);
 	lv = &l->levels[l->nr_levels++];
 	memset(lv, 0, sizeof(*lv));
@@ -901,6 +895,7 @@ levels_build(struct lens *l, struct profile_set *ps)
 void
 lens_rebuild(struct lens *l, struct profile_set *ps)
 {
+	lens_prepare_wait(l);
 	kept_release(l);
 	ungrouped_release(l);
 	levels_release_views(l);
@@ -1023,6 +1018,7 @@ struct group_pass {
 	const uint64_t *marks;        /* ps's outermost marks, or NULL */
 	uint64_t *out_marks;          /* the group's, being made */
 	uint8_t *proc_frames;         /* bit per frame: FRAME_PROCESS (marks only) */
+	bool threads;                 /* a second thread may map the samples */
 };
 
 /* Band [lo, hi)'s processes' samples: each one's bit on its stack. */
@@ -1227,7 +1223,7 @@ band_map(const struct group_pass *gp, uint32_t lo, uint32_t hi, stack_id first,
 
 	w.pieces = map_pieces(gp, lo, hi, &w.nr_pieces, &samples);
 	atomic_init(&w.next, 0);
-	if (samples >= MAP_THREAD_MIN)
+	if (samples >= MAP_THREAD_MIN && gp->threads)
 		started = !pthread_create(&thread, NULL, map_work_run, &w);
 	profile_set_defer_links(gp->out, first);
 	map_work_run(&w);
@@ -1294,39 +1290,26 @@ thread_root(void *ctx, thread_id t)
 	return of_thread[t];
 }
 
-/*
- * Group ps by process: a frame per process name, added to ps, then every
- * sample's stack under its thread's, in a trie of the lens's own.
- *
- * Processes share stacks (the same code runs in each), so the group has
- * a stack per (stack, process) pair that samples reach. Looking each pair
- * up in a table, sample by sample and frame by frame, was cache misses
- * one after another. Instead, up to 64 processes at a time: each sample
- * sets its process's bit on its stack, the bits spread to the parents in
- * one pass down the ids, and one pass up makes the group stacks in
- * order, each one's parent found by counting bits, so nothing is looked
- * up; a pass over the samples (on two threads) then gives each its
- * group stack the same way.
- * Every pass but the last walks arrays in order. Should a process's
- * samples be under a perf process frame and not (or under two), their
- * frames meet under its root, which is no longer a plain copy of ps's
- * stacks: the group is then interned frame by frame
- * (builder_roots_profile()). With l->set_marks (ps's outermost marks),
- * the group's are made on the way (l->group.marks).
- */
-static void
-group_build(struct lens *l, struct profile_set *ps)
-{
-	uint32_t *proc_of = xmalloc(sizeof(*proc_of) * ((size_t)ps->nr_threads + 1));
-	frame_id *proc_frame = xmalloc(sizeof(*proc_frame) * ((size_t)ps->nr_threads + 1));
-	frame_id *of_thread = xmalloc(sizeof(*of_thread) * ((size_t)ps->nr_threads + 1));
-	frame_id lo = FRAME_NONE, hi = 0;
-	uint32_t *index_of, nr_procs = 0;
-	struct strbuf sb = STRBUF_INIT;
-	struct group_pass gp = { .ps = ps, .out = &l->group.set, .marks = l->set_marks };
-	bool interned = false;
+/* The processes of a set's threads, for a group by process. */
+struct group_procs {
+	uint32_t *proc_of;     /* per thread: its process */
+	frame_id *proc_frame;  /* per process: its frame */
+	frame_id *of_thread;   /* per thread: its process's frame */
+	uint32_t nr_procs;
+};
 
-	/* Each thread's process frame, then the processes numbered by their frames. */
+/* Each thread's process frame, added to ps, then the processes numbered by their frames. */
+static void
+group_procs(struct profile_set *ps, struct group_procs *gr)
+{
+	frame_id lo = FRAME_NONE, hi = 0;
+	uint32_t *index_of;
+	struct strbuf sb = STRBUF_INIT;
+
+	gr->proc_of = xmalloc(sizeof(*gr->proc_of) * ((size_t)ps->nr_threads + 1));
+	gr->proc_frame = xmalloc(sizeof(*gr->proc_frame) * ((size_t)ps->nr_threads + 1));
+	gr->of_thread = xmalloc(sizeof(*gr->of_thread) * ((size_t)ps->nr_threads + 1));
+	gr->nr_procs = 0;
 	for (thread_id t = 0; t < ps->nr_threads; t++) {
 		struct frame f = { 0 };
 
@@ -1335,45 +1318,81 @@ group_build(struct lens *l, struct profile_set *ps)
 		f.name = ps_str(ps, sb.buf, sb.len);
 		f.module = STR_EMPTY;
 		f.flags = FRAME_PROCESS;
-		of_thread[t] = profile_set_frame(ps, &f);
-		lo = of_thread[t] < lo ? of_thread[t] : lo;
-		hi = of_thread[t] > hi ? of_thread[t] : hi;
+		gr->of_thread[t] = profile_set_frame(ps, &f);
+		lo = gr->of_thread[t] < lo ? gr->of_thread[t] : lo;
+		hi = gr->of_thread[t] > hi ? gr->of_thread[t] : hi;
 	}
 	strbuf_release(&sb);
 	/* Made together, the process frames are mostly one run of ids. */
 	index_of = xmalloc(sizeof(*index_of) * (ps->nr_threads ? (size_t)(hi - lo) + 1 : 1));
 	for (thread_id t = 0; t < ps->nr_threads; t++)
-		index_of[of_thread[t] - lo] = UINT32_MAX;
+		index_of[gr->of_thread[t] - lo] = UINT32_MAX;
 	for (thread_id t = 0; t < ps->nr_threads; t++) {
-		uint32_t *k = &index_of[of_thread[t] - lo];
+		uint32_t *k = &index_of[gr->of_thread[t] - lo];
 
 		if (*k == UINT32_MAX) {
-			proc_frame[nr_procs] = of_thread[t];
-			*k = nr_procs++;
+			gr->proc_frame[gr->nr_procs] = gr->of_thread[t];
+			*k = gr->nr_procs++;
 		}
-		proc_of[t] = *k;
+		gr->proc_of[t] = *k;
 	}
 	free(index_of);
-	/* The frames are all there before any view copies the tables. */
-	profile_set_view_init(&l->group.set, ps);
-	l->by_process = true;
-	l->group.id = ++l->level_builds;
-	sync_views(l, ps);
-	l->group.stack = xcalloc(ps->nr_profiles + 1, sizeof(*l->group.stack));
-	l->group.nr_stack = ps->nr_profiles;
+}
+
+static void
+group_procs_release(struct group_procs *gr)
+{
+	free(gr->proc_of);
+	free(gr->proc_frame);
+	free(gr->of_thread);
+	memset(gr, 0, sizeof(*gr));
+}
+
+/*
+ * Group ps by process into g, whose set is a view of ps made once the
+ * process frames (gr, group_procs()) were added: every sample's stack
+ * under its thread's, in a trie of g's own.
+ *
+ * Processes share stacks (the same code runs in each), so the group has
+ * a stack per (stack, process) pair that samples reach. Looking each pair
+ * up in a table, sample by sample and frame by frame, was cache misses
+ * one after another. Instead, up to 64 processes at a time: each sample
+ * sets its process's bit on its stack, the bits spread to the parents in
+ * one pass down the ids, and one pass up makes the group stacks in
+ * order, each one's parent found by counting bits, so nothing is looked
+ * up; a pass over the samples (on two threads, with threads) then gives
+ * each its group stack the same way.
+ * Every pass but the last walks arrays in order. Should a process's
+ * samples be under a perf process frame and not (or under two), their
+ * frames meet under its root, which is no longer a plain copy of ps's
+ * stacks: the group is then interned frame by frame
+ * (builder_roots_profile()). With marks (ps's outermost marks), the
+ * group's are made on the way (g->marks). Only reads ps: it may run on
+ * a thread of its own while nothing changes ps (lens_prepare_group()).
+ */
+static void
+group_fill(struct lens_group *g, struct profile_set *ps, const struct group_procs *gr,
+	   const uint64_t *marks, bool threads)
+{
+	uint32_t nr_procs = gr->nr_procs;
+	struct group_pass gp = { .ps = ps, .out = &g->set, .marks = marks, .threads = threads };
+	bool interned = false;
+
+	g->stack = xcalloc(ps->nr_profiles + 1, sizeof(*g->stack));
+	g->nr_stack = ps->nr_profiles;
 
 	/* Each profile's runs, and where each process's begin, in process order. */
 	gp.nr_procs = nr_procs;
-	gp.proc_frame = proc_frame;
+	gp.proc_frame = gr->proc_frame;
 	gp.runs = xcalloc(ps->nr_profiles + 1, sizeof(*gp.runs));
 	gp.first = xcalloc(ps->nr_profiles + 1, sizeof(*gp.first));
 	for (size_t pi = 0; pi < ps->nr_profiles; pi++) {
 		const struct profile *p = ps->profiles[pi];
 		size_t nr;
-		struct group_run *r = group_runs(p, proc_of, &nr);
+		struct group_run *r = group_runs(p, gr->proc_of, &nr);
 		size_t *at = xcalloc((size_t)nr_procs + 2, sizeof(*at));
 
-		l->group.stack[pi] = xmalloc(sizeof(**l->group.stack) * (p->nr_samples + 1));
+		g->stack[pi] = xmalloc(sizeof(**g->stack) * (p->nr_samples + 1));
 		for (size_t k = 0; k < nr; k++)
 			at[r[k].proc + 2]++;
 		for (uint32_t k = 2; k < nr_procs + 2; k++)
@@ -1404,32 +1423,32 @@ group_build(struct lens *l, struct profile_set *ps)
 			memset(gp.at, 0, sizeof(*gp.at) * ps->nr_stacks);
 		band_mark(&gp, b, e);
 		n = band_spread(&gp);
-		interned = n == UINT64_MAX || n + l->group.set.nr_stacks >= STACK_BUSY - 2;
+		interned = n == UINT64_MAX || n + g->set.nr_stacks >= STACK_BUSY - 2;
 		if (interned)
 			break;
 		if (gp.out_marks) {
-			size_t words = ((size_t)l->group.set.nr_stacks + n) / 64 + 1;
+			size_t words = ((size_t)g->set.nr_stacks + n) / 64 + 1;
 
 			gp.out_marks = xreallocarray(gp.out_marks, words + 1, sizeof(*gp.out_marks));
-			memset(gp.out_marks + l->group.set.nr_stacks / 64 + 1, 0,
-			       sizeof(*gp.out_marks) * (words - l->group.set.nr_stacks / 64));
+			memset(gp.out_marks + g->set.nr_stacks / 64 + 1, 0,
+			       sizeof(*gp.out_marks) * (words - g->set.nr_stacks / 64));
 		}
-		band_build(&gp, b, e, n, l->group.stack);
+		band_build(&gp, b, e, n, g->stack);
 	}
 	if (interned) {
 		struct builder_roots *r = builder_roots_new(ps->nr_stacks);
 
 		free(gp.out_marks);
 		gp.out_marks = NULL;
-		profile_set_view_release(&l->group.set);
-		profile_set_view_init(&l->group.set, ps);
-		profile_set_reserve_stacks(&l->group.set, ps->nr_stacks + nr_procs);
+		profile_set_view_release(&g->set);
+		profile_set_view_init(&g->set, ps);
+		profile_set_reserve_stacks(&g->set, ps->nr_stacks + nr_procs);
 		for (size_t i = 0; i < ps->nr_profiles; i++)
-			builder_roots_profile(r, ps->stacks, ps->frames, &l->group.set, ps->profiles[i],
-					      l->group.stack[i], thread_root, of_thread);
+			builder_roots_profile(r, ps->stacks, ps->frames, &g->set, ps->profiles[i],
+					      g->stack[i], thread_root, gr->of_thread);
 		builder_roots_free(r);
 	}
-	l->group.marks = gp.out_marks;
+	g->marks = gp.out_marks;
 	for (size_t pi = 0; pi < ps->nr_profiles; pi++) {
 		free(gp.runs[pi]);
 		free(gp.first[pi]);
@@ -1438,9 +1457,93 @@ group_build(struct lens *l, struct profile_set *ps)
 	free(gp.first);
 	xfree_pages(gp.at, (size_t)ps->nr_stacks + 1, sizeof(*gp.at));
 	free(gp.proc_frames);
-	free(of_thread);
-	free(proc_frame);
-	free(proc_of);
+}
+
+/* Group ps by process into l->group, now (group_fill()). */
+static void
+group_build(struct lens *l, struct profile_set *ps)
+{
+	struct group_procs gr;
+
+	group_procs(ps, &gr);
+	/* The frames are all there before any view copies the tables. */
+	profile_set_view_init(&l->group.set, ps);
+	l->by_process = true;
+	l->group.id = ++l->level_builds;
+	sync_views(l, ps);
+	group_fill(&l->group, ps, &gr, l->set_marks, true);
+	group_procs_release(&gr);
+}
+
+/* A group by process being made on a thread of its own (lens_prepare_group()). */
+struct lens_prep {
+	pthread_t thread;
+	struct profile_set *ps;
+	struct lens_group group;
+	struct group_procs procs;
+	uint64_t *marks;       /* a copy of the set's outermost marks, or NULL */
+};
+
+static void *
+prep_run(void *arg)
+{
+	struct lens_prep *p = arg;
+
+	xheap_huge_pages();
+	group_fill(&p->group, p->ps, &p->procs, p->marks, false);
+	return NULL;
+}
+
+bool
+lens_prepare_group(struct lens *l, struct profile_set *ps, const uint64_t *set_marks)
+{
+	struct lens_prep *p;
+
+	if (l->by_process || l->kept_group.id || l->prep)
+		return false;
+	p = xcalloc(1, sizeof(*p));
+	p->ps = ps;
+	group_procs(ps, &p->procs);
+	profile_set_view_init(&p->group.set, ps);
+	sync_views(l, ps);
+	if (set_marks)
+		p->marks = xmemdup(set_marks, sizeof(*p->marks) * ((size_t)ps->nr_stacks / 64 + 1));
+	if (pthread_create(&p->thread, NULL, prep_run, p)) {
+		/* No thread: the frames stay, and the first grouping builds. */
+		profile_set_view_release(&p->group.set);
+		group_procs_release(&p->procs);
+		free(p->marks);
+		free(p);
+		return false;
+	}
+	l->prep = p;
+	return true;
+}
+
+void
+lens_prepare_wait(struct lens *l)
+{
+	struct lens_prep *p = l->prep;
+
+	if (!p)
+		return;
+	pthread_join(p->thread, NULL);
+	l->prep = NULL;
+	/* Nothing else made a group meanwhile: every grouping waits first. */
+	if (l->by_process || l->kept_group.id)
+		BUG("a group by process made while one was prepared");
+	grouped_release(l);
+	l->kept_group = p->group;
+	l->kept_group.id = ++l->level_builds;
+	group_procs_release(&p->procs);
+	free(p->marks);
+	free(p);
+}
+
+bool
+lens_preparing(const struct lens *l)
+{
+	return l->prep != NULL;
 }
 
 /* The views of levels, moved to kept (n of them), their texts copied; the levels lose them. */
@@ -1549,7 +1652,7 @@ grouped_take(struct lens *l, struct profile_set *ps)
 	l->group = l->kept_group;
 	memset(&l->kept_group, 0, sizeof(l->kept_group));
 	l->by_process = true;
-	sync_view(&l->group.set, ps);
+	profile_set_view_sync(&l->group.set, ps);
 	l->set_marks = l->group.marks;
 	i = levels_take(l, l->grouped, l->nr_grouped);
 	grouped_release(l);
@@ -1561,6 +1664,7 @@ grouped_take(struct lens *l, struct profile_set *ps)
 bool
 lens_set_by_process(struct lens *l, struct profile_set *ps, bool on)
 {
+	lens_prepare_wait(l);
 	if (on == l->by_process)
 		return false;
 	if (on) {
@@ -1649,6 +1753,7 @@ lens_bake(struct lens *l, struct profile_set *ps)
 {
 	const stack_id *map = lens_map(l);
 
+	lens_prepare_wait(l);
 	if (!map && !l->timed && !l->by_process)
 		return;
 	for (size_t i = 0; i < ps->nr_profiles; i++) {

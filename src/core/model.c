@@ -911,6 +911,57 @@ own_set_marks(struct model *m)
 }
 
 /*
+ * The lens added frames to the set that no view's stacks use yet (the
+ * process frames of a group being prepared): the functions take them in
+ * as transforms_changed() does, but every cache stays, the stacks being
+ * the same. The new functions weigh nothing, and the marks are still of
+ * the view's stacks.
+ */
+static void
+frames_added(struct model *m)
+{
+	if (m->funcs_built) {
+		uint64_t *marks = m->funcs.outermost;
+		uint32_t nr_marked = m->funcs.nr_marked, old = m->funcs.nr_funcs;
+
+		m->funcs.outermost = NULL;
+		func_table_extend(&m->funcs, m->ps);
+		free(m->funcs.outermost);
+		m->funcs.outermost = marks;
+		m->funcs.nr_marked = nr_marked;
+		m->funcs_builds++;
+		if (m->fstats) {
+			m->fstats = xreallocarray(m->fstats, (size_t)m->funcs.nr_funcs + 1,
+						  sizeof(*m->fstats));
+			memset(m->fstats + old, 0, sizeof(*m->fstats) * (m->funcs.nr_funcs - old));
+		}
+	}
+	/* The search's bits are per frame. */
+	m->search_gen++;
+	/* The model's own views of the set (the lens syncs its own). */
+	if (m->sandwich.callers_ps.stacks)
+		profile_set_view_sync(&m->sandwich.callers_ps, m->ps);
+	if (m->sandwich.callees_ps.stacks)
+		profile_set_view_sync(&m->sandwich.callees_ps, m->ps);
+	if (m->inv.view.stacks)
+		profile_set_view_sync(&m->inv.view, m->ps);
+}
+
+bool
+model_prepare_group(struct model *m)
+{
+	uint32_t frames = m->ps->nr_frames;
+
+	if (m->lens.by_process || model_diff_base(m))
+		return false;
+	if (!lens_prepare_group(&m->lens, m->ps, own_set_marks(m)))
+		return false;
+	if (m->ps->nr_frames != frames)
+		frames_added(m);
+	return true;
+}
+
+/*
  * Group by process, or stop, as a change of transforms: the caches of
  * the lens before it are stashed (stash_after()), and the set's own
  * weights and marks are kept while grouped, as the lens keeps its

@@ -204,6 +204,17 @@ profile_set_view_init(struct profile_set *view, const struct profile_set *base)
 }
 
 void
+profile_set_view_sync(struct profile_set *view, const struct profile_set *base)
+{
+	view->strings = base->strings;
+	view->frames = base->frames;
+	view->nr_frames = base->nr_frames;
+	view->alloc_frames = base->alloc_frames;
+	view->frame_slots = base->frame_slots;
+	view->frame_mask = base->frame_mask;
+}
+
+void
 profile_set_view_release(struct profile_set *view)
 {
 	stacks_release(view);

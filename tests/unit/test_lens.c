@@ -1734,6 +1734,9 @@ test_by_process_matches_full(void **state)
 				prop_compare(&m);
 			if (prop_rnd(&seed) % 3 == 0)
 				model_set_by_process(&m, !m.lens.by_process);
+			else if (prop_rnd(&seed) % 5 == 0)
+				/* A group made ahead, on a thread, for a P to come. */
+				model_prepare_group(&m);
 			else
 				prop_change(&m, &seed);
 			check_model(&m);
@@ -1742,6 +1745,103 @@ test_by_process_matches_full(void **state)
 		prop_compare(&m);
 		model_release(&m);
 	}
+}
+
+/*
+ * A group prepared on a thread before the first P: the set has its
+ * process frames at once and every cache holds; P then takes the group,
+ * which is the one P would have built, under a transform too, and a
+ * collapse-module meanwhile waits for it.
+ */
+static void
+test_prepared_group(void **state)
+{
+	(void)state;
+	for (int mode = 0; mode < 6; mode++) {
+		uint64_t seed = 20261201 + (uint64_t)mode, again = seed;
+		struct tf_error err = TF_ERROR_INIT;
+		struct model m, want;
+		uint32_t frames;
+		char *got, *expect;
+
+		model_init(&m, prop_procs_profile(&seed, mode % 3));
+		model_init(&want, prop_procs_profile(&again, mode % 3));
+		/* Caches to keep: the tree, the function weights, the rows, a search. */
+		model_sandwich_rows(&m, SANDWICH_BY_TOTAL, false, false);
+		model_tree(&m);
+		model_set_search(&m, search_re_new("f1", 2, &(size_t){ 0 }, &err));
+		model_search_matched(&m);
+		model_sandwich(&m, 1);
+		model_set_inverted(&m, true);
+		model_inverted(&m);
+		model_set_inverted(&m, false);
+		frames = m.ps->nr_frames;
+		assert_true(model_prepare_group(&m));
+		assert_true(lens_preparing(&m.lens));
+		assert_true(m.ps->nr_frames > frames);
+		assert_false(model_prepare_group(&m));
+		/* The model's own views read the set's tables, wherever they went. */
+		assert_ptr_equal(m.sandwich.callers_ps.frames, m.ps->frames);
+		assert_ptr_equal(m.sandwich.callees_ps.frames, m.ps->frames);
+		assert_ptr_equal(m.inv.view.frames, m.ps->frames);
+		assert_int_equal(m.inv.view.nr_frames, m.ps->nr_frames);
+		/* The frames are functions of no stack yet: the caches stand, and check. */
+		assert_int_equal(m.funcs.nr_frames, m.ps->nr_frames);
+		check_model(&m);
+		if (mode >= 3) {
+			/* A collapse-module adds frames: it waits for the group first. */
+			assert_int_equal(model_push_transform(&m, LENS_COLLAPSE_MODULE, "libm", &err), 0);
+			assert_false(lens_preparing(&m.lens));
+			assert_int_equal(model_push_transform(&want, LENS_COLLAPSE_MODULE, "libm", &err),
+					 0);
+		} else if (mode == 1) {
+			assert_int_equal(model_push_transform(&m, LENS_MERGE_FUNCTION, "^f4$", &err), 0);
+			assert_int_equal(model_push_transform(&want, LENS_MERGE_FUNCTION, "^f4$", &err),
+					 0);
+		}
+		assert_true(model_set_by_process(&m, true));
+		assert_false(lens_preparing(&m.lens));
+		assert_true(model_set_by_process(&want, true));
+		got = folded(&m);
+		expect = folded(&want);
+		assert_string_equal(got, expect);
+		assert_int_equal(model_total(&m), model_total(&want));
+		check_model(&m);
+		prop_compare(&m);
+		prop_compare_lens(&m);
+		free(got);
+		free(expect);
+		/* Off and on again: the kept group, as after any P. */
+		assert_true(model_set_by_process(&m, false));
+		assert_true(model_set_by_process(&m, true));
+		check_model(&m);
+		tf_error_release(&err);
+		model_release(&m);
+		model_release(&want);
+	}
+}
+
+/* A group prepared and never taken goes with the model. */
+static void
+test_prepared_group_unused(void **state)
+{
+	uint64_t seed = 20261202;
+	struct model m;
+
+	(void)state;
+	model_init(&m, prop_procs_profile(&seed, 1));
+	assert_true(model_prepare_group(&m));
+	model_release(&m);
+	model_init(&m, prop_procs_profile(&seed, 2));
+	assert_true(model_prepare_group(&m));
+	lens_prepare_wait(&m.lens);
+	assert_true(m.lens.kept_group.id != 0);
+	check_model(&m);
+	/* New symbols: the set's stacks change, and the group is let go. */
+	model_set_changed(&m);
+	assert_int_equal(m.lens.kept_group.id, 0);
+	check_model(&m);
+	model_release(&m);
 }
 
 /* A process with samples under a perf process frame and not: merged under its root. */
@@ -1881,6 +1981,8 @@ main(void)
 		cmocka_unit_test(test_by_process_kept),
 		cmocka_unit_test(test_by_process_tree_stash),
 		cmocka_unit_test(test_by_process_matches_full),
+		cmocka_unit_test(test_prepared_group),
+		cmocka_unit_test(test_prepared_group_unused),
 		cmocka_unit_test(test_by_process_frames_meet),
 		cmocka_unit_test(test_by_process_many_samples),
 	};
