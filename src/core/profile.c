@@ -182,16 +182,22 @@ profile_set_free(struct profile_set *ps)
 }
 
 void
-profile_set_view_init(struct profile_set *view, const struct profile_set *base)
+profile_set_view_sync(struct profile_set *view, const struct profile_set *base)
 {
-	memset(view, 0, sizeof(*view));
-	/* Shallow copies: the view reads these tables and never grows them. */
 	view->strings = base->strings;
 	view->frames = base->frames;
 	view->nr_frames = base->nr_frames;
 	view->alloc_frames = base->alloc_frames;
 	view->frame_slots = base->frame_slots;
 	view->frame_mask = base->frame_mask;
+}
+
+void
+profile_set_view_init(struct profile_set *view, const struct profile_set *base)
+{
+	memset(view, 0, sizeof(*view));
+	/* Shallow copies: the view reads these tables and never grows them. */
+	profile_set_view_sync(view, base);
 	view->threads = base->threads;
 	view->nr_threads = base->nr_threads;
 	view->alloc_threads = base->alloc_threads;
@@ -201,17 +207,6 @@ profile_set_view_init(struct profile_set *view, const struct profile_set *base)
 
 	stacks_init(view);
 	src_table_init(view);
-}
-
-void
-profile_set_view_sync(struct profile_set *view, const struct profile_set *base)
-{
-	view->strings = base->strings;
-	view->frames = base->frames;
-	view->nr_frames = base->nr_frames;
-	view->alloc_frames = base->alloc_frames;
-	view->frame_slots = base->frame_slots;
-	view->frame_mask = base->frame_mask;
 }
 
 void
