@@ -128,6 +128,14 @@ struct lens_group {
 				    * levels'): never 0 */
 	uint64_t *marks;           /* set's outermost marks, made from
 				    * lens.set_marks; owned, or NULL */
+	/*
+	 * Made ahead with the group (lens_prepare_group()): the per-stack
+	 * weights of every sample of profile weights_of, for the model's
+	 * first grouping to take. Owned, or NULL (none, or taken).
+	 */
+	uint64_t *weights;
+	uint64_t weights_total;
+	size_t weights_of;
 };
 
 struct lens {
@@ -234,10 +242,13 @@ bool lens_set_by_process(struct lens *l, struct profile_set *ps, bool on);
  * waited for. Meanwhile ps must not change: every call of the lens that
  * changes it (a collapse-module, lens_rebuild(), lens_bake()) or groups
  * waits first; anything else that would, such as symbols swapping
- * ps's tables, must call lens_prepare_wait() before. False, with
- * nothing started, when grouped or a group is kept already.
+ * ps's tables, must call lens_prepare_wait() before. With weigh a
+ * profile's index (else SIZE_MAX), the group's weights of all its
+ * samples are made too (lens_group.weights). False, with nothing
+ * started, when grouped or a group is kept already.
  */
-bool lens_prepare_group(struct lens *l, struct profile_set *ps, const uint64_t *set_marks);
+bool lens_prepare_group(struct lens *l, struct profile_set *ps, const uint64_t *set_marks,
+			size_t weigh);
 /* Wait for the group being prepared, if any, and keep it (kept_group). */
 void lens_prepare_wait(struct lens *l);
 /* Whether a group is being prepared (not waited for yet). */

@@ -461,6 +461,7 @@ lens_group_release(struct lens_group *g)
 		free(g->stack[i]);
 	free(g->stack);
 	free(g->marks);
+	free(g->weights);
 	profile_set_view_release(&g->set);
 	memset(g, 0, sizeof(*g));
 }
@@ -1482,6 +1483,7 @@ struct lens_prep {
 	struct lens_group group;
 	struct group_procs procs;
 	uint64_t *marks;       /* a copy of the set's outermost marks, or NULL */
+	size_t weigh;          /* the profile to weigh, or SIZE_MAX */
 };
 
 static void *
@@ -1491,11 +1493,22 @@ prep_run(void *arg)
 
 	xheap_huge_pages();
 	group_fill(&p->group, p->ps, &p->procs, p->marks, false);
+	if (p->weigh < p->ps->nr_profiles) {
+		struct lens_group *g = &p->group;
+		struct profile q = *p->ps->profiles[p->weigh];
+
+		q.stack = g->stack[p->weigh];
+		q.src = NULL;
+		g->weights = xmalloc(sizeof(*g->weights) * ((size_t)g->set.nr_stacks + 1));
+		g->weights_total = stack_weights(&g->set, &q, NULL, g->weights);
+		g->weights_of = p->weigh;
+	}
 	return NULL;
 }
 
 bool
-lens_prepare_group(struct lens *l, struct profile_set *ps, const uint64_t *set_marks)
+lens_prepare_group(struct lens *l, struct profile_set *ps, const uint64_t *set_marks,
+		   size_t weigh)
 {
 	struct lens_prep *p;
 
@@ -1503,6 +1516,7 @@ lens_prepare_group(struct lens *l, struct profile_set *ps, const uint64_t *set_m
 		return false;
 	p = xcalloc(1, sizeof(*p));
 	p->ps = ps;
+	p->weigh = weigh;
 	group_procs(ps, &p->procs);
 	profile_set_view_init(&p->group.set, ps);
 	sync_views(l, ps);

@@ -947,6 +947,13 @@ frames_added(struct model *m)
 		profile_set_view_sync(&m->inv.view, m->ps);
 }
 
+/* Whether the lens weighs every sample of its profile as recorded. */
+static bool
+weighs_all(const struct model *m)
+{
+	return !m->lens.threads && !m->lens.timed && !m->lens.count_samples;
+}
+
 bool
 model_prepare_group(struct model *m)
 {
@@ -954,7 +961,9 @@ model_prepare_group(struct model *m)
 
 	if (m->lens.by_process || model_diff_base(m))
 		return false;
-	if (!lens_prepare_group(&m->lens, m->ps, own_set_marks(m)))
+	/* Its weights too, for a lens that keeps every sample as it is. */
+	if (!lens_prepare_group(&m->lens, m->ps, own_set_marks(m),
+				weighs_all(m) ? m->lens.profile : SIZE_MAX))
 		return false;
 	if (m->ps->nr_frames != frames)
 		frames_added(m);
@@ -996,14 +1005,21 @@ model_set_by_process(struct model *m, bool on)
 			m->grp_base_w = NULL;
 			m->grp_id = 0;
 		} else {
+			struct lens_group *g = &m->lens.group;
+
 			grp_release(m);
-			m->set_marks = m->lens.group.marks
-					       ? xmemdup(m->lens.group.marks,
-							 sizeof(*m->set_marks) *
-								 (m->lens.group.set.nr_stacks / 64 + 1))
-					       : NULL;
+			m->set_marks = g->marks ? xmemdup(g->marks, sizeof(*m->set_marks) *
+								     (g->set.nr_stacks / 64 + 1))
+						: NULL;
 			m->base_w = NULL;
 			m->base_gen = 0;
+			/* A group made ahead brings the weights of every sample. */
+			if (g->weights && g->weights_of == m->lens.profile && weighs_all(m)) {
+				m->base_w = g->weights;
+				m->base_total = g->weights_total;
+				m->base_gen = m->sel_gen;
+				g->weights = NULL;
+			}
 		}
 	} else {
 		grp_release(m);

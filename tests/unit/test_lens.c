@@ -1798,9 +1798,23 @@ test_prepared_group(void **state)
 			assert_int_equal(model_push_transform(&m, LENS_MERGE_FUNCTION, "^f4$", &err), 0);
 			assert_int_equal(model_push_transform(&want, LENS_MERGE_FUNCTION, "^f4$", &err),
 					 0);
+		} else if (mode == 2) {
+			/* Threads filtered since: the weights made ahead are of no use. */
+			bool *mask = xcalloc(m.ps->nr_threads + 1, sizeof(*mask));
+
+			for (thread_id t = 1; t < m.ps->nr_threads; t++)
+				mask[t] = true;
+			model_set_threads(&m, mask);
+			model_set_threads(&want, mask);
+			free(mask);
 		}
 		assert_true(model_set_by_process(&m, true));
 		assert_false(lens_preparing(&m.lens));
+		/* The first P takes the weights made ahead, unless filtered since. */
+		if (mode == 2)
+			assert_non_null(m.lens.group.weights);
+		else
+			assert_null(m.lens.group.weights);
 		assert_true(model_set_by_process(&want, true));
 		got = folded(&m);
 		expect = folded(&want);
