@@ -2,7 +2,7 @@
  * lens-bench: what changing the lens costs on a big profile.
  *
  * usage: bench/lens-bench [--split] [--cpu | --cpu-all] [--shape=NAME] [--by-process]
- *                         [--issue15] [SAMPLES [NAMES]]
+ *                         [--issue15] [--no-check] [SAMPLES [NAMES]]
  *
  * Generates, in memory, SAMPLES samples (default 10 M) on 32 threads of 4
  * processes, with the locality of a real recording, three times: a "wide"
@@ -39,7 +39,9 @@
  * CPU clock rather than the wall clock (other sessions on a shared
  * machine change it less), --cpu-all with the process's (every thread's
  * work, a second thread's too); --split prints where each change's time
- * goes. Options come before SAMPLES, in any order.
+ * goes; --no-check skips the model's checks between changes, which
+ * otherwise take most of a `perf record` of the bench. Options come
+ * before SAMPLES, in any order.
  *
  * Built by `make bench`, never by `make` or `make check`.
  */
@@ -421,6 +423,7 @@ keystroke(struct model *m, double *layout, double *rows)
 
 /* The lens's own work after a change: the view's weights, tree and function weights. */
 static bool split; /* --split: print where each change's time goes */
+static bool no_check; /* --no-check: no model_check() between changes */
 static const char *only_shape; /* --shape=NAME: that profile only */
 static bool only_p; /* --by-process: the group by process's table only */
 
@@ -465,6 +468,8 @@ check_model(struct model *m, const char *what)
 {
 	struct tf_error err = TF_ERROR_INIT;
 
+	if (no_check)
+		return;
 	if (model_check(m, &err))
 		die("%s: %s", what, tf_error_text(&err));
 	tf_error_release(&err);
@@ -836,11 +841,13 @@ main(int argc, char **argv)
 			only_p = true;
 		else if (!strcmp(argv[1], "--issue15"))
 			issue = true;
+		else if (!strcmp(argv[1], "--no-check"))
+			no_check = true;
 		else if (!strncmp(argv[1], "--shape=", 8))
 			only_shape = argv[1] + 8;
 		else
 			die("usage: lens-bench [--split] [--cpu | --cpu-all] [--shape=NAME] "
-			    "[--by-process] [--issue15] [SAMPLES [NAMES]]");
+			    "[--by-process] [--issue15] [--no-check] [SAMPLES [NAMES]]");
 	}
 	issue = issue || only_p;
 	size_t nr_samples = argc > 1 ? strtoull(argv[1], NULL, 10) : 10000000;
