@@ -131,7 +131,8 @@ struct lens_group {
 	/*
 	 * Made ahead with the group (lens_prepare_group()): the per-stack
 	 * weights of every sample of profile weights_of, for the model's
-	 * first grouping to take. Owned, or NULL (none, or taken).
+	 * first grouping to take. Owned, or NULL (none, taken, or freed by
+	 * that grouping when it weighs otherwise).
 	 */
 	uint64_t *weights;
 	uint64_t weights_total;

@@ -1020,6 +1020,9 @@ model_set_by_process(struct model *m, bool on)
 				m->base_gen = m->sel_gen;
 				g->weights = NULL;
 			}
+			/* Not taken (weighed otherwise since): no later change reads them. */
+			free(g->weights);
+			g->weights = NULL;
 		}
 	} else {
 		grp_release(m);
