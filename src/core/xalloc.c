@@ -242,6 +242,26 @@ pages_reserve(size_t bytes)
 }
 
 /*
+ * Move the pages of [from, from + bytes), whole huge pages, onto the same
+ * length at to, a mapping or reservation of ours, a huge page at a time.
+ * mremap() moves one mapping only (on kernels before 6.17), and a range
+ * that pool_fill() filled is several, one per piece of the pool, which
+ * the kernel does not merge when their pages came from different blocks:
+ * moved whole, it fails (EFAULT) after unmapping the target. Every such
+ * piece is whole huge pages, so a huge page lies in one mapping. False
+ * when a move failed, with the pages before it moved.
+ */
+static bool
+pages_move(void *from, size_t bytes, void *to)
+{
+	for (size_t off = 0; off < bytes; off += HUGE_PAGE)
+		if (mremap((char *)from + off, HUGE_PAGE, HUGE_PAGE, MREMAP_MAYMOVE | MREMAP_FIXED,
+			   (char *)to + off) == MAP_FAILED)
+			return false;
+	return true;
+}
+
+/*
  * Pages let go by xfree_pages(), kept mapped for the next block or growth
  * of xgrow_pages(), up to POOL_CAP bytes. On this kind of virtual machine,
  * memory given back to the kernel goes back to the host within seconds,
@@ -300,9 +320,13 @@ pool_fill(uintptr_t dst, size_t bytes)
 		struct pool_range *r = &pool[nr_pool - 1];
 		size_t n = r->bytes < bytes ? r->bytes : bytes;
 
-		if (mremap((void *)r->at, n, n, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)dst) ==
-		    MAP_FAILED)
+		if (!pages_move((void *)r->at, n, (void *)dst)) {
+			/* Not ours to move: out of the pool, and what is left of dst stays fresh. */
+			munmap((void *)r->at, r->bytes);
+			pool_bytes -= r->bytes;
+			nr_pool--;
 			break;
+		}
 		r->at += n;
 		r->bytes -= n;
 		pool_bytes -= n;
@@ -331,9 +355,13 @@ xgrow_pages(void *ptr, size_t old, size_t nmemb, size_t size)
 		had = pages_bytes(old, size);
 		if (had >= bytes)
 			return ptr;
-		/* Moved to a huge-page boundary, where its huge pages stay whole. */
-		p = mremap(ptr, had, bytes, MREMAP_MAYMOVE | MREMAP_FIXED, pages_reserve(bytes));
-		if (p == MAP_FAILED)
+		/*
+		 * Moved to a huge-page boundary, where its huge pages stay
+		 * whole, and the rest of the reservation made writable.
+		 */
+		p = pages_reserve(bytes);
+		if (!pages_move(ptr, had, p) ||
+		    mprotect((char *)p + had, bytes - had, PROT_READ | PROT_WRITE))
 			die("out of memory (mapping %zu bytes)", bytes);
 		pool_fill((uintptr_t)p + had, bytes - had);
 		atomic_fetch_add_explicit(&pages_held, bytes - had, memory_order_relaxed);

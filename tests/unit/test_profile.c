@@ -286,6 +286,51 @@ test_grow_pages_pool(void **state)
 }
 
 /*
+ * A block the pool filled from pieces of two blocks is several mappings,
+ * which mremap() does not move as one (before Linux 6.17): growing it
+ * again must still move every piece, contents and all. This died with
+ * "out of memory" when the call tree of a 4.8 M-stack profile grew a
+ * second time.
+ */
+static void
+test_grow_pages_pieces(void **state)
+{
+	size_t mib = (size_t)1 << 20, drained = xpages_pooled();
+	char *d = drained ? xgrow_pages(NULL, 0, drained, 1) : NULL;
+	char *x = xgrow_pages(NULL, 0, 4 * mib, 1), *y = xgrow_pages(NULL, 0, 4 * mib, 1);
+	uint32_t *a;
+	size_t n = mib / 4;
+
+	(void)state;
+	assert_int_equal(xpages_pooled(), 0);
+	memset(x, 1, 4 * mib);
+	memset(y, 2, 4 * mib);
+	xfree_pages(x, 4 * mib, 1);
+	xfree_pages(y, 4 * mib, 1);
+	/* y's 4 MiB, then 2 of x's: two mappings. */
+	a = xgrow_pages(NULL, 0, 6 * n, sizeof(*a));
+	assert_int_equal(xpages_pooled(), 2 * mib);
+	for (size_t i = 0; i < 6 * n; i++)
+		a[i] = (uint32_t)(i * 2654435761u);
+	/* Moved as pieces, and grown by the rest of x and fresh pages. */
+	a = xgrow_pages(a, 6 * n, 12 * n, sizeof(*a));
+	assert_int_equal(xpages_pooled(), 0);
+	for (size_t i = 0; i < 6 * n; i++)
+		assert_int_equal(a[i], (uint32_t)(i * 2654435761u));
+	a[12 * n - 1] = 7;
+	assert_int_equal(a[12 * n - 1], 7);
+	/* Three mappings in the pool: they move out of it the same way. */
+	xfree_pages(a, 12 * n, sizeof(*a));
+	assert_int_equal(xpages_pooled(), 12 * mib);
+	a = xgrow_pages(NULL, 0, 12 * n, sizeof(*a));
+	assert_int_equal(xpages_pooled(), 0);
+	assert_int_equal(a[6 * n - 1], (uint32_t)((6 * n - 1) * 2654435761u));
+	assert_int_equal(a[12 * n - 1], 7);
+	xfree_pages(a, 12 * n, sizeof(*a));
+	xfree_pages(d, drained, 1);
+}
+
+/*
  * A reservation keeps the samples there are, and the samples added up to
  * it go in without moving the arrays; past it they grow as before.
  */
@@ -1660,6 +1705,7 @@ main(void)
 		cmocka_unit_test(test_growarray_huge),
 		cmocka_unit_test(test_grow_pages),
 		cmocka_unit_test(test_grow_pages_pool),
+		cmocka_unit_test(test_grow_pages_pieces),
 		cmocka_unit_test(test_reserve_samples),
 		cmocka_unit_test(test_big_sample_arrays_keep_samples),
 		cmocka_unit_test(test_find_stack),
