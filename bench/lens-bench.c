@@ -2,7 +2,7 @@
  * lens-bench: what changing the lens costs on a big profile.
  *
  * usage: bench/lens-bench [--split] [--cpu | --cpu-all] [--shape=NAME] [--by-process]
- *                         [--issue15] [--no-check] [SAMPLES [NAMES]]
+ *                         [--issue15] [--no-check] [--pause=MS] [SAMPLES [NAMES]]
  *
  * Generates, in memory, SAMPLES samples (default 10 M) on 32 threads of 4
  * processes, with the locality of a real recording, three times: a "wide"
@@ -40,8 +40,10 @@
  * machine change it less), --cpu-all with the process's (every thread's
  * work, a second thread's too); --split prints where each change's time
  * goes; --no-check skips the model's checks between changes, which
- * otherwise take most of a `perf record` of the bench. Options come
- * before SAMPLES, in any order.
+ * otherwise take most of a `perf record` of the bench; --pause=MS waits
+ * MS ms before each issue-15 change and its undo, as a person reading
+ * the screen does (see think()). Options come before SAMPLES, in any
+ * order.
  *
  * Built by `make bench`, never by `make` or `make check`.
  */
@@ -424,6 +426,20 @@ keystroke(struct model *m, double *layout, double *rows)
 /* The lens's own work after a change: the view's weights, tree and function weights. */
 static bool split; /* --split: print where each change's time goes */
 static bool no_check; /* --no-check: no model_check() between changes */
+static unsigned pause_ms; /* --pause=MS: before each change, as a person reads the screen */
+
+/*
+ * A person's pause before a change (--pause): on this kind of virtual
+ * machine, memory freed goes back to the host within seconds, and the
+ * next change's fresh memory then costs 1.6 to 3 ms a MiB to touch,
+ * where changes run back to back reuse the pages the last one freed.
+ */
+static void
+think(void)
+{
+	if (pause_ms)
+		usleep((useconds_t)pause_ms * 1000);
+}
 static const char *only_shape; /* --shape=NAME: that profile only */
 static bool only_p; /* --by-process: the group by process's table only */
 
@@ -584,9 +600,12 @@ bench_transforms(struct model *m, bool under)
 		uint64_t kept = 0;
 
 		for (int i = 0; i < RUNS_CHANGE; i++) {
-			size_t heap = heap_bytes();
-			double t0 = tick();
+			size_t heap;
+			double t0;
 
+			think();
+			heap = heap_bytes();
+			t0 = tick();
 			if (model_push_transform(m, cases[k].kind, cases[k].arg, &err))
 				die("%s", tf_error_text(&err));
 			if (split)
@@ -603,6 +622,7 @@ bench_transforms(struct model *m, bool under)
 				check_model(m, lens_kind_ops(cases[k].kind)->name);
 			view_stacks = model_view(m)->nr_stacks;
 			kept = model_total(m);
+			think();
 			t0 = tick();
 			model_pop_transform(m);
 			lens_work(m);
@@ -654,9 +674,12 @@ bench_by_process(struct model *m, bool under)
 		printf("    the table before P: layout %.1f, rows %.1f ms\n", layout0, rows0);
 	heap = heap_bytes();
 	for (int r = 0; r < RUNS_CHANGE; r++) {
-		double t0 = tick();
-		long f0 = bench_faults();
+		double t0;
+		long f0;
 
+		think();
+		t0 = tick();
+		f0 = bench_faults();
 		model_set_by_process(m, true);
 		if (split)
 			printf("    P on: %.1f ms, %ld page faults\n", tick() - t0,
@@ -668,6 +691,7 @@ bench_by_process(struct model *m, bool under)
 			check_model(m, "by process");
 		stacks = model_view(m)->nr_stacks;
 		kept = model_total(m);
+		think();
 		t0 = tick();
 		model_set_by_process(m, false);
 		if (split)
@@ -803,8 +827,10 @@ bench_time(struct model *m)
 		uint64_t kept = 0;
 
 		for (int i = 0; i < RUNS_CHANGE; i++) {
-			double s = tick();
+			double s;
 
+			think();
+			s = tick();
 			model_set_time(m, true, t0, t1);
 			lens_work(m);
 			c.apply[i] = tick() - s;
@@ -812,6 +838,7 @@ bench_time(struct model *m)
 			if (i == 0)
 				check_model(m, ranges[k].name);
 			kept = model_total(m);
+			think();
 			s = tick();
 			model_set_time(m, false, 0, 0);
 			lens_work(m);
@@ -843,11 +870,13 @@ main(int argc, char **argv)
 			issue = true;
 		else if (!strcmp(argv[1], "--no-check"))
 			no_check = true;
+		else if (!strncmp(argv[1], "--pause=", 8))
+			pause_ms = (unsigned)strtoul(argv[1] + 8, NULL, 10);
 		else if (!strncmp(argv[1], "--shape=", 8))
 			only_shape = argv[1] + 8;
 		else
 			die("usage: lens-bench [--split] [--cpu | --cpu-all] [--shape=NAME] "
-			    "[--by-process] [--issue15] [--no-check] [SAMPLES [NAMES]]");
+			    "[--by-process] [--issue15] [--no-check] [--pause=MS] [SAMPLES [NAMES]]");
 	}
 	issue = issue || only_p;
 	size_t nr_samples = argc > 1 ? strtoull(argv[1], NULL, 10) : 10000000;
