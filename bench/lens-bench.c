@@ -423,10 +423,11 @@ keystroke(struct model *m, double *layout, double *rows)
 	*rows = tick() - t1;
 }
 
-/* The lens's own work after a change: the view's weights, tree and function weights. */
 static bool split; /* --split: print where each change's time goes */
 static bool no_check; /* --no-check: no model_check() between changes */
 static unsigned pause_ms; /* --pause=MS: before each change, as a person reads the screen */
+static const char *only_shape; /* --shape=NAME: that profile only */
+static bool only_p; /* --by-process: the group by process's table only */
 
 /*
  * A person's pause before a change (--pause): on this kind of virtual
@@ -440,9 +441,8 @@ think(void)
 	if (pause_ms)
 		usleep((useconds_t)pause_ms * 1000);
 }
-static const char *only_shape; /* --shape=NAME: that profile only */
-static bool only_p; /* --by-process: the group by process's table only */
 
+/* The lens's own work after a change: the view's weights, tree and function weights. */
 static void
 lens_work(struct model *m)
 {
