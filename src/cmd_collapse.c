@@ -258,6 +258,7 @@ cmd_collapse(int argc, char **argv)
 	int c, r, failed, ret;
 
 	cc.io.collapse_compat = true;
+	cc.io.allow_empty = true;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", collapse_options_table, NULL)) != -1) {

@@ -81,6 +81,11 @@ struct report {
 	const struct profile_set *ps;
 	const struct profile *p;
 	uint64_t total;          /* selected weight */
+	/*
+	 * The same, exact: the profile's own 128-bit total when the lens
+	 * keeps every sample (the views' sums are 64-bit, profile.h).
+	 */
+	weight_sum whole;
 	size_t nr_samples;       /* selected samples */
 	struct thread_row *threads; /* of the selected samples, heaviest first */
 	size_t nr_threads;
@@ -210,6 +215,9 @@ report_compute(struct report *r)
 	/* The samples the lens keeps, so that the shares add up to 100%. */
 	r->kept = xcalloc((size_t)ps->nr_threads + 1, sizeof(*r->kept));
 	r->nr_samples = model_kept_thread_weights(r->m, r->kept);
+	r->whole = r->total;
+	if (r->nr_samples == r->p->nr_samples && r->total == (uint64_t)r->p->total_weight)
+		r->whole = r->p->total_weight;
 	r->nr_threads = 0;
 	for (uint32_t t = 0; t < ps->nr_threads; t++)
 		if (r->kept[t].samples)
@@ -719,10 +727,10 @@ print_text(const struct report *r)
 			strbuf_addch(&out, ')');
 	}
 	strbuf_addstr(&out, "\nweight    ");
-	add_amount(&out, p, r->total);
+	profile_format_amount_sum(p, r->whole, &out);
 	if (p->unit == UNIT_NANOSECONDS) {
 		strbuf_addstr(&out, " (");
-		add_weight(&out, p, r->total);
+		profile_format_weight_sum(p, r->whole, &out);
 		strbuf_addstr(&out, " ns)");
 	} else {
 		strbuf_addf(&out, " %s", unit_phrase(p));
@@ -807,6 +815,17 @@ json_weight(struct json_writer *jw, const struct profile *p, uint64_t w)
 	struct strbuf sb = STRBUF_INIT;
 
 	add_weight(&sb, p, w);
+	json_raw_number(jw, sb.buf);
+	strbuf_release(&sb);
+}
+
+/* A sum, exact past 64 bits. */
+static void
+json_weight_sum(struct json_writer *jw, const struct profile *p, weight_sum w)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	profile_format_weight_sum(p, w, &sb);
 	json_raw_number(jw, sb.buf);
 	strbuf_release(&sb);
 }
@@ -983,7 +1002,7 @@ print_json(const struct report *r)
 		json_key(&jw, "samples");
 		json_uint(&jw, q->nr_samples);
 		json_key(&jw, "weight");
-		json_weight(&jw, q, q->total_weight);
+		json_weight_sum(&jw, q, q->total_weight);
 		json_object_end(&jw);
 	}
 	json_array_end(&jw);
@@ -994,7 +1013,7 @@ print_json(const struct report *r)
 	json_key(&jw, "samples");
 	json_uint(&jw, r->nr_samples);
 	json_key(&jw, "weight");
-	json_weight(&jw, p, r->total);
+	json_weight_sum(&jw, p, r->whole);
 	json_key(&jw, "time");
 	if (p->has_time) {
 		json_object_begin(&jw);

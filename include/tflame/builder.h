@@ -41,6 +41,8 @@ struct builder {
 	struct profile *profile; /* of the open sample, NULL if none open */
 	thread_id thread;
 	uint64_t weight;
+	weight_sum weight_rest;  /* beyond weight: builder_begin_sample_sum() */
+	uint64_t nr_split;       /* samples split so; builder_release() warns */
 	int64_t time;
 	bool has_time;
 	frame_id *frames;        /* of the open sample, in push order */
@@ -72,6 +74,19 @@ void builder_release(struct builder *b);
 /* Open a sample; an open sample that was not ended is discarded. */
 void builder_begin_sample(struct builder *b, struct profile *p, thread_id thread,
 			  uint64_t weight, int64_t time, bool has_time);
+/*
+ * builder_begin_sample() with a weight that may pass 64 bits (at most
+ * BUILDER_MAX_WEIGHT): a sample weighs 64 bits at most (profile.h), so
+ * builder_end_sample() adds such a sample as several of the same stack,
+ * thread and time, each of at most WEIGHT_MAX, whose weights add up to
+ * it exactly. The profile's samples then count the pieces, and
+ * builder_release() adds a warning saying how many were split.
+ */
+void builder_begin_sample_sum(struct builder *b, struct profile *p, thread_id thread,
+			      weight_sum weight, int64_t time, bool has_time);
+/* The most builder_begin_sample_sum() takes: 1024 samples of WEIGHT_MAX. */
+#define BUILDER_MAX_PIECES 1024
+#define BUILDER_MAX_WEIGHT ((weight_sum)WEIGHT_MAX * BUILDER_MAX_PIECES)
 
 void builder_push_frame(struct builder *b, frame_id frame);
 

@@ -100,6 +100,13 @@ struct import_options {
 	 * profile named "" with weight 1.
 	 */
 	bool collapse_compat;
+	/*
+	 * An input with nothing to read, empty or only blank lines and '#'
+	 * comments (perf script's header), loads as a set with no profile
+	 * and a warning rather than failing: collapse, as
+	 * stackcollapse-perf.pl writes nothing for it and succeeds.
+	 */
+	bool allow_empty;
 	/* parser threads; 0 means one per online CPU */
 	int threads;
 	/*

@@ -71,6 +71,8 @@ struct input {
  * empty input. On success close it with input_close().
  */
 int input_open(struct input *in, const char *path, struct tf_error *err);
+/* input_open() that also opens an empty input, setting *empty (false otherwise). */
+int input_open_any(struct input *in, const char *path, bool *empty, struct tf_error *err);
 void input_close(struct input *in);
 
 /*

@@ -36,6 +36,17 @@
 struct tf_error;
 struct strbuf;
 
+/*
+ * A sum of weights: exact past 64 bits. A weight of one sample is 64 bits
+ * (the per-sample arrays stay that size), and 2^64 samples of the largest
+ * weight still fit 128 bits, so a sum of them never overflows.
+ */
+#ifndef __SIZEOF_INT128__
+#error "tflame needs unsigned __int128 (GCC or Clang on a 64-bit target)"
+#endif
+typedef unsigned __int128 weight_sum;
+#define WEIGHT_MAX UINT64_MAX /* the most one sample weighs */
+
 typedef uint32_t frame_id;
 typedef uint32_t stack_id;
 typedef uint32_t thread_id;
@@ -178,7 +189,12 @@ struct profile {
 	src_id *src;           /* per sample: its position, or SRC_ROOT when
 				* unknown; NULL when the set has none */
 
-	uint64_t total_weight; /* sum of weight[], checked for overflow */
+	/*
+	 * The sum of weight[], exact. Past 64 bits (import_file() warns)
+	 * only collapse and report's totals read it whole: the views' sums
+	 * are 64-bit.
+	 */
+	weight_sum total_weight;
 	bool has_time;         /* some sample carried a time */
 	/*
 	 * Each timed sample lasts its weight (ns) from its time: the input
@@ -381,8 +397,9 @@ bool profile_stack_is_path(const struct profile_set *ps, stack_id s, const char 
 void profile_reserve_samples(struct profile *p, size_t n);
 
 /*
- * Append one sample. Returns 0, or -1 with err set when the total weight of
- * the profile would overflow 64 bits (the sample is then not added).
+ * Append one sample. Returns 0: the total is summed in 128 bits, which no
+ * number of samples can overflow (err is not touched; it is there for the
+ * callers that check).
  */
 int profile_add_sample(struct profile *p, stack_id stack, uint64_t weight,
 		       int64_t time, bool has_time, thread_id thread,
@@ -408,12 +425,17 @@ void profile_drop_figures(struct profile *p);
 /*
  * Multiply every weight of p by 10^(decimals - p->weight_decimals), so that
  * weights with up to that many decimals can be added exactly. Returns 0, or
- * -1 with err set on overflow (p is then unchanged).
+ * -1 with err set when a sample's weight would pass 64 bits or the total
+ * 128 (p is then unchanged).
  */
 int profile_set_decimals(struct profile *p, unsigned decimals, struct tf_error *err);
 
 /* Append w (a weight of p, scaled) as exact decimal text, e.g. "12.5". */
 void profile_format_weight(const struct profile *p, uint64_t w, struct strbuf *out);
+/* The same for a sum, exact past 64 bits: "36893488147419103230". */
+void profile_format_weight_sum(const struct profile *p, weight_sum w, struct strbuf *out);
+/* Append v in decimal, exactly. */
+void weight_sum_format(weight_sum v, struct strbuf *out);
 /*
  * Amounts for people, one way everywhere (TUI, report, dump). A time has
  * three significant digits and a unit: "989 us", "1.51 s", "0 s" (units
@@ -429,6 +451,8 @@ void profile_format_weight(const struct profile *p, uint64_t w, struct strbuf *o
  * Zero is "0" (a time "0 s").
  */
 void profile_format_amount(const struct profile *p, uint64_t w, struct strbuf *out);
+/* profile_format_amount() of a sum, exact past 64 bits (counts and bytes). */
+void profile_format_amount_sum(const struct profile *p, weight_sum w, struct strbuf *out);
 void profile_format_amount_short(const struct profile *p, uint64_t w, struct strbuf *out);
 
 /*

@@ -28,6 +28,11 @@ path_release(struct builder_path *path)
 void
 builder_release(struct builder *b)
 {
+	if (b->nr_split && b->ps)
+		profile_set_warn(b->ps, 0,
+				 "%" PRIu64 " sample weight%s past 64 bits, each kept exactly "
+				 "as several samples of its stack",
+				 b->nr_split, b->nr_split == 1 ? "" : "s");
 	free(b->frames);
 	free(b->chain);
 	path_release(&b->path);
@@ -43,9 +48,21 @@ builder_begin_sample(struct builder *b, struct profile *p, thread_id thread,
 	b->profile = p;
 	b->thread = thread;
 	b->weight = weight;
+	b->weight_rest = 0;
 	b->time = time;
 	b->has_time = has_time;
 	b->nr_frames = 0;
+}
+
+void
+builder_begin_sample_sum(struct builder *b, struct profile *p, thread_id thread,
+			 weight_sum weight, int64_t time, bool has_time)
+{
+	if (weight > BUILDER_MAX_WEIGHT)
+		BUG("a sample weight past BUILDER_MAX_WEIGHT");
+	builder_begin_sample(b, p, thread, weight > WEIGHT_MAX ? WEIGHT_MAX : (uint64_t)weight,
+			     time, has_time);
+	b->weight_rest = weight > WEIGHT_MAX ? weight - WEIGHT_MAX : 0;
 }
 
 void
@@ -140,7 +157,19 @@ builder_end_sample(struct builder *b, enum builder_order order, struct tf_error 
 	path->len = n;
 	b->profile = NULL;
 	b->nr_frames = 0;
-	return profile_add_sample(p, s, b->weight, b->time, b->has_time, b->thread, err);
+	if (profile_add_sample(p, s, b->weight, b->time, b->has_time, b->thread, err))
+		return -1;
+	/* A weight past 64 bits: the rest in pieces of the same stack. */
+	if (b->weight_rest)
+		b->nr_split++;
+	while (b->weight_rest) {
+		uint64_t w = b->weight_rest > WEIGHT_MAX ? WEIGHT_MAX : (uint64_t)b->weight_rest;
+
+		b->weight_rest -= w;
+		if (profile_add_sample(p, s, w, b->time, b->has_time, b->thread, err))
+			return -1;
+	}
+	return 0;
 }
 
 int

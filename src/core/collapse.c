@@ -222,7 +222,7 @@ collapse_tidy_frame(const struct profile_set *ps, const struct frame *f,
 struct entry {
 	uint32_t root;     /* index of the root frame text, or UINT32_MAX */
 	stack_id stack;
-	uint64_t weight[2];
+	weight_sum weight[2]; /* exact past 64 bits */
 	size_t text, len;  /* in the text arena */
 };
 
@@ -349,7 +349,7 @@ write_entries(struct agg *a, struct strbuf *arena, const struct profile *p0,
 	qsort_r(a->entries, a->nr, sizeof(*a->entries), cmp_entry, arena->buf);
 	while (i < a->nr) {
 		struct entry *e = &a->entries[i];
-		uint64_t w0 = e->weight[0], w1 = e->weight[1];
+		weight_sum w0 = e->weight[0], w1 = e->weight[1];
 		size_t j = i + 1;
 
 		while (j < a->nr && a->entries[j].len == e->len &&
@@ -361,10 +361,10 @@ write_entries(struct agg *a, struct strbuf *arena, const struct profile *p0,
 		strbuf_reset(&line);
 		strbuf_add(&line, arena->buf + e->text, e->len);
 		strbuf_addch(&line, ' ');
-		profile_format_weight(p0, w0, &line);
+		profile_format_weight_sum(p0, w0, &line);
 		if (p1) {
 			strbuf_addch(&line, ' ');
-			profile_format_weight(p1, w1, &line);
+			profile_format_weight_sum(p1, w1, &line);
 		}
 		strbuf_addch(&line, '\n');
 		if (fwrite(line.buf, 1, line.len, out) != line.len) {

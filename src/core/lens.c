@@ -1729,7 +1729,7 @@ static void
 bake_profile(const struct lens *l, struct profile *p, const stack_id *map)
 {
 	size_t j = 0;
-	uint64_t total = 0;
+	weight_sum total = 0; /* exact, as the profile's */
 	bool first = true;
 
 	for (size_t i = 0; i < p->nr_samples; i++) {

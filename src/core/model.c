@@ -1940,8 +1940,9 @@ thread_table_check(const struct thread_table *tt, const struct profile_set *ps,
 	if (next != tt->nr_threads)
 		return tf_error_set(err, "%u thread rows, %u in processes", tt->nr_threads, next);
 	/* A time range keeps some of the samples: they add up to its total. */
+	/* The views add in 64 bits: a total past them wraps as theirs do. */
 	if (sum != tt->total ||
-	    (!timed && (samples != p->nr_samples || tt->total != p->total_weight)))
+	    (!timed && (samples != p->nr_samples || tt->total != (uint64_t)p->total_weight)))
 		return tf_error_set(err, "thread weights sum to %llu of %llu",
 				    (unsigned long long)sum,
 				    (unsigned long long)p->total_weight);

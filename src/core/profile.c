@@ -817,8 +817,7 @@ profile_add_sample(struct profile *p, stack_id stack, uint64_t weight, int64_t t
 {
 	size_t i;
 
-	if (weight > UINT64_MAX - p->total_weight)
-		return tf_error_set(err, "total weight overflows 64 bits");
+	(void)err;
 	grow_samples(p, p->nr_samples + 1);
 	i = p->nr_samples++;
 	p->stack[i] = stack;
@@ -847,8 +846,11 @@ profile_set_decimals(struct profile *p, unsigned decimals, struct tf_error *err)
 		return tf_error_set(err, "weights with more than 18 decimals are not supported");
 	for (unsigned i = p->weight_decimals; i < decimals; i++)
 		mul *= 10;
-	if (p->total_weight > UINT64_MAX / mul)
-		return tf_error_set(err, "total weight overflows 64 bits");
+	for (size_t i = 0; i < p->nr_samples; i++)
+		if (p->weight[i] > UINT64_MAX / mul)
+			return tf_error_set(err, "a weight with %u decimals overflows 64 bits",
+					    decimals);
+	/* Below 2^64 samples of below 2^64 each, times below 10^19: 2^128 at most. */
 	for (size_t i = 0; i < p->nr_samples; i++)
 		p->weight[i] *= mul;
 	p->total_weight *= mul;
@@ -890,20 +892,43 @@ append_figures(struct profile *dst, const struct profile *src, const frame_id *f
 }
 
 void
+weight_sum_format(weight_sum v, struct strbuf *out)
+{
+	char digits[40];
+	size_t n = sizeof(digits);
+
+	if (v <= UINT64_MAX) {
+		strbuf_add_uint(out, (uint64_t)v);
+		return;
+	}
+	do {
+		digits[--n] = (char)('0' + (int)(v % 10));
+		v /= 10;
+	} while (v);
+	strbuf_add(out, digits + n, sizeof(digits) - n);
+}
+
+void
 profile_format_weight(const struct profile *p, uint64_t w, struct strbuf *out)
+{
+	profile_format_weight_sum(p, w, out);
+}
+
+void
+profile_format_weight_sum(const struct profile *p, weight_sum w, struct strbuf *out)
 {
 	uint64_t div = 1, frac;
 	unsigned d = p->weight_decimals;
 	size_t len;
 
 	if (!d) {
-		strbuf_add_uint(out, w);
+		weight_sum_format(w, out);
 		return;
 	}
 	for (unsigned i = 0; i < d; i++)
 		div *= 10;
-	frac = w % div;
-	strbuf_addf(out, "%llu", (unsigned long long)(w / div));
+	frac = (uint64_t)(w % div);
+	weight_sum_format(w / div, out);
 	if (!frac)
 		return;
 	strbuf_addf(out, ".%0*llu", (int)d, (unsigned long long)frac);
@@ -961,28 +986,31 @@ add_scaled(struct strbuf *sb, double v, const struct scale_unit *scale, size_t n
 }
 
 static void
-add_thousands(struct strbuf *sb, uint64_t v)
+add_thousands(struct strbuf *sb, weight_sum v)
 {
-	char digits[32];
-	int n = snprintf(digits, sizeof(digits), "%llu", (unsigned long long)v);
-	int lead = n % 3 ? n % 3 : 3;
+	struct strbuf digits = STRBUF_INIT;
+	size_t n, lead;
 
-	strbuf_add(sb, digits, (size_t)lead);
-	for (int i = lead; i < n; i += 3) {
+	weight_sum_format(v, &digits);
+	n = digits.len;
+	lead = n % 3 ? n % 3 : 3;
+	strbuf_add(sb, digits.buf, lead);
+	for (size_t i = lead; i < n; i += 3) {
 		strbuf_addch(sb, ',');
-		strbuf_add(sb, digits + i, 3);
+		strbuf_add(sb, digits.buf + i, 3);
 	}
+	strbuf_release(&digits);
 }
 
 static void
-format_amount(const struct profile *p, uint64_t w, bool exact, struct strbuf *sb)
+format_amount(const struct profile *p, weight_sum w, bool exact, struct strbuf *sb)
 {
 	static const struct scale_unit times[] = {
 		{ 1, "ns" }, { 1e3, "us" }, { 1e6, "ms" }, { 1e9, "s" },
 	};
 	static const struct scale_unit counts[] = {
 		{ 1, "" }, { 1e3, "k" }, { 1e6, "M" }, { 1e9, "G" },
-		{ 1e12, "T" }, { 1e15, "P" }, { 1e18, "E" },
+		{ 1e12, "T" }, { 1e15, "P" }, { 1e18, "E" }, { 1e21, "Z" }, { 1e24, "Y" },
 	};
 	static const struct scale_unit bytes[] = {
 		{ 1, "B" }, { 1024.0, "KiB" }, { 1048576.0, "MiB" },
@@ -1014,7 +1042,7 @@ format_amount(const struct profile *p, uint64_t w, bool exact, struct strbuf *sb
 			struct strbuf frac = STRBUF_INIT;
 
 			/* The decimals as profile_format_weight() writes them. */
-			profile_format_weight(p, w % div, &frac);
+			profile_format_weight(p, (uint64_t)(w % div), &frac);
 			strbuf_addstr(sb, strchr(frac.buf, '.'));
 			strbuf_release(&frac);
 		}
@@ -1024,7 +1052,7 @@ format_amount(const struct profile *p, uint64_t w, bool exact, struct strbuf *sb
 		add_scaled(sb, v, bytes, ARRAY_SIZE(bytes));
 	else if (p->weight_decimals && v < 1)
 		/* A fraction has no SI prefix that helps: 0.25 as written. */
-		profile_format_weight(p, w, sb);
+		profile_format_weight_sum(p, w, sb);
 	else if (v < 1000 && !p->weight_decimals)
 		strbuf_addf(sb, "%llu", (unsigned long long)w);
 	else
@@ -1033,6 +1061,12 @@ format_amount(const struct profile *p, uint64_t w, bool exact, struct strbuf *sb
 
 void
 profile_format_amount(const struct profile *p, uint64_t w, struct strbuf *sb)
+{
+	format_amount(p, w, true, sb);
+}
+
+void
+profile_format_amount_sum(const struct profile *p, weight_sum w, struct strbuf *sb)
 {
 	format_amount(p, w, true, sb);
 }
@@ -1177,10 +1211,16 @@ merge(struct profile_set *dst, struct profile_set *src, uint64_t line_offset, bo
 		}
 		for (unsigned d = sp->weight_decimals; d < dp->weight_decimals; d++)
 			mul *= 10;
-		if (sp->total_weight > UINT64_MAX / mul ||
-		    sp->total_weight * mul > UINT64_MAX - dp->total_weight) {
-			ret = tf_error_set(err, "total weight overflows 64 bits");
-			break;
+		if (mul > 1) {
+			for (size_t i = 0; i < sp->nr_samples; i++)
+				if (sp->weight[i] > UINT64_MAX / mul) {
+					ret = tf_error_set(err, "a weight with %u decimals "
+							   "overflows 64 bits",
+							   dp->weight_decimals);
+					break;
+				}
+			if (ret)
+				break;
 		}
 		if (sp->src && !dp->src)
 			dp->src = xcalloc(dp->alloc_samples ? dp->alloc_samples : 1,
@@ -2006,7 +2046,7 @@ profile_set_check(const struct profile_set *ps, struct tf_error *err)
 	}
 	for (size_t pi = 0; pi < ps->nr_profiles; pi++) {
 		const struct profile *p = ps->profiles[pi];
-		uint64_t total = 0;
+		weight_sum total = 0;
 		int64_t tmin = INT64_MAX, tmax = INT64_MIN;
 
 		if (p->name >= nstr)
@@ -2028,8 +2068,6 @@ profile_set_check(const struct profile_set *ps, struct tf_error *err)
 			    (p->src[i] >= ps->nr_srcs || ps->srcs[p->src[i]].stack != p->stack[i]))
 				return tf_error_set(err, "profile %zu sample %zu: position is not "
 						    "on its stack", pi, i);
-			if (p->weight[i] > UINT64_MAX - total)
-				return tf_error_set(err, "profile %zu: weights overflow", pi);
 			total += p->weight[i];
 			/* A sample with no time stores 0: it bounds nothing. */
 			if (p->time[i] && p->time[i] < tmin)
@@ -2047,10 +2085,17 @@ profile_set_check(const struct profile_set *ps, struct tf_error *err)
 		if (p->nr_figures > p->alloc_figures)
 			return tf_error_set(err, "profile %zu: %u figures in %u slots", pi,
 					    p->nr_figures, p->alloc_figures);
-		if (total != p->total_weight)
-			return tf_error_set(err, "profile %zu: total %llu, weights sum to %llu",
-					    pi, (unsigned long long)p->total_weight,
-					    (unsigned long long)total);
+		if (total != p->total_weight) {
+			struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+
+			weight_sum_format(p->total_weight, &a);
+			weight_sum_format(total, &b);
+			tf_error_set(err, "profile %zu: total %s, weights sum to %s", pi, a.buf,
+				     b.buf);
+			strbuf_release(&a);
+			strbuf_release(&b);
+			return -1;
+		}
 		if (p->has_time && tmin <= tmax && (p->time_min > tmin || p->time_max < tmax))
 			return tf_error_set(err, "profile %zu: time range does not cover samples",
 					    pi);

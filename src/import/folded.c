@@ -26,7 +26,7 @@
  */
 
 #define FOLDED_FORMAT "folded stacks"
-/* More decimals than this in a count make the line bad. */
+/* More decimals than this in a count are rounded off, with a warning. */
 #define MAX_DECIMALS 9
 /* Bytes of a bad line quoted in the warning. */
 #define EXCERPT_BYTES 40
@@ -163,21 +163,28 @@ is_space(unsigned char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
-/* A count as written: integer part, and the fraction without trailing zeros. */
+/*
+ * A count as written: integer part, and the fraction without trailing
+ * zeros, rounded to MAX_DECIMALS (rounded says it was). The integer part
+ * may pass 64 bits: such a count is added as several samples (builder.h:
+ * builder_begin_sample_sum()).
+ */
 struct count {
-	uint64_t ip;
+	weight_sum ip;
 	uint64_t frac;
 	unsigned decimals;
+	bool rounded;
 };
 
 /* Parse a count token; returns NULL or why it is not a count. */
 static const char *
 parse_count(const char *s, size_t len, struct count *c)
 {
-	size_t i = 0, digits = 0, fdigits;
+	size_t i = 0, digits = 0, fdigits, keep;
 
 	c->ip = c->frac = 0;
 	c->decimals = 0;
+	c->rounded = false;
 	if (len && s[0] == '-')
 		return "negative count";
 	if (!len || ((s[0] < '0' || s[0] > '9') && s[0] != '.'))
@@ -185,12 +192,13 @@ parse_count(const char *s, size_t len, struct count *c)
 	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
 		unsigned d = (unsigned)(s[i] - '0');
 
-		if (c->ip > (UINT64_MAX - d) / 10)
+		if (c->ip > (BUILDER_MAX_WEIGHT - d) / 10)
 			return "count too large";
 		c->ip = c->ip * 10 + d;
 	}
 	if (i < len && s[i] == '.') {
 		size_t start = ++i, end;
+		uint64_t whole = 1;
 
 		while (i < len && s[i] >= '0' && s[i] <= '9')
 			i++;
@@ -199,11 +207,26 @@ parse_count(const char *s, size_t len, struct count *c)
 		for (end = i; end > start && s[end - 1] == '0'; end--)
 			;
 		fdigits = end - start;
-		if (fdigits > MAX_DECIMALS)
-			return "count has more than 9 decimals";
-		for (size_t k = start; k < end; k++)
+		keep = fdigits > MAX_DECIMALS ? MAX_DECIMALS : fdigits;
+		for (size_t k = start; k < start + keep; k++) {
 			c->frac = c->frac * 10 + (uint64_t)(s[k] - '0');
-		c->decimals = (unsigned)fdigits;
+			whole *= 10;
+		}
+		/* More decimals than a weight keeps: rounded, half up. */
+		if (fdigits > keep) {
+			c->rounded = true;
+			if (s[start + keep] >= '5' && ++c->frac == whole) {
+				c->frac = 0;
+				if (c->ip >= BUILDER_MAX_WEIGHT)
+					return "count too large";
+				c->ip++;
+			}
+			while (keep && c->frac % 10 == 0) {
+				c->frac /= 10;
+				keep--;
+			}
+		}
+		c->decimals = (unsigned)keep;
 	}
 	if (i != len || !digits)
 		return "bad count";
@@ -258,6 +281,8 @@ struct folded {
 	size_t nr_prev, alloc_prev;
 
 	uint64_t good, bad, first_bad;
+	uint64_t rounded, first_rounded; /* counts rounded (round_count()) */
+	unsigned max_decimals[2];        /* what each profile's weights can take */
 	struct strbuf first_reason; /* "reason: \"excerpt\"" of the first bad line */
 };
 
@@ -372,7 +397,10 @@ bad_line(struct folded *f, uint64_t lineno, const char *reason, const char *line
 	}
 }
 
-/* Whether count c can be scaled to the decimals of p (and of c). */
+/*
+ * Whether count c, scaled to the decimals of p (and of c), is at most
+ * BUILDER_MAX_WEIGHT.
+ */
 static bool
 count_fits(const struct profile *p, const struct count *c)
 {
@@ -384,27 +412,53 @@ count_fits(const struct profile *p, const struct count *c)
 	for (unsigned i = c->decimals; i < d; i++)
 		fmul *= 10;
 	/* frac * fmul < mul, so only the integer part can overflow. */
-	return c->ip <= (UINT64_MAX - c->frac * fmul) / mul;
+	return c->ip <= (BUILDER_MAX_WEIGHT - c->frac * fmul) / mul;
+}
+
+/* Round c to d decimals (fewer than it has), half up. */
+static void
+round_count(struct count *c, unsigned d)
+{
+	uint64_t div = 1, whole = 1, rem;
+
+	for (unsigned i = d; i < c->decimals; i++)
+		div *= 10;
+	for (unsigned i = 0; i < d; i++)
+		whole *= 10;
+	rem = c->frac % div;
+	c->frac /= div;
+	if (rem >= div - rem && ++c->frac == whole) {
+		c->frac = 0;
+		c->ip++;
+	}
+	c->decimals = d;
+	while (c->decimals && c->frac % 10 == 0) {
+		c->frac /= 10;
+		c->decimals--;
+	}
+	c->rounded = true;
 }
 
 /*
  * The weight of count c (count_fits() must hold) in p, raising p's decimals
- * if c has more. Returns 0, or -1 with err set if p's total cannot be
- * rescaled.
+ * if c has more. When p's weights cannot take them (a sample would pass 64
+ * bits), c is rounded to p's decimals instead, and *max_decimals lowered
+ * to them for the counts to come.
  */
-static int
-count_weight(struct profile *p, const struct count *c, uint64_t *w, struct tf_error *err)
+static weight_sum
+count_weight(struct profile *p, struct count *c, unsigned *max_decimals)
 {
 	uint64_t mul = 1, fmul = 1;
 
-	if (c->decimals > p->weight_decimals && profile_set_decimals(p, c->decimals, err))
-		return -1;
+	if (c->decimals > p->weight_decimals && profile_set_decimals(p, c->decimals, NULL)) {
+		*max_decimals = p->weight_decimals;
+		round_count(c, p->weight_decimals);
+	}
 	for (unsigned i = 0; i < p->weight_decimals; i++)
 		mul *= 10;
 	for (unsigned i = c->decimals; i < p->weight_decimals; i++)
 		fmul *= 10;
-	*w = c->ip * mul + c->frac * fmul;
-	return 0;
+	return c->ip * mul + c->frac * fmul;
 }
 
 static struct profile *
@@ -508,17 +562,21 @@ parse_line(struct folded *f, const char *line, size_t len, uint64_t lineno,
 
 	/* A differential line goes into both profiles or neither. */
 	for (int i = 0; i < nprof && f->opts->weight != WEIGHT_SAMPLES; i++) {
+		if (c[i].decimals > f->max_decimals[i])
+			round_count(&c[i], f->max_decimals[i]);
 		if (!count_fits(f->prof[i], &c[i])) {
 			bad_line(f, lineno, "count too large", line, len);
 			return 0;
 		}
 	}
 	for (int i = 0; i < nprof; i++) {
-		uint64_t w = 1;
+		weight_sum w = 1;
 
-		if (f->opts->weight != WEIGHT_SAMPLES && count_weight(f->prof[i], &c[i], &w, err))
-			goto fail;
-		builder_begin_sample(&f->b, f->prof[i], f->thread, w, 0, false);
+		if (f->opts->weight != WEIGHT_SAMPLES)
+			w = count_weight(f->prof[i], &c[i], &f->max_decimals[i]);
+		if (c[i].rounded && f->opts->weight != WEIGHT_SAMPLES && !f->rounded++)
+			f->first_rounded = lineno;
+		builder_begin_sample_sum(&f->b, f->prof[i], f->thread, w, 0, false);
 		for (size_t k = 0; k < depth; k++)
 			builder_push_frame(&f->b, f->prev[k].frame);
 		if (builder_end_sample(&f->b, BUILDER_ROOT_FIRST, err))
@@ -562,6 +620,7 @@ folded_parse_lines(struct line_reader *lr, const struct import_options *opts,
 	f.b.max_samples = opts->max_samples;
 	strbuf_init(&f.first_reason, 0);
 	f.thread = profile_set_thread(ps, -1, -1, STR_EMPTY);
+	f.max_decimals[0] = f.max_decimals[1] = MAX_DECIMALS;
 	if (!ps->format)
 		ps->format = FOLDED_FORMAT;
 
@@ -603,6 +662,16 @@ folded_parse_lines(struct line_reader *lr, const struct import_options *opts,
 				 (unsigned long long)f.bad, f.bad == 1 ? "" : "s",
 				 f.first_reason.buf);
 	}
+	if (!ret && f.rounded)
+		profile_set_warn(ps, f.first_rounded,
+				 "%llu count%s rounded to %u decimals, the most %s",
+				 (unsigned long long)f.rounded, f.rounded == 1 ? "" : "s",
+				 f.max_decimals[0] < f.max_decimals[1] ? f.max_decimals[0]
+								       : f.max_decimals[1],
+				 f.max_decimals[0] == MAX_DECIMALS && f.max_decimals[1] == MAX_DECIMALS
+					 ? "a weight keeps"
+					 : "the profile's weights can take");
+
 
 	builder_release(&f.b);
 	strbuf_release(&f.first_reason);

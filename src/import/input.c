@@ -437,6 +437,22 @@ open_fd(struct input *in, const char *path, struct tf_error *err)
 int
 input_open(struct input *in, const char *path, struct tf_error *err)
 {
+	bool empty;
+
+	if (input_open_any(in, path, &empty, err))
+		return -1;
+	if (empty) {
+		tf_error_set_at(err, in->name, 0, "%s is empty",
+				in->regular || strcmp(path, "-") ? "file" : "input");
+		input_close(in);
+		return -1;
+	}
+	return 0;
+}
+
+int
+input_open_any(struct input *in, const char *path, bool *empty, struct tf_error *err)
+{
 	struct stat st;
 	const char *data;
 	size_t len;
@@ -483,11 +499,7 @@ input_open(struct input *in, const char *path, struct tf_error *err)
 				input_compression_name(in->compression), in->cut_at);
 		goto fail;
 	}
-	if (!len) {
-		tf_error_set_at(err, in->name, 0, "%s is empty",
-				in->regular || strcmp(path, "-") ? "file" : "input");
-		goto fail;
-	}
+	*empty = !len;
 	return 0;
 
 fail:

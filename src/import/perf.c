@@ -169,6 +169,50 @@ parse_dec(const char **pp, const char *end, uint64_t max, uint64_t *out)
 	return 1;
 }
 
+/*
+ * The digits at *pp as a number past 64 bits, up to max: for a period that
+ * parse_dec() found too large. Returns as parse_dec() does.
+ */
+static int
+parse_dec_wide(const char **pp, const char *end, weight_sum max, weight_sum *out)
+{
+	const char *p = *pp;
+	weight_sum v = 0;
+	bool over = false;
+
+	if (p >= end || !is_digit(*p))
+		return 0;
+	for (; p < end && is_digit(*p); p++) {
+		unsigned d = (unsigned)(*p - '0');
+
+		if (v > (max - d) / 10)
+			over = true;
+		else
+			v = v * 10 + d;
+	}
+	*pp = p;
+	if (over)
+		return -1;
+	*out = v;
+	return 1;
+}
+
+/* A period: parse_dec(), and past 64 bits parse_dec_wide(). */
+static int
+parse_period(const char **pp, const char *end, weight_sum *out)
+{
+	const char *start = *pp;
+	uint64_t v;
+	int r = parse_dec(pp, end, UINT64_MAX, &v);
+
+	if (r > 0)
+		*out = v;
+	if (r >= 0)
+		return r;
+	*pp = start;
+	return parse_dec_wide(pp, end, BUILDER_MAX_WEIGHT, out);
+}
+
 /* ------------------------------------------------------------- frame lines */
 
 /* A frame line as text: pointers into the line. */
@@ -405,7 +449,7 @@ struct perf_header {
 	bool has_time;
 	int64_t time;        /* ns */
 	bool has_period;
-	uint64_t period;
+	weight_sum period;   /* may pass 64 bits (builder_begin_sample_sum()) */
 	bool has_event;
 	const char *event;   /* without the final ':' */
 	size_t event_len;
@@ -473,7 +517,7 @@ parse_header_tail(struct perf_header *h, const char *p, const char *end)
 		p = skip_ws(q, end);
 	}
 	q = p;
-	r = parse_dec(&q, end, UINT64_MAX, &h->period);
+	r = parse_period(&q, end, &h->period);
 	if (r < 0 && (q == end || is_ws(*q)))
 		h->bad_number = true;
 	if (r > 0 && (q == end || is_ws(*q))) {
@@ -641,7 +685,7 @@ classify_indented(const char *p, const char *end, struct raw_frame *rf,
  */
 static bool
 perl_header_event(const char *line, const char *end, const char **ev, size_t *ev_len,
-		  uint64_t *period, bool *overflow)
+		  weight_sum *period, bool *overflow)
 {
 	const char *e, *s, *w, *d, *w2, *q;
 
@@ -671,7 +715,7 @@ perl_header_event(const char *line, const char *end, const char **ev, size_t *ev
 	*ev_len = (size_t)(e - 1 - s);
 	*period = 0;
 	q = d;
-	if (d < w && parse_dec(&q, w, UINT64_MAX, period) < 0)
+	if (d < w && parse_period(&q, w, period) < 0)
 		*overflow = true;
 	return true;
 }
@@ -1677,11 +1721,11 @@ header_seen(struct perf_parser *pp, const char *p, const char *end,
 	const char *ev = h->event;
 	size_t ev_len = h->has_event ? h->event_len : 0;
 	bool has_period = h->has_period;
-	uint64_t weight = h->has_period ? h->period : 1;
+	weight_sum weight = h->has_period ? h->period : 1;
 	struct profile *prof;
 
 	if (pp->opts->collapse_compat && !h->has_frame) {
-		uint64_t period;
+		weight_sum period;
 		bool overflow;
 
 		if (perl_header_event(p, end, &ev, &ev_len, &period, &overflow)) {
@@ -1701,8 +1745,8 @@ header_seen(struct perf_parser *pp, const char *p, const char *end,
 	if (pp->opts->weight == WEIGHT_SAMPLES)
 		weight = 1;
 	prof = event_profile(pp, ev_len ? ev : "", ev_len, has_period);
-	builder_begin_sample(&pp->b, prof, header_thread(pp, h), weight, h->time,
-			     h->has_time);
+	builder_begin_sample_sum(&pp->b, prof, header_thread(pp, h), weight, h->time,
+				 h->has_time);
 	pp->sample_line = lineno;
 	pp->user_frames = 0;
 	if (h->has_frame) {

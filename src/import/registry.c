@@ -241,6 +241,53 @@ add_cut_to_error(const struct input *in, struct tf_error *err)
 	err->msg = strbuf_detach(&sb, NULL);
 }
 
+/*
+ * A total past 64 bits is exact in the profile, collapse and report's
+ * totals, but the views sum in 64 bits (profile.h): say so rather than
+ * show wrapped sums without a word.
+ */
+static void
+warn_wide_totals(struct profile_set *ps)
+{
+	for (size_t i = 0; i < ps->nr_profiles; i++) {
+		const struct profile *p = ps->profiles[i];
+		struct strbuf sb = STRBUF_INIT;
+
+		if (p->total_weight <= UINT64_MAX)
+			continue;
+		profile_format_weight_sum(p, p->total_weight, &sb);
+		profile_set_warn(ps, 0, "the total weight%s%s, %s, is past 64 bits: collapse and "
+				 "report's total are exact, but the views' sums and shares are "
+				 "not (they add in 64 bits)",
+				 *ps_get(ps, p->name) ? " of " : "", ps_get(ps, p->name), sb.buf);
+		strbuf_release(&sb);
+	}
+}
+
+/* Whether text holds only blank lines and '#' comments, as perf script's header. */
+static bool
+only_comments(const char *data, size_t len)
+{
+	bool line_start = true, comment = false;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = data[i];
+
+		if (c == '\n') {
+			line_start = true;
+			comment = false;
+		} else if (line_start && c == '#') {
+			comment = true;
+			line_start = false;
+		} else if (!comment && c != ' ' && c != '\t' && c != '\r') {
+			return false;
+		} else {
+			line_start = line_start && !comment;
+		}
+	}
+	return true;
+}
+
 int
 import_file(const char *path, const char *format, const struct import_options *opts,
 	    struct profile_set **out, struct tf_error *err)
@@ -251,6 +298,7 @@ import_file(const char *path, const char *format, const struct import_options *o
 	struct input in;
 	const char *data;
 	size_t len;
+	bool empty;
 
 	*out = NULL;
 	if (!opts)
@@ -274,8 +322,25 @@ import_file(const char *path, const char *format, const struct import_options *o
 			return -1;
 		}
 	}
-	if (input_open(&in, path, err))
+	if (input_open_any(&in, path, &empty, err))
 		return -1;
+	if (empty && !opts->allow_empty) {
+		tf_error_set_at(err, in.name, 0, "%s is empty",
+				in.regular || strcmp(path, "-") ? "file" : "input");
+		goto fail;
+	}
+	if (opts->allow_empty) {
+		if (empty || (!input_peek(&in, IMPORT_PROBE_BYTES, &data, &len, NULL) &&
+			      len < IMPORT_PROBE_BYTES && only_comments(data, len))) {
+			ps = profile_set_new();
+			ps->format = (imp ? imp : &importer_perf)->description;
+			profile_set_warn(ps, 0, "no samples (%s): nothing to collapse",
+					 empty ? "the input is empty" : "only comments");
+			input_close(&in);
+			*out = ps;
+			return 0;
+		}
+	}
 	if (!imp) {
 		if (input_peek(&in, IMPORT_PROBE_BYTES, &data, &len, err))
 			goto fail;
@@ -312,6 +377,7 @@ import_file(const char *path, const char *format, const struct import_options *o
 	if (!ps->format)
 		ps->format = imp->description;
 	input_close(&in);
+	warn_wide_totals(ps);
 	if (opts->symbols == SYMBOLS_RESOLVE && !opts->symbols_later) {
 		struct import_progress *pr = opts->progress;
 		struct rewrite_opts ro = { .done = pr ? &pr->work_done : NULL,

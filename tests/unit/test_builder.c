@@ -187,13 +187,20 @@ test_shared_prefixes_between_samples(void **state)
 	profile_set_free(ps);
 }
 
+/*
+ * A total past 64 bits is exact; a weight past them is split into samples
+ * of its stack, thread and time, and the release says how many were.
+ */
 static void
-test_overflow_reported(void **state)
+test_wide_weights(void **state)
 {
 	struct profile_set *ps = profile_set_new();
 	struct profile *p = profile_set_profile(ps, STR_EMPTY, UNIT_EVENTS);
 	thread_id t = profile_set_thread(ps, -1, -1, STR_EMPTY);
+	struct frame fr = { .name = ps_str(ps, "f", 1) };
+	frame_id f = profile_set_frame(ps, &fr);
 	struct tf_error err = TF_ERROR_INIT;
+	weight_sum three = (weight_sum)UINT64_MAX * 3;
 	struct builder bld;
 
 	(void)state;
@@ -201,11 +208,26 @@ test_overflow_reported(void **state)
 	builder_begin_sample(&bld, p, t, UINT64_MAX, 0, false);
 	assert_int_equal(builder_end_sample(&bld, BUILDER_LEAF_FIRST, &err), 0);
 	builder_begin_sample(&bld, p, t, 1, 0, false);
-	assert_int_equal(builder_end_sample(&bld, BUILDER_LEAF_FIRST, &err), -1);
-	assert_string_equal(err.msg, "total weight overflows 64 bits");
-	assert_int_equal(p->nr_samples, 1);
-	tf_error_release(&err);
+	assert_int_equal(builder_end_sample(&bld, BUILDER_LEAF_FIRST, &err), 0);
+	assert_int_equal(p->nr_samples, 2);
+	assert_true(p->total_weight == (weight_sum)UINT64_MAX + 1);
+	builder_begin_sample_sum(&bld, p, t, three + 2, 7, true);
+	builder_push_frame(&bld, f);
+	assert_int_equal(builder_end_sample(&bld, BUILDER_LEAF_FIRST, &err), 0);
+	assert_int_equal(p->nr_samples, 6);
+	for (size_t i = 2; i < 5; i++)
+		assert_int_equal(p->weight[i], UINT64_MAX);
+	assert_int_equal(p->weight[5], 2);
+	for (size_t i = 3; i < 6; i++) {
+		assert_int_equal(p->stack[i], p->stack[2]);
+		assert_int_equal(p->time[i], 7);
+	}
+	assert_true(p->total_weight == (weight_sum)UINT64_MAX * 4 + 3);
+	assert_int_equal(ps->nr_diags, 0);
 	builder_release(&bld);
+	assert_int_equal(ps->nr_diags, 1);
+	assert_string_equal(ps->diags[0].msg, "1 sample weight past 64 bits, each kept exactly "
+					      "as several samples of its stack");
 	check_profile_set(ps);
 	profile_set_free(ps);
 }
@@ -453,7 +475,7 @@ main(void)
 		cmocka_unit_test(test_empty_sample_and_restart),
 		cmocka_unit_test(test_deep_stack),
 		cmocka_unit_test(test_shared_prefixes_between_samples),
-		cmocka_unit_test(test_overflow_reported),
+		cmocka_unit_test(test_wide_weights),
 		cmocka_unit_test(test_max_samples),
 		cmocka_unit_test(test_stack_sample),
 		cmocka_unit_test(test_interleaved_roots),

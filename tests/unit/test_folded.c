@@ -110,7 +110,7 @@ total_text(const struct profile *p)
 	static char buf[64];
 	struct strbuf w = STRBUF_INIT;
 
-	profile_format_weight(p, p->total_weight, &w);
+	profile_format_weight_sum(p, p->total_weight, &w);
 	snprintf(buf, sizeof(buf), "%s", w.buf);
 	strbuf_release(&w);
 	return buf;
@@ -211,12 +211,11 @@ static void
 test_bad_counts(void **state)
 {
 	struct profile_set *ps = parse("ok 1\n"
-				       "a 0.0000000001\n" /* 10 decimals */
 				       "b 1.2.3\n"
 				       "c 1e5\n"
 				       "d +4\n"
 				       "e -4\n"
-				       "f 99999999999999999999\n"
+				       "f 18889465931478580853761\n" /* 1024 * (2^64 - 1) + 1 */
 				       "g .\n"
 				       "h 0x10\n"
 				       "ok 2\n");
@@ -228,19 +227,83 @@ test_bad_counts(void **state)
 	assert_int_equal(ps->nr_diags, 1);
 	assert_int_equal(ps->diags[0].line, 2);
 	assert_string_equal(ps->diags[0].msg,
-			    "8 bad lines skipped, first: count has more than 9 decimals: "
-			    "\"a 0.0000000001\"");
+			    "7 bad lines skipped, first: bad count: \"b 1.2.3\"");
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
+/*
+ * Counts past 64 bits are kept exactly, as several samples of their stack
+ * (up to 1024 of them); the total is exact past 64 bits too.
+ */
+static void
+test_wide_counts(void **state)
+{
+	struct profile_set *ps = parse("a 18889465931478580853760\n" /* 1024 * (2^64 - 1) */
+				       "b 99999999999999999999\n"
+				       "c 1\n");
+	const struct profile *p = only_profile(ps);
+
+	(void)state;
+	/* 1024 pieces, then 5 of 2^64 - 1 and the rest, then one. */
+	assert_int_equal(p->nr_samples, 1024 + 6 + 1);
+	assert_string_equal(total_text(p), "18989465931478580853760");
+	assert_int_equal(ps->nr_diags, 1);
+	assert_string_equal(ps->diags[0].msg, "2 sample weights past 64 bits, each kept exactly "
+					      "as several samples of its stack");
 	check_profile_set(ps);
 	profile_set_free(ps);
 
-	/* A count that fits alone but not once scaled for another's decimals. */
+	/* A count that fits alone, scaled for another's decimals. */
 	ps = parse("a 0.5\nb 18446744073709551615\nc 1\n");
 	p = only_profile(ps);
-	assert_int_equal(p->nr_samples, 2);
-	assert_string_equal(total_text(p), "1.5");
+	assert_int_equal(p->nr_samples, 1 + 10 + 1);
+	assert_string_equal(total_text(p), "18446744073709551616.5");
 	assert_int_equal(ps->nr_diags, 1);
-	assert_string_equal(ps->diags[0].msg, "1 bad line skipped, first: count too large: "
-					      "\"b 18446744073709551615\"");
+	assert_string_equal(ps->diags[0].msg, "1 sample weight past 64 bits, each kept exactly "
+					      "as several samples of its stack");
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
+/*
+ * More decimals than a weight keeps (9) are rounded, half up, with a
+ * warning, rather than skipping the line; so are the decimals of a count
+ * that the profile's weights cannot take (a sample would pass 64 bits).
+ */
+static void
+test_rounded_counts(void **state)
+{
+	struct profile_set *ps = parse("a 1.1234567894\n"
+				       "b 0.0000000005\n"
+				       "c 2.9999999999999\n"
+				       "d 1.00000000000000000001\n");
+	const struct profile *p = only_profile(ps);
+
+	(void)state;
+	assert_int_equal(p->nr_samples, 4);
+	assert_int_equal(p->weight_decimals, 9);
+	assert_int_equal(p->weight[0], 1123456789);
+	assert_int_equal(p->weight[1], 1);
+	assert_int_equal(p->weight[2], 3000000000);
+	assert_int_equal(p->weight[3], 1000000000);
+	assert_int_equal(ps->nr_diags, 1);
+	assert_int_equal(ps->diags[0].line, 1);
+	assert_string_equal(ps->diags[0].msg, "4 counts rounded to 9 decimals, the most a "
+					      "weight keeps");
+	check_profile_set(ps);
+	profile_set_free(ps);
+
+	ps = parse("b 18446744073709551615\na 0.5\nc 0.25\nd 3\n");
+	p = only_profile(ps);
+	assert_int_equal(p->weight_decimals, 0);
+	assert_int_equal(p->weight[1], 1);
+	assert_int_equal(p->weight[2], 0);
+	assert_string_equal(total_text(p), "18446744073709551619");
+	assert_int_equal(ps->nr_diags, 1);
+	assert_int_equal(ps->diags[0].line, 2);
+	assert_string_equal(ps->diags[0].msg, "2 counts rounded to 0 decimals, the most the "
+					      "profile's weights can take");
 	check_profile_set(ps);
 	profile_set_free(ps);
 }
@@ -546,7 +609,7 @@ test_differential(void **state)
 	profile_set_free(ps);
 
 	/* Once differential, a line with one count is bad; both or neither. */
-	ps = parse("a;b 1 2.5\na;c 5\na;d 0.5 18446744073709551615\na;e 3 4\n");
+	ps = parse("a;b 1 2.5\na;c 5\na;d 0.5 99999999999999999999999\na;e 3 4\n");
 	before = ps->profiles[0];
 	after = ps->profiles[1];
 	assert_int_equal(before->nr_samples, 2);
@@ -746,6 +809,8 @@ main(void)
 		cmocka_unit_test(test_integer),
 		cmocka_unit_test(test_decimal),
 		cmocka_unit_test(test_bad_counts),
+		cmocka_unit_test(test_wide_counts),
+		cmocka_unit_test(test_rounded_counts),
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_all_bad),
 		cmocka_unit_test(test_crlf_bom),

@@ -1311,8 +1311,8 @@ test_overflow(void **state)
 	struct profile_set *ps = parse(
 		/* tid */
 		"a 99999999999999999999 [000] 1.0: 1 cycles:\n\n"
-		/* period */
-		"a 1 [000] 1.0: 18446744073709551616 cycles:\n\n"
+		/* period: past the most a sample may be split into */
+		"a 1 [000] 1.0: 18889465931478580854785 cycles:\n\n"
 		/* time: more seconds than int64 ns can hold */
 		"a 1 [000] 9223372037.0: 1 cycles:\n\n"
 		/* time: finer than a ns */
@@ -1340,22 +1340,36 @@ test_overflow(void **state)
 	profile_set_free(ps);
 }
 
+/*
+ * A total past 64 bits is summed exactly, and a period past them is
+ * split into samples of its stack: 2^64 + 2^64 - 1 + 1 + 5.
+ */
 static void
-test_total_weight_overflow(void **state)
+test_total_weight_wide(void **state)
 {
 	struct import_options opts = { 0 };
 	struct tf_error err = TF_ERROR_INIT;
 	struct profile_set *ps = profile_set_new();
 	const char *text =
 		"a 1 1.0: 18446744073709551615 cycles:\n\n"
-		"a 1 2.0: 1 cycles:\n\t 10 f (/bin/a)\n\n";
+		"a 1 2.0: 1 cycles:\n\t 10 f (/bin/a)\n\n"
+		"a 1 3.0: 18446744073709551621 cycles:\n\t 10 f (/bin/a)\n\n";
+	struct profile *p;
+	struct strbuf sb = STRBUF_INIT;
 
 	(void)state;
-	assert_int_equal(parse_len(text, strlen(text), &opts, ps, &err), -1);
-	assert_non_null(strstr(err.msg, "overflow"));
-	/* The sample that overflowed is named by its header line. */
-	assert_int_equal(err.line, 3);
+	assert_int_equal(parse_len(text, strlen(text), &opts, ps, &err), 0);
+	p = prof(ps, "cycles");
+	assert_int_equal(p->nr_samples, 4);
+	assert_int_equal(p->weight[2], UINT64_MAX);
+	assert_int_equal(p->weight[3], 6);
+	assert_int_equal(p->stack[2], p->stack[3]);
+	assert_int_equal(p->time[2], p->time[3]);
+	profile_format_weight_sum(p, p->total_weight, &sb);
+	assert_string_equal(sb.buf, "36893488147419103237");
+	assert_non_null(strstr(ps->diags[ps->nr_diags - 1].msg, "1 sample weight past 64 bits"));
 	check_profile_set(ps);
+	strbuf_release(&sb);
 	profile_set_free(ps);
 	tf_error_release(&err);
 }
@@ -2009,21 +2023,21 @@ test_parallel_processes_decided_early(void **state)
 	strbuf_release(&sb);
 }
 
+/*
+ * Weights past 64 bits near the end of a file cut in ranges: every split
+ * of the work gives the same exact total and the same samples.
+ */
 static void
-test_parallel_error_line(void **state)
+test_parallel_wide_total(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
-	uint64_t garbage_line, line;
+	uint64_t garbage_line;
 	char *path;
 
 	(void)state;
 	make_big(&sb, false, &garbage_line);
-	/* Two samples near the end whose weights overflow the total. */
-	line = 1;
-	for (size_t i = 0; i < sb.len; i++)
-		line += sb.buf[i] == '\n';
 	strbuf_addstr(&sb, "big 1 [000] 9.0: 18446744073709551615 huge:\n\n"
-			   "big 1 [000] 9.1: 1 huge:\n\n");
+			   "big 1 [000] 9.1: 36893488147419103231 huge:\n\n");
 	path = temp_file(&sb);
 	for (int threads = 1; threads <= 3; threads++) {
 		/* Three: many ranges, as many as 1 MiB ones make. */
@@ -2031,14 +2045,20 @@ test_parallel_error_line(void **state)
 					       .range_bytes = threads == 3 ? (uint64_t)1 << 20 : 0 };
 		struct tf_error err = TF_ERROR_INIT;
 		struct profile_set *ps = profile_set_new();
+		struct strbuf total = STRBUF_INIT;
+		struct profile *p;
 		struct input in;
 
 		assert_int_equal(input_open(&in, path, &err), 0);
-		assert_int_equal(importer_perf.load(&in, &opts, ps, &err), -1);
-		assert_non_null(strstr(err.msg, "overflow"));
-		/* The line in the whole file, whichever thread read it. */
-		assert_int_equal(err.line, line + 2);
+		assert_int_equal(importer_perf.load(&in, &opts, ps, &err), 0);
+		p = prof(ps, "huge");
+		/* 2^64 - 1, then 2^65 - 1 as two of 2^64 - 1 and one of 1. */
+		assert_int_equal(p->nr_samples, 4);
+		profile_format_weight_sum(p, p->total_weight, &total);
+		assert_string_equal(total.buf, "55340232221128654846");
+		check_profile_set(ps);
 		input_close(&in);
+		strbuf_release(&total);
 		tf_error_release(&err);
 		profile_set_free(ps);
 	}
@@ -2124,14 +2144,14 @@ main(void)
 		cmocka_unit_test(test_garbage_lines),
 		cmocka_unit_test(test_no_samples),
 		cmocka_unit_test(test_overflow),
-		cmocka_unit_test(test_total_weight_overflow),
+		cmocka_unit_test(test_total_weight_wide),
 		cmocka_unit_test(test_progress_and_cancel),
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_parallel),
 		cmocka_unit_test(test_parallel_unindented),
 		cmocka_unit_test(test_parallel_flat),
 		cmocka_unit_test(test_parallel_deep),
-		cmocka_unit_test(test_parallel_error_line),
+		cmocka_unit_test(test_parallel_wide_total),
 		cmocka_unit_test(test_parallel_processes),
 		cmocka_unit_test(test_parallel_processes_decided_early),
 		cmocka_unit_test(test_data_files),

@@ -141,10 +141,10 @@ test_samples_totals_and_time(void **state)
 	assert_true(p->has_time);
 	assert_int_equal(p->time_min, 100);
 	assert_int_equal(p->time_max, 300);
-	/* Overflow is refused and leaves the profile unchanged. */
-	assert_int_equal(profile_add_sample(p, STACK_ROOT, UINT64_MAX, 0, false, t, &err), -1);
-	assert_string_equal(err.msg, "total weight overflows 64 bits");
-	assert_int_equal(p->nr_samples, 3);
+	/* A total past 64 bits is exact. */
+	assert_int_equal(profile_add_sample(p, STACK_ROOT, UINT64_MAX, 0, false, t, &err), 0);
+	assert_int_equal(p->nr_samples, 4);
+	assert_true(p->total_weight == (weight_sum)UINT64_MAX + 13);
 	assert_ptr_equal(profile_set_find_profile(ps, "cycles"), p);
 	assert_null(profile_set_find_profile(ps, "instructions"));
 	assert_int_equal(profile_set_profile_index(ps, p), 0);
