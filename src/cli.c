@@ -41,8 +41,10 @@ static const char usage_text[] =
 	"\n"
 	"With BASE and NEW (each probed on its own), or a folded file with two\n"
 	"counts per line (difffolded.pl's), the explorer shows NEW coloured by its\n"
-	"change: red grew, blue shrank. Frames match by name and module, threads\n"
-	"by name; the options of the lens apply to both.\n"
+	"change: red grew, blue shrank. Frames match by name and module (by name\n"
+	"alone when the files share most by name and little by module: two\n"
+	"builds at two paths), threads by name; the options of the lens apply\n"
+	"to both.\n"
 	"\n"
 	"Options of the explorer:\n"
 	CLI_COMMON_USAGE

@@ -41,6 +41,8 @@ static const char collapse_usage[] =
 	"                          difffolded.pl writes them for flamegraph.pl\n"
 	"  --normalize             with --diff, scale BASE's counts to NEW's total\n"
 	"                          (difffolded.pl -n)\n"
+	"  --ignore-module         with --diff, match by function name alone: a frame\n"
+	"                          perf could not name is [unknown], not [module]\n"
 	"  --inverted              each stack leaf first (the root frame last), for an\n"
 	"                          inverted (bottom-up) flame graph\n"
 	"  --transform=KIND:ARG    reshape the stacks first, as the explorer's\n"
@@ -55,6 +57,7 @@ static const char collapse_usage[] =
 enum {
 	OPT_PID = 256, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS, OPT_EVENT,
 	OPT_SRCLINE, OPT_INLINE, OPT_CONTEXT, OPT_DIFF, OPT_NORMALIZE, OPT_INVERTED,
+	OPT_IGNORE_MODULE,
 };
 
 static const struct option collapse_options_table[] = {
@@ -70,6 +73,7 @@ static const struct option collapse_options_table[] = {
 	{ "context", no_argument, NULL, OPT_CONTEXT },
 	{ "diff", no_argument, NULL, OPT_DIFF },
 	{ "normalize", no_argument, NULL, OPT_NORMALIZE },
+	{ "ignore-module", no_argument, NULL, OPT_IGNORE_MODULE },
 	{ "inverted", no_argument, NULL, OPT_INVERTED },
 	{ "transform", required_argument, NULL, CLI_OPT_TRANSFORM },
 	{ "lens", required_argument, NULL, CLI_OPT_LENS },
@@ -311,6 +315,10 @@ cmd_collapse(int argc, char **argv)
 		case OPT_NORMALIZE:
 			diff_flags |= DIFF_NORMALIZE;
 			break;
+		case OPT_IGNORE_MODULE:
+			diff_flags |= DIFF_IGNORE_MODULE;
+			co.ignore_module = true;
+			break;
 		case OPT_INVERTED:
 			co.inverted = true;
 			break;
@@ -332,9 +340,10 @@ cmd_collapse(int argc, char **argv)
 		symbolizer_free(co.expand_data);
 		return ret;
 	}
-	if (diff_flags & DIFF_NORMALIZE) {
+	if (diff_flags) {
 		lens_spec_release(&lens);
-		return cli_usage_error("collapse", "--normalize compares: it needs --diff");
+		return cli_usage_error("collapse", "--normalize and --ignore-module compare: they "
+						   "need --diff");
 	}
 	if ((r = cli_file_arg(&cc, argc, argv)) != CLI_NEXT ||
 	    (r = cli_load(cc.path, cc.format, &cc.io, &ps)) != CLI_NEXT) {

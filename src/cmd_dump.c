@@ -745,6 +745,8 @@ cmd_dump(int argc, char **argv)
 			strbuf_addstr(&out, "  ");
 			text_escape_str(&out, bname);
 		}
+		if (ps->diff_flags & DIFF_IGNORE_MODULE)
+			strbuf_addstr(&out, "  by name");
 		strbuf_addstr(&out, "  weight ");
 		profile_format_weight(model_profile(&m), base_total, &out);
 		if (model_diff_normalized(&m))

@@ -1077,6 +1077,7 @@ struct diff_input {
 
 struct diff_opts {
 	unsigned flags;      /* enum diff_flags */
+	struct diff_overlap overlap; /* with DIFF_NAMES_AUTO: why */
 	uint64_t base_whole; /* what BASE's shares are of: its total, scaled as its rows are */
 	size_t limit;
 	bool json;
@@ -1240,6 +1241,15 @@ print_diff_json(const struct diff_input *in, struct diff_row *rows, size_t nr,
 	json_bool(&jw, o->flags & DIFF_NORMALIZE);
 	json_key(&jw, "ignore_module");
 	json_bool(&jw, o->flags & DIFF_IGNORE_MODULE);
+	/* Matched by name though not asked: how much each way shared. */
+	json_key(&jw, "ignore_module_auto");
+	json_bool(&jw, o->flags & DIFF_NAMES_AUTO);
+	if (o->flags & DIFF_NAMES_AUTO) {
+		json_key(&jw, "shared_by_module");
+		json_double(&jw, o->overlap.by_module);
+		json_key(&jw, "shared_by_name");
+		json_double(&jw, o->overlap.by_name);
+	}
 	json_key(&jw, "functions");
 	json_array_begin(&jw);
 	for (size_t i = 0; i < n; i++) {
@@ -1314,6 +1324,12 @@ report_diff(struct cli_common *cc, const struct lens_spec *lens, const char *bas
 		ret = EXIT_INPUT;
 		goto out;
 	}
+	/* Two builds at two paths: by name, and say so (diff.h). */
+	if (!(o->flags & DIFF_IGNORE_MODULE)) {
+		diff_side_overlap(&in[0].side, &in[1].side, &o->overlap);
+		if (diff_overlap_by_name(&o->overlap))
+			o->flags |= DIFF_IGNORE_MODULE | DIFF_NAMES_AUTO;
+	}
 	nr = diff_functions(&in[0].side, &in[1].side, o->flags, &rows);
 	o->base_whole = (o->flags & DIFF_NORMALIZE) ? in[1].side.total : in[0].side.total;
 	if (o->fail) {
@@ -1332,6 +1348,10 @@ report_diff(struct cli_common *cc, const struct lens_spec *lens, const char *bas
 
 		add_side_line(&out, "base", &in[0]);
 		add_side_line(&out, "new", &in[1]);
+		if (o->flags & DIFF_NAMES_AUTO) {
+			diff_overlap_note(&o->overlap, &out);
+			strbuf_addch(&out, '\n');
+		}
 		if (o->flags & DIFF_NORMALIZE)
 			strbuf_addf(&out, "base scaled to new's total (x%.3f)\n",
 				    in[0].side.total ? (double)in[1].side.total /

@@ -456,6 +456,20 @@ load_diff(const char *base, const char *path, const char *format,
 		return st;
 	b = sets[0];
 	ps = sets[1];
+	/* Two builds at two paths: by name, and say so (diff.h). */
+	if (!(flags & DIFF_IGNORE_MODULE)) {
+		struct diff_overlap o;
+
+		diff_set_overlap(b, ps, &o);
+		if (diff_overlap_by_name(&o)) {
+			struct strbuf sb = STRBUF_INIT;
+
+			flags |= DIFF_IGNORE_MODULE | DIFF_NAMES_AUTO;
+			diff_overlap_note(&o, &sb);
+			profile_set_warn(ps, 0, "%s", sb.buf);
+			strbuf_release(&sb);
+		}
+	}
 	if (diff_join(ps, b, flags, err)) {
 		profile_set_free(ps);
 		profile_set_free(b);

@@ -217,6 +217,26 @@ check "no colour: = on one about the same" wait_for "=layout"
 keys q
 check "q quits without colour" wait_for "EXIT=0"
 
+# one_row_of NAME TEXT: one row of the screen names NAME, and it holds TEXT.
+one_row_of() {
+	[ "$(screen | grep -c " $1 ")" -eq 1 ] && screen | grep " $1 " | grep -qF -- "$2"
+}
+
+# ------------------------------- two builds at two paths (perf record -g)
+# tests/data/diff/build-{base,new}.perf.txt: one program built in base/
+# and new/; their frames share no module, so they match by name alone,
+# which the tab bar says; Sandwich's parse is one row, 103 ms -> 196 ms.
+start 120 30
+run "$TFLAME" tests/data/diff/build-base.perf.txt tests/data/diff/build-new.perf.txt
+wait_for " 1 Left Heavy" || bail "tflame did not start on two builds"
+check "two builds: the tab bar says they match by name" \
+	wait_for "diff raw vs build-base.perf.txt by name: red"
+keys 3
+check "two builds: Sandwich has parse once, base and new" wait_for "103 ms"
+check "two builds: one row of parse, with both sides" one_row_of parse "103 ms"
+keys q
+check "q quits on two builds" wait_for "EXIT=0"
+
 # ---------------------------------------------------- not comparing
 start 100 24
 run "$TFLAME" "$new"

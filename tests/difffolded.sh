@@ -42,12 +42,48 @@ compare "a file against itself" $d/base.folded $d/base.folded $d/base.folded $d/
 
 if [ -n "$collapse_ref" ] && [ -f "$collapse_ref" ]; then
 	for pair in "$d/json-dumps.perf.txt $d/json-dumps-loads.perf.txt" \
-		    "tests/data/recorded/multi-process.txt tests/data/recorded/system-wide.txt"; do
+		    "tests/data/recorded/multi-process.txt tests/data/recorded/system-wide.txt" \
+		    "$d/build-base.perf.txt $d/build-new.perf.txt" \
+		    "$d/stripped-base.perf.txt $d/stripped-new.perf.txt"; do
 		set -- $pair
 		perl "$collapse_ref" "$1" >"$tmpdir/base.folded" 2>/dev/null
 		perl "$collapse_ref" "$2" >"$tmpdir/new.folded" 2>/dev/null
 		compare "perf: ${1##*/} ${2##*/}" "$tmpdir/base.folded" "$tmpdir/new.folded" "$1" "$2"
 	done
+	# Two builds at two paths (tests/data/diff/build-prog.c, recorded
+	# with perf record -g): report --diff matches them by name by itself,
+	# and each function's self, base and new, is the sum of difffolded.pl's
+	# lines that end in it.
+	perl "$collapse_ref" $d/build-base.perf.txt >"$tmpdir/base.folded" 2>/dev/null
+	perl "$collapse_ref" $d/build-new.perf.txt >"$tmpdir/new.folded" 2>/dev/null
+	perl "$ref" "$tmpdir/base.folded" "$tmpdir/new.folded" >"$tmpdir/diff.folded"
+	"$TFLAME" report --diff --limit=0 --json $d/build-base.perf.txt $d/build-new.perf.txt \
+		>"$tmpdir/report.json" 2>"$tmpdir/err"
+	if ! command -v python3 >/dev/null 2>&1; then
+		echo "# no python3: two builds' report --diff not compared"
+	elif python3 - "$tmpdir/diff.folded" "$tmpdir/report.json" >"$tmpdir/out" 2>&1 <<'PY'
+import json, sys
+leaf = {}
+for line in open(sys.argv[1]):
+    stack, base, new = line.rsplit(None, 2)
+    w = leaf.setdefault(stack.split(";")[-1], [0, 0])
+    w[0] += int(base)
+    w[1] += int(new)
+report = json.load(open(sys.argv[2]))
+assert report["ignore_module"] and report["ignore_module_auto"], "not matched by name"
+rows = {f["name"]: [f["base_self"], f["new_self"]] for f in report["functions"]}
+bad = [n for n in rows if rows[n] != leaf.get(n, [0, 0])]
+bad += [n for n in leaf if leaf[n][0] != leaf[n][1] and rows.get(n) != leaf[n]]
+for n in bad:
+    print(n, "report", rows.get(n), "difffolded.pl", leaf.get(n))
+print(len(rows), "functions agree")
+sys.exit(1 if bad else 0)
+PY
+	then
+		ok "two builds: report --diff by name, each self as difffolded.pl's ($(tail -1 "$tmpdir/out"))"
+	else
+		not_ok "two builds: report --diff as difffolded.pl" "$(cat "$tmpdir/out" "$tmpdir/err")"
+	fi
 else
 	echo "# no stackcollapse-perf.pl (STACKCOLLAPSE_PERF): perf pairs not compared"
 fi

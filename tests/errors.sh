@@ -68,6 +68,8 @@ for sub in report collapse; do
 	expect 2 "weight" "$sub: bad --weight" -- $sub --weight=bytes "$d/ok.folded"
 done
 expect 2 "no event named nope" "report: unknown event" -- report --event=nope "$d/ok.folded"
+expect 2 "--ignore-module compare: they need --diff" "collapse: --ignore-module alone" -- \
+	collapse --ignore-module "$d/ok.folded"
 # A file in no format says which it most resembles, and that one's error
 # with its line (the list of formats tried between is left to the regex).
 f=$top_srcdir/tests/data/foreign

@@ -71,6 +71,13 @@ struct collapse_options {
 	 * usual.
 	 */
 	bool inverted;
+	/*
+	 * collapse --diff --ignore-module: a frame perf could not name,
+	 * which the script names after its module ("[prog]"), is written
+	 * "[unknown]", so that two builds at two paths match there too.
+	 * Every other frame is its name alone already.
+	 */
+	bool ignore_module;
 };
 
 struct collapse_result {

@@ -26,6 +26,11 @@ struct tf_error;
 enum diff_flags {
 	DIFF_IGNORE_MODULE = 1 << 0,
 	DIFF_NORMALIZE = 1 << 1, /* scale BASE's weights to NEW's total */
+	/*
+	 * With DIFF_IGNORE_MODULE: not asked for, but chosen because the
+	 * sides share so little by module (diff_overlap_by_name()).
+	 */
+	DIFF_NAMES_AUTO = 1 << 2,
 };
 
 /* One side: a profile, its function table and the figures of the lens. */
@@ -61,6 +66,37 @@ uint64_t diff_same_decimals(uint64_t w, const struct profile *from, const struct
  */
 size_t diff_functions(const struct diff_side *base, const struct diff_side *new_side,
 		      unsigned flags, struct diff_row **out);
+
+/*
+ * How much of their weight two sides have in common, function by
+ * function: the sum over functions of the smaller of the function's two
+ * self shares (its self weight over its side's total), from 0 (no
+ * function in common) to 1 (every function the same share). by_module
+ * takes a function as its name and module, by_name as its name alone: two
+ * builds of one program at two paths share most by name, little by
+ * module, as every frame of their own code has a module of its own.
+ */
+struct diff_overlap {
+	double by_module;
+	double by_name;
+};
+/* The overlap of two sides as their function tables and figures say. */
+void diff_side_overlap(const struct diff_side *base, const struct diff_side *new_side,
+		       struct diff_overlap *out);
+/*
+ * The same for two sets as loaded, from the self weight of each frame of
+ * each one's first profile (diff_first_profile()). O(frames + samples).
+ */
+void diff_set_overlap(const struct profile_set *base, const struct profile_set *new_set,
+		      struct diff_overlap *out);
+/*
+ * Whether to match by name alone though not asked: the sides share under
+ * half their weight by module and name, but over half by name.
+ */
+bool diff_overlap_by_name(const struct diff_overlap *o);
+/* Append what was done and why, for a warning or report's header. */
+struct strbuf;
+void diff_overlap_note(const struct diff_overlap *o, struct strbuf *out);
 
 /*
  * How a weight changed from base to now, for the colour of a box or row
@@ -131,7 +167,8 @@ int diff_folded_write(const char *base, size_t base_len, const char *new_text, s
  * do between two builds. Base's threads join ps's (a filter by comm keeps
  * both sides' threads of that comm), and each of its profiles becomes one
  * of ps named DIFF_BASE_PREFIX and its name, with its unit and decimals
- * and its samples (not its recorded figures). base is not changed.
+ * and its samples (not its recorded figures). ps->diff_flags keeps the
+ * matching flags (DIFF_IGNORE_MODULE, DIFF_NAMES_AUTO). base is not changed.
  * Returns 0, or -1 with err set (a total weight past 64 bits; base's
  * profiles there already).
  */

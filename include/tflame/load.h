@@ -49,7 +49,10 @@ enum load_status load_profile(const char *path, const char *format,
  * once, each on a thread of its own with its share of the CPUs for its
  * parser threads (unless opts says how many), one progress line for the
  * two; then put base's samples into path's set (diff.h: diff_join(), with
- * flags). On LOAD_OK,
+ * flags). Without DIFF_IGNORE_MODULE, when the two share under half their
+ * weight by module and name but most by name (diff_overlap_by_name()),
+ * they are matched by name alone (DIFF_NAMES_AUTO), with a warning in the
+ * set that says so and why. On LOAD_OK,
  * *out is path's set with base's profiles too, and base's warnings, each
  * saying base's name and line. err says which file failed (its message
  * names it) or why the join did.

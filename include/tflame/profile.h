@@ -276,6 +276,12 @@ struct profile_set {
 	size_t nr_diags, alloc_diags;
 
 	const char *format;     /* importer's format name; static string */
+	/*
+	 * A comparison's set (diff.h: diff_join()): the enum diff_flags its
+	 * functions were matched with (by name alone, and whether that was
+	 * chosen rather than asked), for the views to say; 0 otherwise.
+	 */
+	unsigned diff_flags;
 };
 
 struct profile_set *profile_set_new(void);

@@ -104,7 +104,9 @@ tidy_piece(const struct profile_set *ps, const struct frame *f, const char *piec
 		if (strcmp(mod, "[unknown]")) {
 			const char *slash = strrchr(mod, '/');
 
-			if (slash)
+			if (opts->ignore_module)
+				base = "unknown";
+			else if (slash)
 				base = slash + 1;
 		} else {
 			base = "unknown";

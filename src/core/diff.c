@@ -110,6 +110,128 @@ diff_functions(const struct diff_side *base, const struct diff_side *new_side, u
 	return nr;
 }
 
+/* ------------------------------------------------------------- overlap */
+
+static int
+cmp_key_name(const void *a, const void *b)
+{
+	return strcmp(((const struct diff_key *)a)->name, ((const struct diff_key *)b)->name);
+}
+
+/*
+ * The sum over functions (k sorted by cmp, which says what one function
+ * is) of the smaller of its two self shares.
+ */
+static double
+shared_share(struct diff_key *k, size_t n, const double tot[2],
+	     int (*cmp)(const void *, const void *))
+{
+	double sum = 0;
+
+	qsort(k, n, sizeof(*k), cmp);
+	for (size_t i = 0; i < n;) {
+		double w[2] = { 0, 0 }, a, b;
+		size_t j = i;
+
+		for (; j < n && !cmp(&k[j], &k[i]); j++)
+			w[k[j].side] += (double)k[j].self;
+		a = tot[0] > 0 ? w[0] / tot[0] : 0;
+		b = tot[1] > 0 ? w[1] / tot[1] : 0;
+		sum += a < b ? a : b;
+		i = j;
+	}
+	return sum;
+}
+
+/* Both overlaps of keys k (self weights of both sides), which it reorders. */
+static void
+overlap_of(struct diff_key *k, size_t n, struct diff_overlap *out)
+{
+	double tot[2] = { 0, 0 };
+
+	for (size_t i = 0; i < n; i++)
+		tot[k[i].side] += (double)k[i].self;
+	out->by_module = shared_share(k, n, tot, cmp_key);
+	out->by_name = shared_share(k, n, tot, cmp_key_name);
+}
+
+void
+diff_side_overlap(const struct diff_side *base, const struct diff_side *new_side,
+		  struct diff_overlap *out)
+{
+	size_t nk = (size_t)base->ft->nr_funcs + new_side->ft->nr_funcs, n;
+	struct diff_key *k = xreallocarray(NULL, nk ? nk : 1, sizeof(*k));
+
+	n = add_keys(k, base, 0, 0);
+	n += add_keys(k + n, new_side, 1, 0);
+	overlap_of(k, n, out);
+	free(k);
+}
+
+/* The self weight of each frame of ps's profile p, as keys of side. */
+static size_t
+add_frame_keys(struct diff_key *k, const struct profile_set *ps, const struct profile *p,
+	       int side)
+{
+	uint64_t *self = xcalloc(ps->nr_frames ? ps->nr_frames : 1, sizeof(*self));
+	size_t n = 0;
+
+	for (size_t i = 0; p && i < p->nr_samples; i++) {
+		stack_id s = p->stack[i];
+		uint64_t *w;
+
+		if (s == STACK_ROOT)
+			continue;
+		w = &self[ps->stacks[s].frame];
+		*w = *w > UINT64_MAX - p->weight[i] ? UINT64_MAX : *w + p->weight[i];
+	}
+	for (frame_id f = 0; f < ps->nr_frames; f++) {
+		if (!self[f] || (ps->frames[f].flags & FRAME_PROCESS))
+			continue;
+		k[n].name = ps_get(ps, ps->frames[f].name);
+		k[n].module = ps_get(ps, ps->frames[f].module);
+		k[n].side = side;
+		k[n].self = self[f];
+		k[n].total = 0;
+		n++;
+	}
+	free(self);
+	return n;
+}
+
+void
+diff_set_overlap(const struct profile_set *base, const struct profile_set *new_set,
+		 struct diff_overlap *out)
+{
+	size_t nk = (size_t)base->nr_frames + new_set->nr_frames, n;
+	struct diff_key *k = xreallocarray(NULL, nk ? nk : 1, sizeof(*k));
+	const struct profile *bp = base->nr_profiles ? base->profiles[diff_first_profile(base)]
+						     : NULL;
+	const struct profile *np = new_set->nr_profiles
+					   ? new_set->profiles[diff_first_profile(new_set)]
+					   : NULL;
+
+	n = add_frame_keys(k, base, bp, 0);
+	n += add_frame_keys(k + n, new_set, np, 1);
+	overlap_of(k, n, out);
+	free(k);
+}
+
+bool
+diff_overlap_by_name(const struct diff_overlap *o)
+{
+	return o->by_module < 0.5 && o->by_name > 0.5;
+}
+
+void
+diff_overlap_note(const struct diff_overlap *o, struct strbuf *out)
+{
+	strbuf_addf(out, "functions matched by name alone (as --ignore-module): the sides share "
+			 "%.0f%% of their weight by module and name, %.0f%% by name (two builds "
+			 "at different paths?)",
+		    100 * o->by_module, 100 * o->by_name);
+}
+
 enum diff_change
 diff_change(uint64_t base, uint64_t now)
 {
@@ -432,6 +554,7 @@ diff_join(struct profile_set *ps, const struct profile_set *base, unsigned flags
 		keys[f].frame = f;
 	}
 	qsort(keys, nr_keys, sizeof(*keys), qsort_join_key);
+	ps->diff_flags = flags & (DIFF_IGNORE_MODULE | DIFF_NAMES_AUTO);
 	for (uint32_t f = 0; f < base->nr_frames; f++) {
 		struct frame fr = base->frames[f];
 		struct join_key k;

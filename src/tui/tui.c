@@ -332,6 +332,9 @@ add_diff_legend(struct tui *ui, struct info *info)
 		name = ps_get(m->ps, other->name);
 	strbuf_addstr(&info->text, " vs ");
 	text_escape_str(&info->text, name);
+	/* Two builds at two paths: the functions matched by name alone. */
+	if (m->ps->diff_flags & DIFF_IGNORE_MODULE)
+		strbuf_addstr(&info->text, " by name");
 	if (ui->active == TAB_TIME_ORDER)
 		/* Time Order has no base weights per box: it says so rather than mislead. */
 		strbuf_addstr(&info->text, ": plain colours here");

@@ -297,6 +297,76 @@ test_join(void **state)
 	profile_set_free(base.ps);
 }
 
+/*
+ * Two builds at two paths: their own functions share no module, so little
+ * weight is shared by module and name but most by name; the sides' tables
+ * and the sets as loaded say the same.
+ */
+static void
+test_overlap(void **state)
+{
+	struct side base = { .ps = profile_set_new() }, now = { .ps = profile_set_new() };
+	struct diff_overlap o, so;
+
+	(void)state;
+	side_add(&base, "/a/prog", "main;parse", 60);
+	side_add(&base, "/a/prog", "main;render", 30);
+	side_add(&base, "libc", "main;memcpy", 10);
+	side_add(&now, "/b/prog", "main;parse", 120);
+	side_add(&now, "/b/prog", "main;render", 30);
+	side_add(&now, "libc", "main;memcpy", 50);
+	side_done(&base);
+	side_done(&now);
+	diff_side_overlap(&base.d, &now.d, &o);
+	/* memcpy: min(10%, 25%); by name also parse 60% and render min(30%, 15%). */
+	assert_float_equal(o.by_module, 0.10, 1e-9);
+	assert_float_equal(o.by_name, 0.85, 1e-9);
+	assert_true(diff_overlap_by_name(&o));
+	diff_set_overlap(base.ps, now.ps, &so);
+	assert_float_equal(so.by_module, o.by_module, 1e-9);
+	assert_float_equal(so.by_name, o.by_name, 1e-9);
+	/* The other way round, the same. */
+	diff_set_overlap(now.ps, base.ps, &so);
+	assert_float_equal(so.by_name, 0.85, 1e-9);
+
+	/* Joined so, parse is one function: its base weight is on new's stack. */
+	assert_int_equal(diff_join(now.ps, base.ps, DIFF_IGNORE_MODULE | DIFF_NAMES_AUTO, NULL),
+			 0);
+	assert_int_equal(now.ps->diff_flags, DIFF_IGNORE_MODULE | DIFF_NAMES_AUTO);
+	assert_int_equal(weight_at(now.ps, diff_other(now.ps, now.ps->profiles[0]),
+				   "main;parse"), 60);
+	check_profile_set(now.ps);
+	side_release(&base);
+	side_release(&now);
+
+	/* One build twice: most shared by module too, so no reason to drop it. */
+	base = (struct side){ .ps = profile_set_new() };
+	now = (struct side){ .ps = profile_set_new() };
+	side_add(&base, "/a/prog", "main;parse", 60);
+	side_add(&base, "/a/prog", "main;render", 40);
+	side_add(&now, "/a/prog", "main;parse", 50);
+	side_add(&now, "/a/prog", "main;other", 50);
+	diff_set_overlap(base.ps, now.ps, &o);
+	assert_float_equal(o.by_module, 0.5, 1e-9);
+	assert_float_equal(o.by_name, 0.5, 1e-9);
+	assert_false(diff_overlap_by_name(&o));
+	profile_set_free(base.ps);
+	profile_set_free(now.ps);
+
+	/* Two programs: little in common either way. */
+	base = (struct side){ .ps = profile_set_new() };
+	now = (struct side){ .ps = profile_set_new() };
+	side_add(&base, "/a/prog", "main;parse", 100);
+	side_add(&now, "/b/tool", "main;scan", 90);
+	side_add(&now, "/b/tool", "main;parse", 10);
+	diff_set_overlap(base.ps, now.ps, &o);
+	assert_float_equal(o.by_module, 0, 1e-9);
+	assert_float_equal(o.by_name, 0.1, 1e-9);
+	assert_false(diff_overlap_by_name(&o));
+	profile_set_free(base.ps);
+	profile_set_free(now.ps);
+}
+
 /* A differential folded file pairs "after" with "before". */
 static void
 test_other_before_after(void **state)
@@ -362,6 +432,7 @@ main(void)
 		cmocka_unit_test(test_functions),
 		cmocka_unit_test(test_folded),
 		cmocka_unit_test(test_join),
+		cmocka_unit_test(test_overlap),
 		cmocka_unit_test(test_other_before_after),
 		cmocka_unit_test(test_change),
 		cmocka_unit_test(test_box_change),

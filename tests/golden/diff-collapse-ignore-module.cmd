@@ -1,0 +1,1 @@
+collapse --diff --ignore-module tests/data/diff/stripped-base.perf.txt tests/data/diff/stripped-new.perf.txt
