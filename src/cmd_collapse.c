@@ -350,7 +350,8 @@ cmd_collapse(int argc, char **argv)
 		lens_spec_release(&lens);
 		return r;
 	}
-	if (lens.nr_transforms || lens.file || lens.time || lens.by_process) {
+	/* An input with no samples (import.h: allow_empty) has nothing to reshape. */
+	if ((lens.nr_transforms || lens.file || lens.time || lens.by_process) && ps->nr_profiles) {
 		/* The transforms of a model, then made the set's own. */
 		struct model m;
 

@@ -43,6 +43,21 @@ for f in empty.txt comments-only.txt; do
 	fi
 done
 
+# With the flags and the lens too: nothing to write, nothing to fail.
+for flag in --pid --inverted --event-filter=cycles --transform=drop-function:main \
+	--by-process --time=1,2 --diff; do
+	extra=
+	[ "$flag" = --diff ] && extra=$d/comments-only.txt
+	# shellcheck disable=SC2086
+	"$TFLAME" collapse $flag "$d/empty.txt" $extra >"$tmpdir/out" 2>"$tmpdir/err"
+	status=$?
+	if [ $status -eq 0 ] && [ ! -s "$tmpdir/out" ]; then
+		ok "empty.txt, collapse $flag: no output, exit 0"
+	else
+		not_ok "empty.txt, collapse $flag" "exit $status" "$(head -3 "$tmpdir/err")"
+	fi
+done
+
 # The exact sums of a folded file, by stack (python3's integers).
 exact_sums() {
 	python3 -c '

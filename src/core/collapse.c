@@ -645,6 +645,9 @@ collapse_write(const struct profile_set *ps, const struct collapse_options *opts
 	       FILE *out, struct collapse_result *res, struct tf_error *err)
 {
 	memset(res, 0, sizeof(*res));
+	/* No samples at all (import.h: allow_empty): no lines, whatever the filter. */
+	if (!ps->nr_profiles)
+		return 0;
 	if (ps->format && !strcmp(ps->format, importer_perf.description))
 		return collapse_perf(ps, opts, out, res, err);
 	return collapse_plain(ps, opts, out, res, err);
