@@ -433,10 +433,8 @@ print_sandwich(struct model *m, const char *path, const char *function,
 		}
 		text_escape_str(out, ps_get(m->ps, ft->funcs[fn].name));
 		if (*mod) {
-			const char *slash = strrchr(mod, '/');
-
 			strbuf_addstr(out, "  (");
-			text_escape_str(out, slash && slash[1] ? slash + 1 : mod);
+			text_escape_str(out, model_module_name(m, ft->funcs[fn].module));
 			strbuf_addch(out, ')');
 		}
 		strbuf_addch(out, '\n');

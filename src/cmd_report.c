@@ -275,14 +275,6 @@ pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-static const char *
-basename_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash && slash[1] ? slash + 1 : path;
-}
-
 /* Seconds with 6 decimals from ns, exactly (no floating point). */
 static void
 add_seconds(struct strbuf *sb, int64_t ns)
@@ -438,7 +430,7 @@ print_top(const struct report *r, bool self, struct strbuf *out)
 
 		fit_self_total(r, w, st->self, st->total);
 		strbuf_reset(&num);
-		add_escaped(&num, basename_of(ps_get(r->ps, r->ft->funcs[order[i]].module)));
+		add_escaped(&num, model_module_name(r->m, r->ft->funcs[order[i]].module));
 		wmod = fit_column(wmod, &num, 40);
 	}
 	strbuf_addf(out, "\ntop %zu functions by %s\n", n, self ? "self" : "total");
@@ -456,7 +448,7 @@ print_top(const struct report *r, bool self, struct strbuf *out)
 
 		add_self_total(out, r, w, st->self, st->total);
 		strbuf_reset(&num);
-		add_escaped(&num, *mod ? basename_of(mod) : "-");
+		add_escaped(&num, *mod ? model_module_name(r->m, fn->module) : "-");
 		add_column(out, num.buf, num.len, wmod);
 		strbuf_addstr(out, "  ");
 		add_escaped(out, ps_get(r->ps, fn->name));
@@ -1078,6 +1070,7 @@ struct diff_input {
 struct diff_opts {
 	unsigned flags;      /* enum diff_flags */
 	struct diff_overlap overlap; /* with DIFF_NAMES_AUTO: why */
+	struct module_names modnames; /* of both sides' modules */
 	uint64_t base_whole; /* what BASE's shares are of: its total, scaled as its rows are */
 	size_t limit;
 	bool json;
@@ -1155,7 +1148,8 @@ print_diff_table(struct strbuf *out, const struct diff_input *in, struct diff_ro
 	}
 	for (size_t i = 0; i < n; i++) {
 		strbuf_reset(&cell);
-		add_escaped(&cell, *rows[i].module ? basename_of(rows[i].module) : "-");
+		add_escaped(&cell, *rows[i].module ? module_names_get(&o->modnames, rows[i].module)
+						   : "-");
 		wmod = fit_column(wmod, &cell, 40);
 	}
 	strbuf_addf(out, "  %9s  %9s  %9s  %7s  %6s  %-*s  %s\n", "base", "new", "delta",
@@ -1181,7 +1175,7 @@ print_diff_table(struct strbuf *out, const struct diff_input *in, struct diff_ro
 		diff_format_change(&cell, b, now);
 		strbuf_addf(out, "  %7s  %+6.1f  ", cell.buf, share);
 		strbuf_reset(&cell);
-		add_escaped(&cell, *r->module ? basename_of(r->module) : "-");
+		add_escaped(&cell, *r->module ? module_names_get(&o->modnames, r->module) : "-");
 		add_column(out, cell.buf, cell.len, wmod);
 		strbuf_addstr(out, "  ");
 		add_escaped(out, r->name);
@@ -1331,6 +1325,10 @@ report_diff(struct cli_common *cc, const struct lens_spec *lens, const char *bas
 			o->flags |= DIFF_IGNORE_MODULE | DIFF_NAMES_AUTO;
 	}
 	nr = diff_functions(&in[0].side, &in[1].side, o->flags, &rows);
+	/* Two sides, one column: modules of one file name told apart across both. */
+	module_names_add_set(&o->modnames, in[0].ps);
+	module_names_add_set(&o->modnames, in[1].ps);
+	module_names_build(&o->modnames);
 	o->base_whole = (o->flags & DIFF_NORMALIZE) ? in[1].side.total : in[0].side.total;
 	if (o->fail) {
 		/* Shares are of each side's own total: normalising changes none. */
@@ -1387,6 +1385,7 @@ out:
 	for (int k = 0; k < 2; k++)
 		if (in[k].have_model)
 			model_release(&in[k].m);
+	module_names_release(&o->modnames);
 	free(rows);
 	free(failed);
 	return ret;

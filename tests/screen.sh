@@ -816,6 +816,23 @@ check "two counts: after shown first" wait_for "after 2/2"
 keys q
 check "and quits" wait_for "EXIT=0"
 
+# no_row_ends_in TEXT: no line of the screen ends in TEXT (and blanks).
+no_row_ends_in() {
+	! screen | grep -q -- "$1 *\$"
+}
+
+# Two builds of one program at two paths, running at once (perf record
+# -g of base/prog and new/prog): Sandwich's module column tells them
+# apart by the shortest tail of their paths, not "prog" twice.
+run "$TFLAME" tests/data/recorded/two-builds.txt
+wait_for " 1 Left Heavy" || bail "tflame did not start on two builds"
+keys 3
+check "two builds: Sandwich names new/prog" wait_for "new/prog"
+check "two builds: and base/prog" wait_for "base/prog"
+check "two builds: no module column reads prog alone" no_row_ends_in " prog"
+keys q
+check "and quits" wait_for "EXIT=0"
+
 # A bad file: the error, and the terminal untouched.
 run "$TFLAME" no-such-file.txt
 check "a missing file: the error, exit 1" wait_for "EXIT=1"

@@ -31,6 +31,7 @@
 #include "tflame/functions.h"
 #include "tflame/inverted.h"
 #include "tflame/lens.h"
+#include "tflame/modname.h"
 #include "tflame/profile.h"
 #include "tflame/sandwich.h"
 #include "tflame/search.h"
@@ -205,6 +206,9 @@ struct model {
 	bool timeline_lanes_ok;   /* its lanes are still of m->ps (set unchanged) */
 	struct func_table funcs;  /* depends on ps only: built once */
 	bool funcs_built;
+	/* model_module_name()'s: of ps's modules when it had modnames_frames frames */
+	struct module_names modnames;
+	uint32_t modnames_frames;
 	struct func_stats *fstats;
 	uint64_t fstats_gen;
 	bool fstats_exact;        /* fstats are the profile's recorded figures */
@@ -385,6 +389,13 @@ const struct timeline *model_timeline(struct model *m);
 /* Time Order: the merged chart of the selection (timeline_merged()). */
 const struct chart *model_chart(struct model *m);
 const struct func_table *model_funcs(struct model *m);
+/*
+ * What to show for module (a str_id of the set) where room is short: its
+ * file name, or the shortest tail of its path that tells it from the
+ * set's other modules of that file name (modname.h). Worked out once per
+ * set, again when it gains frames; the pointer is valid until then.
+ */
+const char *model_module_name(struct model *m, str_id module);
 /*
  * The function called name in module (str_ids of m->ps), or SEARCH_NO_FUNC
  * when there is none. O(functions): for a rare question, such as finding

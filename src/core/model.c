@@ -71,6 +71,7 @@ model_release(struct model *m)
 	free(m->set_marks);
 	timeline_release(&m->timeline);
 	func_table_release(&m->funcs);
+	module_names_release(&m->modnames);
 	free(m->fstats);
 	search_release(&m->search);
 	search_index_release(&m->search_tree);
@@ -191,6 +192,7 @@ model_set_changed(struct model *m)
 	m->fstats = NULL;
 	func_table_release(&m->funcs);
 	m->funcs_built = false;
+	module_names_release(&m->modnames);
 	m->lens.search_func = SEARCH_NO_FUNC;
 	m->timeline_lanes_ok = false;
 	model_diff_release(m);
@@ -556,6 +558,18 @@ set_marks(struct model *m)
 	func_table_mark_outermost(&marked, base);
 	m->set_marks = marked.outermost;
 	return m->set_marks;
+}
+
+const char *
+model_module_name(struct model *m, str_id module)
+{
+	if (!m->modnames.built || m->modnames_frames != m->ps->nr_frames) {
+		module_names_release(&m->modnames);
+		module_names_add_set(&m->modnames, m->ps);
+		module_names_build(&m->modnames);
+		m->modnames_frames = m->ps->nr_frames;
+	}
+	return module_names_get(&m->modnames, ps_get(m->ps, module));
 }
 
 const struct func_table *

@@ -10,6 +10,7 @@
 #include "tflame/demangle.h"
 #include "tflame/error.h"
 #include "tflame/input.h"
+#include "tflame/modfile.h"
 #include "tflame/profile.h"
 #include "tflame/resolve.h"
 #include "tflame/strbuf.h"
@@ -378,6 +379,9 @@ import_file(const char *path, const char *format, const struct import_options *o
 		ps->format = imp->description;
 	input_close(&in);
 	warn_wide_totals(ps);
+	/* One file is one module, like the symbols read from this machine's files. */
+	if (opts->symbols != SYMBOLS_OFF)
+		profile_set_unify_modules(ps);
 	if (opts->symbols == SYMBOLS_RESOLVE && !opts->symbols_later) {
 		struct import_progress *pr = opts->progress;
 		struct rewrite_opts ro = { .done = pr ? &pr->work_done : NULL,

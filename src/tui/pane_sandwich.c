@@ -167,15 +167,6 @@ select_row(struct sandwich_pane *sp, struct pane_ctx *ctx, const struct sandwich
 	show_row(sp, r->nr);
 }
 
-/* The module's last path component: the directory rarely helps in a column. */
-static const char *
-module_base(const char *module)
-{
-	const char *slash = strrchr(module, '/');
-
-	return slash && slash[1] ? slash + 1 : module;
-}
-
 /*
  * Comparing two profiles, the weights take columns of their own: the
  * base's, the shown profile's and the change, of total and of self, and
@@ -530,7 +521,7 @@ draw_table(struct sandwich_pane *sp, struct pane_ctx *ctx, const struct sandwich
 				     c.name, d->utf8);
 		strbuf_add(&line, cell.buf, cell.len);
 		if (c.module && f->module != STR_EMPTY) {
-			const char *mod = module_base(ps_get(ps, f->module));
+			const char *mod = model_module_name(ctx->model, f->module);
 
 			strbuf_addchars(&line, ' ', c.module_at > used ? c.module_at - used : 1);
 			strbuf_reset(&cell);

@@ -1,0 +1,1 @@
+report --limit=6 tests/data/recorded/two-builds.txt
