@@ -84,8 +84,12 @@ void builder_begin_sample(struct builder *b, struct profile *p, thread_id thread
  */
 void builder_begin_sample_sum(struct builder *b, struct profile *p, thread_id thread,
 			      weight_sum weight, int64_t time, bool has_time);
-/* The most builder_begin_sample_sum() takes: 1024 samples of WEIGHT_MAX. */
-#define BUILDER_MAX_PIECES 1024
+/*
+ * The most builder_begin_sample_sum() takes: 16 samples of WEIGHT_MAX, so
+ * that a line of input makes at most 16 samples (a count past that is
+ * 2.9 * 10^20, nine thousand years in ns).
+ */
+#define BUILDER_MAX_PIECES 16
 #define BUILDER_MAX_WEIGHT ((weight_sum)WEIGHT_MAX * BUILDER_MAX_PIECES)
 
 void builder_push_frame(struct builder *b, frame_id frame);

@@ -148,7 +148,8 @@ profile_set_unify_modules(struct profile_set *ps)
 			size_t first = k;
 
 			for (size_t l = i; l < j; l++)
-				if (same_file(&m[k], &m[l]) && names_first(m[l].path, m[first].path))
+				if (same_file(&m[k], &m[l]) &&
+				    names_first(m[l].path, m[first].path))
 					first = l;
 			m[k].canon = m[first].module;
 			merged += first != k;

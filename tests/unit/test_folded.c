@@ -215,7 +215,7 @@ test_bad_counts(void **state)
 				       "c 1e5\n"
 				       "d +4\n"
 				       "e -4\n"
-				       "f 18889465931478580853761\n" /* 1024 * (2^64 - 1) + 1 */
+				       "f 295147905179352825841\n" /* 16 * (2^64 - 1) + 1 */
 				       "g .\n"
 				       "h 0x10\n"
 				       "ok 2\n");
@@ -234,20 +234,20 @@ test_bad_counts(void **state)
 
 /*
  * Counts past 64 bits are kept exactly, as several samples of their stack
- * (up to 1024 of them); the total is exact past 64 bits too.
+ * (up to 16 of them); the total is exact past 64 bits too.
  */
 static void
 test_wide_counts(void **state)
 {
-	struct profile_set *ps = parse("a 18889465931478580853760\n" /* 1024 * (2^64 - 1) */
+	struct profile_set *ps = parse("a 295147905179352825840\n" /* 16 * (2^64 - 1) */
 				       "b 99999999999999999999\n"
 				       "c 1\n");
 	const struct profile *p = only_profile(ps);
 
 	(void)state;
-	/* 1024 pieces, then 5 of 2^64 - 1 and the rest, then one. */
-	assert_int_equal(p->nr_samples, 1024 + 6 + 1);
-	assert_string_equal(total_text(p), "18989465931478580853760");
+	/* 16 pieces, then 5 of 2^64 - 1 and the rest, then one. */
+	assert_int_equal(p->nr_samples, 16 + 6 + 1);
+	assert_string_equal(total_text(p), "395147905179352825840");
 	assert_int_equal(ps->nr_diags, 1);
 	assert_string_equal(ps->diags[0].msg, "2 sample weights past 64 bits, each kept exactly "
 					      "as several samples of its stack");

@@ -1312,7 +1312,7 @@ test_overflow(void **state)
 		/* tid */
 		"a 99999999999999999999 [000] 1.0: 1 cycles:\n\n"
 		/* period: past the most a sample may be split into */
-		"a 1 [000] 1.0: 18889465931478580854785 cycles:\n\n"
+		"a 1 [000] 1.0: 295147905179352825841 cycles:\n\n"
 		/* time: more seconds than int64 ns can hold */
 		"a 1 [000] 9223372037.0: 1 cycles:\n\n"
 		/* time: finer than a ns */
