@@ -1339,8 +1339,11 @@ addr_name(struct perf_parser *pp, const struct fcache_entry *e, uint64_t addr)
 	return ps_str(pp->ps, sb->buf, sb->len);
 }
 
-/* Note the frame line being read (cache entry idx) for inline_chains(). */
-static void
+/*
+ * Note the frame line being read (cache entry idx) for inline_chains().
+ * Kept out of frame_entry_seen(), whose other lines are the hot path.
+ */
+static __attribute__((noinline)) void
 inline_seen(struct perf_parser *pp, uint32_t idx, const char *addr_text, size_t addr_len)
 {
 	struct inline_line *l;
@@ -1477,7 +1480,7 @@ real_frame(struct perf_parser *pp, const struct inline_line *l, bool leaf)
  *    into it (fold_chain()).
  * Only samples with "(inlined)" lines come here.
  */
-static void
+static __attribute__((noinline)) void
 inline_chains(struct perf_parser *pp)
 {
 	struct inline_line *l = pp->inl;
@@ -1485,6 +1488,10 @@ inline_chains(struct perf_parser *pp)
 	uint32_t n = pp->nr_inl;
 	size_t kept = 0;
 
+	/* Every line noted is a frame of the sample (positions only grow). */
+	if (l[n - 1].pos >= pp->b.nr_frames)
+		BUG("inline_chains(): line %u past the sample's %zu frames", l[n - 1].pos,
+		    pp->b.nr_frames);
 	for (uint32_t i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && l[j].pos == l[j - 1].pos + 1 && l[j].addr == l[i].addr; j++)
 			;
