@@ -1542,7 +1542,10 @@ frame_entry_seen(struct perf_parser *pp, uint32_t idx, const char *addr_text,
 	bool keep = e->keep_addr && !pp->header_frame;
 
 	flush_pending(pp);
-	if (__builtin_expect(pp->prev_inlined || (pp->track_inline && (e->f.flags & FRAME_INLINED)),
+	/* A line of no module may be inline too: its srcline says (srcline_seen()). */
+	if (__builtin_expect(pp->prev_inlined ||
+				     (pp->track_inline && ((e->f.flags & FRAME_INLINED) ||
+							   e->f.module == STR_EMPTY)),
 			     0))
 		inline_seen(pp, idx, addr_text, addr_len);
 	pp->pending = true;
@@ -1636,9 +1639,25 @@ srcline_seen(struct perf_parser *pp, const char *p, const char *end)
 {
 	const char *colon = NULL, *q;
 	uint64_t line = 0;
+	bool inlined = false;
 	struct frame f;
 
 	end = trim_end(p, end);
+	/*
+	 * With -F +srcline perf prints an inline frame with no module and
+	 * says "(inlined)" after its line: one more "(inlined)" line for
+	 * inline_chains(), which noted it already (frame_entry_seen()).
+	 */
+	if (pp->nr_inl && pp->inl[pp->nr_inl - 1].pos == pp->b.nr_frames &&
+	    (size_t)(end - p) > 10 && !memcmp(end - 10, " (inlined)", 10)) {
+		end = trim_end(p, end - 10);
+		pp->inl[pp->nr_inl - 1].inlined = true;
+		pp->prev_inlined = true;
+		inlined = true;
+		/* frame_entry_seen() counted it as a user frame of its own */
+		if (pp->user_frames)
+			pp->user_frames--;
+	}
 	if (pp->pend_entry != UINT32_MAX) {
 		f = pp->fc[pp->pend_entry].f;
 	} else {
@@ -1663,6 +1682,8 @@ srcline_seen(struct perf_parser *pp, const char *p, const char *end)
 	} else {
 		f.file = ps_str(pp->ps, p, (size_t)(end - p));
 	}
+	if (inlined)
+		f.flags |= FRAME_INLINED;
 	pp->pending = false;
 	builder_push_frame(&pp->b, profile_set_frame(pp->ps, &f));
 }

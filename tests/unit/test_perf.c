@@ -605,6 +605,30 @@ test_inline_real_frames(void **state)
 	check_profile_set(ps);
 	profile_set_free(ps);
 
+	/* With -F +srcline perf says "(inlined)" after the line, not the module. */
+	ps = parse("t 1 4.000000: 1 cycles: \n"
+		   "\t            12e6 mix+0x16\n"
+		   "  inl.c:14 (inlined)\n"
+		   "\t            12e6 cmp+0x16 (/bin/t)\n"
+		   "  inl.c:21\n"
+		   "\t           27304 __libc_start_main_impl+0x84\n"
+		   "  libc-start.c:360 (inlined)\n"
+		   "\t            1200 _start+0x20 (/bin/t)\n"
+		   "  start.S:115\n\n");
+	p = prof(ps, "cycles");
+	assert_string_equal(stack_of(ps, p, 0, buf, sizeof(buf)),
+			    "_start;__libc_start_main_impl;cmp;mix");
+	f = leaf(ps, p, 0);
+	assert_int_equal(f->flags, FRAME_INLINED | FRAME_HAS_LINE);
+	assert_string_equal(ps_get(ps, f->file), "inl.c");
+	assert_int_equal(f->line, 14);
+	f = frame_at(ps, p, 0, 1);
+	assert_int_equal(f->flags, FRAME_HAS_LINE);
+	assert_string_equal(ps_get(ps, f->file), "libc-start.c");
+	assert_int_equal(f->line, 360);
+	check_profile_set(ps);
+	profile_set_free(ps);
+
 	/* collapse reads every line as stackcollapse-perf.pl does. */
 	opts.symbols = SYMBOLS_OFF;
 	opts.collapse_compat = true;
