@@ -877,7 +877,10 @@ struct fcache_entry {
 	frame_id real_id;   /* f as a real function, no address; FRAME_NONE until needed */
 };
 
-/* A frame line at or right after one of perf's "(inlined)" lines. */
+/*
+ * A frame line that is one of perf's "(inlined)" lines, may be one (no
+ * module: with -F +srcline the source line says), or comes right after one.
+ */
 struct inline_line {
 	uint32_t pos;      /* its frame's index in the builder's open sample */
 	uint32_t entry;    /* its frame cache entry */
@@ -1385,13 +1388,7 @@ chain_period(const struct inline_line *l, uint32_t n)
 	return n;
 }
 
-/*
- * One chain of perf's, l[0 .. n), innermost first, at one address: drop
- * each inline frame that is the function around it under another name
- * (profile_same_function()), as when glibc's debug info names
- * _IO_default_xsputn's own body __GI__IO_default_xsputn. Returns whether
- * it dropped one (its frame is FRAME_NONE).
- */
+/* profile_function_key() of cache entry idx's name, computed once. */
 static uint64_t
 entry_fn_key(struct perf_parser *pp, uint32_t idx)
 {
@@ -1403,6 +1400,13 @@ entry_fn_key(struct perf_parser *pp, uint32_t idx)
 	return e->fn_key;
 }
 
+/*
+ * One chain of perf's, l[0 .. n), innermost first, at one address: drop
+ * each inline frame that is the function around it under another name
+ * (profile_same_function()), as when glibc's debug info names
+ * _IO_default_xsputn's own body __GI__IO_default_xsputn. Returns whether
+ * it dropped one (its frame is FRAME_NONE).
+ */
 static bool
 fold_chain(struct perf_parser *pp, const struct inline_line *l, uint32_t n)
 {
@@ -1478,7 +1482,7 @@ real_frame(struct perf_parser *pp, const struct inline_line *l, bool leaf)
  *    line of each chain is its real function (real_frame());
  *  - in every chain an inline frame that is the function around it folds
  *    into it (fold_chain()).
- * Only samples with "(inlined)" lines come here.
+ * Only samples with "(inlined)" lines (or lines of no module) come here.
  */
 static __attribute__((noinline)) void
 inline_chains(struct perf_parser *pp)
