@@ -1355,8 +1355,12 @@ inline_seen(struct perf_parser *pp, uint32_t idx, const char *addr_text, size_t 
 	pp->prev_inlined = !pp->header_frame && (pp->fc[idx].f.flags & FRAME_INLINED);
 	if (pp->header_frame)
 		return;
-	for (size_t i = 0; i < addr_len; i++)
-		addr = addr << 4 | hex_value(addr_text[i]);
+	/* The line's digits are hex (parse_frame()): no branch per digit. */
+	for (size_t i = 0; i < addr_len; i++) {
+		unsigned c = (unsigned char)addr_text[i];
+
+		addr = addr << 4 | ((c & 0xf) + 9 * (c >> 6));
+	}
 	ALLOC_GROW(pp->inl, pp->nr_inl, pp->alloc_inl);
 	l = &pp->inl[pp->nr_inl++];
 	/* flush_pending() pushed the frame before: this one comes next. */
