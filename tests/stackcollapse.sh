@@ -1,6 +1,6 @@
 #!/bin/sh
 # collapse against FlameGraph's stackcollapse-perf.pl itself, byte for
-# byte: every perf script file under tests/data (perf/ and recorded/) with
+# byte: every perf script file under tests/data (perf/, recorded/ and inline/) with
 # no flag and with each flag FlameGraph's own test.sh runs. The script is
 # $STACKCOLLAPSE_PERF, or stackcollapse-perf.pl on the PATH; without it (or
 # without perl) this is skipped (77) and the goldens, checked against it
@@ -30,7 +30,7 @@ differs() {
 	esac
 }
 
-for f in tests/data/perf/*.txt tests/data/recorded/*.txt; do
+for f in tests/data/perf/*.txt tests/data/recorded/*.txt tests/data/inline/*.txt; do
 	# --by-process names its roots as the script's --pid does.
 	for flag in "" --pid --tid --kernel --jit --all --addrs --by-process; do
 		name="$f${flag:+ $flag}"

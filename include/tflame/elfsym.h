@@ -142,6 +142,18 @@ const struct elfsym *elfsym_index_lookup(const struct elfsym_index *ix,
 					 uint64_t addr);
 
 /*
+ * The symbol perf names addr by: among the aliases at the start of the
+ * symbol addr resolves to (labels aside), the one perf keeps of symbols
+ * at one address (choose_best_symbol() in perf's symbol.c): sized before
+ * zero-size, non-weak before weak, global before the others, fewer
+ * leading underscores, the longer name, then the table's order. So
+ * __libc_start_main@@GLIBC_2.34 rather than __libc_start_main_impl,
+ * __snprintf rather than __GI___snprintf. NULL when no symbol covers
+ * addr. The pointer stays valid until release.
+ */
+const struct elfsym *elfsym_index_perf_symbol(const struct elfsym_index *ix, uint64_t addr);
+
+/*
  * Is name a symbol at addr? 1 when a symbol of that name covers addr (any
  * alias counts, and labels too), 0 when symbols of that name exist but
  * none covers it, -1 when the index has no symbol of that name. After

@@ -302,6 +302,27 @@ ps_get(const struct profile_set *ps, str_id id)
 
 /* The id of the frame equal to *f, adding a copy if new. */
 frame_id profile_set_frame(struct profile_set *ps, const struct frame *f);
+
+/*
+ * Do names a and b (alen and blen bytes, not NUL-terminated) name one
+ * function? True when they are equal once each loses what tells aliases
+ * of one function apart: a symbol version ("@@GLIBC_2.34", "@plt"), a
+ * GCC clone suffix (".part.0", ".isra.0", ".constprop.0", ".cold", or a
+ * demangled " [clone .part.0]"), glibc's alias prefixes "__GI_" and
+ * "__libc_", then leading underscores: `_IO_default_xsputn` and
+ * `__GI__IO_default_xsputn`, `msort_with_tmp` and
+ * `msort_with_tmp.part.0`. A name that is nothing but those is only the
+ * same as itself. For folding an inline frame into the frame around it,
+ * when the debug info names a function's own body after an alias.
+ */
+bool profile_same_function(const char *a, size_t alen, const char *b, size_t blen);
+
+/*
+ * A 64-bit key of name (len bytes) for profile_same_function(): two
+ * names have the same key when it holds (and otherwise only by a hash
+ * collision), so a caller can compute it once per name. Never 0.
+ */
+uint64_t profile_function_key(const char *name, size_t len);
 /* The id of the stack parent + frame, adding it if new. */
 stack_id profile_set_stack(struct profile_set *ps, stack_id parent, frame_id frame);
 /*

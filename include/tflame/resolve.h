@@ -12,7 +12,19 @@
  *    a frame perf could not name (FRAME_UNNAMED) takes the module's name;
  *  - the functions inlined at that address, innermost last, as frames of
  *    their own flagged FRAME_INLINED (perf's own "(inlined)" frames for the
- *    same address are dropped: the chain says it again);
+ *    same address are dropped: the chain says it again). One that is the
+ *    function around it under another name (profile_same_function(): the
+ *    debug info names _IO_default_xsputn's own body
+ *    __GI__IO_default_xsputn) folds into it;
+ *  - a real function perf printed "(inlined)" with no module, because
+ *    its debug info names it otherwise than its symbol (perf.c keeps its
+ *    address and no module): the module is the first of the frames around
+ *    it in a stack (its callee's, its caller's, for a leaf any module
+ *    below it, for a stack of no module any module of the set, up to
+ *    RESOLVE_LONE_MODULES) that has a function of that debug info name
+ *    there, and the name perf report gives it, its ELF symbol
+ *    (symbolizer_perf_name(): msort_with_tmp.part.0 for msort_with_tmp).
+ *    Where none has it, the frame keeps perf script's name and no module;
  *  - on every such frame, the file and line where the function is defined
  *    (FRAME_HAS_LINE);
  *  - for every sample, source positions (profile.h): the line each frame

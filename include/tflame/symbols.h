@@ -89,6 +89,7 @@ struct sym_stats {
 	uint64_t lookups;            /* symbolizer_resolve() calls */
 	uint64_t cache_hits;         /* answered from the cache */
 	uint64_t unresolved;         /* distinct (module, address) not resolved */
+	uint64_t probe_misses;       /* distinct ones symbolizer_probe() did not resolve */
 	uint32_t modules_opened;     /* modules read successfully */
 	uint32_t modules_unreadable; /* modules that could not be read */
 	uint32_t modules_changed;    /* rejected by symbolizer_reject_module() */
@@ -107,6 +108,14 @@ void symbolizer_free(struct symbolizer *sym);
  */
 int symbolizer_resolve(struct symbolizer *sym, const char *module,
 		       uint64_t addr, struct sym_result *out);
+
+/*
+ * symbolizer_resolve() for a guess being checked (is the function at addr
+ * in this module?): an address not resolved does not count as one in the
+ * summary (symbolizer_summary()), since another module may well have it.
+ */
+int symbolizer_probe(struct symbolizer *sym, const char *module, uint64_t addr,
+		     struct sym_result *out);
 
 /*
  * Can module tell nothing that perf did not? True when it has no DWARF,
@@ -148,6 +157,16 @@ bool symbols_beyond_dynsym(const char *path);
  */
 int symbolizer_name_at(struct symbolizer *sym, const char *module, uint64_t addr,
 		       const char *name);
+/*
+ * The name perf gives the function at file offset addr of module: the
+ * ELF symbol perf keeps among the aliases there
+ * (elfsym_index_perf_symbol()), which may not be the debug info's name
+ * for it (msort_with_tmp.part.0 for msort_with_tmp). NULL when no symbol
+ * covers addr or module cannot be read or was rejected. The string is
+ * the symbolizer's, valid until symbolizer_free().
+ */
+const char *symbolizer_perf_name(struct symbolizer *sym, const char *module, uint64_t addr);
+
 /*
  * Treat module as changed since the recording: symbolizer_resolve()
  * resolves nothing in it from now on, and the summary names it.

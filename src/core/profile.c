@@ -266,6 +266,65 @@ frame_find(const struct profile_set *ps, const struct frame *f, uint32_t h32, ui
 	return UINT32_MAX;
 }
 
+/* The part of function name s that profile_same_function() compares. */
+static void
+function_core(const char *s, size_t len, const char **core, size_t *core_len)
+{
+	const char *at = memchr(s, '@', len), *clone;
+	size_t start = 0;
+
+	if (at && at > s)
+		len = (size_t)(at - s);
+	clone = len > 8 ? memmem(s, len, " [clone .", 9) : NULL;
+	if (clone && clone > s)
+		len = (size_t)(clone - s);
+	for (size_t i = 1; i + 1 < len; i++) {
+		unsigned char c = (unsigned char)s[i + 1];
+
+		/* "f.part.0", "f.cold": a dot then a letter, in a name with no '(' before. */
+		if (s[i] == '(')
+			break;
+		if (s[i] == '.' && ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')) {
+			len = i;
+			break;
+		}
+	}
+	if (len > 5 && !memcmp(s, "__GI_", 5))
+		start = 5;
+	else if (len > 7 && !memcmp(s, "__libc_", 7))
+		start = 7;
+	while (start < len && s[start] == '_')
+		start++;
+	*core = s + start;
+	*core_len = len - start;
+}
+
+uint64_t
+profile_function_key(const char *name, size_t len)
+{
+	const char *core;
+	size_t n;
+	uint64_t h;
+
+	function_core(name, len, &core, &n);
+	/* A name that is all affixes is only itself: keyed apart from cores. */
+	h = n ? hash_bytes(core, n, 0) : hash_bytes(name, len, 1);
+	return h ? h : 1;
+}
+
+bool
+profile_same_function(const char *a, size_t alen, const char *b, size_t blen)
+{
+	const char *ca, *cb;
+	size_t na, nb;
+
+	if (alen == blen && !memcmp(a, b, alen))
+		return true;
+	function_core(a, alen, &ca, &na);
+	function_core(b, blen, &cb, &nb);
+	return na && na == nb && !memcmp(ca, cb, na);
+}
+
 frame_id
 profile_set_frame(struct profile_set *ps, const struct frame *f)
 {

@@ -916,6 +916,21 @@ struct fcache_entry {
 	bool addr_in_name;
 	bool unnamed_addr;  /* keep the address in the frame, for collapse */
 	struct frame f;     /* name, module and flags */
+	/* For perf's inline chains (inline_chains()): */
+	uint64_t fn_key;    /* profile_function_key() of its name, 0 until needed */
+	frame_id real_id;   /* f as a real function, no address; FRAME_NONE until needed */
+};
+
+/*
+ * A frame line that is one of perf's "(inlined)" lines, may be one (no
+ * module: with -F +srcline the source line says), or comes right after one.
+ */
+struct inline_line {
+	uint32_t pos;      /* its frame's index in the builder's open sample */
+	uint32_t entry;    /* its frame cache entry */
+	uint64_t addr;
+	bool inlined;
+	bool leaf;         /* the sample's first user-space frame line */
 };
 
 /* The processes a parser has seen samples of. */
@@ -951,6 +966,17 @@ struct perf_parser {
 	 */
 	uint32_t user_frames;
 	bool header_frame;        /* the frame being read is on the header line */
+	/*
+	 * perf's inline frames of the open sample, and each frame line right
+	 * after one (see inline_chains()); not with collapse_compat.
+	 */
+	bool track_inline;
+	bool prev_inlined;        /* the last frame line was "(inlined)" */
+	bool folded;              /* inline_chains() dropped a frame */
+	struct inline_line *inl;
+	uint32_t nr_inl, alloc_inl;
+	/* (entry * 2 + is a return address, address) -> its real_frame() */
+	struct amap real_map;
 	/* SYMBOLS_RESOLVE: module id -> enum mod_use (module_resolvable()) */
 	struct amap modules;
 	struct strbuf mod_path;
@@ -1030,12 +1056,16 @@ parser_init(struct perf_parser *pp, struct profile_set *ps,
 	strbuf_init(&pp->mod_path, 0);
 	amap_init(&pp->modules, 64);
 	strbuf_init(&pp->name_buf, 0);
+	pp->track_inline = !opts || !opts->collapse_compat;
+	amap_init(&pp->real_map, 64);
 }
 
 static void
 parser_release(struct perf_parser *pp)
 {
 	builder_release(&pp->b);
+	free(pp->inl);
+	free(pp->real_map.e);
 	free(pp->fc);
 	free(pp->fc_slots);
 	free(pp->keys);
@@ -1220,6 +1250,7 @@ fcache_add(struct perf_parser *pp, const struct raw_frame *rf, uint32_t h32, uin
 	e->mod_len = (uint32_t)rf->mod_len;
 	e->hash32 = h32;
 	e->id = FRAME_NONE;
+	e->real_id = FRAME_NONE;
 	pp->keys_len += klen;
 
 	if (mem_is(mod, rf->mod_len, "inlined")) {
@@ -1356,6 +1387,198 @@ addr_name(struct perf_parser *pp, const struct fcache_entry *e, uint64_t addr)
 }
 
 /*
+ * Note the frame line being read (cache entry idx) for inline_chains().
+ * Kept out of frame_entry_seen(), whose other lines are the hot path.
+ */
+static __attribute__((noinline)) void
+inline_seen(struct perf_parser *pp, uint32_t idx, const char *addr_text, size_t addr_len)
+{
+	struct inline_line *l;
+	uint64_t addr = 0;
+
+	pp->prev_inlined = !pp->header_frame && (pp->fc[idx].f.flags & FRAME_INLINED);
+	if (pp->header_frame)
+		return;
+	/* The line's digits are hex (parse_frame()): no branch per digit. */
+	for (size_t i = 0; i < addr_len; i++) {
+		unsigned c = (unsigned char)addr_text[i];
+
+		addr = addr << 4 | ((c & 0xf) + 9 * (c >> 6));
+	}
+	ALLOC_GROW(pp->inl, pp->nr_inl, pp->alloc_inl);
+	l = &pp->inl[pp->nr_inl++];
+	/* flush_pending() pushed the frame before: this one comes next. */
+	l->pos = (uint32_t)pp->b.nr_frames;
+	l->entry = idx;
+	l->addr = addr;
+	l->inlined = pp->prev_inlined;
+	/* Kernel lines do not come here; no user line came before. */
+	l->leaf = pp->nr_inl == 1 && !pp->user_frames;
+}
+
+/*
+ * The smallest period of the chain of cache entries l[0 .. n): recursion
+ * repeats one address's chain, line for line.
+ */
+static uint32_t
+chain_period(const struct inline_line *l, uint32_t n)
+{
+	for (uint32_t p = 1; p < n; p++) {
+		uint32_t k = p;
+
+		if (n % p)
+			continue;
+		while (k < n && l[k].entry == l[k - p].entry)
+			k++;
+		if (k == n)
+			return p;
+	}
+	return n;
+}
+
+/* profile_function_key() of cache entry idx's name, computed once. */
+static uint64_t
+entry_fn_key(struct perf_parser *pp, uint32_t idx)
+{
+	struct fcache_entry *e = &pp->fc[idx];
+
+	if (!e->fn_key)
+		e->fn_key = profile_function_key(ps_get(pp->ps, e->f.name),
+						 intern_len(&pp->ps->strings, e->f.name));
+	return e->fn_key;
+}
+
+/*
+ * One chain of perf's, l[0 .. n), innermost first, at one address: drop
+ * each inline frame that is the function around it under another name
+ * (profile_same_function()), as when glibc's debug info names
+ * _IO_default_xsputn's own body __GI__IO_default_xsputn. Returns whether
+ * it dropped one (its frame is FRAME_NONE).
+ */
+static bool
+fold_chain(struct perf_parser *pp, const struct inline_line *l, uint32_t n)
+{
+	frame_id *fr = pp->b.frames;
+	uint64_t around;
+	bool folded = false;
+
+	if (n < 2)
+		return false;
+	around = entry_fn_key(pp, l[n - 1].entry);
+	for (uint32_t k = n - 1; k-- > 0;) {
+		uint64_t key = entry_fn_key(pp, l[k].entry);
+
+		if (key == around) {
+			fr[l[k].pos] = FRAME_NONE;
+			folded = true;
+		} else {
+			around = key;
+		}
+	}
+	return folded;
+}
+
+/*
+ * The real function of a chain perf printed all "(inlined)": its frame,
+ * no longer inlined. With SYMBOLS_RESOLVE it keeps its address and no
+ * module: the symbolizer finds which of the modules around it has that
+ * function there (resolve.h).
+ */
+static frame_id
+real_frame(struct perf_parser *pp, const struct inline_line *l, bool leaf)
+{
+	struct fcache_entry *e = &pp->fc[l->entry];
+	frame_id old = pp->b.frames[l->pos], id;
+	/* A frame of its own line (no srcline after it) is cached. */
+	bool plain = old == e->id;
+	bool addr = pp->opts->symbols == SYMBOLS_RESOLVE && !(e->f.flags & FRAME_UNNAMED);
+	uint32_t key = l->entry * 2 + !leaf;
+	struct frame f;
+
+	if (plain && !addr && e->real_id != FRAME_NONE)
+		return e->real_id;
+	if (plain && addr && (id = amap_get(&pp->real_map, key, l->addr)) != FRAME_NONE)
+		return id;
+	f = pp->ps->frames[old];
+	f.flags &= ~(uint32_t)FRAME_INLINED;
+	if (addr) {
+		f.addr = l->addr;
+		if (!leaf)
+			f.flags |= FRAME_RETADDR;
+	}
+	id = profile_set_frame(pp->ps, &f);
+	if (plain && !addr)
+		e->real_id = id;
+	else if (plain)
+		amap_put(&pp->real_map, key, l->addr, id);
+	return id;
+}
+
+/*
+ * At the end of a sample with "(inlined)" lines: perf 6.x prints, for an
+ * address, the functions inlined there, innermost first, all at that
+ * address, then the real function with its module. Where the debug info
+ * names the real function otherwise than the ELF symbol perf names it by
+ * (msort_with_tmp for msort_with_tmp.part.0, __GI___snprintf for
+ * __snprintf), perf prints it "(inlined)" too, and no line with a
+ * module (new_inline_sym() in perf's srcline.c): the last line of such a
+ * run is the real function, a frame perf report counts. So:
+ *  - a run of lines at one address that ends with a module is a chain;
+ *  - a run that ends "(inlined)" is the chain of the leaf's address, or
+ *    at a return address the same chain once per level of recursion
+ *    (perf prints each level's): cut at the smallest period; the last
+ *    line of each chain is its real function (real_frame());
+ *  - in every chain an inline frame that is the function around it folds
+ *    into it (fold_chain()).
+ * Only samples with "(inlined)" lines (or lines of no module) come here.
+ */
+static __attribute__((noinline)) void
+inline_chains(struct perf_parser *pp)
+{
+	struct inline_line *l = pp->inl;
+	frame_id *fr = pp->b.frames;
+	uint32_t n = pp->nr_inl;
+	size_t kept = 0;
+
+	/* Every line noted is a frame of the sample (positions only grow). */
+	if (l[n - 1].pos >= pp->b.nr_frames)
+		BUG("inline_chains(): line %u past the sample's %zu frames", l[n - 1].pos,
+		    pp->b.nr_frames);
+	for (uint32_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && l[j].pos == l[j - 1].pos + 1 && l[j].addr == l[i].addr; j++)
+			;
+		for (uint32_t s = i, t; s < j; s = t) {
+			uint32_t p;
+
+			for (t = s; t < j && l[t].inlined; t++)
+				;
+			if (t < j) {
+				/* Ended by the real function's line. */
+				pp->folded |= fold_chain(pp, l + s, t + 1 - s);
+				t++;
+				continue;
+			}
+			p = l[s].leaf ? t - s : chain_period(l + s, t - s);
+			for (uint32_t c = s; c < t; c += p) {
+				const struct inline_line *r = &l[c + p - 1];
+
+				fr[r->pos] = real_frame(pp, r, l[s].leaf);
+				pp->folded |= fold_chain(pp, l + c, p);
+			}
+		}
+	}
+	if (pp->folded) {
+		for (size_t i = 0; i < pp->b.nr_frames; i++)
+			if (fr[i] != FRAME_NONE)
+				fr[kept++] = fr[i];
+		pp->b.nr_frames = kept;
+		pp->folded = false;
+	}
+	pp->nr_inl = 0;
+	pp->prev_inlined = false;
+}
+
+/*
  * A frame line (its cache entry idx, its address text) in the open sample;
  * le is its line cache entry, or NULL.
  */
@@ -1371,6 +1594,12 @@ frame_entry_seen(struct perf_parser *pp, uint32_t idx, const char *addr_text,
 	bool keep = e->keep_addr && !pp->header_frame;
 
 	flush_pending(pp);
+	/* A line of no module may be inline too: its srcline says (srcline_seen()). */
+	if (__builtin_expect(pp->prev_inlined ||
+				     (pp->track_inline && ((e->f.flags & FRAME_INLINED) ||
+							   e->f.module == STR_EMPTY)),
+			     0))
+		inline_seen(pp, idx, addr_text, addr_len);
 	pp->pending = true;
 	pp->pend_unnamed_addr = e->unnamed_addr;
 	if (e->unnamed_addr || e->addr_in_name || keep) {
@@ -1462,9 +1691,25 @@ srcline_seen(struct perf_parser *pp, const char *p, const char *end)
 {
 	const char *colon = NULL, *q;
 	uint64_t line = 0;
+	bool inlined = false;
 	struct frame f;
 
 	end = trim_end(p, end);
+	/*
+	 * With -F +srcline perf prints an inline frame with no module and
+	 * says "(inlined)" after its line: one more "(inlined)" line for
+	 * inline_chains(), which noted it already (frame_entry_seen()).
+	 */
+	if (pp->nr_inl && pp->inl[pp->nr_inl - 1].pos == pp->b.nr_frames &&
+	    (size_t)(end - p) > 10 && !memcmp(end - 10, " (inlined)", 10)) {
+		end = trim_end(p, end - 10);
+		pp->inl[pp->nr_inl - 1].inlined = true;
+		pp->prev_inlined = true;
+		inlined = true;
+		/* frame_entry_seen() counted it as a user frame of its own */
+		if (pp->user_frames)
+			pp->user_frames--;
+	}
 	if (pp->pend_entry != UINT32_MAX) {
 		f = pp->fc[pp->pend_entry].f;
 	} else {
@@ -1489,6 +1734,8 @@ srcline_seen(struct perf_parser *pp, const char *p, const char *end)
 	} else {
 		f.file = ps_str(pp->ps, p, (size_t)(end - p));
 	}
+	if (inlined)
+		f.flags |= FRAME_INLINED;
 	pp->pending = false;
 	builder_push_frame(&pp->b, profile_set_frame(pp->ps, &f));
 }
@@ -1625,6 +1872,8 @@ end_sample(struct perf_parser *pp, struct tf_error *err)
 	flush_pending(pp);
 	if (!builder_in_sample(&pp->b))
 		return 0;
+	if (pp->nr_inl)
+		inline_chains(pp);
 	if (!builder_full(&pp->b))
 		process_seen(pp);
 	if (builder_end_sample(&pp->b, BUILDER_LEAF_FIRST, err)) {
@@ -1749,6 +1998,8 @@ header_seen(struct perf_parser *pp, const char *p, const char *end,
 				 h->has_time);
 	pp->sample_line = lineno;
 	pp->user_frames = 0;
+	pp->nr_inl = 0;
+	pp->prev_inlined = false;
 	if (h->has_frame) {
 		pp->header_frame = true;
 		frame_seen(pp, &h->frame);

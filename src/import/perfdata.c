@@ -27,7 +27,7 @@
  * own symbol resolution (build-id cache, kallsyms, debuginfo), so tflame
  * does not decode them: it runs
  *
- *	perf script -f --ns -i FILE -F comm,pid,tid,time,period,event,ip,sym,dso
+ *	perf script -f --ns -i FILE -F comm,pid,tid,time,period,event,ip,sym,dso --no-inline
  *
  * and streams its standard output through a pipe into the perf script
  * parser, a line at a time, never holding the text whole. That field set
@@ -279,9 +279,12 @@ child_start(struct perf_child *c, const char *path, const char *fields, struct t
 	/*
 	 * perf's own inline frames cost an addr2line run per address (minutes
 	 * on a big recording); the symbolizer gives the same, and faster.
+	 * Without the symbolizer too: each frame is then named as perf
+	 * report names it, by its ELF symbol (__snprintf, not the debug
+	 * info's __GI___snprintf), which perf script's inline chains leave
+	 * out where the two differ.
 	 */
-	if (c->opts && c->opts->symbols == SYMBOLS_RESOLVE)
-		argv[8] = a_noinline;
+	argv[8] = a_noinline;
 	r = posix_spawnp(&c->pid, perf, &fa, &attr, argv, environ);
 	free(argv[0]);
 	free(argv[5]);

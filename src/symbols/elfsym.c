@@ -337,6 +337,60 @@ elfsym_index_lookup(const struct elfsym_index *ix, uint64_t addr)
 	return &ix->syms[ix->ranges[r - 1].sym];
 }
 
+static unsigned
+elfsym_underscores(const char *name)
+{
+	unsigned n = 0;
+
+	while (name[n] == '_')
+		n++;
+	return n;
+}
+
+/* Does perf keep a rather than b, of two symbols at one address? */
+static bool
+elfsym_perf_prefers(const struct elfsym *a, const struct elfsym *b)
+{
+	unsigned ua, ub;
+	size_t na, nb;
+
+	if (a->sized != b->sized)
+		return a->sized;
+	if ((a->bind == STB_WEAK) != (b->bind == STB_WEAK))
+		return b->bind == STB_WEAK;
+	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
+		return a->bind == STB_GLOBAL;
+	ua = elfsym_underscores(a->name);
+	ub = elfsym_underscores(b->name);
+	if (ua != ub)
+		return ua < ub;
+	na = strlen(a->name);
+	nb = strlen(b->name);
+	if (na != nb)
+		return na > nb;
+	return a->order < b->order;
+}
+
+const struct elfsym *
+elfsym_index_perf_symbol(const struct elfsym_index *ix, uint64_t addr)
+{
+	const struct elfsym *es = elfsym_index_lookup(ix, addr), *best = NULL;
+	uint32_t first;
+
+	if (!es)
+		return NULL;
+	first = (uint32_t)(es - ix->syms);
+	while (first > 0 && ix->syms[first - 1].start == es->start)
+		first--;
+	for (uint32_t k = first; k < ix->nr_syms && ix->syms[k].start == es->start; k++) {
+		const struct elfsym *s = &ix->syms[k];
+
+		if (!s->label && (!best || elfsym_perf_prefers(s, best)))
+			best = s;
+	}
+	return best ? best : es;
+}
+
 /* The name table's key for a name: 32 bits of its hash. */
 static uint64_t
 elfsym_name_key(const char *name)

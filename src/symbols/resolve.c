@@ -40,6 +40,18 @@ struct resolve_ctx {
 	str_id *demangled;
 	uint32_t nr_demangled;
 	struct strbuf scratch;
+	/*
+	 * Per frame of the source, NULL when no frame lacked its module: for
+	 * a real function perf printed "(inlined)" (see module_unknown()),
+	 * the module found to have it, and perf's name for it there.
+	 */
+	struct found_fn *found;
+};
+
+/* What resolve_all() found of a frame of no module (module_unknown()). */
+struct found_fn {
+	str_id module;        /* STR_EMPTY: none of the candidates has it */
+	const char *name;     /* its ELF symbol, perf's name, or NULL */
 };
 
 struct symbols_job {
@@ -59,6 +71,14 @@ struct symbols_job {
 	stack_id *shown;           /* SYMBOLS_SHOW_NOW: per stack of src, ps's stack */
 	uint32_t nr_shown;
 	struct resolve_ctx c;
+	/*
+	 * The modules that may have each frame of no module
+	 * (module_unknown()), looked up in answers past the frames', and
+	 * perf's name for the function where one has it.
+	 */
+	struct resolve_cand *cands;
+	size_t nr_cands;
+	const char **cand_names;
 	struct profile_set *result; /* after symbols_job_run() */
 	stack_id *map;              /* per stack of src, result's */
 	struct strbuf warning;
@@ -115,6 +135,19 @@ show_name(struct resolve_ctx *c, struct profile_set *ps, str_id name)
 	return d;
 }
 
+/*
+ * A real function perf printed "(inlined)" with no module, its debug
+ * info name differing from its symbol's: the perf importer keeps its
+ * address, and resolve_all() looks for the module among those of the
+ * frames around it.
+ */
+static bool
+module_unknown(const struct frame *f)
+{
+	return f->addr && f->module == STR_EMPTY &&
+	       !(f->flags & (FRAME_INLINED | FRAME_KERNEL | FRAME_JIT | FRAME_PROCESS));
+}
+
 /* old as it is, but for its name (demangled) and its address (gone). */
 static void
 keep_frame(struct resolve_ctx *c, struct profile_set *ps, const struct frame *old,
@@ -143,6 +176,9 @@ resolve_frame(void *vctx, struct profile_set *ps, const struct frame *old,
 {
 	struct resolve_ctx *c = vctx;
 	struct sym_result r = { NULL, 0 };
+	const struct found_fn *found = NULL;
+	str_id module = old->module;
+	size_t n = 0;
 
 	keep_frame(c, ps, old, rw);
 	if (c->strip || !c->answers)
@@ -150,40 +186,62 @@ resolve_frame(void *vctx, struct profile_set *ps, const struct frame *old,
 	r = c->answers[old - c->frames];
 	if (!r.nr_frames)
 		return; /* perf's name, without the address */
+	if (c->found && module_unknown(old)) {
+		found = &c->found[old - c->frames];
+		module = found->module;
+	}
 
 	grow_answer(c, r.nr_frames);
 	for (size_t i = 0; i < r.nr_frames; i++) {
 		/* frames[0] is the innermost; the answer goes outermost first. */
 		const struct sym_frame *sf = &r.frames[r.nr_frames - 1 - i];
-		struct frame *f = &c->out[i];
+		struct frame *f = &c->out[n];
+		str_id name;
 
-		memset(f, 0, sizeof(*f));
 		/* perf's name for the real function, where it gave one. */
-		if (!i && perf_named(c, old))
-			f->name = show_name(c, ps, old->name);
+		if (!i && found && found->name)
+			name = show_name(c, ps, intern_c(ps, found->name));
+		else if (!i && perf_named(c, old))
+			name = show_name(c, ps, old->name);
 		else
-			f->name = show_name(c, ps, intern_c(ps, sf->function ? sf->function
-									     : "??"));
-		f->module = old->module;
+			name = show_name(c, ps, intern_c(ps, sf->function ? sf->function : "??"));
+		/*
+		 * One function, one frame: the body the debug info gives as
+		 * inlined into itself under an alias (__GI__IO_default_xsputn
+		 * in _IO_default_xsputn) folds into the frame around it, at
+		 * the inner position.
+		 */
+		if (n && profile_same_function(ps_get(ps, name), intern_len(&ps->strings, name),
+					       ps_get(ps, c->out[n - 1].name),
+					       intern_len(&ps->strings, c->out[n - 1].name))) {
+			c->file[n - 1] = intern_c(ps, sf->file);
+			c->line[n - 1] = sf->line;
+			continue;
+		}
+		memset(f, 0, sizeof(*f));
+		f->name = name;
+		f->module = module;
 		f->flags = old->flags & ~(uint32_t)(FRAME_RETADDR | FRAME_HAS_LINE |
 						    FRAME_UNNAMED);
-		if (i)
+		if (n)
 			f->flags |= FRAME_INLINED;
 		if (sf->decl_file) {
 			f->file = intern_c(ps, sf->decl_file);
 			f->line = sf->decl_line;
 			f->flags |= FRAME_HAS_LINE;
 		}
-		c->file[i] = intern_c(ps, sf->file);
-		c->line[i] = sf->line;
+		c->file[n] = intern_c(ps, sf->file);
+		c->line[n] = sf->line;
+		n++;
 	}
 	rw->frames = c->out; /* grow_answer() may have moved it */
-	rw->nr = r.nr_frames;
+	rw->nr = n;
 	/* Without line tables, no positions: they would be the call sites only. */
 	if (!(c->flags & SYMBOLS_NO_LINES)) {
 		rw->file = c->file;
 		rw->line = c->line;
 	}
+	/* libdw read a chain: perf's inline frames for the address say it again. */
 	rw->absorbs_inlined = r.nr_frames > 1;
 }
 
@@ -191,7 +249,17 @@ resolve_frame(void *vctx, struct profile_set *ps, const struct frame *old,
 struct resolve_item {
 	str_id module;
 	uint32_t frame;
+	/* its answer's index: frame, or past the frames for a candidate */
+	uint32_t slot;
 	uint64_t addr;   /* as looked up: a return address less one */
+};
+
+/* A module that may have a frame of no module: the one of a frame next to it. */
+struct resolve_cand {
+	uint32_t frame;
+	/* 0: its callee's module, 1: its caller's, 2: another below, 3: any */
+	uint32_t order;
+	str_id module;
 };
 
 /*
@@ -235,6 +303,7 @@ struct resolve_worker {
 	struct resolve_pool *pool;
 	struct symbolizer *sym;
 	struct strbuf details; /* SYMBOLS_VERBOSE: the disagreeing frames */
+	struct strbuf tmp;     /* for demangling */
 	pthread_t thread;
 };
 
@@ -283,7 +352,8 @@ check_module(struct resolve_worker *w, const char *path, const struct resolve_it
 		const struct frame *f = &ps->frames[items[i].frame];
 		int r;
 
-		if (!perf_named(&job->c, f))
+		/* A candidate's name is the debug info's, and it may not be here. */
+		if (items[i].slot != items[i].frame || !perf_named(&job->c, f))
 			continue;
 		r = symbolizer_name_at(w->sym, path, items[i].addr, ps_get(ps, f->name));
 		if (r > 0) {
@@ -298,6 +368,52 @@ check_module(struct resolve_worker *w, const char *path, const struct resolve_it
 	}
 	if (disagree >= RESOLVE_MIN_WRONG && disagree > agree)
 		symbolizer_reject_module(w->sym, path);
+}
+
+/*
+ * Is dwarf_name (the symbolizer's, maybe mangled) the function perf
+ * printed as name? perf demangles, without parameters unless verbose.
+ */
+static bool
+same_dwarf_name(const char *dwarf_name, const char *name, struct strbuf *tmp)
+{
+	size_t len;
+
+	if (!dwarf_name)
+		return false;
+	len = strlen(dwarf_name);
+	if (!strcmp(dwarf_name, name))
+		return true;
+	if (demangle_maybe_mangled(dwarf_name, len)) {
+		for (unsigned flags = 0; flags <= DEMANGLE_PARAMS; flags += DEMANGLE_PARAMS) {
+			strbuf_setlen(tmp, 0);
+			if (demangle_name(dwarf_name, len, flags, tmp) && !strcmp(tmp->buf, name))
+				return true;
+		}
+	}
+	return profile_same_function(dwarf_name, len, name, strlen(name));
+}
+
+/*
+ * Look a candidate item up: its answer stays only if the module has the
+ * function perf named there, and then perf's name for it is noted.
+ */
+static void
+resolve_candidate(struct resolve_worker *w, const char *path, const struct resolve_item *it)
+{
+	struct symbols_job *job = w->pool->job;
+	struct sym_result *r = &job->c.answers[it->slot];
+	const struct frame *f = &job->src->frames[it->frame];
+
+	if (!symbolizer_probe(w->sym, path, it->addr, r))
+		return;
+	if (!same_dwarf_name(r->frames[r->nr_frames - 1].function, ps_get(job->src, f->name),
+			     &w->tmp)) {
+		r->nr_frames = 0;
+		return;
+	}
+	job->cand_names[it->slot - job->src->nr_frames] =
+		symbolizer_perf_name(w->sym, path, it->addr);
 }
 
 static bool
@@ -345,9 +461,13 @@ resolve_work(void *arg)
 					pending = 0;
 				}
 			}
-			if (!defer || !perf_named(&job->c, &job->src->frames[items[i].frame]))
+			if (items[i].slot != items[i].frame) {
+				if (!defer)
+					resolve_candidate(w, path, &items[i]);
+			} else if (!defer || !perf_named(&job->c, &job->src->frames[items[i].frame])) {
 				symbolizer_resolve(w->sym, path, items[i].addr,
 						   &job->c.answers[items[i].frame]);
+			}
 			pending += RESOLVE_UNITS;
 		}
 		/* Its answers stay; its libdw data need not wait for the others. */
@@ -404,6 +524,171 @@ online_cpus(void)
 	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 
+static const struct stack_node *
+node_of(const struct profile_set *ps, stack_id s)
+{
+	return s < ps->nr_stacks ? &ps->stacks[s] : &ps->loose[s - ps->nr_stacks];
+}
+
+/* A frame of a module the symbolizer may read. */
+static bool
+in_module(const struct frame *f)
+{
+	return f->module != STR_EMPTY &&
+	       !(f->flags & (FRAME_INLINED | FRAME_KERNEL | FRAME_JIT | FRAME_PROCESS));
+}
+
+static int
+cmp_cand(const void *a, const void *b)
+{
+	const struct resolve_cand *x = a, *y = b;
+
+	if (x->frame != y->frame)
+		return x->frame < y->frame ? -1 : 1;
+	if (x->order != y->order)
+		return x->order < y->order ? -1 : 1;
+	return x->module < y->module ? -1 : x->module > y->module;
+}
+
+static void
+add_cand(struct symbols_job *job, size_t *alloc, uint32_t frame, uint32_t order, str_id module)
+{
+	struct resolve_cand *c = job->cands;
+
+	/* Stacks next to each other say the same, often. */
+	if (job->nr_cands && c[job->nr_cands - 1].frame == frame &&
+	    c[job->nr_cands - 1].order == order && c[job->nr_cands - 1].module == module)
+		return;
+	ALLOC_GROW(job->cands, job->nr_cands, *alloc);
+	job->cands[job->nr_cands++] = (struct resolve_cand){ frame, order, module };
+}
+
+/*
+ * A frame of no module in stacks of no module at all (an unwinding cut
+ * short prints a few "(inlined)" lines and nothing else): every module
+ * with an addressed frame is a candidate, up to RESOLVE_LONE_MODULES of
+ * them (a system-wide profile would cost a lookup in each).
+ */
+#define RESOLVE_LONE_MODULES 16
+
+static void
+add_lone_cands(struct symbols_job *job, size_t *alloc)
+{
+	const struct profile_set *ps = job->src;
+	bool *has = xcalloc(ps->nr_frames ? ps->nr_frames : 1, sizeof(*has));
+	str_id mods[RESOLVE_LONE_MODULES];
+	size_t nr_mods = 0, nr = job->nr_cands;
+
+	for (size_t i = 0; i < nr; i++)
+		has[job->cands[i].frame] = true;
+	for (uint32_t f = 0; f < ps->nr_frames; f++) {
+		const struct frame *fr = &ps->frames[f];
+		size_t k;
+
+		if (!fr->addr || !in_module(fr))
+			continue;
+		for (k = 0; k < nr_mods && mods[k] != fr->module; k++)
+			;
+		if (k < nr_mods)
+			continue;
+		if (nr_mods == RESOLVE_LONE_MODULES) {
+			nr_mods = 0; /* too many to try them all */
+			break;
+		}
+		mods[nr_mods++] = fr->module;
+	}
+	for (uint32_t f = 0; f < ps->nr_frames; f++)
+		if (!has[f] && module_unknown(&ps->frames[f]))
+			for (size_t k = 0; k < nr_mods; k++)
+				add_cand(job, alloc, f, 3, mods[k]);
+	free(has);
+}
+
+/*
+ * The modules where each frame of no module (module_unknown()) may be:
+ * its callee's (the first frame with a module above it, past inline
+ * frames), then its caller's (the first below it, past inline frames and
+ * other frames of no module, as in a recursion), and for a leaf, which
+ * has no callee, those of every frame below it. A walk over the stacks,
+ * each step going down a few frames at most, but for leaves.
+ */
+static void
+find_candidates(struct symbols_job *job)
+{
+	const struct profile_set *ps = job->src;
+	uint32_t nstk = ps->nr_stacks + ps->nr_loose;
+	size_t alloc = 0, kept = 0;
+	bool any = false;
+
+	for (uint32_t f = 0; f < ps->nr_frames && !any; f++)
+		any = module_unknown(&ps->frames[f]);
+	if (!any)
+		return;
+	for (stack_id s = 1; s < nstk; s++) {
+		const struct stack_node *sn = node_of(ps, s);
+		const struct frame *f = &ps->frames[sn->frame];
+		bool unknown = module_unknown(f);
+		uint32_t order = 1;
+
+		if (!unknown && !in_module(f))
+			continue;
+		for (stack_id p = sn->parent; p != STACK_ROOT; p = node_of(ps, p)->parent) {
+			frame_id pid = node_of(ps, p)->frame;
+			const struct frame *pf = &ps->frames[pid];
+
+			if (pf->flags & FRAME_INLINED)
+				continue;
+			if (!unknown) {
+				if (module_unknown(pf))
+					add_cand(job, &alloc, pid, 0, f->module);
+				break;
+			}
+			if (module_unknown(pf) || !in_module(pf))
+				continue;
+			add_cand(job, &alloc, sn->frame, order, pf->module);
+			/*
+			 * A leaf has no callee to tell: every module of its
+			 * stack is a candidate.
+			 */
+			if (f->flags & FRAME_RETADDR)
+				break;
+			order = 2;
+		}
+	}
+	add_lone_cands(job, &alloc);
+	qsort(job->cands, job->nr_cands, sizeof(*job->cands), cmp_cand);
+	for (size_t i = 0; i < job->nr_cands; i++)
+		if (!kept || cmp_cand(&job->cands[kept - 1], &job->cands[i]))
+			job->cands[kept++] = job->cands[i];
+	job->nr_cands = kept;
+	job->cand_names = xcalloc(kept ? kept : 1, sizeof(*job->cand_names));
+}
+
+/*
+ * Each frame of no module takes the answer of its first candidate that
+ * has its function.
+ */
+static void
+choose_candidates(struct symbols_job *job)
+{
+	const struct profile_set *ps = job->src;
+	struct resolve_ctx *c = &job->c;
+
+	if (!job->nr_cands)
+		return;
+	c->found = xcalloc(ps->nr_frames ? ps->nr_frames : 1, sizeof(*c->found));
+	for (size_t i = 0; i < job->nr_cands; i++) {
+		const struct resolve_cand *k = &job->cands[i];
+		const struct sym_result *r = &c->answers[ps->nr_frames + i];
+
+		if (c->found[k->frame].module != STR_EMPTY || !r->nr_frames)
+			continue;
+		c->found[k->frame].module = k->module;
+		c->found[k->frame].name = job->cand_names[i];
+		c->answers[k->frame] = *r;
+	}
+}
+
 /*
  * Look up every addressed frame of the source, on the job's workers.
  * Returns false if cancelled.
@@ -412,8 +697,7 @@ static bool
 resolve_all(struct symbols_job *job, const struct rewrite_opts *o)
 {
 	const struct profile_set *ps = job->src;
-	struct resolve_item *items = xreallocarray(NULL, ps->nr_frames ? ps->nr_frames : 1,
-						   sizeof(*items));
+	struct resolve_item *items;
 	struct resolve_run *runs = NULL;
 	struct resolve_worker *w;
 	struct resolve_pool pool;
@@ -421,6 +705,8 @@ resolve_all(struct symbols_job *job, const struct rewrite_opts *o)
 	str_id *named;
 	int n;
 
+	find_candidates(job);
+	items = xreallocarray(NULL, ps->nr_frames + job->nr_cands + 1, sizeof(*items));
 	for (uint32_t f = 0; f < ps->nr_frames; f++) {
 		const struct frame *fr = &ps->frames[f];
 
@@ -428,7 +714,17 @@ resolve_all(struct symbols_job *job, const struct rewrite_opts *o)
 			continue;
 		items[nr].module = fr->module;
 		items[nr].frame = f;
+		items[nr].slot = f;
 		/* A return address: the call is the instruction before it. */
+		items[nr].addr = fr->addr - ((fr->flags & FRAME_RETADDR) ? 1 : 0);
+		nr++;
+	}
+	for (size_t i = 0; i < job->nr_cands; i++) {
+		const struct frame *fr = &ps->frames[job->cands[i].frame];
+
+		items[nr].module = job->cands[i].module;
+		items[nr].frame = job->cands[i].frame;
+		items[nr].slot = ps->nr_frames + (uint32_t)i;
 		items[nr].addr = fr->addr - ((fr->flags & FRAME_RETADDR) ? 1 : 0);
 		nr++;
 	}
@@ -485,7 +781,7 @@ resolve_all(struct symbols_job *job, const struct rewrite_opts *o)
 
 	if ((size_t)n > nr_runs)
 		n = nr_runs ? (int)nr_runs : 1;
-	job->c.answers = xcalloc(ps->nr_frames ? ps->nr_frames : 1, sizeof(*job->c.answers));
+	job->c.answers = xcalloc(ps->nr_frames + job->nr_cands + 1, sizeof(*job->c.answers));
 	job->c.frames = ps->frames;
 	if (o && o->total)
 		atomic_fetch_add(o->total, (uint64_t)nr * RESOLVE_UNITS);
@@ -504,6 +800,7 @@ resolve_all(struct symbols_job *job, const struct rewrite_opts *o)
 		w[i].sym = job->syms[i] = symbolizer_new();
 		symbolizer_set_lines(w[i].sym, !(job->c.flags & SYMBOLS_NO_LINES));
 		strbuf_init(&w[i].details, 0);
+		strbuf_init(&w[i].tmp, 0);
 	}
 	for (int i = 1; i < n; i++) {
 		int rc = pthread_create(&w[i].thread, NULL, resolve_work, &w[i]);
@@ -519,8 +816,10 @@ resolve_all(struct symbols_job *job, const struct rewrite_opts *o)
 			strbuf_addf(&job->details, "%s%s", job->details.len ? "; " : "",
 				    w[i].details.buf);
 		strbuf_release(&w[i].details);
+		strbuf_release(&w[i].tmp);
 	}
 	free(w);
+	choose_candidates(job);
 	free(items);
 	free(runs);
 	free(named);
@@ -553,6 +852,7 @@ ctx_release(struct resolve_ctx *c)
 	free(c->file);
 	free(c->line);
 	free(c->demangled);
+	free(c->found);
 	strbuf_release(&c->scratch);
 	memset(c, 0, sizeof(*c));
 }
@@ -610,6 +910,10 @@ free_symbolizers(struct symbols_job *job)
 	job->nr_syms = 0;
 	free(job->c.answers); /* they pointed into the symbolizers */
 	job->c.answers = NULL;
+	free(job->c.found); /* so did its names */
+	job->c.found = NULL;
+	free(job->cand_names);
+	job->cand_names = NULL;
 }
 
 /*
@@ -634,7 +938,8 @@ summarize(struct symbols_job *job)
 
 		/* Each (module, address) once: what the cache did not answer. */
 		symbolizer_stats(job->syms[i], &st);
-		job->c.resolved += (unsigned long)(st.lookups - st.cache_hits - st.unresolved);
+		job->c.resolved += (unsigned long)(st.lookups - st.cache_hits - st.unresolved -
+						    st.probe_misses);
 	}
 	if (job->warning.len && job->details.len)
 		strbuf_addf(&job->warning, "; %s", job->details.buf);
@@ -737,6 +1042,7 @@ symbols_job_free(struct symbols_job *job)
 	profile_set_free(job->result);
 	free(job->shown);
 	free(job->map);
+	free(job->cands);
 	strbuf_release(&job->warning);
 	strbuf_release(&job->details);
 	free(job);

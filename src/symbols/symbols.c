@@ -1608,9 +1608,9 @@ sym_lookup(struct symbolizer *sym, struct sym_module *m, uint64_t off)
 	}
 }
 
-int
-symbolizer_resolve(struct symbolizer *sym, const char *module, uint64_t addr,
-		   struct sym_result *out)
+static int
+sym_resolve(struct symbolizer *sym, const char *module, uint64_t addr, struct sym_result *out,
+	    bool probe)
 {
 	uint32_t mi = (uint32_t)sym_module_get(sym, module);
 	size_t s = sym_key_hash(mi, addr) & sym->mask;
@@ -1640,14 +1640,30 @@ symbolizer_resolve(struct symbolizer *sym, const char *module, uint64_t addr,
 	e->nr_frames = sym->scratch.len / sizeof(struct sym_frame);
 	e->frames = e->nr_frames ? xmemdup(sym->scratch.buf, sym->scratch.len)
 				 : NULL;
-	if (!e->nr_frames)
+	if (!e->nr_frames && !probe)
 		sym->stats.unresolved++;
+	else if (!e->nr_frames)
+		sym->stats.probe_misses++;
 	sym->slots[s] = (uint32_t)(++sym->nr_entries);
 	if (2 * sym->nr_entries > sym->mask)
 		sym_slots_grow(sym);
 	out->frames = e->frames;
 	out->nr_frames = e->nr_frames;
 	return e->nr_frames > 0;
+}
+
+int
+symbolizer_resolve(struct symbolizer *sym, const char *module, uint64_t addr,
+		   struct sym_result *out)
+{
+	return sym_resolve(sym, module, addr, out, false);
+}
+
+int
+symbolizer_probe(struct symbolizer *sym, const char *module, uint64_t addr,
+		 struct sym_result *out)
+{
+	return sym_resolve(sym, module, addr, out, true);
 }
 
 bool
@@ -1764,6 +1780,22 @@ symbolizer_name_at(struct symbolizer *sym, const char *module, uint64_t addr,
 	if (len >= 4 && !strcmp(name + len - 4, "@plt"))
 		return -1;
 	return elfsym_index_name_covers(sym_elf_index(m), name, a);
+}
+
+const char *
+symbolizer_perf_name(struct symbolizer *sym, const char *module, uint64_t addr)
+{
+	size_t mi = sym_module_get(sym, module); /* may move sym->modules */
+	struct sym_module *m = &sym->modules[mi];
+	const struct elfsym_index *ix;
+	const struct elfsym *es;
+	Dwarf_Addr a;
+
+	if (m->changed || !sym_module_ready(m) || !sym_offset_addr(m, addr, &a))
+		return NULL;
+	ix = sym_elf_index(m);
+	es = elfsym_index_perf_symbol(ix, a);
+	return es ? sym_str(sym, elfsym_name(ix, es)) : NULL;
 }
 
 void
@@ -1953,7 +1985,7 @@ symbolizer_check(const struct symbolizer *sym, struct tf_error *err)
 							    f, c);
 			}
 	}
-	if (unresolved != sym->stats.unresolved ||
+	if (unresolved != sym->stats.unresolved + sym->stats.probe_misses ||
 	    bad != sym->stats.modules_unreadable ||
 	    sym->nr_modules - bad != sym->stats.modules_opened)
 		return tf_error_set(err, "symbolizer: counters do not match "

@@ -121,6 +121,53 @@ test_aliases(void **state)
 	elfsym_index_release(&ix);
 }
 
+/*
+ * The symbol perf names an address by, among the aliases at its start
+ * (choose_best_symbol() in perf's symbol.c).
+ */
+static void
+test_perf_symbol(void **state)
+{
+	struct elfsym_index ix;
+	const struct elfsym *s;
+
+	(void)state;
+	elfsym_index_init(&ix);
+	/* glibc's __libc_start_main: a local and two versioned globals. */
+	add(&ix, "__libc_start_main_impl", 0x1000, 0x100, 0x1000, STB_LOCAL);
+	add(&ix, "__libc_start_main@GLIBC_2.2.5", 0x1000, 0x100, 0x1000, STB_GLOBAL);
+	add(&ix, "__libc_start_main@@GLIBC_2.34", 0x1000, 0x100, 0x1000, STB_GLOBAL);
+	/* glibc's hidden __GI_ aliases are local once linked */
+	add(&ix, "__GI___snprintf", 0x2000, 0x40, 0x2000, STB_LOCAL);
+	add(&ix, "__snprintf", 0x2000, 0x40, 0x2000, STB_GLOBAL);
+	add(&ix, "snprintf", 0x2000, 0x40, 0x2000, STB_WEAK);
+	/* of two globals, the one with fewer leading underscores */
+	add(&ix, "_IO_default_xsputn", 0x2800, 0x40, 0x2800, STB_GLOBAL);
+	add(&ix, "__IO_default_xsputn_x", 0x2800, 0x40, 0x2800, STB_GLOBAL);
+	/* sized before zero-size, whatever the binding */
+	add(&ix, "marker", 0x3000, 0, 0x3100, STB_GLOBAL);
+	add(&ix, "msort_with_tmp.part.0", 0x3000, 0x80, 0x3000, STB_LOCAL);
+	elfsym_index_finish(&ix);
+	check_index(&ix);
+
+	s = elfsym_index_perf_symbol(&ix, 0x1010);
+	assert_non_null(s);
+	/* Equal but for the name's length: the table's first. */
+	assert_string_equal(elfsym_name(&ix, s), "__libc_start_main@GLIBC_2.2.5");
+	s = elfsym_index_perf_symbol(&ix, 0x2004);
+	assert_non_null(s);
+	assert_string_equal(elfsym_name(&ix, s), "__snprintf");
+	s = elfsym_index_perf_symbol(&ix, 0x2800);
+	assert_non_null(s);
+	assert_string_equal(elfsym_name(&ix, s), "_IO_default_xsputn");
+	s = elfsym_index_perf_symbol(&ix, 0x3040);
+	assert_non_null(s);
+	assert_string_equal(elfsym_name(&ix, s), "msort_with_tmp.part.0");
+	assert_null(elfsym_index_perf_symbol(&ix, 0x4000));
+	check_index(&ix);
+	elfsym_index_release(&ix);
+}
+
 static void
 test_nested(void **state)
 {
@@ -410,6 +457,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_aliases),
+		cmocka_unit_test(test_perf_symbol),
 		cmocka_unit_test(test_nested),
 		cmocka_unit_test(test_zero_size),
 		cmocka_unit_test(test_address_space_end),

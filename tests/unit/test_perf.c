@@ -511,6 +511,136 @@ test_inlined(void **state)
 	profile_set_free(ps);
 }
 
+/*
+ * perf 6.x prints a real function "(inlined)", with no line of its module,
+ * where its debug info names it otherwise than its symbol: the last line
+ * of such a chain is a real frame. A run at a return address repeats the
+ * chain once per level of recursion; the leaf's is one chain. An inline
+ * frame that is the function around it under an alias folds into it.
+ */
+static const char inline_chains_text[] =
+	"t 1 1.000000: 1 cycles: \n"
+	"\t           83275 __GI__IO_default_xsputn+0xf5 (inlined)\n"
+	"\t           83275 __GI__IO_default_xsputn+0xf5 (inlined)\n"
+	"\t           5cf75 outstring_func+0xb75 (inlined)\n"
+	"\t           5cf75 __vfprintf_internal+0xb75 (/lib/libc.so.6)\n"
+	"\t           58ca1 __GI___snprintf+0x91 (inlined)\n"
+	"\t            1241 cmp+0x41 (/bin/t)\n"
+	"\t           3f9a3 msort_with_tmp+0x43 (inlined)\n"
+	"\t           3f9a3 msort_with_tmp+0x43 (inlined)\n"
+	"\t           3f9a3 msort_with_tmp+0x43 (inlined)\n"
+	"\t           3fd35 msort_with_tmp+0xb5 (inlined)\n"
+	"\t           3fd35 __GI___qsort_r+0xb5 (/lib/libc.so.6)\n"
+	"\t           27304 __libc_start_main_impl+0x84 (inlined)\n"
+	"\t            1130 _start+0x20 (/bin/t)\n"
+	"\n"
+	"t 1 2.000000: 1 cycles: \n"
+	"\t            4000 g+0x1 (inlined)\n"
+	"\t            5000 g+0x1 (inlined)\n"
+	"\t            5000 f+0x1 (inlined)\n"
+	"\t            5000 g+0x1 (inlined)\n"
+	"\t            5000 f+0x1 (inlined)\n"
+	"\t              10 main+0x1 (/bin/t)\n"
+	"\n"
+	"t 1 3.000000: 1 cycles: \n"
+	"\t               7 __GI_memcpy+0x1 (inlined)\n"
+	"\t               7 memcpy+0x1 (/lib/libc.so.6)\n"
+	"\t              10 main+0x1 (/bin/t)\n"
+	"\n";
+
+static void
+test_inline_real_frames(void **state)
+{
+	struct import_options opts = { 0 };
+	struct profile_set *ps = parse(inline_chains_text);
+	struct profile *p = prof(ps, "cycles");
+	const struct frame *f;
+	char buf[512];
+
+	(void)state;
+	assert_string_equal(stack_of(ps, p, 0, buf, sizeof(buf)),
+			    "_start;__libc_start_main_impl;__GI___qsort_r;msort_with_tmp;"
+			    "msort_with_tmp;msort_with_tmp;msort_with_tmp;cmp;__GI___snprintf;"
+			    "__vfprintf_internal;outstring_func;__GI__IO_default_xsputn");
+	/* Real functions: no longer inlined, and no module to tell. */
+	for (uint32_t d = 1; d < 12; d++) {
+		static const uint32_t inlined[] = { 3, 10 };
+		bool inl = d == inlined[0] || d == inlined[1];
+
+		f = frame_at(ps, p, 0, d);
+		assert_int_equal(f->flags, inl ? FRAME_INLINED : 0);
+		assert_int_equal(f->addr, 0);
+	}
+	assert_int_equal(leaf(ps, p, 0)->flags, 0);
+	assert_int_equal(leaf(ps, p, 0)->module, STR_EMPTY);
+	/* A chain of two, twice: f is real, g inlined into it, each time. */
+	assert_string_equal(stack_of(ps, p, 1, buf, sizeof(buf)), "main;f;g;f;g;g");
+	assert_int_equal(frame_at(ps, p, 1, 1)->flags, 0);
+	assert_int_equal(frame_at(ps, p, 1, 2)->flags, FRAME_INLINED);
+	assert_int_equal(frame_at(ps, p, 1, 3)->flags, 0);
+	assert_int_equal(frame_at(ps, p, 1, 4)->flags, FRAME_INLINED);
+	assert_int_equal(leaf(ps, p, 1)->flags, 0);
+	/* memcpy's own body, inlined under an alias: one frame. */
+	assert_string_equal(stack_of(ps, p, 2, buf, sizeof(buf)), "main;memcpy");
+	check_profile_set(ps);
+	profile_set_free(ps);
+
+	/* For the symbolizer: the address, a return address but at the leaf. */
+	opts.symbols = SYMBOLS_RESOLVE;
+	ps = parse_opts(inline_chains_text, &opts);
+	p = prof(ps, "cycles");
+	f = leaf(ps, p, 0);
+	assert_string_equal(ps_get(ps, f->name), "__GI__IO_default_xsputn");
+	assert_int_equal(f->addr, 0x83275);
+	assert_int_equal(f->flags, 0);
+	assert_int_equal(f->module, STR_EMPTY);
+	f = frame_at(ps, p, 0, 8);
+	assert_string_equal(ps_get(ps, f->name), "__GI___snprintf");
+	assert_int_equal(f->addr, 0x58ca1);
+	assert_int_equal(f->flags, FRAME_RETADDR);
+	f = frame_at(ps, p, 0, 10);
+	assert_string_equal(ps_get(ps, f->name), "outstring_func");
+	assert_int_equal(f->addr, 0);
+	assert_int_equal(f->flags, FRAME_INLINED);
+	check_profile_set(ps);
+	profile_set_free(ps);
+
+	/* With -F +srcline perf says "(inlined)" after the line, not the module. */
+	ps = parse("t 1 4.000000: 1 cycles: \n"
+		   "\t            12e6 mix+0x16\n"
+		   "  inl.c:14 (inlined)\n"
+		   "\t            12e6 cmp+0x16 (/bin/t)\n"
+		   "  inl.c:21\n"
+		   "\t           27304 __libc_start_main_impl+0x84\n"
+		   "  libc-start.c:360 (inlined)\n"
+		   "\t            1200 _start+0x20 (/bin/t)\n"
+		   "  start.S:115\n\n");
+	p = prof(ps, "cycles");
+	assert_string_equal(stack_of(ps, p, 0, buf, sizeof(buf)),
+			    "_start;__libc_start_main_impl;cmp;mix");
+	f = leaf(ps, p, 0);
+	assert_int_equal(f->flags, FRAME_INLINED | FRAME_HAS_LINE);
+	assert_string_equal(ps_get(ps, f->file), "inl.c");
+	assert_int_equal(f->line, 14);
+	f = frame_at(ps, p, 0, 1);
+	assert_int_equal(f->flags, FRAME_HAS_LINE);
+	assert_string_equal(ps_get(ps, f->file), "libc-start.c");
+	assert_int_equal(f->line, 360);
+	check_profile_set(ps);
+	profile_set_free(ps);
+
+	/* collapse reads every line as stackcollapse-perf.pl does. */
+	opts.symbols = SYMBOLS_OFF;
+	opts.collapse_compat = true;
+	ps = parse_opts(inline_chains_text, &opts);
+	p = prof(ps, "cycles");
+	assert_string_equal(stack_of(ps, p, 1, buf, sizeof(buf)), "main;f;g;f;g;g");
+	assert_int_equal(frame_at(ps, p, 1, 1)->flags, FRAME_INLINED);
+	assert_string_equal(stack_of(ps, p, 2, buf, sizeof(buf)), "main;memcpy;__GI_memcpy");
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
 static void
 test_deleted(void **state)
 {
@@ -2120,6 +2250,7 @@ main(void)
 		cmocka_unit_test(test_no_event),
 		cmocka_unit_test(test_frame_forms),
 		cmocka_unit_test(test_inlined),
+		cmocka_unit_test(test_inline_real_frames),
 		cmocka_unit_test(test_deleted),
 		cmocka_unit_test(test_module_flags),
 		cmocka_unit_test(test_srcline),

@@ -22,6 +22,52 @@ mkframe(struct profile_set *ps, const char *name, const char *module)
 	return profile_set_frame(ps, &f);
 }
 
+/* Names of one function: aliases, versions, clones (profile_same_function()). */
+static void
+test_same_function(void **state)
+{
+	static const char *const same[][2] = {
+		{ "_IO_default_xsputn", "__GI__IO_default_xsputn" },
+		{ "__snprintf", "__GI___snprintf" },
+		{ "msort_with_tmp", "msort_with_tmp.part.0" },
+		{ "sortrec.constprop.0", "sortrec" },
+		{ "f.isra.0", "f.cold" },
+		{ "__libc_start_main@@GLIBC_2.34", "__libc_start_main" },
+		{ "malloc", "__libc_malloc" },
+		{ "memcpy@plt", "memcpy" },
+		{ "ns::f(int) [clone .part.0]", "ns::f(int)" },
+		{ "___", "___" },
+	};
+	static const char *const other[][2] = {
+		{ "__libc_start_main_impl", "__libc_start_main@@GLIBC_2.34" },
+		{ "outstring_func", "__vfprintf_internal" },
+		{ "__GI__Fork", "__libc_fork" },
+		{ "___", "_" },
+		{ "f", "g" },
+		{ "", "_" },
+		{ "std::vector<int>::at(unsigned long) const", "std::vector<int>::at" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		const char *a = same[i][0], *b = same[i][1];
+
+		if (!profile_same_function(a, strlen(a), b, strlen(b)) ||
+		    !profile_same_function(b, strlen(b), a, strlen(a)))
+			fail_msg("%s and %s should be one function", a, b);
+		assert_int_equal(profile_function_key(a, strlen(a)),
+				 profile_function_key(b, strlen(b)));
+	}
+	for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); i++) {
+		const char *a = other[i][0], *b = other[i][1];
+
+		if (profile_same_function(a, strlen(a), b, strlen(b)))
+			fail_msg("%s and %s should be two functions", a, b);
+		assert_int_not_equal(profile_function_key(a, strlen(a)),
+				     profile_function_key(b, strlen(b)));
+	}
+}
+
 static void
 test_new_set_is_consistent(void **state)
 {
@@ -1702,6 +1748,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_new_set_is_consistent),
+		cmocka_unit_test(test_same_function),
 		cmocka_unit_test(test_growarray_huge),
 		cmocka_unit_test(test_grow_pages),
 		cmocka_unit_test(test_grow_pages_pool),

@@ -154,6 +154,133 @@ test_perf_names_win(void **state)
 }
 
 /*
+ * A frame as perf's parser leaves a real function perf script printed
+ * "(inlined)": its debug info name, an address, no module. The symbolizer
+ * finds its module among the frames around it, and names it by the ELF
+ * symbol perf report gives it. tests/data/inline/inl: sortrec.constprop.0
+ * (debug info: sortrec) has a return address at 0x1395 and calls cmp();
+ * 0x14c3 is in work (debug info: work_impl); 0x1106 is main's return
+ * address after its call of sortrec.constprop.0; 0x12e6 is in cmp(), mix()
+ * inlined there.
+ */
+struct mframe {
+	const char *name;
+	const char *module; /* NULL: none */
+	uint64_t addr;
+	uint32_t flags;
+};
+
+static void
+add_msample(struct profile_set *ps, const struct mframe *fr, size_t n)
+{
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "cycles", 6), UNIT_EVENTS);
+	struct tf_error err = TF_ERROR_INIT;
+	thread_id t = profile_set_thread(ps, 1, 1, ps_str(ps, "inl", 3));
+	stack_id s = STACK_ROOT;
+
+	for (size_t i = 0; i < n; i++) {
+		struct frame f = { 0 };
+
+		f.name = ps_str(ps, fr[i].name, strlen(fr[i].name));
+		if (fr[i].module)
+			f.module = ps_str(ps, fr[i].module, strlen(fr[i].module));
+		f.addr = fr[i].addr;
+		f.flags = fr[i].flags;
+		s = profile_set_stack(ps, s, profile_set_frame(ps, &f));
+	}
+	assert_int_equal(profile_add_sample(p, s, 1, 0, false, t, &err), 0);
+	tf_error_release(&err);
+}
+
+static void
+test_module_of_real_inlined(void **state)
+{
+	char *inl = test_data_path("inline", "inl");
+	struct profile_set *ps = profile_set_new();
+	struct strbuf sb = STRBUF_INIT;
+	const struct mframe a[] = {
+		{ "main", inl, 0x1106, FRAME_RETADDR },
+		{ "sortrec", NULL, 0x1395, FRAME_RETADDR },
+		{ "sortrec", NULL, 0x1395, FRAME_RETADDR },
+		{ "cmp", inl, 0x12e6, 0 },
+	}, b[] = {
+		{ "main", inl, 0x1106, FRAME_RETADDR },
+		{ "work_impl", NULL, 0x14c3, 0 }, /* a leaf: any module below */
+	}, c[] = {
+		{ "main", inl, 0x1106, FRAME_RETADDR },
+		{ "not_here", NULL, 0x1395, FRAME_RETADDR }, /* no module has it */
+		{ "cmp", inl, 0x12e6, 0 },
+	}, d[] = {
+		{ "sortrec", NULL, 0x1395, FRAME_RETADDR }, /* no module in its stack */
+		{ "sortrec", NULL, 0x13f2, 0 },
+	};
+	struct profile *p;
+
+	(void)state;
+	add_msample(ps, a, 4);
+	add_msample(ps, b, 2);
+	add_msample(ps, c, 3);
+	add_msample(ps, d, 2);
+	profile_set_symbolize(ps, 0, 2, NULL);
+	check_set(ps);
+	p = ps->profiles[0];
+	assert_string_equal(names(ps, p->stack[0], &sb),
+			    "main;sortrec.constprop.0;sortrec.constprop.0;cmp;mix");
+	{
+		/* sortrec.constprop.0's frame: in inl now. */
+		stack_id s = p->stack[0];
+
+		while (ps->stacks[s].depth > 2)
+			s = ps->stacks[s].parent;
+		assert_string_equal(ps_get(ps, ps->frames[ps->stacks[s].frame].module), inl);
+		assert_false(ps->frames[ps->stacks[s].frame].flags & FRAME_INLINED);
+	}
+	assert_string_equal(names(ps, p->stack[1], &sb), "main;work");
+	assert_string_equal(ps_get(ps, ps->frames[ps->stacks[p->stack[1]].frame].module), inl);
+	assert_string_equal(names(ps, p->stack[2], &sb), "main;not_here;cmp;mix");
+	assert_string_equal(names(ps, p->stack[3], &sb),
+			    "sortrec.constprop.0;sortrec.constprop.0");
+	for (uint32_t f = 0; f < ps->nr_frames; f++)
+		assert_int_equal(ps->frames[f].addr, 0);
+	/* The guesses in the wrong modules are no addresses left unresolved. */
+	assert_int_equal(ps->nr_diags, 0);
+	strbuf_release(&sb);
+	profile_set_free(ps);
+	free(inl);
+}
+
+/*
+ * An inline frame that is the function around it under an alias folds
+ * into it: perf named tiny's outer() "__GI_middle" (as glibc's own names
+ * go), so middle(), inlined into it, is that function again.
+ */
+static void
+test_fold_alias(void **state)
+{
+	char *tiny = tiny_path();
+	struct profile_set *ps = profile_set_new();
+	struct strbuf sb = STRBUF_INIT;
+	const struct pframe a[] = {
+		{ "driver", 0x11fc, FRAME_RETADDR },
+		{ "__GI_middle", 0x11a4, 0 },
+	};
+	struct profile *p;
+
+	(void)state;
+	add_sample(ps, tiny, a, 2, 1);
+	assert_int_equal(profile_set_symbolize(ps, 0, 1, NULL), 2);
+	check_set(ps);
+	p = ps->profiles[0];
+	assert_string_equal(names(ps, p->stack[0], &sb), "driver;__GI_middle;inner");
+	/* inner's loop is where the sample is, under the folded frame. */
+	assert_non_null(p->src);
+	assert_int_equal(ps->srcs[p->src[0]].line, 27);
+	strbuf_release(&sb);
+	profile_set_free(ps);
+	free(tiny);
+}
+
+/*
  * profile_set_symbolize() rewrites the samples' arrays in place (they go
  * to the result); a cancel leaves the set as it was, addresses and all.
  */
@@ -487,6 +614,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_perf_names_win),
+		cmocka_unit_test(test_module_of_real_inlined),
+		cmocka_unit_test(test_fold_alias),
 		cmocka_unit_test(test_symbolize_cancelled),
 		cmocka_unit_test(test_job_show_now),
 		cmocka_unit_test(test_module_check),
