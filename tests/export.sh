@@ -326,42 +326,48 @@ fi
 if python3 - "$tmpdir/g.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert len(d['profiles']) == 1 and d['profiles'][0]['name'] == 'gzip 4583'
+assert len(d['profiles']) == 1, len(d['profiles'])
+assert d['profiles'][0]['name'] == 'gzip pid: 4583 tid: 4583', d['profiles'][0]['name']
 assert len(d['profiles'][0]['samples']) == 37
 EOF
 then
-	ok "speedscope --thread: one profile, its 37 samples"
+	ok "speedscope --thread: one profile named as speedscope names perf's, its 37 samples"
 else
 	not_ok "speedscope --thread: one profile, its 37 samples"
 fi
 
 # --- round trips -----------------------------------------------------------
-# speedscope JSON read back: the same report: weight, samples, and the
-# top functions by self and by total with their figures (not their
-# modules, which speedscope does not carry).
+# speedscope JSON read back: the same report: weight, samples, the
+# threads (their comm, pid and tid come back from the profiles' names),
+# and the top functions by self and by total with their figures and
+# modules. The profile per thread is read back as one profile of them all.
 cat >"$tmpdir/report.py" <<'EOF'
 import json, sys
 d = json.load(sys.stdin)
 print(d['weight'], d['samples'])
+for t in sorted(d['threads'], key=lambda t: (t['tid'] or 0, t['comm'])):
+    print('thread', t['comm'], t['pid'], t['tid'], t['samples'], t['weight'])
 for key in ('top_self', 'top_total'):
-    for f in sorted(d[key], key=lambda f: (-f[key[4:]], f['function'])):
-        print(key, f['function'], f['self'], f['total'])
+    for f in sorted(d[key], key=lambda f: (-f[key[4:]], f['function'], f['module'])):
+        print(key, f['function'], f['module'], f['self'], f['total'])
 EOF
-for lens in "--thread=4580" "--thread=4583" "--pid=4581"; do
-	name="round trip speedscope $lens"
+for lens in "--thread=4580" "--thread=4583" "--pid=4581" "" "--event=sched_switch"; do
+	case $lens in
+	--event=*) input=tests/data/recorded/multi-event.txt ;;
+	"") input=tests/data/recorded/threads.txt ;;
+	*) input=$perf ;;
+	esac
+	name="round trip speedscope $(basename "$input") ${lens:-(every thread)}"
 	# shellcheck disable=SC2086
-	"$TFLAME" export --to=speedscope $lens "$perf" -o "$tmpdir/r.json" || exit 99
-	# Several threads are several profiles read back: the first is the
-	# heaviest thread's, which is what its own report says.
-	first=$lens
-	[ "$lens" = "--pid=4581" ] && first=--thread=4581
+	"$TFLAME" export --to=speedscope $lens "$input" -o "$tmpdir/r.json" || exit 99
 	# shellcheck disable=SC2086
-	"$TFLAME" report --json --limit=0 $first "$perf" | python3 "$tmpdir/report.py" \
+	"$TFLAME" report --json --limit=0 $lens "$input" | python3 "$tmpdir/report.py" \
 		>"$tmpdir/a.report"
 	"$TFLAME" report --json --limit=0 "$tmpdir/r.json" | python3 "$tmpdir/report.py" \
 		>"$tmpdir/b.report"
+	threads=$(grep -c '^thread ' "$tmpdir/a.report")
 	if [ -s "$tmpdir/a.report" ] && diff -u "$tmpdir/a.report" "$tmpdir/b.report" >"$tmpdir/diff"; then
-		ok "$name: the same report ($(wc -l <"$tmpdir/a.report") lines)"
+		ok "$name: the same report ($threads threads, $(wc -l <"$tmpdir/a.report") lines)"
 	else
 		not_ok "$name: the same report" "$(head -20 "$tmpdir/diff")"
 	fi

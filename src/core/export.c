@@ -3,6 +3,7 @@
 #include "tflame/export.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -239,26 +240,25 @@ cmp_samples(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* A thread's profile name: its comm and tid, as the thread picker shows it. */
+/*
+ * A thread's profile name as speedscope names the threads of a perf
+ * profile: "comm pid: P tid: T", each part where it is known. tflame's
+ * speedscope importer reads the thread back from it.
+ */
 static void
-add_thread_name(struct strbuf *sb, const struct profile_set *ps, const struct profile *p,
-		thread_id t)
+add_thread_name(struct strbuf *sb, const struct profile_set *ps, thread_id t)
 {
 	const struct thread *th = &ps->threads[t];
 	const char *comm = ps_get(ps, th->comm);
+	size_t start = sb->len;
 
-	if (*comm)
-		strbuf_addstr(sb, comm);
-	else
-		strbuf_addstr(sb, "thread");
+	strbuf_addstr(sb, comm);
+	if (th->pid >= 0)
+		strbuf_addf(sb, "%spid: %lld", sb->len > start ? " " : "", (long long)th->pid);
 	if (th->tid >= 0)
-		strbuf_addf(sb, " %lld", (long long)th->tid);
-	else if (th->pid >= 0)
-		strbuf_addf(sb, " pid %lld", (long long)th->pid);
-	if (ps->nr_profiles > 1 && *ps_get(ps, p->name)) {
-		strbuf_addstr(sb, " ");
-		strbuf_addstr(sb, ps_get(ps, p->name));
-	}
+		strbuf_addf(sb, "%stid: %lld", sb->len > start ? " " : "", (long long)th->tid);
+	if (sb->len == start)
+		strbuf_addstr(sb, "thread");
 }
 
 static void
@@ -310,7 +310,8 @@ write_speedscope(const struct export_lens *l, const bool *in, FILE *out,
 	uint32_t *index = xmalloc(sizeof(*index) * (ps->nr_frames ? ps->nr_frames : 1));
 	bool *used = xcalloc(ps->nr_stacks, sizeof(*used));
 	frame_id *path = NULL;
-	uint32_t nr_index = 0, alloc_path = 0;
+	uint32_t nr_index = 0, alloc_path = 0, active = 0;
+	uint64_t heaviest = 0;
 	int ret = 0;
 
 	/*
@@ -337,9 +338,14 @@ write_speedscope(const struct export_lens *l, const bool *in, FILE *out,
 		index[ps->stacks[s].frame] = nr_index;
 		strbuf_addstr(&sb, nr_index++ ? ",\n{\"name\":" : "\n{\"name\":");
 		add_quoted(&sb, ps, f->name);
-		if (f->file != STR_EMPTY) {
+		/*
+		 * A frame without a source file names its module there, as
+		 * speedscope's perf importer does: two functions of one name in
+		 * two modules stay two.
+		 */
+		if (f->file != STR_EMPTY || f->module != STR_EMPTY) {
 			strbuf_addstr(&sb, ",\"file\":");
-			add_quoted(&sb, ps, f->file);
+			add_quoted(&sb, ps, f->file != STR_EMPTY ? f->file : f->module);
 		}
 		if (f->flags & FRAME_HAS_LINE && f->line)
 			strbuf_addf(&sb, ",\"line\":%u", f->line);
@@ -349,24 +355,36 @@ write_speedscope(const struct export_lens *l, const bool *in, FILE *out,
 	}
 	strbuf_addstr(&sb, "]},\n\"profiles\":[");
 
-	/* One sampled profile per thread: its samples, then its weights. */
+	/*
+	 * One sampled profile per thread: its samples, then its weights.
+	 * In ns, a thread starts where its first sample is in the profile,
+	 * so that the threads keep their places on one time axis.
+	 */
 	for (size_t first = 0, end; first < nr && !ret; first = end) {
-		uint64_t total = 0;
+		uint64_t total = 0, start = 0;
 
 		for (end = first; end < nr && v[end].thread == v[first].thread; end++)
 			total += p->weight[v[end].index];
+		if (total > heaviest || !res->threads) {
+			heaviest = total;
+			active = res->threads;
+		}
+		if (!strcmp(speedscope_unit(p), "nanoseconds") && p->has_time &&
+		    v[first].time > p->time_min)
+			start = (uint64_t)v[first].time - (uint64_t)p->time_min;
 		strbuf_addstr(&sb, res->threads++ ? ",\n" : "\n");
 		strbuf_addstr(&sb, "{\"type\":\"sampled\",\"name\":");
 		{
 			struct strbuf name = STRBUF_INIT;
 
-			add_thread_name(&name, ps, p, v[first].thread);
+			add_thread_name(&name, ps, v[first].thread);
 			json_quote(&sb, name.buf, name.len);
 			strbuf_release(&name);
 		}
-		strbuf_addf(&sb, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":",
-			    speedscope_unit(p));
-		profile_format_weight(p, total, &sb);
+		strbuf_addf(&sb, ",\"unit\":\"%s\",\"startValue\":%" PRIu64 ",\"endValue\":",
+			    speedscope_unit(p), start);
+		profile_format_weight(p, start > UINT64_MAX - total ? UINT64_MAX : start + total,
+				      &sb);
 		strbuf_addstr(&sb, ",\n\"samples\":[");
 		for (size_t i = first; i < end; i++) {
 			uint32_t n = stack_path(ps, v[i].stack, &path, &alloc_path);
@@ -393,9 +411,19 @@ write_speedscope(const struct export_lens *l, const bool *in, FILE *out,
 		}
 		strbuf_addstr(&sb, "]}");
 	}
+	/* The file, and the event where there are several; speedscope opens the heaviest thread. */
 	strbuf_addstr(&sb, "],\n\"name\":");
-	json_quote(&sb, l->title ? l->title : "tflame", strlen(l->title ? l->title : "tflame"));
-	strbuf_addstr(&sb, ",\"activeProfileIndex\":0,\"exporter\":\"tflame\"}\n");
+	{
+		struct strbuf name = STRBUF_INIT;
+
+		strbuf_addstr(&name, l->title ? l->title : "tflame");
+		if (ps->nr_profiles > 1 && *ps_get(ps, p->name))
+			strbuf_addf(&name, " (%s)", ps_get(ps, p->name));
+		json_quote(&sb, name.buf, name.len);
+		strbuf_release(&name);
+	}
+	strbuf_addf(&sb, ",\"activeProfileIndex\":%" PRIu32 ",\"exporter\":\"tflame\"}\n",
+		    active);
 	ret = write_buf(out, &sb, err);
 	res->items = nr;
 out:

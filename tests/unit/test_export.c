@@ -120,14 +120,22 @@ test_speedscope(void **state)
 	text = export_text(&m, EXPORT_SPEEDSCOPE, NULL, NULL, &res);
 	assert_int_equal(res.threads, 2);
 	assert_int_equal(res.items, 4);
-	/* Frames in stack order; thread 10's samples in time order. */
-	assert_non_null(strstr(text, "\"frames\":[\n{\"name\":\"a\"},\n{\"name\":\"b\"},\n"
-				     "{\"name\":\"c\"},\n{\"name\":\"x\"}]"));
-	assert_non_null(strstr(text, "\"name\":\"thread 10\",\"unit\":\"none\",\"startValue\":0,"
+	/*
+	 * Frames in stack order, their module as the file (they have no
+	 * source file); thread 10's samples in time order.
+	 */
+	assert_non_null(strstr(text, "\"frames\":[\n{\"name\":\"a\",\"file\":\"m\"},\n"
+				     "{\"name\":\"b\",\"file\":\"m\"},\n{\"name\":\"c\",\"file\":\"m\"},\n"
+				     "{\"name\":\"x\",\"file\":\"m\"}]"));
+	/* Threads named as speedscope names perf's, which its importer reads back. */
+	assert_non_null(strstr(text, "\"name\":\"pid: 1 tid: 10\",\"unit\":\"none\",\"startValue\":0,"
 				     "\"endValue\":8,\n\"samples\":[[0,2],[0,1],[0,1]],\n"
 				     "\"weights\":[2,1,5]}"));
-	assert_non_null(strstr(text, "\"name\":\"thread 11\",\"unit\":\"none\",\"startValue\":0,"
+	assert_non_null(strstr(text, "\"name\":\"pid: 1 tid: 11\",\"unit\":\"none\",\"startValue\":0,"
 				     "\"endValue\":4,\n\"samples\":[[3]],\n\"weights\":[4]}"));
+
+	/* speedscope opens the heaviest thread first. */
+	assert_non_null(strstr(text, "\"activeProfileIndex\":0,"));
 	free(text);
 
 	/* A zoom keeps the samples under it, their whole paths. */
@@ -136,6 +144,34 @@ test_speedscope(void **state)
 	assert_int_equal(res.items, 2);
 	assert_non_null(strstr(text, "\"samples\":[[0,1],[0,1]],\n\"weights\":[1,5]}"));
 	assert_null(strstr(text, "\"c\""));
+	free(text);
+	check_profile_set(m.ps);
+	model_release(&m);
+}
+
+/*
+ * In ns, each thread starts where its first sample is in the profile, so
+ * the threads keep their places on one time axis; the heaviest is active.
+ */
+static void
+test_speedscope_times(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "cpu-clock", 9), UNIT_NANOSECONDS);
+	struct model m;
+	char *text;
+
+	(void)state;
+	test_sample(ps, p, "a", 1, 100, 10);
+	test_sample(ps, p, "b", 5, 150, 11);
+	test_sample(ps, p, "b", 2, 160, 11);
+	model_init(&m, ps);
+	text = export_text(&m, EXPORT_SPEEDSCOPE, NULL, NULL, NULL);
+	assert_non_null(strstr(text, "\"name\":\"pid: 1 tid: 10\",\"unit\":\"nanoseconds\","
+				     "\"startValue\":0,\"endValue\":1,"));
+	assert_non_null(strstr(text, "\"name\":\"pid: 1 tid: 11\",\"unit\":\"nanoseconds\","
+				     "\"startValue\":50,\"endValue\":57,"));
+	assert_non_null(strstr(text, "\"activeProfileIndex\":1,"));
 	free(text);
 	check_profile_set(m.ps);
 	model_release(&m);
@@ -267,6 +303,7 @@ main(void)
 		cmocka_unit_test(test_folded),
 		cmocka_unit_test(test_folded_names),
 		cmocka_unit_test(test_speedscope),
+		cmocka_unit_test(test_speedscope_times),
 		cmocka_unit_test(test_speedscope_sample_map),
 		cmocka_unit_test(test_svg),
 		cmocka_unit_test(test_formats),
