@@ -30,8 +30,8 @@ T set-option -g set-clipboard on
 run "TMUX='$(tmux_env)' $TFLAME $folded"
 wait_for " 1 L" || bail "tflame did not start"
 # The first box is the heaviest root (main); j goes down to its heaviest
-# callee, run; j again to compute.
-keys j j
+# callee, run; j again to Foo::bar, l to its neighbour, compute.
+keys j j l
 keys y
 check "y: the status line says the name went to the clipboard" \
 	wait_for "copied compute to the clipboard"
