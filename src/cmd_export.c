@@ -38,7 +38,7 @@ static const char export_usage[] =
 	"  --icicle                SVG: root at the top (default: at the bottom)\n"
 	"  --colors=MODE           SVG: colour by function (default), module or kind\n"
 	"  --minwidth=N[%]         SVG: leave out boxes narrower than N pixels, or N%\n"
-	"                          of the width (default 0.1%), as flamegraph.pl does\n"
+	"                          of the width (default 0.1 px, as flamegraph.pl)\n"
 	"  --width=PX              SVG: the image's width (default 1200)\n"
 	"  --diff                  compare BASE and NEW (SVG colours)\n"
 	"  --normalize             with --diff, scale BASE to NEW's total weight\n"
@@ -185,6 +185,8 @@ cmd_export(int argc, char **argv)
 		goto out;
 	model_init(&m, ps);
 	have_model = true;
+	/* A differential folded file: "after", compared with "before", as dump shows it. */
+	model_set_profile(&m, diff_first_profile(ps));
 	if ((ret = cli_apply_spec(&lens, &m, cc.path)) != CLI_NEXT)
 		goto out;
 	ret = EXIT_OK;

@@ -18,6 +18,16 @@ T() {
 
 folded=tests/data/folded/basic.txt
 
+# line_matches N REGEX: screen line N matches REGEX.
+line_matches() {
+	screen | sed -n "$1p" | grep -Eq -- "$2"
+}
+
+# line_matches_anywhere REGEX: some screen line matches REGEX.
+line_matches_anywhere() {
+	screen | grep -Eq -- "$1"
+}
+
 # The TMUX that tmux gives its panes (env -i in start() drops it), so that
 # tflame asks this server about set-clipboard, not terminfo.
 tmux_env() {
@@ -30,8 +40,8 @@ T set-option -g set-clipboard on
 run "TMUX='$(tmux_env)' $TFLAME $folded"
 wait_for " 1 L" || bail "tflame did not start"
 # The first box is the heaviest root (main); j goes down to its heaviest
-# callee, run; j again to compute.
-keys j j
+# callee, run; j again to Foo::bar, l to its neighbour, compute.
+keys j j l
 keys y
 check "y: the status line says the name went to the clipboard" \
 	wait_for "copied compute to the clipboard"
@@ -96,6 +106,27 @@ keys Enter
 check "x: a file that cannot be written says why, in the prompt" \
 	wait_for "cannot write: No such file or directory"
 keys Escape
+keys q
+wait_for "EXIT=0" || bail "tflame did not quit"
+
+# ------------------------------- speedscope read back: its threads, picked
+# A profile per thread (export --to=speedscope) opens as one profile of
+# those threads: Left Heavy holds them all, the picker picks among them
+# with their comm and tid.
+"$TFLAME" export --to=speedscope tests/data/recorded/threads.txt.gz -o "$tmpdir/threads.json" \
+	2>/dev/null || bail "export --to=speedscope failed"
+start 120 30 TFLAME_CONFIG=
+run "$TFLAME $tmpdir/threads.json"
+wait_for " 1 L" || bail "tflame did not start"
+check "speedscope read back: every thread's weight in Left Heavy" \
+	poll line_matches 1 '│ 422 ms'
+keys t
+check "t: the picker lists the 4 threads" wait_for "4 of 4 ticked"
+check "each with its comm and tid" poll line_matches_anywhere 'sorter .*23930'
+keys -l sorter
+keys C-o
+keys Enter
+check "one thread picked by name" wait_for "showing 1 thread: sorter 23930"
 keys q
 wait_for "EXIT=0" || bail "tflame did not quit"
 

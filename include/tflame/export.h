@@ -12,11 +12,18 @@
  *    the profile has times, with their weights, and shared frames with
  *    file and line;
  *  - SVG: an interactive flame graph after flamegraph.pl's (click zooms,
- *    Search... highlights, hovering says the details), in the explorer's
- *    colours (palette.h). The same folded input gives flamegraph.pl's
- *    boxes and widths: the stacks' weights merged into a tree, boxes
- *    narrower than minwidth left out (with their subtrees) as its
- *    --minwidth does.
+ *    Search... highlights and says the matched share as it counts it,
+ *    hovering says the details), in the explorer's colours (palette.h).
+ *    The same folded input gives flamegraph.pl's boxes where it draws
+ *    them: the stacks' weights merged into a tree (empty frames at a
+ *    stack's end dropped, as its Perl split drops them), a box's own
+ *    weight first, then its callees in the order of its sorted lines
+ *    (a box split by that order, "a 1", "a-b 1", "a;c 1", is one box
+ *    here, where flamegraph.pl draws a twice), boxes narrower than
+ *    minwidth left out (with their subtrees) as its --minwidth does,
+ *    both edges rounded to 0.1 px so that neighbours tile, titles
+ *    "name (1,234 samples, 5.00%)" with the _[k]/_[j]/_[i]/_[w]
+ *    annotations stripped from titles and labels.
  *
  * The writers take the lens as the model gives it, not as the command
  * line spelled it: the per-stack weights of the selected samples, the
@@ -113,8 +120,12 @@ struct export_svg_options {
 	bool minwidth_percent;
 };
 
-/* 0.1% of the width: a million stacks stay a few MB of SVG. */
-#define EXPORT_SVG_OPTIONS_INIT { .minwidth = 0.1, .minwidth_percent = true }
+/*
+ * flamegraph.pl's default, 0.1 px: every box it draws is there, and so its
+ * search's matched share. (--minwidth=0.1% keeps a million stacks to a
+ * few MB.)
+ */
+#define EXPORT_SVG_OPTIONS_INIT { .minwidth = 0.1, .minwidth_percent = false }
 
 /* What a write did, for the user's message. */
 struct export_result {

@@ -369,6 +369,11 @@ bool profile_event_named(const struct profile_set *ps, const struct profile *p, 
  */
 size_t profile_set_find_event(const struct profile_set *ps, const char *name,
 			      struct profile **out);
+/*
+ * Make p, one of ps's profiles, the first (the one shown unless the user
+ * picks another); the others keep their order.
+ */
+void profile_set_put_first(struct profile_set *ps, struct profile *p);
 /* Index of p in ps->profiles, or -1. */
 int profile_set_profile_index(const struct profile_set *ps,
 				  const struct profile *p);

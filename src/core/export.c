@@ -3,6 +3,7 @@
 #include "tflame/export.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -239,26 +240,25 @@ cmp_samples(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* A thread's profile name: its comm and tid, as the thread picker shows it. */
+/*
+ * A thread's profile name as speedscope names the threads of a perf
+ * profile: "comm pid: P tid: T", each part where it is known. tflame's
+ * speedscope importer reads the thread back from it.
+ */
 static void
-add_thread_name(struct strbuf *sb, const struct profile_set *ps, const struct profile *p,
-		thread_id t)
+add_thread_name(struct strbuf *sb, const struct profile_set *ps, thread_id t)
 {
 	const struct thread *th = &ps->threads[t];
 	const char *comm = ps_get(ps, th->comm);
+	size_t start = sb->len;
 
-	if (*comm)
-		strbuf_addstr(sb, comm);
-	else
-		strbuf_addstr(sb, "thread");
+	strbuf_addstr(sb, comm);
+	if (th->pid >= 0)
+		strbuf_addf(sb, "%spid: %lld", sb->len > start ? " " : "", (long long)th->pid);
 	if (th->tid >= 0)
-		strbuf_addf(sb, " %lld", (long long)th->tid);
-	else if (th->pid >= 0)
-		strbuf_addf(sb, " pid %lld", (long long)th->pid);
-	if (ps->nr_profiles > 1 && *ps_get(ps, p->name)) {
-		strbuf_addstr(sb, " ");
-		strbuf_addstr(sb, ps_get(ps, p->name));
-	}
+		strbuf_addf(sb, "%stid: %lld", sb->len > start ? " " : "", (long long)th->tid);
+	if (sb->len == start)
+		strbuf_addstr(sb, "thread");
 }
 
 static void
@@ -310,7 +310,8 @@ write_speedscope(const struct export_lens *l, const bool *in, FILE *out,
 	uint32_t *index = xmalloc(sizeof(*index) * (ps->nr_frames ? ps->nr_frames : 1));
 	bool *used = xcalloc(ps->nr_stacks, sizeof(*used));
 	frame_id *path = NULL;
-	uint32_t nr_index = 0, alloc_path = 0;
+	uint32_t nr_index = 0, alloc_path = 0, active = 0;
+	uint64_t heaviest = 0;
 	int ret = 0;
 
 	/*
@@ -337,9 +338,14 @@ write_speedscope(const struct export_lens *l, const bool *in, FILE *out,
 		index[ps->stacks[s].frame] = nr_index;
 		strbuf_addstr(&sb, nr_index++ ? ",\n{\"name\":" : "\n{\"name\":");
 		add_quoted(&sb, ps, f->name);
-		if (f->file != STR_EMPTY) {
+		/*
+		 * A frame without a source file names its module there, as
+		 * speedscope's perf importer does: two functions of one name in
+		 * two modules stay two.
+		 */
+		if (f->file != STR_EMPTY || f->module != STR_EMPTY) {
 			strbuf_addstr(&sb, ",\"file\":");
-			add_quoted(&sb, ps, f->file);
+			add_quoted(&sb, ps, f->file != STR_EMPTY ? f->file : f->module);
 		}
 		if (f->flags & FRAME_HAS_LINE && f->line)
 			strbuf_addf(&sb, ",\"line\":%u", f->line);
@@ -349,24 +355,36 @@ write_speedscope(const struct export_lens *l, const bool *in, FILE *out,
 	}
 	strbuf_addstr(&sb, "]},\n\"profiles\":[");
 
-	/* One sampled profile per thread: its samples, then its weights. */
+	/*
+	 * One sampled profile per thread: its samples, then its weights.
+	 * In ns, a thread starts where its first sample is in the profile,
+	 * so that the threads keep their places on one time axis.
+	 */
 	for (size_t first = 0, end; first < nr && !ret; first = end) {
-		uint64_t total = 0;
+		uint64_t total = 0, start = 0;
 
 		for (end = first; end < nr && v[end].thread == v[first].thread; end++)
 			total += p->weight[v[end].index];
+		if (total > heaviest || !res->threads) {
+			heaviest = total;
+			active = res->threads;
+		}
+		if (!strcmp(speedscope_unit(p), "nanoseconds") && p->has_time &&
+		    v[first].time > p->time_min)
+			start = (uint64_t)v[first].time - (uint64_t)p->time_min;
 		strbuf_addstr(&sb, res->threads++ ? ",\n" : "\n");
 		strbuf_addstr(&sb, "{\"type\":\"sampled\",\"name\":");
 		{
 			struct strbuf name = STRBUF_INIT;
 
-			add_thread_name(&name, ps, p, v[first].thread);
+			add_thread_name(&name, ps, v[first].thread);
 			json_quote(&sb, name.buf, name.len);
 			strbuf_release(&name);
 		}
-		strbuf_addf(&sb, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":",
-			    speedscope_unit(p));
-		profile_format_weight(p, total, &sb);
+		strbuf_addf(&sb, ",\"unit\":\"%s\",\"startValue\":%" PRIu64 ",\"endValue\":",
+			    speedscope_unit(p), start);
+		profile_format_weight(p, start > UINT64_MAX - total ? UINT64_MAX : start + total,
+				      &sb);
 		strbuf_addstr(&sb, ",\n\"samples\":[");
 		for (size_t i = first; i < end; i++) {
 			uint32_t n = stack_path(ps, v[i].stack, &path, &alloc_path);
@@ -393,9 +411,19 @@ write_speedscope(const struct export_lens *l, const bool *in, FILE *out,
 		}
 		strbuf_addstr(&sb, "]}");
 	}
+	/* The file, and the event where there are several; speedscope opens the heaviest thread. */
 	strbuf_addstr(&sb, "],\n\"name\":");
-	json_quote(&sb, l->title ? l->title : "tflame", strlen(l->title ? l->title : "tflame"));
-	strbuf_addstr(&sb, ",\"activeProfileIndex\":0,\"exporter\":\"tflame\"}\n");
+	{
+		struct strbuf name = STRBUF_INIT;
+
+		strbuf_addstr(&name, l->title ? l->title : "tflame");
+		if (ps->nr_profiles > 1 && *ps_get(ps, p->name))
+			strbuf_addf(&name, " (%s)", ps_get(ps, p->name));
+		json_quote(&sb, name.buf, name.len);
+		strbuf_release(&name);
+	}
+	strbuf_addf(&sb, ",\"activeProfileIndex\":%" PRIu32 ",\"exporter\":\"tflame\"}\n",
+		    active);
 	ret = write_buf(out, &sb, err);
 	res->items = nr;
 out:
@@ -545,24 +573,28 @@ static const char svg_script[] =
 	"\tif (term) search(term);\n"
 	"}\n"
 	"function search(term) {\n"
-	"\tvar re = new RegExp(term), spans = [], max = 0;\n"
+	"\tvar re = new RegExp(term), matches = {}, max = 0;\n"
 	"\tfor (var i = 0; i < boxes.length; i++) {\n"
 	"\t\tvar b = boxes[i];\n"
 	"\t\tif (b.w > max) max = b.w;\n"
-	"\t\tif (b.y == ROOT_Y || !re.test(b.name)) continue;\n"
+	"\t\tif (!re.test(b.name)) continue;\n"
 	"\t\tb.r.setAttribute('fill', 'rgb(230,0,230)');\n"
-	"\t\tspans.push([b.x, b.x + b.w]);\n"
+	"\t\tif (!(b.x in matches) || b.w > matches[b.x]) matches[b.x] = b.w;\n"
 	"\t}\n"
 	"\tsearching = true; searchbtn.firstChild.nodeValue = 'Reset Search';\n"
-	"\t/* The matched share counts a sample once: overlapping spans merge. */\n"
-	"\tspans.sort(function (a, b) { return a[0] - b[0] || b[1] - a[1]; });\n"
-	"\tvar sum = 0, end = -1;\n"
-	"\tfor (var i = 0; i < spans.length; i++) {\n"
-	"\t\tif (spans[i][1] <= end) continue;\n"
-	"\t\tsum += spans[i][1] - Math.max(spans[i][0], end); end = spans[i][1];\n"
+	"\t/*\n"
+	"\t * The matched share as flamegraph.pl counts it: the widest match\n"
+	"\t * at each x, then from the left each match that starts past the\n"
+	"\t * last one counted (the boxes above a match lie within it).\n"
+	"\t */\n"
+	"\tvar xs = Object.keys(matches).map(parseFloat).sort(function (a, b) { return a - b; });\n"
+	"\tvar sum = 0, lastx = -1, lastw = 0;\n"
+	"\tfor (var i = 0; i < xs.length; i++) {\n"
+	"\t\tif (xs[i] < lastx + lastw - 0.0001) continue;\n"
+	"\t\tlastx = xs[i]; lastw = matches[xs[i]]; sum += lastw;\n"
 	"\t}\n"
 	"\tvar pct = max ? 100 * sum / max : 0;\n"
-	"\tmatched.nodeValue = 'Matched: ' + (pct >= 99.99 ? '100' : pct.toFixed(1)) + '%';\n"
+	"\tmatched.nodeValue = 'Matched: ' + (pct != 100 ? pct.toFixed(1) : '100') + '%';\n"
 	"}\n"
 	"]]></script>\n";
 
@@ -584,29 +616,76 @@ delta_rgb(int64_t delta, uint64_t max)
 	return r << 16 | g << 8 | b;
 }
 
-/* One box: its <g> with the title, the rect and the (cut) label. */
+/*
+ * The length of name less an annotation of stackcollapse-perf.pl's
+ * (_[k] kernel, _[j] JIT, _[i] inlined, _[w] waker), which flamegraph.pl
+ * strips from its labels and titles.
+ */
+static size_t
+svg_name_len(const char *name, size_t len)
+{
+	if (len >= 4 && name[len - 4] == '_' && name[len - 3] == '[' && name[len - 1] == ']' &&
+	    strchr("kwij", name[len - 2]))
+		return len - 4;
+	return len;
+}
+
+/*
+ * A box's weight in its title, as flamegraph.pl's "1,234 samples": a
+ * count says samples, a time its unit once ("15.4 s"), other amounts
+ * their unit.
+ */
+static void
+add_svg_amount(struct strbuf *sb, const struct profile *p, uint64_t weight)
+{
+	profile_format_amount(p, weight, sb);
+	if (p->unit == UNIT_NONE || p->unit == UNIT_SAMPLES)
+		strbuf_addstr(sb, " samples");
+	else if (p->unit != UNIT_NANOSECONDS)
+		strbuf_addf(sb, " %s", weight_unit_name(p->unit));
+}
+
+/* A position in tenths of a pixel (never negative), as the SVG writes it: "12.3". */
+static void
+add_tenths(struct strbuf *sb, int64_t t)
+{
+	strbuf_addf(sb, "%lld.%lld", (long long)t / 10, (long long)t % 10);
+}
+
+/*
+ * One box: its <g> with the title, the rect and the (cut) label. The
+ * rect runs from x1 to x2 (tenths of a pixel, rounded from x and x + w
+ * as flamegraph.pl rounds both edges, so that neighbours tile); the
+ * label fits the unrounded width w.
+ */
 static void
 add_box(struct strbuf *sb, const struct profile *p, const char *name, size_t len,
 	uint64_t weight, uint64_t all, const int64_t *delta, double x, double w, double y,
-	uint32_t rgb)
+	uint32_t rgb, bool root)
 {
 	double h = SVG_FRAME_HEIGHT - SVG_FRAME_PAD;
 	size_t chars = (size_t)(w / (SVG_FONT_SIZE * SVG_FONT_WIDTH));
+	/* Positions are never negative: rounding is adding a half. */
+	int64_t x1 = (int64_t)(x * 10 + 0.5), x2 = (int64_t)((x + w) * 10 + 0.5);
 
+	len = svg_name_len(name, len);
 	strbuf_addstr(sb, "<g class=\"f\"><title>");
 	add_xml(sb, name, len);
 	strbuf_addstr(sb, " (");
-	profile_format_amount(p, weight, sb);
-	if (*weight_unit_name(p->unit))
-		strbuf_addf(sb, " %s", weight_unit_name(p->unit));
-	strbuf_addf(sb, ", %.2f%%", all ? 100.0 * (double)weight / (double)all : 0.0);
+	add_svg_amount(sb, p, weight);
+	if (root)
+		strbuf_addstr(sb, ", 100%");
+	else
+		strbuf_addf(sb, ", %.2f%%", all ? 100.0 * (double)weight / (double)all : 0.0);
 	if (delta)
 		strbuf_addf(sb, "; %s%.2f%%", *delta > 0 ? "+" : "",
 			    all ? 100.0 * (double)*delta / (double)all : 0.0);
-	strbuf_addstr(sb, ")</title>");
-	strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-			"fill=\"rgb(%u,%u,%u)\" rx=\"2\" ry=\"2\"/>",
-		    x, y, w, h, rgb >> 16, rgb >> 8 & 0xff, rgb & 0xff);
+	strbuf_addstr(sb, ")</title><rect x=\"");
+	add_tenths(sb, x1);
+	strbuf_addf(sb, "\" y=\"%.1f\" width=\"", y);
+	add_tenths(sb, x2 - x1);
+	strbuf_addf(sb, "\" height=\"%.1f\" fill=\"rgb(%u,%u,%u)\" rx=\"2\" ry=\"2\"/>", h,
+		    rgb >> 16, rgb >> 8 & 0xff, rgb & 0xff);
 	strbuf_addf(sb, "<text x=\"%.2f\" y=\"%.2f\">", x + 3, y + h / 2 + 3);
 	/* As flamegraph.pl: room for one character and two dots, or nothing. */
 	if (chars >= 3) {
@@ -664,6 +743,142 @@ base_weights(const struct export_lens *l, const bool *in, uint64_t all)
 	return t;
 }
 
+/*
+ * flamegraph.pl splits a line's stack with Perl's split, which drops
+ * empty fields at the end: a;b; and a;b;; are a;b, their weight and
+ * change b's, while the empty frame of a;;b is a box. So the weight of
+ * a stack whose last frames have empty names moves to the deepest
+ * frame above them with a name (the root if none has). Parents come
+ * before children: one pass, no walk up. Returns the weight moved to
+ * each stack, for place_kids(), or NULL when no name is empty.
+ */
+static uint64_t *
+perl_stacks(const struct profile_set *ps, uint64_t *w, uint64_t *before)
+{
+	stack_id *to = NULL;
+	uint64_t *moved;
+
+	for (stack_id s = 1; s < ps->nr_stacks; s++) {
+		const struct frame *f = &ps->frames[ps->stacks[s].frame];
+
+		if (f->name != STR_EMPTY && intern_len(&ps->strings, f->name))
+			continue;
+		if (!to) {
+			to = xmalloc(sizeof(*to) * ps->nr_stacks);
+			for (stack_id k = 0; k < ps->nr_stacks; k++)
+				to[k] = k;
+		}
+		to[s] = to[ps->stacks[s].parent];
+	}
+	if (!to)
+		return NULL;
+	moved = xcalloc(ps->nr_stacks, sizeof(*moved));
+	for (stack_id s = 1; s < ps->nr_stacks; s++) {
+		if (to[s] == s)
+			continue;
+		moved[to[s]] += w[s];
+		w[to[s]] += w[s];
+		w[s] = 0;
+		if (before) {
+			before[to[s]] += before[s];
+			before[s] = 0;
+		}
+	}
+	free(to);
+	return moved;
+}
+
+/* A child box to place: its name, for flamegraph.pl's order. */
+struct svg_kid {
+	const char *name;
+	size_t len;
+	char next;      /* what follows the name on its first line: ' ' or ';' */
+	stack_id stack;
+};
+
+/*
+ * The order of flamegraph.pl's sorted lines: byte order of the names,
+ * each followed by what comes next on its first line, the blank before
+ * the count of its own weight if it has any, else the ';' before its
+ * callees. So "pyenv-x" comes before a "pyenv" that only calls ('-' is
+ * below ';'), after one that has weight of its own (' ' is below '-').
+ */
+static int
+cmp_svg_kids(const void *a, const void *b)
+{
+	const struct svg_kid *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->name, y->name, n);
+
+	if (c)
+		return c;
+	if (x->len == y->len)
+		return 0;
+	if (x->len < y->len)
+		return (unsigned char)y->name[n] < (unsigned char)x->next ? 1 : -1;
+	return (unsigned char)x->name[n] < (unsigned char)y->next ? -1 : 1;
+}
+
+/*
+ * Whether child k sorts before the lines of s that end in empty frames
+ * (perl_stacks()): at the root such a line starts with ';', as a child
+ * of no name would; below, its count follows the ';' after a blank.
+ */
+static bool
+before_moved(const struct svg_kid *k, stack_id s)
+{
+	if (!k->len)
+		return false;
+	return s == STACK_ROOT ? (unsigned char)k->name[0] < ';' : (unsigned char)k->name[0] < ' ';
+}
+
+/*
+ * Place s's children as flamegraph.pl does, which merges the folded
+ * lines sorted by byte order: s's own weight first (its line sorts before
+ * its callees'), then the children by name, each from where the last
+ * ended, the ones too narrow to draw taking their room too; the weight
+ * of lines that end in empty frames (moved[s]) where those lines sort.
+ * off[] is in weight from the left edge. kids is scratch, grown as
+ * needed.
+ */
+static void
+place_kids(const struct profile_set *ps, const struct calltree *t, const uint64_t *moved,
+	   stack_id s, uint64_t *off, struct svg_kid **kids, size_t *alloc)
+{
+	uint32_t nk;
+	const stack_id *k = calltree_kids(t, s, &nk);
+	uint64_t pos = t->total[s], later = moved ? moved[s] : 0;
+
+	if (nk > *alloc) {
+		*alloc = nk;
+		*kids = xreallocarray(*kids, nk, sizeof(**kids));
+	}
+	for (uint32_t i = 0; i < nk; i++) {
+		str_id name = ps->frames[ps->stacks[k[i]].frame].name;
+		uint32_t ngk;
+		const stack_id *gk = calltree_kids(t, k[i], &ngk);
+		uint64_t own = t->total[k[i]] - (moved ? moved[k[i]] : 0);
+
+		for (uint32_t j = 0; j < ngk; j++)
+			own -= t->total[gk[j]];
+		(*kids)[i].name = ps_get(ps, name);
+		(*kids)[i].len = intern_len(&ps->strings, name);
+		(*kids)[i].next = own ? ' ' : ';';
+		(*kids)[i].stack = k[i];
+		pos -= t->total[k[i]];
+	}
+	qsort(*kids, nk, sizeof(**kids), cmp_svg_kids);
+	pos += off[s] - later;
+	for (uint32_t i = 0; i < nk; i++) {
+		if (later && !before_moved(&(*kids)[i], s)) {
+			pos += later;
+			later = 0;
+		}
+		off[(*kids)[i].stack] = pos;
+		pos += t->total[(*kids)[i].stack];
+	}
+}
+
 static int
 write_svg(const struct export_lens *l, const bool *in, const struct export_svg_options *o,
 	  FILE *out, struct export_result *res, struct tf_error *err)
@@ -683,11 +898,19 @@ write_svg(const struct export_lens *l, const bool *in, const struct export_svg_o
 	 */
 	uint64_t *before = NULL, max_delta = 1;
 	stack_id *todo = NULL;
-	size_t nr_todo = 0, alloc_todo = 0;
+	size_t nr_todo = 0, alloc_todo = 0, alloc_kids = 0;
+	struct svg_kid *kids_by_name = NULL;
+	uint64_t *off = xcalloc(ps->nr_stacks, sizeof(*off)), *moved;
 	int ret = 0;
 
+	all = 0;
+	for (stack_id s = 0; s < ps->nr_stacks; s++)
+		all += w[s];
+	if (l->base)
+		before = base_weights(l, in, all);
+	/* flamegraph.pl reads a;b; as a;b: see perl_stacks(). */
+	moved = perl_stacks(ps, w, before);
 	calltree_build(&t, ps, w);
-	all = t.total[STACK_ROOT];
 	per = all ? (double)(width - 2 * SVG_XPAD) / (double)all : 0;
 	/* flamegraph.pl: a box narrower than minwidth_time goes. */
 	min_weight = o->minwidth_percent ? (double)all * o->minwidth / 100.0
@@ -698,8 +921,7 @@ write_svg(const struct export_lens *l, const bool *in, const struct export_svg_o
 		if (t.total[s] && (double)t.total[s] >= min_weight && ps->stacks[s].depth > depth_max)
 			depth_max = ps->stacks[s].depth;
 	height = (double)(depth_max + 1) * SVG_FRAME_HEIGHT + SVG_YPAD1 + SVG_YPAD2;
-	if (l->base) {
-		before = base_weights(l, in, all);
+	if (before) {
 		for (stack_id s = 1; s < ps->nr_stacks; s++) {
 			uint64_t d = w[s] > before[s] ? w[s] - before[s] : before[s] - w[s];
 
@@ -716,11 +938,9 @@ write_svg(const struct export_lens *l, const bool *in, const struct export_svg_o
 			 "<!-- Flame graph written by tflame; the boxes as flamegraph.pl "
 			 "draws them. -->\n",
 		    width, height, width, height);
-	strbuf_addf(&sb, "<script type=\"text/ecmascript\"><![CDATA[\nvar ICICLE = %s, "
-			 "ROOT_Y = %.1f;\n]]></script>\n",
-		    o->icicle ? "true" : "false",
-		    o->icicle ? (double)SVG_YPAD1
-			      : height - SVG_YPAD2 - SVG_FRAME_HEIGHT + SVG_FRAME_PAD);
+	strbuf_addf(&sb, "<script type=\"text/ecmascript\"><![CDATA[\nvar ICICLE = %s;\n"
+			 "]]></script>\n",
+		    o->icicle ? "true" : "false");
 	strbuf_addstr(&sb, svg_script);
 	strbuf_addf(&sb, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%.0f\" "
 			 "fill=\"rgb(248,248,248)\"/>\n",
@@ -746,7 +966,7 @@ write_svg(const struct export_lens *l, const bool *in, const struct export_svg_o
 		stack_id s = todo[--nr_todo];
 		uint32_t depth = ps->stacks[s].depth, nk;
 		const stack_id *kids = calltree_kids(&t, s, &nk);
-		double x = SVG_XPAD + (double)t.x0[s] * per;
+		double x = SVG_XPAD + (double)off[s] * per;
 		double y = o->icicle ? SVG_YPAD1 + (double)depth * SVG_FRAME_HEIGHT
 				     : height - SVG_YPAD2 - (double)(depth + 1) * SVG_FRAME_HEIGHT +
 					       SVG_FRAME_PAD;
@@ -755,17 +975,21 @@ write_svg(const struct export_lens *l, const bool *in, const struct export_svg_o
 
 		if (s == STACK_ROOT) {
 			add_box(&sb, l->p, "all", 3, all, all, NULL, x, (double)all * per, y,
-				0xc0c0c0);
+				0xc0c0c0, true);
 		} else {
 			const struct frame *f = &ps->frames[ps->stacks[s].frame];
 
 			add_box(&sb, l->p, ps_get(ps, f->name), intern_len(&ps->strings, f->name),
 				t.total[s], all, before ? &delta : NULL, x, (double)t.total[s] * per,
 				y, before ? delta_rgb(delta, max_delta)
-					  : palette_xterm_rgb(palette_xterm(ps, f, o->color)));
+					  : palette_xterm_rgb(palette_xterm(ps, f, o->color)),
+				false);
 		}
 		res->items++;
+		place_kids(ps, &t, moved, s, off, &kids_by_name, &alloc_kids);
 		for (uint32_t i = nk; i-- > 0;) {
+			if (!t.total[kids[i]])
+				continue;
 			if ((double)t.total[kids[i]] < min_weight) {
 				res->omitted++;
 				continue;
@@ -780,6 +1004,9 @@ write_svg(const struct export_lens *l, const bool *in, const struct export_svg_o
 	if (!ret)
 		ret = write_buf(out, &sb, err);
 	free(todo);
+	free(off);
+	free(moved);
+	free(kids_by_name);
 	free(w);
 	free(before);
 	calltree_release(&t);

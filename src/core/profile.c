@@ -726,6 +726,17 @@ profile_set_profile(struct profile_set *ps, str_id name, enum weight_unit unit)
 	return p;
 }
 
+void
+profile_set_put_first(struct profile_set *ps, struct profile *p)
+{
+	int i = profile_set_profile_index(ps, p);
+
+	if (i < 0)
+		BUG("profile_set_put_first() of a profile not in the set");
+	memmove(ps->profiles + 1, ps->profiles, sizeof(*ps->profiles) * (size_t)i);
+	ps->profiles[0] = p;
+}
+
 struct profile *
 profile_set_find_profile(const struct profile_set *ps, const char *name)
 {

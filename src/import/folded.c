@@ -470,8 +470,10 @@ make_profile(struct folded *f, const char *name)
 }
 
 /*
- * Split frames_end bytes of line at ';' into f->prev, dropping empty names
- * (a;;b). Returns the depth.
+ * Split frames_end bytes of line at ';' into f->prev. Returns the depth.
+ * An empty name is a frame like any other (a;;b is three frames, a;b;
+ * three too), as flamegraph.pl draws it and collapse writes it back, so
+ * that collapse gives a folded file back unchanged.
  */
 static size_t
 split_frames(struct folded *f, const char *line, size_t frames_end)
@@ -479,14 +481,12 @@ split_frames(struct folded *f, const char *line, size_t frames_end)
 	const struct intern *strs = &f->ps->strings;
 	size_t depth = 0;
 
-	for (size_t pos = 0; pos < frames_end;) {
+	for (size_t pos = 0; pos <= frames_end;) {
 		const char *s = line + pos;
 		const char *semi = memchr(s, ';', frames_end - pos);
 		size_t n = semi ? (size_t)(semi - s) : frames_end - pos;
 
 		pos += n + 1;
-		if (!n)
-			continue;
 		ALLOC_GROW(f->prev, depth, f->alloc_prev);
 		if (depth < f->nr_prev) {
 			str_id old = f->prev[depth].name;

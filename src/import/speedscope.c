@@ -29,9 +29,16 @@
  * which is what speedscope itself writes, only one profile is held at a
  * time.
  *
- * Every profile becomes a struct profile of its own. Times are converted to
- * ns exactly (a decimal times a power of ten, rounded only below 1 ns);
- * other units keep up to 6 decimals exactly through weight_decimals.
+ * A file's profiles are mostly its threads (py-spy and tflame write one
+ * per thread), so the profiles of one kind of unit become the threads of
+ * one struct profile, named after the kind: "time" (any unit of time),
+ * "bytes" or "weight" (none, or a unit speedscope does not know). Each
+ * thread is named after its profile and numbered in its order among them.
+ * Profiles of different kinds stay apart, as different events do; the
+ * one of activeProfileIndex (the profile speedscope shows first) comes
+ * first. Times are converted to ns exactly (a decimal times a power of
+ * ten, rounded only below 1 ns), on one axis for all threads; other
+ * units keep up to 6 decimals exactly through weight_decimals.
  */
 
 #define SPEEDSCOPE_FORMAT "speedscope"
@@ -76,6 +83,20 @@ struct sp_profile {
 	bool has_samples, has_weights, has_events;
 };
 
+/* The kinds of unit, each a profile of the set; the names are theirs. */
+enum sp_kind {
+	KIND_TIME,
+	KIND_BYTES,
+	KIND_WEIGHT,
+	NR_KINDS
+};
+
+static const char *const kind_names[NR_KINDS] = {
+	[KIND_TIME] = "time",
+	[KIND_BYTES] = "bytes",
+	[KIND_WEIGHT] = "weight",
+};
+
 struct speedscope {
 	struct json_reader *jr;
 	struct profile_set *ps;
@@ -89,7 +110,13 @@ struct speedscope {
 
 	struct sp_profile *pending; /* read before the frames */
 	size_t nr_pending, alloc_pending;
-	size_t nr_profiles;     /* profiles read so far */
+	size_t nr_profiles;     /* profiles built so far */
+	uint32_t nr_threads[NR_KINDS]; /* profiles built into each kind's */
+	struct profile **built; /* per profile of the file: the one it went into */
+	size_t alloc_built;
+	int64_t active;         /* activeProfileIndex, -1 if none */
+	uint8_t *thread_kinds;  /* per thread id: the kinds it has a profile in, bits */
+	size_t alloc_kinds;
 
 	uint64_t reported;      /* progress published */
 };
@@ -310,10 +337,20 @@ read_frames(struct speedscope *s)
 			strbuf_addstr(&name, "(anonymous)");
 		f.name = ps_str(s->ps, name.buf, name.len);
 		f.module = STR_EMPTY;
-		f.file = file.len ? ps_str(s->ps, file.buf, file.len) : STR_EMPTY;
+		f.file = STR_EMPTY;
 		if (line >= 0 && line <= UINT32_MAX) {
 			f.line = (uint32_t)line;
 			f.flags |= FRAME_HAS_LINE;
+			if (file.len)
+				f.file = ps_str(s->ps, file.buf, file.len);
+		} else if (file.len) {
+			/*
+			 * A file with no line is a binary: speedscope's perf
+			 * importer and tflame's export put a frame's module
+			 * there. As the module, it keeps two functions of one
+			 * name in two binaries apart.
+			 */
+			f.module = ps_str(s->ps, file.buf, file.len);
 		}
 		ALLOC_GROW(s->frames, s->nr_frames, s->alloc_frames);
 		s->frames[s->nr_frames++] = profile_set_frame(s->ps, &f);
@@ -758,38 +795,112 @@ out:
 	return ret;
 }
 
-/* Turn a profile read into a struct profile; frames are known. */
+/* Digits ending at end (exclusive) of s, back to *start; false if none or too many. */
+static bool
+number_before(const char *s, size_t end, size_t *start, int64_t *v)
+{
+	size_t i = end;
+
+	while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
+		i--;
+	if (i == end || end - i > 18)
+		return false;
+	*v = 0;
+	for (size_t k = i; k < end; k++)
+		*v = *v * 10 + (s[k] - '0');
+	*start = i;
+	return true;
+}
+
+/*
+ * Whether name ends in "LABEL: N" (label "pid" or "tid") at end; then
+ * *end moves back to where that part starts, before its space.
+ */
+static bool
+labelled_number(const char *name, size_t *end, const char *label, int64_t *v)
+{
+	size_t start, n = strlen(label);
+	int64_t num;
+
+	if (!number_before(name, *end, &start, &num) || start < n + 2 ||
+	    memcmp(name + start - n - 2, label, n) || name[start - 2] != ':' ||
+	    name[start - 1] != ' ')
+		return false;
+	start -= n + 2;
+	if (start && name[start - 1] != ' ')
+		return false;
+	*end = start ? start - 1 : 0;
+	*v = num;
+	return true;
+}
+
+/*
+ * The thread of a profile called name, of the given kind. A name that
+ * ends in "pid: P tid: T" (either part alone will do), as speedscope
+ * names the threads of a perf profile and tflame's export writes them,
+ * is that thread of the comm before it. Any other name, or one such
+ * thread twice, is a thread of its own, numbered in the order of the
+ * kind's profiles, so that two profiles are never one thread (py-spy
+ * 0.1 names every profile "py-spy").
+ */
+static thread_id
+profile_thread(struct speedscope *s, enum sp_kind kind, const char *name)
+{
+	size_t len = strlen(name), end = len;
+	int64_t pid = -1, tid = -1;
+	uint32_t index = s->nr_threads[kind]++;
+	thread_id th = THREAD_NONE;
+
+	labelled_number(name, &end, "tid", &tid);
+	labelled_number(name, &end, "pid", &pid);
+	if (end < len) {
+		th = profile_set_thread(s->ps, pid, tid, ps_str(s->ps, name, end));
+		if (th < s->alloc_kinds && s->thread_kinds[th] & 1u << kind)
+			th = THREAD_NONE;
+	}
+	if (th == THREAD_NONE)
+		th = profile_set_thread(s->ps, -1, index, ps_str(s->ps, name, len));
+	if (th >= s->alloc_kinds) {
+		size_t n = s->alloc_kinds;
+
+		s->alloc_kinds = th + 64;
+		s->thread_kinds = xrealloc(s->thread_kinds, s->alloc_kinds);
+		memset(s->thread_kinds + n, 0, s->alloc_kinds - n);
+	}
+	s->thread_kinds[th] |= 1u << kind;
+	return th;
+}
+
+/*
+ * Add a profile read to the set, as one thread of its kind's profile;
+ * frames are known.
+ */
 static int
 build_profile(struct speedscope *s, struct sp_profile *sp)
 {
-	struct strbuf name = STRBUF_INIT;
+	const char *name = sp->name ? sp->name : "";
 	enum weight_unit wu;
+	enum sp_kind kind;
 	struct conv c;
 	thread_id th;
-	int ret;
+	str_id kind_name;
 
 	c.shift = unit_shift(sp->unit, &wu);
+	kind = wu == UNIT_NANOSECONDS ? KIND_TIME : wu == UNIT_BYTES ? KIND_BYTES : KIND_WEIGHT;
 	if (sp->type == SP_UNKNOWN)
 		sp->type = sp->has_events ? SP_EVENTED : SP_SAMPLED;
 	if (s->opts->weight == WEIGHT_SAMPLES)
 		wu = UNIT_SAMPLES;
-	/* Profiles are told apart by name: a second "main" is "main (2)". */
-	strbuf_addstr(&name, sp->name ? sp->name : "");
-	for (unsigned n = 2; profile_set_find_profile(s->ps, name.buf); n++) {
-		strbuf_setlen(&name, 0);
-		strbuf_addf(&name, "%s (%u)", sp->name ? sp->name : "", n);
-	}
-	c.p = profile_set_profile(s->ps, ps_str(s->ps, name.buf, name.len), wu);
+	kind_name = ps_str(s->ps, kind_names[kind], strlen(kind_names[kind]));
+	c.p = profile_set_profile(s->ps, kind_name, wu);
 	/* Evented intervals and timed samples last their weight. */
 	c.p->spans = wu == UNIT_NANOSECONDS;
-	th = profile_set_thread(s->ps, -1, (int64_t)s->nr_profiles,
-				ps_str(s->ps, name.buf, name.len));
+	th = profile_thread(s, kind, name);
+	ALLOC_GROW(s->built, s->nr_profiles, s->alloc_built);
+	s->built[s->nr_profiles] = c.p;
 	if (sp->type == SP_EVENTED)
-		ret = build_evented(s, sp, &c, th);
-	else
-		ret = build_sampled(s, sp, &c, th);
-	strbuf_release(&name);
-	return ret;
+		return build_evented(s, sp, &c, th);
+	return build_sampled(s, sp, &c, th);
 }
 
 static int
@@ -834,9 +945,15 @@ read_document(struct speedscope *s)
 	while ((tok = next(s)) == JSON_KEY) {
 		const char *key = json_reader_text(s->jr);
 		bool shared = !strcmp(key, "shared"), profiles = !strcmp(key, "profiles");
+		bool active = !strcmp(key, "activeProfileIndex");
 
 		tok = next(s);
-		if (shared && tok == JSON_OBJECT_BEGIN) {
+		if (active && tok == JSON_NUMBER) {
+			/* Not an index (a fraction, a negative): speedscope's default, 0. */
+			if (!json_parse_int(json_reader_text(s->jr), json_reader_len(s->jr),
+					    &s->active) || s->active < 0)
+				s->active = -1;
+		} else if (shared && tok == JSON_OBJECT_BEGIN) {
 			if (read_shared(s))
 				return -1;
 		} else if (profiles && tok == JSON_ARRAY_BEGIN) {
@@ -864,6 +981,9 @@ read_document(struct speedscope *s)
 		if (r)
 			return -1;
 	}
+	/* The kind of the profile speedscope would show first is shown first. */
+	if (s->active >= 0 && (uint64_t)s->active < s->nr_profiles)
+		profile_set_put_first(s->ps, s->built[s->active]);
 	return 0;
 }
 
@@ -880,6 +1000,7 @@ speedscope_parse(struct json_reader *jr, const struct import_options *opts,
 	s.ps = ps;
 	s.opts = opts ? opts : &defaults;
 	s.err = err;
+	s.active = -1;
 	builder_init(&s.b, ps);
 	s.b.max_samples = s.opts->max_samples;
 	ps->format = SPEEDSCOPE_FORMAT;
@@ -889,6 +1010,8 @@ speedscope_parse(struct json_reader *jr, const struct import_options *opts,
 		sp_profile_release(&s.pending[i]);
 	free(s.pending);
 	free(s.frames);
+	free(s.built);
+	free(s.thread_kinds);
 	builder_release(&s.b);
 	return ret;
 }

@@ -1,1 +1,1 @@
-dump --width=80 --height=8 --event='thread 2' tests/data/speedscope/profiles-first.speedscope.json
+dump --width=80 --height=8 --comm='^thread 2' tests/data/speedscope/profiles-first.speedscope.json

@@ -1,1 +1,1 @@
-report --event='main thread (2)' tests/data/speedscope/evented.speedscope.json
+report --event=bytes tests/data/speedscope/evented.speedscope.json

@@ -120,14 +120,22 @@ test_speedscope(void **state)
 	text = export_text(&m, EXPORT_SPEEDSCOPE, NULL, NULL, &res);
 	assert_int_equal(res.threads, 2);
 	assert_int_equal(res.items, 4);
-	/* Frames in stack order; thread 10's samples in time order. */
-	assert_non_null(strstr(text, "\"frames\":[\n{\"name\":\"a\"},\n{\"name\":\"b\"},\n"
-				     "{\"name\":\"c\"},\n{\"name\":\"x\"}]"));
-	assert_non_null(strstr(text, "\"name\":\"thread 10\",\"unit\":\"none\",\"startValue\":0,"
+	/*
+	 * Frames in stack order, their module as the file (they have no
+	 * source file); thread 10's samples in time order.
+	 */
+	assert_non_null(strstr(text, "\"frames\":[\n{\"name\":\"a\",\"file\":\"m\"},\n"
+				     "{\"name\":\"b\",\"file\":\"m\"},\n{\"name\":\"c\",\"file\":\"m\"},\n"
+				     "{\"name\":\"x\",\"file\":\"m\"}]"));
+	/* Threads named as speedscope names perf's, which its importer reads back. */
+	assert_non_null(strstr(text, "\"name\":\"pid: 1 tid: 10\",\"unit\":\"none\",\"startValue\":0,"
 				     "\"endValue\":8,\n\"samples\":[[0,2],[0,1],[0,1]],\n"
 				     "\"weights\":[2,1,5]}"));
-	assert_non_null(strstr(text, "\"name\":\"thread 11\",\"unit\":\"none\",\"startValue\":0,"
+	assert_non_null(strstr(text, "\"name\":\"pid: 1 tid: 11\",\"unit\":\"none\",\"startValue\":0,"
 				     "\"endValue\":4,\n\"samples\":[[3]],\n\"weights\":[4]}"));
+
+	/* speedscope opens the heaviest thread first. */
+	assert_non_null(strstr(text, "\"activeProfileIndex\":0,"));
 	free(text);
 
 	/* A zoom keeps the samples under it, their whole paths. */
@@ -136,6 +144,34 @@ test_speedscope(void **state)
 	assert_int_equal(res.items, 2);
 	assert_non_null(strstr(text, "\"samples\":[[0,1],[0,1]],\n\"weights\":[1,5]}"));
 	assert_null(strstr(text, "\"c\""));
+	free(text);
+	check_profile_set(m.ps);
+	model_release(&m);
+}
+
+/*
+ * In ns, each thread starts where its first sample is in the profile, so
+ * the threads keep their places on one time axis; the heaviest is active.
+ */
+static void
+test_speedscope_times(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "cpu-clock", 9), UNIT_NANOSECONDS);
+	struct model m;
+	char *text;
+
+	(void)state;
+	test_sample(ps, p, "a", 1, 100, 10);
+	test_sample(ps, p, "b", 5, 150, 11);
+	test_sample(ps, p, "b", 2, 160, 11);
+	model_init(&m, ps);
+	text = export_text(&m, EXPORT_SPEEDSCOPE, NULL, NULL, NULL);
+	assert_non_null(strstr(text, "\"name\":\"pid: 1 tid: 10\",\"unit\":\"nanoseconds\","
+				     "\"startValue\":0,\"endValue\":1,"));
+	assert_non_null(strstr(text, "\"name\":\"pid: 1 tid: 11\",\"unit\":\"nanoseconds\","
+				     "\"startValue\":50,\"endValue\":57,"));
+	assert_non_null(strstr(text, "\"activeProfileIndex\":1,"));
 	free(text);
 	check_profile_set(m.ps);
 	model_release(&m);
@@ -206,26 +242,38 @@ test_svg(void **state)
 	char *text;
 
 	(void)state;
-	test_sample(ps, p, "main;big", 9990, -1, 1);
+	/* 1180 px for 20,000: tiny is 0.59 px, zspeck 0.059 px; by name, as flamegraph.pl. */
+	test_sample(ps, p, "main;big", 19989, -1, 1);
 	test_sample(ps, p, "main;tiny<&>", 10, -1, 1);
+	test_sample(ps, p, "main;zspeck", 1, -1, 1);
 	model_init(&m, ps);
 
-	/* 10 of 10000 is 0.1%: kept at the default minimum width... */
+	/* flamegraph.pl's default minimum width, 0.1 px: tiny stays, zspeck goes. */
 	text = export_text(&m, EXPORT_SVG, NULL, &o, &res);
 	assert_int_equal(res.items, 4); /* all, main, big, tiny */
-	assert_int_equal(res.omitted, 0);
+	assert_int_equal(res.omitted, 1);
 	assert_int_equal(count(text, "<g class=\"f\">"), 4);
-	assert_non_null(strstr(text, "<title>tiny&lt;&amp;&gt; (10 samples, 0.10%)</title>"));
-	assert_non_null(strstr(text, "<title>main (10,000 samples, 100.00%)</title>"));
+	assert_null(strstr(text, "zspeck"));
+	/* Titles as flamegraph.pl's: N samples, the root's share 100%. */
+	assert_non_null(strstr(text, "<title>tiny&lt;&amp;&gt; (10 samples, 0.05%)</title>"));
+	assert_non_null(strstr(text, "<title>main (20,000 samples, 100.00%)</title>"));
+	assert_non_null(strstr(text, "<title>all (20,000 samples, 100%)</title>"));
 	/* main spans the width between the pads: 1180 px from x = 10. */
 	assert_non_null(strstr(text, "<rect x=\"10.0\" y=\"53.0\" width=\"1180.0\""));
+	/*
+	 * Both edges rounded, the width their difference: big ends at
+	 * 1189.351 and tiny at 1189.941, so tiny is 1189.4 to 1189.9, not
+	 * 0.6 wide from 1189.4 past big's neighbour's edge.
+	 */
+	assert_non_null(strstr(text, "<rect x=\"10.0\" y=\"37.0\" width=\"1179.4\""));
+	assert_non_null(strstr(text, "<rect x=\"1189.4\" y=\"37.0\" width=\"0.5\""));
 	free(text);
 
-	/* ... and left out, with what is above it, past it. */
-	o.minwidth = 0.2;
+	/* 0.1% of the width, as --minwidth=0.1%: tiny goes too. */
+	o.minwidth_percent = true;
 	text = export_text(&m, EXPORT_SVG, NULL, &o, &res);
 	assert_int_equal(res.items, 3);
-	assert_int_equal(res.omitted, 1);
+	assert_int_equal(res.omitted, 2);
 	assert_null(strstr(text, "tiny"));
 	free(text);
 
@@ -234,9 +282,81 @@ test_svg(void **state)
 	o.minwidth_percent = false;
 	o.icicle = true;
 	text = export_text(&m, EXPORT_SVG, NULL, &o, &res);
-	assert_int_equal(res.items, 4); /* tiny is 1.18 px */
-	assert_non_null(strstr(text, "<title>all (10,000 samples, 100.00%)</title>"
+	assert_int_equal(res.items, 3);
+	assert_non_null(strstr(text, "<title>all (20,000 samples, 100%)</title>"
 				     "<rect x=\"10.0\" y=\"36.0\""));
+	free(text);
+	check_profile_set(m.ps);
+	model_release(&m);
+}
+
+/*
+ * Boxes where flamegraph.pl draws them, which merges its lines sorted
+ * by byte order: a box's own weight before its callees, the callees by
+ * name, a name followed by the blank before its own count, or else by
+ * the ';' before its callees: "pyenv" (a count of its own) before
+ * "pyenv-x", "q-x" before "q" (which only calls).
+ */
+static void
+test_svg_order(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "", 0), UNIT_NONE);
+	struct model m;
+	char *text;
+
+	(void)state;
+	test_sample(ps, p, "pyenv", 1, -1, 1);
+	test_sample(ps, p, "a;b", 1, -1, 1);
+	test_sample(ps, p, "pyenv-x", 1, -1, 1);
+	test_sample(ps, p, "a", 1, -1, 1);
+	test_sample(ps, p, "q;c", 1, -1, 1);
+	test_sample(ps, p, "q-x", 1, -1, 1);
+	model_init(&m, ps);
+	text = export_text(&m, EXPORT_SVG, NULL, NULL, NULL);
+	assert_non_null(strstr(text, "<title>a (2 samples, 33.33%)</title><rect x=\"10.0\""));
+	assert_non_null(strstr(text, "<title>b (1 samples, 16.67%)</title><rect x=\"206.7\""));
+	assert_non_null(strstr(text, "<title>pyenv (1 samples, 16.67%)</title><rect x=\"403.3\""));
+	assert_non_null(strstr(text, "<title>pyenv-x (1 samples, 16.67%)</title><rect x=\"600.0\""));
+	assert_non_null(strstr(text, "<title>q-x (1 samples, 16.67%)</title><rect x=\"796.7\""));
+	assert_non_null(strstr(text, "<title>q (1 samples, 16.67%)</title><rect x=\"993.3\""));
+	free(text);
+	check_profile_set(m.ps);
+	model_release(&m);
+}
+
+/*
+ * Names and units in an SVG as flamegraph.pl writes them: annotations
+ * stripped, a time's unit once, empty frames at a stack's end dropped
+ * (Perl's split) while an empty frame inside is a box.
+ */
+static void
+test_svg_names(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "cpu-clock", 9), UNIT_NANOSECONDS);
+	struct model m;
+	char *text;
+
+	(void)state;
+	test_sample(ps, p, "a_[k];b_[j]", 3000000000, -1, 1);
+	test_sample(ps, p, "a_[k];c_[i]", 1000000000, -1, 1);
+	test_sample(ps, p, "x_[z];;", 1000000000, -1, 1);
+	test_sample(ps, p, "x_[z];;y", 500000000, -1, 1);
+	model_init(&m, ps);
+	text = export_text(&m, EXPORT_SVG, NULL, NULL, NULL);
+	assert_non_null(strstr(text, "<title>all (5.50 s, 100%)</title>"));
+	assert_non_null(strstr(text, "<title>a (4.00 s, 72.73%)</title>"));
+	assert_non_null(strstr(text, ">a</text>"));
+	assert_non_null(strstr(text, "<title>b (3.00 s, 54.55%)</title>"));
+	assert_non_null(strstr(text, "<title>c (1.00 s, 18.18%)</title>"));
+	assert_null(strstr(text, "_[k]"));
+	/* Not an annotation: kept. */
+	assert_non_null(strstr(text, "<title>x_[z] (1.50 s, 27.27%)</title>"));
+	/* x;; is x; the empty frame of x;;y is a box of y's weight. */
+	assert_non_null(strstr(text, "<title> (500 ms, 9.09%)</title>"));
+	assert_int_equal(count(text, "<title> ("), 1);
+	assert_int_equal(count(text, "<g class=\"f\">"), 7);
 	free(text);
 	check_profile_set(m.ps);
 	model_release(&m);
@@ -267,8 +387,11 @@ main(void)
 		cmocka_unit_test(test_folded),
 		cmocka_unit_test(test_folded_names),
 		cmocka_unit_test(test_speedscope),
+		cmocka_unit_test(test_speedscope_times),
 		cmocka_unit_test(test_speedscope_sample_map),
 		cmocka_unit_test(test_svg),
+		cmocka_unit_test(test_svg_order),
+		cmocka_unit_test(test_svg_names),
 		cmocka_unit_test(test_formats),
 	};
 

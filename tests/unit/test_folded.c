@@ -315,12 +315,13 @@ test_bad_lines(void **state)
 	const struct profile *p = only_profile(ps);
 
 	(void)state;
-	assert_int_equal(p->nr_samples, 2);
-	assert_int_equal(p->total_weight, 3);
+	/* ";;; 9" is four empty frames, as flamegraph.pl reads it. */
+	assert_int_equal(p->nr_samples, 3);
+	assert_int_equal(p->total_weight, 12);
 	assert_int_equal(ps->nr_diags, 1);
 	assert_int_equal(ps->diags[0].line, 1);
 	assert_string_equal(ps->diags[0].msg,
-			    "5 bad lines skipped, first: missing count: \"# a comment line\"");
+			    "4 bad lines skipped, first: missing count: \"# a comment line\"");
 	check_profile_set(ps);
 	profile_set_free(ps);
 
@@ -369,8 +370,6 @@ test_all_bad(void **state)
 	parse_fail("\nhello world\nsecond line\n", 2,
 		   "no valid folded stack line (2 bad), first: missing count: \"hello world\"");
 	parse_fail("5\n", 1, "no valid folded stack line (1 bad), first: no frames: \"5\"");
-	parse_fail(";;; 9\n", 1,
-		   "no valid folded stack line (1 bad), first: no frames: \";;; 9\"");
 	/* Nothing at all, or only blank lines, is no samples, not bad lines. */
 	parse_fail("", 0, "no samples found");
 	parse_fail("\n  \n\t\r\n", 0, "no samples found");
@@ -509,10 +508,11 @@ test_frames(void **state)
 	(void)state;
 	assert_int_equal(p->nr_samples, 7);
 	assert_int_equal(p->total_weight, 23);
-	/* Spaces belong to the frame; empty frames are dropped. */
+	/* Spaces belong to the frame; an empty frame is one too. */
 	assert_string_equal(sample_text(ps, p, 1), "main;run;Foo::bar(int, char const*) 5");
-	assert_string_equal(sample_text(ps, p, 2), "main;run;compute 2");
-	assert_int_equal(p->stack[2], p->stack[3]);
+	assert_string_equal(sample_text(ps, p, 2), "main;run;;compute 2");
+	assert_string_equal(sample_text(ps, p, 3), "main;run;compute 4");
+	assert_int_equal(ps->stacks[p->stack[2]].depth, 4);
 	/* Annotations set flags, and names stay as written. */
 	assert_string_equal(sample_text(ps, p, 4), "swapper;start_kernel_[k];cpu_idle_[k] 7");
 	assert_string_equal(sample_text(ps, p, 5), "java;Interpreter_[j];inlined_fn_[i] 1");
@@ -557,6 +557,41 @@ test_whitespace(void **state)
 	/* Not differential (the first line was not): "c 3" is a frame. */
 	assert_string_equal(sample_text(ps, p, 3), "a;c 3 4");
 	assert_int_equal(ps->stacks[p->stack[3]].depth, 2);
+	check_profile_set(ps);
+	profile_set_free(ps);
+}
+
+/*
+ * Empty and blank frames are frames, wherever they are (a;;b, a;b;, ;a,
+ * ;), as flamegraph.pl draws them and collapse writes them back; the
+ * prefix cache tells an empty name from a missing one.
+ */
+static void
+test_empty_frames(void **state)
+{
+	struct profile_set *ps = parse("a;;b 3\na;b; 4\na; ;c 2\n;x 1\n; 5\na;b 6\na;b;; 7 \n");
+	const struct profile *p = only_profile(ps);
+	static const char *const want[] = { "a;;b 3", "a;b; 4", "a; ;c 2", ";x 1", "; 5", "a;b 6",
+					    "a;b;; 7" };
+	static const uint32_t depth[] = { 3, 3, 3, 2, 2, 2, 4 };
+
+	(void)state;
+	assert_int_equal(p->nr_samples, 7);
+	for (size_t i = 0; i < 7; i++) {
+		assert_string_equal(sample_text(ps, p, i), want[i]);
+		assert_int_equal(ps->stacks[p->stack[i]].depth, depth[i]);
+	}
+	/* One empty name, one frame: a;b; and a;b;; share their first three. */
+	assert_int_equal(ps->stacks[p->stack[6]].parent, p->stack[1]);
+	assert_int_equal(ps->nr_diags, 0);
+	check_profile_set(ps);
+	profile_set_free(ps);
+
+	/* Differential lines too. */
+	ps = parse("a;;b 1 2\n; 3 4\n");
+	assert_int_equal(ps->nr_profiles, 2);
+	assert_string_equal(sample_text(ps, ps->profiles[1], 0), "a;;b 2");
+	assert_string_equal(sample_text(ps, ps->profiles[1], 1), "; 4");
 	check_profile_set(ps);
 	profile_set_free(ps);
 }
@@ -819,6 +854,7 @@ main(void)
 		cmocka_unit_test(test_utf16_large),
 		cmocka_unit_test(test_frames),
 		cmocka_unit_test(test_whitespace),
+		cmocka_unit_test(test_empty_frames),
 		cmocka_unit_test(test_prefix_reuse),
 		cmocka_unit_test(test_differential),
 		cmocka_unit_test(test_weight_samples),

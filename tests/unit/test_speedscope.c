@@ -23,18 +23,23 @@ test_sampled_units(void **state)
 		   " \"samples\": [[1], [1, 2]], \"weights\": [3, 0.25]},"
 		   "{\"type\": \"sampled\", \"name\": \"s\", \"unit\": \"nanoseconds\","
 		   " \"samples\": [[2]], \"weights\": [7]}]}");
-	assert_int_equal(ps->nr_profiles, 3);
-	assert_string_equal(ps_get(ps, ps->profiles[0]->name), "s");
+	/* The two profiles in time are two threads of one. */
+	assert_int_equal(ps->nr_profiles, 2);
+	assert_string_equal(ps_get(ps, ps->profiles[0]->name), "time");
 	assert_int_equal(ps->profiles[0]->unit, UNIT_NANOSECONDS);
-	/* ms to ns exactly, 1.5 ns rounded up; times follow the weights. */
-	ASSERT_SAMPLES(ps, 0, "a;b 2000000@1500000|0\na 2@3500000|0\n 1000@3500002|0\n");
+	/*
+	 * ms to ns exactly, 1.5 ns rounded up; times follow the weights.
+	 * A second profile of the same name is a thread of its own.
+	 */
+	ASSERT_SAMPLES(ps, 0, "a;b 2000000@1500000|0\na 2@3500000|0\n 1000@3500002|0\n"
+			      "(anonymous) 7@0|1\n");
+	assert_int_equal(ps->threads[2].tid, 1);
+	assert_string_equal(ps_get(ps, ps->threads[2].comm), "s");
 	/* Decimals in a unit that is no time: scaled, exactly. */
+	assert_string_equal(ps_get(ps, ps->profiles[1]->name), "weight");
 	assert_int_equal(ps->profiles[1]->unit, UNIT_NONE);
 	assert_int_equal(ps->profiles[1]->weight_decimals, 2);
-	ASSERT_SAMPLES(ps, 1, "b 300@-|1\nb;(anonymous) 25@-|1\n");
-	/* A second profile of the same name is told apart. */
-	assert_string_equal(ps_get(ps, ps->profiles[2]->name), "s (2)");
-	ASSERT_SAMPLES(ps, 2, "(anonymous) 7@0|2\n");
+	ASSERT_SAMPLES(ps, 1, "b 300@-|0\nb;(anonymous) 25@-|0\n");
 	/* file and line reach the frame. */
 	assert_string_equal(ps_get(ps, ps->frames[ps->stacks[ps->profiles[1]->stack[0]].frame].name), "b");
 	{
@@ -68,6 +73,87 @@ test_evented(void **state)
 	/* Zero-length frames vanish; times are the real start of each span. */
 	ASSERT_SAMPLES(ps, 0, "a 1500@1000|0\na;b 1500@2500|0\na;b 1000@4000|0\na 4000@5000|0\n");
 	assert_true(ps->profiles[0]->has_time);
+	profile_set_free(ps);
+}
+
+static void
+test_threads(void **state)
+{
+	struct profile_set *ps;
+	const struct thread *t;
+
+	(void)state;
+	/*
+	 * Names as speedscope gives perf's threads: comm, pid and tid. One
+	 * thread twice, and names of no such form, are threads of their own,
+	 * numbered in order. activeProfileIndex picks the bytes first.
+	 */
+	ps = parse("{\"shared\": {\"frames\": [{\"name\": \"f\", \"file\": \"/lib/libx.so\"},"
+		   " {\"name\": \"f\", \"file\": \"/lib/liby.so\"}, {\"name\": \"g\","
+		   " \"file\": \"g.py\", \"line\": 0}]}, \"profiles\": ["
+		   "{\"type\": \"sampled\", \"name\": \"web 1 pid: 10 tid: 11\", \"unit\": \"none\","
+		   " \"samples\": [[0]], \"weights\": [1]},"
+		   "{\"type\": \"sampled\", \"name\": \"tid: 12\", \"unit\": \"none\","
+		   " \"samples\": [[1]], \"weights\": [2]},"
+		   "{\"type\": \"sampled\", \"name\": \"web 1 pid: 10 tid: 11\", \"unit\": \"none\","
+		   " \"samples\": [[2]], \"weights\": [4]},"
+		   "{\"type\": \"sampled\", \"name\": \"pid: 7\", \"unit\": \"bytes\","
+		   " \"samples\": [[2]], \"weights\": [8]},"
+		   "{\"type\": \"sampled\", \"name\": \"python3\", \"unit\": \"none\","
+		   " \"samples\": [[0, 2]], \"weights\": [16]}],"
+		   " \"activeProfileIndex\": 3}");
+	assert_int_equal(ps->nr_profiles, 2);
+	assert_string_equal(ps_get(ps, ps->profiles[0]->name), "bytes");
+	assert_string_equal(ps_get(ps, ps->profiles[1]->name), "weight");
+	ASSERT_SAMPLES(ps, 1, "f 1@-|11\nf 2@-|12\ng 4@-|2\nf;g 16@-|3\n");
+	ASSERT_SAMPLES(ps, 0, "g 8@-|-1\n");
+	t = &ps->threads[0];
+	assert_string_equal(ps_get(ps, t->comm), "web 1");
+	assert_int_equal(t->pid, 10);
+	assert_int_equal(t->tid, 11);
+	t = &ps->threads[1];
+	assert_string_equal(ps_get(ps, t->comm), "");
+	assert_int_equal(t->pid, -1);
+	assert_int_equal(t->tid, 12);
+	/* The same thread again: the third profile of its kind. */
+	t = &ps->threads[2];
+	assert_string_equal(ps_get(ps, t->comm), "web 1 pid: 10 tid: 11");
+	assert_int_equal(t->tid, 2);
+	t = &ps->threads[3];
+	assert_int_equal(t->pid, 7);
+	assert_int_equal(t->tid, -1);
+	t = &ps->threads[4];
+	assert_string_equal(ps_get(ps, t->comm), "python3");
+	assert_int_equal(t->pid, -1);
+	assert_int_equal(t->tid, 3);
+	/* A file with no line is the module: f of libx and f of liby are two. */
+	{
+		const struct frame *f0 = ps_frame(ps, ps->stacks[ps->profiles[1]->stack[0]].frame);
+		const struct frame *f1 = ps_frame(ps, ps->stacks[ps->profiles[1]->stack[1]].frame);
+		const struct frame *g = ps_frame(ps, ps->stacks[ps->profiles[1]->stack[2]].frame);
+
+		assert_string_equal(ps_get(ps, f0->module), "/lib/libx.so");
+		assert_string_equal(ps_get(ps, f1->module), "/lib/liby.so");
+		assert_int_equal(f0->file, STR_EMPTY);
+		assert_string_equal(ps_get(ps, g->file), "g.py");
+		assert_int_equal(g->module, STR_EMPTY);
+	}
+	profile_set_free(ps);
+
+	/* An activeProfileIndex out of range, or no index: the file's order. */
+	ps = parse("{" FRAMES ", \"profiles\": ["
+		   "{\"type\": \"sampled\", \"name\": \"a\", \"unit\": \"none\","
+		   " \"samples\": [[0]], \"weights\": [1]},"
+		   "{\"type\": \"sampled\", \"name\": \"b\", \"unit\": \"bytes\","
+		   " \"samples\": [[0]], \"weights\": [1]}], \"activeProfileIndex\": 2}");
+	assert_string_equal(ps_get(ps, ps->profiles[0]->name), "weight");
+	profile_set_free(ps);
+	ps = parse("{" FRAMES ", \"activeProfileIndex\": 0.5, \"profiles\": ["
+		   "{\"type\": \"sampled\", \"name\": \"a\", \"unit\": \"none\","
+		   " \"samples\": [[0]], \"weights\": [1]},"
+		   "{\"type\": \"sampled\", \"name\": \"b\", \"unit\": \"bytes\","
+		   " \"samples\": [[0]], \"weights\": [1]}]}");
+	assert_string_equal(ps_get(ps, ps->profiles[0]->name), "weight");
 	profile_set_free(ps);
 }
 
@@ -219,6 +305,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sampled_units),
 		cmocka_unit_test(test_evented),
+		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_evented_rounding),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_weight_samples),
