@@ -403,6 +403,14 @@ bool profile_stack_is_path(const struct profile_set *ps, stack_id s, const char 
 void profile_reserve_samples(struct profile *p, size_t n);
 
 /*
+ * Give p a source position per sample (p->src), for an importer that
+ * knows where its samples executed: the samples p holds are at SRC_ROOT,
+ * and so is every sample added after until the importer sets its
+ * position (profile_set_src()). Nothing when p has positions already.
+ */
+void profile_keep_positions(struct profile *p);
+
+/*
  * Append one sample. Returns 0: the total is summed in 128 bits, which no
  * number of samples can overflow (err is not touched; it is there for the
  * callers that check).

@@ -113,8 +113,9 @@ int source_lines_check(const struct source_lines *sl, const struct profile_set *
  *  2. PATH as recorded (relative to the current directory when relative);
  *  3. a relative PATH in where->profile_dir, the directory of the
  *     profile, where a build that recorded relative paths often is.
- * The first regular, readable, text file of at most SOURCE_MAX_BYTES
- * wins. A directory, device or FIFO is never opened for reading.
+ * A file: URL (a JS profile's script, "file:///app/x.js") is first made
+ * the path it names, percent escapes decoded. The first regular,
+ * readable, text file of at most SOURCE_MAX_BYTES wins. A directory, device or FIFO is never opened for reading.
  */
 #define SOURCE_MAX_BYTES ((size_t)16 << 20)
 

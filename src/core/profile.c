@@ -794,6 +794,14 @@ profile_reserve_samples(struct profile *p, size_t n)
 	grow_samples_to(p, n, true);
 }
 
+void
+profile_keep_positions(struct profile *p)
+{
+	if (p->src)
+		return;
+	p->src = xcalloc(p->alloc_samples ? p->alloc_samples : 1, sizeof(*p->src));
+}
+
 /* Samples profile_set_merge() copies between two shrinks of the source. */
 #define MERGE_CHUNK ((size_t)1 << 20)
 

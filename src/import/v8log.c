@@ -30,7 +30,9 @@
  * weights, so a tick lasts from the one before to itself. Frames are
  * named as speedscope names them: "(c++) name" out of nm's "T name(...)",
  * "(LIB) path", JS functions as "name" with their script, line and column
- * (or "(anonymous script:line)"), code stubs as "(builtin) name", "(IC)
+ * (or, with no name, "(anonymous) script:line:col" after the script's
+ * last part, as the .cpuprofile importer names them, so that two
+ * anonymous functions of one line stay apart), code stubs as "(builtin) name", "(IC)
  * name", "(bytecode) ~name", an index past the code as its hex address,
  * and a code entry without a type "(unknown type)".
  *
@@ -316,11 +318,11 @@ is_js_file_char(char c)
  */
 static bool
 match_js(const char *s, size_t len, size_t *name, size_t *name_len, size_t *file,
-	 size_t *file_len, int64_t *line)
+	 size_t *file_len, int64_t *line, int64_t *col)
 {
 	for (size_t start = 0; start < len; start++) {
 		size_t i = start, digits;
-		int64_t l = 0;
+		int64_t l = 0, c = 0;
 
 		while (i < len && is_js_name_char(s[i]))
 			i++;
@@ -340,7 +342,11 @@ match_js(const char *s, size_t len, size_t *name, size_t *name_len, size_t *file
 		if (!digits || i >= len || s[i++] != ':' || i >= len ||
 		    !isdigit((unsigned char)s[i]))
 			continue;
+		for (; i < len && isdigit((unsigned char)s[i]); i++)
+			if (c < INT64_MAX / 100)
+				c = c * 10 + (s[i] - '0');
 		*line = l;
+		*col = c;
 		return true;
 	}
 	return false;
@@ -376,10 +382,10 @@ js_frame(struct v8log *v, const char *s, size_t len)
 {
 	size_t name, name_len, file, file_len;
 	struct strbuf sb = STRBUF_INIT;
-	int64_t line;
+	int64_t line, col;
 	frame_id f;
 
-	if (!match_js(s, len, &name, &name_len, &file, &file_len, &line))
+	if (!match_js(s, len, &name, &name_len, &file, &file_len, &line, &col))
 		return named_frame(v, s, len, NULL, 0, -1);
 	if (name_len) {
 		strbuf_add(&sb, s + name, name_len);
@@ -387,9 +393,9 @@ js_frame(struct v8log *v, const char *s, size_t len)
 		const char *base = memrchr(s + file, '/', file_len);
 		size_t off = base ? (size_t)(base + 1 - s) : file;
 
-		strbuf_addstr(&sb, "(anonymous ");
+		strbuf_addstr(&sb, "(anonymous) ");
 		strbuf_add(&sb, s + off, file + file_len - off);
-		strbuf_addf(&sb, ":%lld)", (long long)line);
+		strbuf_addf(&sb, ":%lld:%lld", (long long)line, (long long)col);
 	} else {
 		strbuf_addstr(&sb, "(anonymous)");
 	}

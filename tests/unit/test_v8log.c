@@ -47,7 +47,7 @@ test_names(void **state)
 			      "(c++) node::Start 10000@10000|-1\n"
 			      "v8::Foo::Bar@@V8_1 10000@20000|-1\n"
 			      "run 10000@30000|-1\n"
-			      "(anonymous b.js:1) 10000@40000|-1\n"
+			      "(anonymous) b.js:1:1 10000@40000|-1\n"
 			      "~f node:internal/x:3:4 10000@50000|-1\n"
 			      "(builtin) ArrayMap 10000@60000|-1\n"
 			      "(bytecode) ~Ldar 10000@70000|-1\n"
