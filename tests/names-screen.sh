@@ -1,8 +1,10 @@
 #!/bin/sh
 # Screen tests of how profiles of other tools read: a Node profile's
 # anonymous functions, each a row of its own, and its source lines from
-# positionTicks. The real binary in tmux, as in screen.sh. Skipped (77)
-# when tmux is missing.
+# positionTicks; a cProfile's functions named as pstats knows them with
+# their file as module, no sample counts where there are no samples, and
+# Time Order's ruler in the profile's unit. The real binary in tmux, as
+# in screen.sh. Skipped (77) when tmux is missing.
 
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/tmux.sh"
@@ -14,6 +16,12 @@ row_has() {
 	screen | sed -n "$1p" | grep -qF -- "$2"
 }
 
+# named_in NAME MODULE: a table row of function NAME in module MODULE
+# (the columns as wide as the names on screen need).
+named_in() {
+	screen | grep -F -- "$1" | grep -qE -- "[ ]{2,}$2\$"
+}
+
 # ------------------------------------------------------------ node
 start 120 34
 run "$TFLAME" --source-dir=tests/data/chrome "$app"
@@ -21,9 +29,9 @@ check "node: the profile opens" wait_for " 1 Left Heavy"
 keys 3
 check "node: Sandwich" wait_for "Function"
 check "the module wrapper is a row of its own, with its script" \
-	wait_for "(anonymous) app.js:1:1             app.js"
+	poll named_in "(anonymous) app.js:1:1" "app.js"
 check "so is node's own wrapper" \
-	wait_for "(anonymous) run_main_module:1:1    node:internal/main/run_main_module"
+	poll named_in "(anonymous) run_main_module:1:1" "node:internal/main/run_main_module"
 # checksum, the heaviest function of app.js by self: S sorts by self.
 keys S g
 check "sorted by self: checksum first" poll row_has 3 " checksum "
@@ -39,6 +47,41 @@ check "a line of no ticks has no numbers" wait_for "                15          
 check "the cursor line in amounts" \
 	wait_for "line 14: self 130 ms (40.5%)  total 130 ms (40.5%)  in checksum"
 keys Escape q
+check "and quits" wait_for "EXIT=0"
+
+# ------------------------------------------------------------ cProfile
+start 120 30
+run "$TFLAME" tests/data/cprofile/jsonwork.prof
+check "cProfile: the profile opens" wait_for " 1 Left Heavy"
+check "the tab bar: the file, the profile and its time" \
+	poll row_has 1 "│ jsonwork.prof │ time │ all threads │ 93.3 ms"
+keys 3
+check "cProfile: Sandwich" wait_for "Function"
+check "json's loads by name, file and line, the file as module" \
+	poll named_in "loads (json/__init__.py:299)" "json/__init__.py"
+keys j j j j j j j j j
+check "and dumps, told apart at 120 columns" \
+	poll named_in "dumps (json/__init__.py:183)" "json/__init__.py"
+check "the details name its module" wait_for "module json/__init__.py"
+check "the script's own decode beside json's" wait_for "decode (jsonwork.py:16)"
+keys p
+check "p: no samples to count, said so" \
+	wait_for "no samples to count: a cProfile records weights, not samples"
+check "the tab bar still weighs time" poll row_has 1 "│ time │ all threads │ 93.3 ms"
+keys 2
+check "Time Order: the ruler in the profile's unit" \
+	poll row_has 2 "0            10 ms        20 ms"
+check "and says it is cumulative weight" \
+	wait_for "none in this profile: x is cumulative weight, samples in file order"
+keys q
+check "and quits" wait_for "EXIT=0"
+
+# A perf profile has samples: p counts them, and the tab bar says so.
+run "$TFLAME" tests/data/recorded/pid-tid-period.txt
+check "perf: the profile opens" wait_for " 1 Left Heavy"
+keys p
+check "p weighs a perf profile by sample counts" wait_for "weighing by sample counts"
+keys q
 check "and quits" wait_for "EXIT=0"
 
 finish

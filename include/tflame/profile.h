@@ -207,6 +207,15 @@ struct profile {
 	 */
 	bool spans;
 	int64_t time_min, time_max; /* over samples with a time (and their ends) */
+	/*
+	 * The file recorded no samples: the importer made these of what it
+	 * did record, a tree rebuilt from a call graph's figures (cProfile,
+	 * callgrind), one per node of a call tree (heap profiles, GHC,
+	 * Instruments) or one per distinct stack (pprof). Counting them
+	 * counts nothing the tool measured, so the explorer does not offer
+	 * it (model_set_count_samples()). Set by the importer.
+	 */
+	bool no_samples;
 
 	/*
 	 * The recorded per-function figures (struct func_figure), or NULL

@@ -1212,6 +1212,8 @@ merge(struct profile_set *dst, struct profile_set *src, uint64_t line_offset, bo
 
 		/* Samples are spans only if all of them are. */
 		dp->spans = dp->nr_samples ? dp->spans && sp->spans : sp->spans;
+		dp->no_samples = dp->nr_samples ? dp->no_samples || sp->no_samples
+						: sp->no_samples;
 		if (sp->weight_decimals > dp->weight_decimals &&
 		    profile_set_decimals(dp, sp->weight_decimals, err)) {
 			ret = -1;

@@ -199,6 +199,9 @@ build(struct heapprofile *h)
 	struct builder b;
 	int ret = 0;
 
+	/* One sample per node of the tree. */
+	p->no_samples = true;
+
 	js_frames_finish(&h->jf, h->ps);
 	for (size_t i = 0; i < h->nr_nodes; i++) {
 		if (h->nodes[i].frame != FRAME_NONE) {
