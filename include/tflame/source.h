@@ -115,7 +115,8 @@ int source_lines_check(const struct source_lines *sl, const struct profile_set *
  *     profile, where a build that recorded relative paths often is.
  * A file: URL (a JS profile's script, "file:///app/x.js") is first made
  * the path it names, percent escapes decoded. The first regular,
- * readable, text file of at most SOURCE_MAX_BYTES wins. A directory, device or FIFO is never opened for reading.
+ * readable, text file of at most SOURCE_MAX_BYTES wins. A directory,
+ * device or FIFO is never opened for reading.
  */
 #define SOURCE_MAX_BYTES ((size_t)16 << 20)
 

@@ -1246,7 +1246,8 @@ build_events(struct chrome *c)
 				last = ev->ts;
 			if (ev->ph == 'X') {
 				ALLOC_GROW(iv, nr_iv, alloc_iv);
-				iv[nr_iv++] = (struct ch_interval){ ev->ts, ev->end, ev->cf, ev->seq };
+				iv[nr_iv++] =
+					(struct ch_interval){ ev->ts, ev->end, ev->cf, ev->seq };
 				if (ev->end > last)
 					last = ev->end;
 			} else if (ev->ph == 'B') {
@@ -1266,7 +1267,10 @@ build_events(struct chrome *c)
 					const struct ch_event *b = &c->events[open[--nr_open]];
 
 					ALLOC_GROW(iv, nr_iv, alloc_iv);
-					iv[nr_iv++] = (struct ch_interval){ b->ts, ev->ts, b->cf, b->seq };
+					iv[nr_iv].start = b->ts;
+					iv[nr_iv].end = ev->ts;
+					iv[nr_iv].cf = b->cf;
+					iv[nr_iv++].seq = b->seq;
 					if (nr_open < k)
 						break;
 				}

@@ -1846,10 +1846,12 @@ handle(struct tui *ui, enum request req, const struct pane_input *in)
 		return;
 	case REQ_COUNT_SAMPLES:
 		if (!model_set_count_samples(&ui->model, !ui->model.lens.count_samples)) {
+			const char *fmt = ui->model.ps->format;
+
 			if (ui->model.ps->profiles[ui->model.lens.profile]->no_samples)
-				strbuf_addf(&ui->message, "no samples to count: %s%s records weights, "
-					    "not samples", ui->model.ps->format ? "a " : "this file",
-					    ui->model.ps->format ? ui->model.ps->format : "");
+				strbuf_addf(&ui->message, "no samples to count: %s%s records "
+					    "weights, not samples", fmt ? "a " : "this file",
+					    fmt ? fmt : "");
 			else
 				strbuf_addstr(&ui->message, "this profile's weights are counts or "
 							    "lengths in time already");
