@@ -640,7 +640,9 @@ source_file_load(struct source_file *sf, const char *path,
 	/* addr2line says ?? for a file it does not know. */
 	if (!path || !*path || !strcmp(path, "??"))
 		return tf_error_set(err, "not recorded");
-	/* A script of a JS profile: its file: URL is a path. */
+	/* A script of a JS profile: its file: URL is a path; node's own are no file. */
+	if (!strncmp(path, "node:", 5))
+		return tf_error_set(err, "built into node, not a file: %s", path);
 	if (file_url_path(path, &local))
 		path = local.buf;
 	for (size_t i = 0; where && i < where->nr_dirs && !found; i++)

@@ -525,6 +525,8 @@ test_files(void **state)
 	source_file_release(&sf);
 	expect_miss("file://host/src/a%20b.js", NULL, "no such file: file://host/src/a%20b.js");
 	expect_miss("file:///src/a%00b.js", NULL, "no such file: file:///src/a%00b.js");
+	expect_miss("node:internal/main/run_main_module", &where,
+		    "built into node, not a file: node:internal/main/run_main_module");
 
 	tf_error_release(&err);
 	strbuf_release(&a);
