@@ -26,7 +26,8 @@ weigh and name them (doc/fidelity.md):
                   before's (the first: less 0), its stack the even entries
                   of s, leaf first, -1 left out, named by speedscope's
                   rules (regular expressions and all), but for an
-                  anonymous function: "(anonymous) BASENAME:LINE:COL".
+                  anonymous function: "(anonymous) BASENAME:LINE:COL", also
+                  of a script the expressions cannot read (node:...).
 
 A PROFILE ending in .zip is read from the archive's first file.
 Self is the weight of the samples a function is the leaf of, total the
@@ -117,6 +118,12 @@ def v8_name(code):
     if t == "JS":
         m = re.search(r"([a-zA-Z0-9\._\-$]*) ([a-zA-Z0-9\.\-_\/$]*):(\d+):(\d+)", name)
         if not m:
+            # An anonymous function of a script the expression cannot
+            # read (node:internal/...): tflame names it all the same.
+            a = re.fullmatch(r" ([^ ]+):(\d{1,9}):(\d{1,9})", name)
+            if a:
+                return "(anonymous) %s:%s:%s" % (a.group(1).split("/")[-1], int(a.group(2)),
+                                                 int(a.group(3)))
             return name
         if m.group(1):
             return m.group(1)

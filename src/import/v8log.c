@@ -32,7 +32,8 @@
  * "(LIB) path", JS functions as "name" with their script, line and column
  * (or, with no name, "(anonymous) script:line:col" after the script's
  * last part, as the .cpuprofile importer names them, so that two
- * anonymous functions of one line stay apart), code stubs as "(builtin) name", "(IC)
+ * anonymous functions of one line stay apart, node's own scripts too,
+ * whose node: URLs speedscope leaves unread), code stubs as "(builtin) name", "(IC)
  * name", "(bytecode) ~name", an index past the code as its hex address,
  * and a code entry without a type "(unknown type)".
  *
@@ -352,6 +353,46 @@ match_js(const char *s, size_t len, size_t *name, size_t *name_len, size_t *file
 	return false;
 }
 
+/*
+ * An anonymous function whose script speedscope's expression cannot read
+ * (" node:internal/main/run_main_module:1:1": node's own URLs hold a
+ * colon): a space, then the script up to ":line:col" at the end. Fills
+ * the parts as match_js() does (no name) and returns true, or false.
+ */
+static bool
+match_anonymous(const char *s, size_t len, size_t *file, size_t *file_len, int64_t *line,
+		int64_t *col)
+{
+	size_t end = len, colon[2];
+	int64_t v[2] = { 0, 0 };
+
+	if (len < 6 || s[0] != ' ')
+		return false;
+	for (int k = 1; k >= 0; k--) {
+		size_t digits = 0;
+
+		while (end > 1 && isdigit((unsigned char)s[end - 1])) {
+			end--;
+			digits++;
+		}
+		if (!digits || digits > 9 || s[end - 1] != ':')
+			return false;
+		colon[k] = --end;
+		for (size_t i = colon[k] + 1; i < colon[k] + 1 + digits; i++)
+			v[k] = v[k] * 10 + (s[i] - '0');
+	}
+	if (colon[0] <= 1)
+		return false;
+	for (size_t i = 1; i < colon[0]; i++)
+		if (s[i] == ' ')
+			return false;
+	*file = 1;
+	*file_len = colon[0] - 1;
+	*line = v[0];
+	*col = v[1];
+	return true;
+}
+
 /* nm's "T name(args)": the name after the first "t " or "T ", up to ( or <. */
 static frame_id
 cpp_frame(struct v8log *v, const char *s, size_t len)
@@ -385,8 +426,11 @@ js_frame(struct v8log *v, const char *s, size_t len)
 	int64_t line, col;
 	frame_id f;
 
-	if (!match_js(s, len, &name, &name_len, &file, &file_len, &line, &col))
-		return named_frame(v, s, len, NULL, 0, -1);
+	if (!match_js(s, len, &name, &name_len, &file, &file_len, &line, &col)) {
+		if (!match_anonymous(s, len, &file, &file_len, &line, &col))
+			return named_frame(v, s, len, NULL, 0, -1);
+		name_len = 0;
+	}
 	if (name_len) {
 		strbuf_add(&sb, s + name, name_len);
 	} else if (file_len) {

@@ -65,6 +65,21 @@ test_names(void **state)
 	f = ps_frame(ps, ps->stacks[p->stack[4]].frame);
 	assert_string_equal(ps_get(ps, f->file), "/src/lib/b.js");
 	profile_set_free(ps);
+
+	/*
+	 * node's own anonymous functions, whose node: URLs speedscope's
+	 * expression cannot read, are anonymous functions all the same; a
+	 * name that does not end in a line and column is not one.
+	 */
+	ps = parse("{\"code\": [{\"name\": \" node:internal/main/run_main_module:1:1\","
+		   " \"type\": \"JS\"}, {\"name\": \" node:x:1:y\", \"type\": \"JS\"}],"
+		   " \"ticks\": [{\"tm\": 10, \"s\": [0, 0]}, {\"tm\": 20, \"s\": [1, 0]}]}");
+	ASSERT_SAMPLES(ps, 0, "(anonymous) run_main_module:1:1 10000@0|-1\n"
+			      " node:x:1:y 10000@10000|-1\n");
+	f = ps_frame(ps, ps->stacks[ps->profiles[0]->stack[0]].frame);
+	assert_string_equal(ps_get(ps, f->file), "node:internal/main/run_main_module");
+	assert_int_equal(f->line, 1);
+	profile_set_free(ps);
 }
 
 static void
