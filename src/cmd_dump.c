@@ -464,7 +464,7 @@ add_x(const struct timeline *tl, uint64_t x, bool utf8, struct strbuf *out)
 	if (tl->axis.kind == CHART_X_WEIGHT)
 		profile_format_weight(tl->p, x, out);
 	else
-		chart_format_x(x, true, !utf8, out);
+		chart_format_x(x, RULER_TIME, !utf8, out);
 }
 
 /* The ruler over v: each tick's label where the tick is. */
@@ -475,8 +475,7 @@ print_ruler(const struct timeline *tl, const struct view *v, bool utf8, struct s
 	struct ruler_tick *ticks = xmalloc(sizeof(*ticks) * max);
 	uint32_t col = 0;
 
-	n = chart_ruler(v->x0, v->x1, v->width, tl->axis.kind != CHART_X_WEIGHT, !utf8, ticks,
-			max);
+	n = chart_ruler(v->x0, v->x1, v->width, chart_ruler_scale(tl), !utf8, ticks, max);
 	for (size_t i = 0; i < n; i++) {
 		strbuf_addchars(out, ' ', ticks[i].col - col);
 		strbuf_addstr(out, ticks[i].label);

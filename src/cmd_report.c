@@ -693,12 +693,14 @@ print_text(const struct report *r)
 
 		strbuf_addstr(&out, i ? ", " : " ");
 		add_escaped(&out, *name ? name : "(unnamed)");
-		strbuf_addf(&out, " (%zu samples)", ps->profiles[i]->nr_samples);
+		/* A file of no samples: the importer's stacks, not samples (profile.h). */
+		strbuf_addf(&out, " (%zu %s)", ps->profiles[i]->nr_samples,
+			    ps->profiles[i]->no_samples ? "stacks" : "samples");
 		if (ps->profiles[i] == p && ps->nr_profiles > 1)
 			strbuf_addstr(&out, " [shown]");
 	}
 	strbuf_addch(&out, '\n');
-	strbuf_addf(&out, "samples   %zu", r->nr_samples);
+	strbuf_addf(&out, "%s%zu", p->no_samples ? "stacks    " : "samples   ", r->nr_samples);
 	if (r->nr_samples < p->nr_samples) {
 		const char *sep = " (";
 
@@ -718,6 +720,8 @@ print_text(const struct report *r)
 		if (*sep == ',')
 			strbuf_addch(&out, ')');
 	}
+	if (p->no_samples)
+		strbuf_addstr(&out, "  (weighed stacks, not single samples)");
 	strbuf_addstr(&out, "\nweight    ");
 	profile_format_amount_sum(p, r->whole, &out);
 	if (p->unit == UNIT_NANOSECONDS) {
@@ -1193,7 +1197,7 @@ add_side_line(struct strbuf *out, const char *label, const struct diff_input *in
 	add_escaped(out, in->path);
 	strbuf_addf(out, " (%s, ", in->ps->format ? in->ps->format : "unknown");
 	add_escaped(out, *ps_get(in->ps, p->name) ? ps_get(in->ps, p->name) : "(unnamed)");
-	strbuf_addf(out, ", %zu samples, ", p->nr_samples);
+	strbuf_addf(out, ", %zu %s, ", p->nr_samples, p->no_samples ? "stacks" : "samples");
 	add_amount(out, p, in->side.total);
 	strbuf_addstr(out, ")\n");
 }

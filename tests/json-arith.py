@@ -21,7 +21,9 @@ numbers are computed here from the profile alone, with exact decimals:
               form: sample i lasts from its time to the next sample's, the
               last not at all, as speedscope weighs them; a time that goes
               back holds until the samples pass it. (root) is above every
-              stack and not shown.
+              stack and not shown. A function is its name, url, line and
+              column, as DevTools and speedscope key a call frame, and is
+              named by jsnames.py (jsframes.h's rules).
   gecko       a Gecko profile, raw or processed, with its processes: a
               sample counts 1 (or its weight), one with no stack nowhere;
               in a DevTools recording (under "profile") a sample lasts
@@ -44,6 +46,8 @@ import json
 import re
 import sys
 from decimal import Decimal, ROUND_HALF_UP
+
+from jsnames import js_functions, js_key
 
 
 def ns(value, scale):
@@ -144,7 +148,7 @@ def cpuprofile(doc):
         todo = [(doc["head"], None)]
         while todo:
             n, p = todo.pop()
-            nodes[n["id"]] = n.get("functionName") or "(anonymous)"
+            nodes[n["id"]] = js_key(n.get("callFrame") or n)
             parent[n["id"]] = p
             todo.extend((c, n["id"]) for c in n.get("children", []))
         # One timestamp a sample; node 10 wrote one more, which speedscope
@@ -152,7 +156,7 @@ def cpuprofile(doc):
         times = [ns(t, 6) for t in doc["timestamps"][:len(doc["samples"])]]
     else:
         for n in doc["nodes"]:
-            nodes[n["id"]] = n["callFrame"].get("functionName") or "(anonymous)"
+            nodes[n["id"]] = js_key(n["callFrame"])
             for c in n.get("children", []):
                 parent[c] = n["id"]
         t = ns(doc["startTime"], 6)
@@ -160,6 +164,8 @@ def cpuprofile(doc):
         for d in doc["timeDeltas"]:
             t += ns(d, 6)
             times.append(t)
+    names = js_functions(set(nodes.values()))
+    nodes = {k: names[v] for k, v in nodes.items()}
     held, hi = [], None
     for t in times:
         hi = t if hi is None or t > hi else hi
@@ -170,7 +176,7 @@ def cpuprofile(doc):
         weight += w
         stack, n = [], node
         while n is not None:
-            if nodes[n] != "(root)":
+            if nodes[n][0] != "(root)":
                 stack.append(nodes[n])
             n = parent.get(n)
         if not stack:
@@ -366,8 +372,11 @@ def main():
     if got["time"]["start_ns"] != start or got["time"]["end_ns"] != end:
         bad.append("time: tflame %s .. %s, file %s .. %s"
                    % (got["time"]["start_ns"], got["time"]["end_ns"], start, end))
-    # Functions with no self weight are listed by total only.
-    rows = {r["function"]: r for r in got["top_self"] + got["top_total"]}
+    # Functions with no self weight are listed by total only. A .cpuprofile's
+    # functions are (name, module) pairs; the other formats' have no module.
+    keyed = kind == "cpuprofile"
+    rows = {(r["function"], r["module"]) if keyed else r["function"]: r
+            for r in got["top_self"] + got["top_total"]}
     for name in sorted(set(self_) | set(total) | set(rows)):
         r = rows.get(name, {"self": 0, "total": 0})
         if r["self"] != self_.get(name, 0) or r["total"] != total.get(name, 0):

@@ -33,6 +33,9 @@ check_file trace chrome/span.json
 # node --cpu-prof, and the old head form with timestamps (gen-old.py).
 check_file cpuprofile chrome/fib.cpuprofile
 check_file cpuprofile chrome/old-timestamps.cpuprofile
+# Anonymous functions (app.js): the module wrapper, a sort comparator and
+# two arrows of one line, each a function of its own.
+check_file cpuprofile chrome/app.cpuprofile
 # Gecko profiles: a DevTools recording (and as speedscope shows it), raw
 # with a child process, processed as Python's sampler and samply write
 # them, and perf's samples as perf script report gecko writes them.

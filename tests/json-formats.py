@@ -15,15 +15,19 @@ weigh and name them (doc/fidelity.md):
                   frame "(garbage collection)" goes on top of the one
                   before. A frame is its name ("[unknown]" without one).
   heapprofile     every node of the tree is a sample of its path, (root)
-                  included, weighing its selfSize; a function without a
-                  name is "(anonymous BASENAME:LINE)", LINE 1-based.
+                  included, weighing its selfSize; a function is its name,
+                  url, line and column, named and given its module as
+                  jsnames.py says (an anonymous one "(anonymous)
+                  BASENAME:LINE:COL", 1-based).
   ghc-time        every node of the cost-centre tree weighs its ticks
                   times tick_interval (us); ghc-allocation its alloc; a
                   frame is "module.label".
   v8log           ticks sorted by tm, each weighing tm less the tick
                   before's (the first: less 0), its stack the even entries
                   of s, leaf first, -1 left out, named by speedscope's
-                  rules (regular expressions and all).
+                  rules (regular expressions and all), but for an
+                  anonymous function: "(anonymous) BASENAME:LINE:COL", also
+                  of a script the expressions cannot read (node:...).
 
 A PROFILE ending in .zip is read from the archive's first file.
 Self is the weight of the samples a function is the leaf of, total the
@@ -35,6 +39,8 @@ import json
 import re
 import sys
 import zipfile
+
+from jsnames import js_functions, js_key
 
 
 def add(d, k, v):
@@ -76,23 +82,15 @@ def stackprof(doc):
     return tally(out)
 
 
-def heap_name(cf):
-    if cf.get("functionName"):
-        return cf["functionName"]
-    if cf.get("url"):
-        line = cf.get("lineNumber", -1)
-        return "(anonymous %s:%d)" % (cf["url"].split("/")[-1], line + 1 if line >= 0 else -1)
-    return "(anonymous)"
-
-
 def heapprofile(doc):
     out, todo = [], [(doc["head"], [])]
     while todo:
         node, path = todo.pop()
-        stack = path + [heap_name(node["callFrame"])]
+        stack = path + [js_key(node["callFrame"])]
         out.append((stack, node.get("selfSize", 0)))
         todo.extend((c, stack) for c in node.get("children", []))
-    return tally(out)
+    names = js_functions({k for stack, _ in out for k in stack})
+    return tally([([names[k] for k in stack], w) for stack, w in out])
 
 
 def ghc(doc, what):
@@ -120,11 +118,18 @@ def v8_name(code):
     if t == "JS":
         m = re.search(r"([a-zA-Z0-9\._\-$]*) ([a-zA-Z0-9\.\-_\/$]*):(\d+):(\d+)", name)
         if not m:
+            # An anonymous function of a script the expression cannot
+            # read (node:internal/...): tflame names it all the same.
+            a = re.fullmatch(r" ([^ ]+):(\d{1,9}):(\d{1,9})", name)
+            if a:
+                return "(anonymous) %s:%s:%s" % (a.group(1).split("/")[-1], int(a.group(2)),
+                                                 int(a.group(3)))
             return name
         if m.group(1):
             return m.group(1)
         if m.group(2):
-            return "(anonymous %s:%s)" % (m.group(2).split("/")[-1], int(m.group(3)))
+            return "(anonymous) %s:%s:%s" % (m.group(2).split("/")[-1], int(m.group(3)),
+                                             int(m.group(4)))
         return "(anonymous)"
     if t == "CODE":
         kind = code.get("kind")
@@ -170,7 +175,10 @@ def main():
     bad = []
     if got["weight"] != weight:
         bad.append("weight: tflame %s, file %s" % (got["weight"], weight))
-    rows = {r["function"]: r for r in got["top_self"] + got["top_total"]}
+    # A heap profile's functions are (name, module) pairs, as jsnames.py names them.
+    keyed = kind == "heapprofile"
+    rows = {(r["function"], r["module"]) if keyed else r["function"]: r
+            for r in got["top_self"] + got["top_total"]}
     for name in sorted(set(self_) | set(total) | set(rows)):
         if not total.get(name, 0) and name not in rows:
             continue

@@ -46,28 +46,54 @@ EOF
 
 # ---------------------------------------------------------------- cProfile
 
+# pstats' tottime and cumtime of every function, named as tflame names it
+# with its module: pstats' own name for a built-in (no module), else
+# "function (file:line)", the file shortened below site-packages or
+# lib/pythonX.Y or to its last two parts, and that short file the module.
 pstats_table() {
 	python3 - "$1" <<'EOF'
-import pstats, sys
+import pstats, re, sys
 s = pstats.Stats(sys.argv[1])
 ns = lambda t: int(t * 1e9 + 0.5)
+
+
+def short(path):
+    parts = re.split(r"[/\\]", path)
+    cut = None
+    for i, part in enumerate(parts[:-1]):
+        if part in ("site-packages", "dist-packages") or (
+                re.fullmatch(r"python\d+(\.\d+)?", part) and i and
+                parts[i - 1] in ("lib", "lib64")):
+            cut = i + 1
+    if cut is not None and parts[-1]:
+        return "/".join(parts[cut:])
+    return "/".join(parts[-2:])
+
+
+def name(func):
+    file, line, fn = func
+    if file == "~" and line == 0:
+        return pstats.func_std_string(func) + " []"
+    return "%s (%s:%d) [%s]" % (fn, short(file), line, short(file))
+
+
 print("weight", ns(s.total_tt))
 rows = {}
 for func, (cc, nc, tt, ct, callers) in s.stats.items():
     if ns(tt) or ns(ct):
-        rows[pstats.func_std_string(func)] = (ns(tt), max(ns(ct), ns(tt)))
-for name, (self, total) in sorted(rows.items()):
-    print(self, total, name)
+        rows[name(func)] = (ns(tt), max(ns(ct), ns(tt)))
+for n, (self, total) in sorted(rows.items()):
+    print(self, total, n)
 EOF
 }
 
-for f in fib imports v1 v2; do
+for f in fib imports v1 v2 jsonwork; do
 	prof=$data/cprofile/$f.prof
 	if ! pstats_table "$prof" >"$tmpdir/want" 2>"$tmpdir/err"; then
 		not_ok "cprofile/$f: pstats cannot read it" "$(cat "$tmpdir/err")"
 		continue
 	fi
-	if ! tflame_table "$prof" >"$tmpdir/got"; then
+	if ! tflame_table "$prof" module >"$tmpdir/got"; then
 		not_ok "cprofile/$f: tflame report failed"
 		continue
 	fi
@@ -90,7 +116,7 @@ for (file, line, name), (cc, nc, tt, ct, callers) in s.stats.items():
         print(int(ct * 1e9 + 0.5))
 EOF
 )
-	got=$("$TFLAME" report --json --search="^imports\.py:[0-9]+\($fn\)\$" "$prof" |
+	got=$("$TFLAME" report --json --search="^$fn \(imports\.py:[0-9]+\)\$" "$prof" |
 		python3 -c 'import json, sys; print(json.load(sys.stdin)["search"]["matched"])')
 	if [ -n "$want" ] && [ "$want" = "$got" ]; then
 		ok "cprofile/imports: a search for $fn matches its cumtime, $want ns"

@@ -261,24 +261,41 @@ struct ruler_tick {
 	uint32_t col;    /* where the tick is: the label starts there */
 	uint32_t width;  /* the label's width in cells */
 	uint64_t x;
-	char label[32];
+	char label[40];
 };
+
+/*
+ * What a ruler's x means: time in ns (CHART_X_TIME, CHART_X_SPANS), or a
+ * profile's cumulative weight (CHART_X_WEIGHT) in its unit, scaled by
+ * 10^decimals as the profile keeps it (profile.h).
+ */
+struct ruler_scale {
+	enum weight_unit unit;
+	unsigned decimals;
+};
+
+#define RULER_TIME ((struct ruler_scale){ UNIT_NANOSECONDS, 0 })
+
+/* The scale of a timeline's axis: time, or its profile's weight. */
+struct ruler_scale chart_ruler_scale(const struct timeline *tl);
 
 /*
  * The ticks of a ruler over [x0, x1) across width cells: at the multiples
  * of the smallest step of 1, 2, 2.5 or 5 times a power of ten whose labels
  * leave two blanks at least between them, none past the width.
  * Labels say x in the largest unit it reaches, trailing zeros dropped:
- * with time, "0", "250 ms", "1.5 s" (ns, us or µs unless ascii, ms, s);
- * without, "0", "2.5k", "10M". col is round((x - x0) * width / (x1 - x0))
- * as the layout places boxes. Writes at most max ticks into out and
- * returns how many; 0 when x1 <= x0 or nothing fits.
+ * in ns, "0", "250 ms", "1.5 s" (ns, us or µs unless ascii, ms, s); in
+ * bytes, "0", "500 kB", "1.5 MB" (powers of 1000); in other units, "0",
+ * "2.5k", "10M", the last label followed by the unit's name where it has
+ * one ("300 samples"), ticks at the end giving way to it. col is
+ * round((x - x0) * width / (x1 - x0)) as the layout places boxes. Writes at most max ticks into
+ * out and returns how many; 0 when x1 <= x0 or nothing fits.
  */
-size_t chart_ruler(uint64_t x0, uint64_t x1, uint32_t width, bool time, bool ascii,
-		   struct ruler_tick *out, size_t max);
+size_t chart_ruler(uint64_t x0, uint64_t x1, uint32_t width, struct ruler_scale scale,
+		   bool ascii, struct ruler_tick *out, size_t max);
 
-/* Append x as a ruler labels it (see chart_ruler()). */
+/* Append x as a ruler labels it (see chart_ruler()), without a unit name. */
 struct strbuf;
-void chart_format_x(uint64_t x, bool time, bool ascii, struct strbuf *out);
+void chart_format_x(uint64_t x, struct ruler_scale scale, bool ascii, struct strbuf *out);
 
 #endif /* TFLAME_CHART_H */

@@ -56,8 +56,8 @@ struct tf_error;
 	REQ(PREV_PANE, "previous pane; in Sandwich, the focus back", KEY_BTAB) \
 	REQ(NEXT_EVENT, "next profile (perf event), when there are several; a thread " \
 			"filter keeps the same threads there", 'e') \
-	REQ(COUNT_SAMPLES, "weigh by sample counts, or back by the weights (a perf " \
-			   "event's period)", 'p') \
+	REQ(COUNT_SAMPLES, "weigh by sample counts or back by the weights, where there " \
+			   "are samples", 'p') \
 	REQ(THREADS, "choose the threads to show: a page that lists them", 't') \
 	GROUP("Moving (the same in every flame pane; in a table, by rows)") \
 	REQ(MOVE_UP, "up a row: the caller (icicle) or a callee (flipped)", 'k', KEY_UP) \

@@ -294,10 +294,16 @@ void model_set_time(struct model *m, bool timed, int64_t t0, int64_t t1);
  * Weigh every sample 1 (its unit then samples) rather than by its weight
  * (a perf event's period), or back: model_profile() is then a copy of
  * the profile so weighed, and every pane and count follows. Returns
- * false, changing nothing, for a profile whose weights are its samples'
- * lengths in time (spans) or are already counts.
+ * false, changing nothing, for a profile model_can_count_samples() says
+ * no to.
  */
 bool model_set_count_samples(struct model *m, bool on);
+/*
+ * Whether counting p's samples means something new: not when its weights
+ * are its samples' lengths in time (spans) or counts already, nor when
+ * its file recorded no samples (profile.h's no_samples).
+ */
+bool model_can_count_samples(const struct profile *p);
 
 /*
  * m->ps was rewritten in place (profile_set_swap_tables(): symbols came):

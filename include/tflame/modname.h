@@ -55,7 +55,13 @@ void module_names_build(struct module_names *mn);
  */
 const char *module_names_get(const struct module_names *mn, const char *path);
 
-/* The last path component of path ("" stays ""; "/dir/" is itself). */
+/*
+ * The last path component of path ("" stays ""; "/dir/" is itself), of
+ * an absolute path, a "./" or "../" one or a URL; a relative name an
+ * importer made short for the column is its own file name, whole
+ * (cProfile's "json/__init__.py", a node package's "lodash/index.js",
+ * "node:internal/streams/writable").
+ */
 const char *module_file_name(const char *path);
 
 #endif /* TFLAME_MODNAME_H */

@@ -207,6 +207,15 @@ struct profile {
 	 */
 	bool spans;
 	int64_t time_min, time_max; /* over samples with a time (and their ends) */
+	/*
+	 * The file recorded no samples: the importer made these of what it
+	 * did record, a tree rebuilt from a call graph's figures (cProfile,
+	 * callgrind), one per node of a call tree (heap profiles, GHC,
+	 * Instruments) or one per distinct stack (pprof). Counting them
+	 * counts nothing the tool measured, so the explorer does not offer
+	 * it (model_set_count_samples()). Set by the importer.
+	 */
+	bool no_samples;
 
 	/*
 	 * The recorded per-function figures (struct func_figure), or NULL
@@ -427,6 +436,14 @@ bool profile_stack_is_path(const struct profile_set *ps, stack_id s, const char 
  * megabyte on, the arrays are in huge pages that are touched as they fill.
  */
 void profile_reserve_samples(struct profile *p, size_t n);
+
+/*
+ * Give p a source position per sample (p->src), for an importer that
+ * knows where its samples executed: the samples p holds are at SRC_ROOT,
+ * and so is every sample added after until the importer sets its
+ * position (profile_set_src()). Nothing when p has positions already.
+ */
+void profile_keep_positions(struct profile *p);
 
 /*
  * Append one sample. Returns 0: the total is summed in 128 bits, which no

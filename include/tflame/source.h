@@ -113,8 +113,11 @@ int source_lines_check(const struct source_lines *sl, const struct profile_set *
  *  2. PATH as recorded (relative to the current directory when relative);
  *  3. a relative PATH in where->profile_dir, the directory of the
  *     profile, where a build that recorded relative paths often is.
- * The first regular, readable, text file of at most SOURCE_MAX_BYTES
- * wins. A directory, device or FIFO is never opened for reading.
+ * A file: URL (a JS profile's script, "file:///app/x.js") is first made
+ * the path it names, percent escapes decoded; a node: URL (node's own
+ * modules) names no file. The first regular,
+ * readable, text file of at most SOURCE_MAX_BYTES wins. A directory,
+ * device or FIFO is never opened for reading.
  */
 #define SOURCE_MAX_BYTES ((size_t)16 << 20)
 
@@ -136,7 +139,8 @@ struct source_file {
  * Find and read the file recorded as path (see above) into sf (embedded;
  * release with source_file_release(), also after a failure). Returns 0,
  * or -1 with err set to why there is nothing to show: "not recorded" (no
- * file name in the profile), "no such file: PATH", "permission denied:
+ * file name in the profile), "built into node, not a file: URL", "no such
+ * file: PATH", "permission denied:
  * PATH", "not a regular file: PATH", "binary file: PATH", "too large:
  * PATH (...)", where a failure of a file that exists wins over the paths
  * that do not. Paths in the message are raw: escape them to show them.

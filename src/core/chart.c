@@ -1489,27 +1489,51 @@ static const struct unit count_units[] = {
 	{ 1, "", "" },
 };
 
-void
-chart_format_x(uint64_t x, bool time, bool ascii, struct strbuf *out)
+static const struct unit byte_units[] = {
+	{ 1000000000000000000ULL, " EB", " EB" },
+	{ 1000000000000000ULL, " PB", " PB" },
+	{ 1000000000000ULL, " TB", " TB" },
+	{ 1000000000, " GB", " GB" },
+	{ 1000000, " MB", " MB" },
+	{ 1000, " kB", " kB" },
+	{ 1, " B", " B" },
+};
+
+struct ruler_scale
+chart_ruler_scale(const struct timeline *tl)
 {
-	const struct unit *u = time ? time_units : count_units;
+	if (tl->axis.kind != CHART_X_WEIGHT)
+		return RULER_TIME;
+	return (struct ruler_scale){ tl->p->unit, tl->p->weight_decimals };
+}
+
+void
+chart_format_x(uint64_t x, struct ruler_scale scale, bool ascii, struct strbuf *out)
+{
+	const struct unit *u = scale.unit == UNIT_NANOSECONDS ? time_units
+			     : scale.unit == UNIT_BYTES ? byte_units : count_units;
+	uint64_t ten = 1, size;
 
 	if (!x) {
 		strbuf_addch(out, '0');
 		return;
 	}
-	while (u->size > x)
+	/* Weights kept with decimals: the units are that much larger. */
+	for (unsigned d = 0; d < scale.decimals && ten <= UINT64_MAX / 10; d++)
+		ten *= 10;
+	while (u->size > 1 && (u->size > UINT64_MAX / ten || u->size * ten > x))
 		u++;
-	strbuf_addf(out, "%llu", (unsigned long long)(x / u->size));
-	if (x % u->size) {
-		uint64_t frac = x % u->size, scale = u->size / 10;
+	size = u->size * ten;
+	strbuf_addf(out, "%llu", (unsigned long long)(x / size));
+	if (x % size) {
+		uint64_t frac = x % size, step = size / 10;
 
 		strbuf_addch(out, '.');
 		/* Exact digits, trailing zeros dropped. */
 		while (frac) {
-			strbuf_addch(out, (char)('0' + frac / scale));
-			frac %= scale;
-			scale /= 10;
+			strbuf_addch(out, (char)('0' + frac / step));
+			frac %= step;
+			step /= 10;
 		}
 	}
 	strbuf_addstr(out, ascii ? u->ascii : u->name);
@@ -1528,8 +1552,8 @@ label_width(const char *s)
 
 /* Fill out with the ticks of step; returns how many, or SIZE_MAX if they touch. */
 static size_t
-ruler_try(uint64_t x0, uint64_t x1, uint32_t width, uint64_t step, bool time, bool ascii,
-	  struct ruler_tick *out, size_t max)
+ruler_try(uint64_t x0, uint64_t x1, uint32_t width, uint64_t step, struct ruler_scale scale,
+	  bool ascii, struct ruler_tick *out, size_t max)
 {
 	struct strbuf sb = STRBUF_INIT;
 	uint64_t x = x0 % step ? x0 + (step - x0 % step) : x0;
@@ -1546,7 +1570,7 @@ ruler_try(uint64_t x0, uint64_t x1, uint32_t width, uint64_t step, bool time, bo
 		if ((unsigned __int128)(x - x0) * width % (x1 - x0) * 2 >= x1 - x0)
 			t->col++; /* round halves up, as the layout does */
 		strbuf_reset(&sb);
-		chart_format_x(x, time, ascii, &sb);
+		chart_format_x(x, scale, ascii, &sb);
 		snprintf(t->label, sizeof(t->label), "%s", sb.buf);
 		t->width = label_width(t->label);
 		if (n && out[n - 1].col + out[n - 1].width + 2 > t->col) {
@@ -1567,8 +1591,38 @@ ruler_try(uint64_t x0, uint64_t x1, uint32_t width, uint64_t step, bool time, bo
 	return n;
 }
 
+/*
+ * The name of a count's unit after the last label: "300 samples", so
+ * that a ruler of weight does not read as time. Ticks at the end give
+ * way to it; returns how many are left.
+ */
+static size_t
+name_unit(uint32_t width, struct ruler_scale scale, struct ruler_tick *out, size_t n)
+{
+	const char *name;
+	struct ruler_tick *t;
+	size_t len, nlen;
+
+	if (!n || scale.unit == UNIT_NANOSECONDS || scale.unit == UNIT_BYTES ||
+	    scale.unit == UNIT_NONE)
+		return n;
+	name = weight_unit_name(scale.unit);
+	nlen = strlen(name);
+	while (n > 1 && out[n - 1].col + out[n - 1].width + 1 + nlen > width)
+		n--;
+	t = &out[n - 1];
+	len = strlen(t->label);
+	if (len + 1 + nlen >= sizeof(t->label) || t->col + t->width + 1 + nlen > width)
+		return n;
+	/* "1 sample", not "1 samples": the names are plurals in s. */
+	snprintf(t->label + len, sizeof(t->label) - len, " %.*s", (int)strlen(name) -
+		 (!strcmp(t->label, "1") && name[0] && name[strlen(name) - 1] == 's'), name);
+	t->width = label_width(t->label);
+	return n;
+}
+
 size_t
-chart_ruler(uint64_t x0, uint64_t x1, uint32_t width, bool time, bool ascii,
+chart_ruler(uint64_t x0, uint64_t x1, uint32_t width, struct ruler_scale scale, bool ascii,
 	    struct ruler_tick *out, size_t max)
 {
 	static const uint64_t tenths[] = { 10, 20, 25, 50 };
@@ -1583,10 +1637,11 @@ chart_ruler(uint64_t x0, uint64_t x1, uint32_t width, bool time, bool ascii,
 			if (pow < 10 && tenths[m] % 10)
 				continue; /* no step is 2.5 of the smallest unit */
 			step = pow < 10 ? tenths[m] / 10 : pow / 10 * tenths[m];
-			n = ruler_try(x0, x1, width, step, time, ascii, out, max);
+			n = ruler_try(x0, x1, width, step, scale, ascii, out, max);
 			/* Too many ticks for out counts as touching. */
-			if (n != SIZE_MAX && (n < max || step >= x1 - x0))
-				return n;
+			if (n != SIZE_MAX && (n < max || step >= x1 - x0)) {
+				return name_unit(width, scale, out, n);
+			}
 			if (step >= x1 - x0)
 				return 0;
 		}

@@ -587,6 +587,7 @@ diff_join(struct profile_set *ps, const struct profile_set *base, unsigned flags
 		strbuf_addf(&name, "%s%s", DIFF_BASE_PREFIX, ps_get(base, bp->name));
 		p = profile_set_profile(ps, ps_str(ps, name.buf, name.len), bp->unit);
 		p->spans = bp->spans;
+		p->no_samples = bp->no_samples;
 		if (bp->weight_decimals && profile_set_decimals(p, bp->weight_decimals, err)) {
 			ret = -1;
 			break;

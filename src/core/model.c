@@ -105,7 +105,7 @@ model_set_profile(struct model *m, size_t index)
 	if (m->lens.count_samples) {
 		const struct profile *p = m->ps->profiles[index];
 
-		if (p->spans || p->unit == UNIT_SAMPLES || p->unit == UNIT_NONE)
+		if (!model_can_count_samples(p))
 			m->lens.count_samples = false;
 		else
 			counted_build(m);
@@ -271,13 +271,19 @@ counted_build(struct model *m)
 }
 
 bool
+model_can_count_samples(const struct profile *p)
+{
+	return !p->spans && !p->no_samples && p->unit != UNIT_SAMPLES && p->unit != UNIT_NONE;
+}
+
+bool
 model_set_count_samples(struct model *m, bool on)
 {
 	const struct profile *p = m->ps->profiles[m->lens.profile];
 
 	if (on == m->lens.count_samples)
 		return true;
-	if (on && (p->spans || p->unit == UNIT_SAMPLES || p->unit == UNIT_NONE))
+	if (on && !model_can_count_samples(p))
 		return false;
 	m->lens.count_samples = on;
 	if (on)

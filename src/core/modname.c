@@ -30,6 +30,10 @@ module_file_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 
+	/* A name an importer made short already ("json/__init__.py") is whole. */
+	if (path[0] != '/' && strncmp(path, "./", 2) && strncmp(path, "../", 3) &&
+	    !strstr(path, "://"))
+		return path;
 	return slash && slash[1] ? slash + 1 : path;
 }
 

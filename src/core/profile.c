@@ -864,6 +864,14 @@ profile_reserve_samples(struct profile *p, size_t n)
 	grow_samples_to(p, n, true);
 }
 
+void
+profile_keep_positions(struct profile *p)
+{
+	if (p->src)
+		return;
+	p->src = xcalloc(p->alloc_samples ? p->alloc_samples : 1, sizeof(*p->src));
+}
+
 /* Samples profile_set_merge() copies between two shrinks of the source. */
 #define MERGE_CHUNK ((size_t)1 << 20)
 
@@ -1274,6 +1282,8 @@ merge(struct profile_set *dst, struct profile_set *src, uint64_t line_offset, bo
 
 		/* Samples are spans only if all of them are. */
 		dp->spans = dp->nr_samples ? dp->spans && sp->spans : sp->spans;
+		dp->no_samples = dp->nr_samples ? dp->no_samples || sp->no_samples
+						: sp->no_samples;
 		if (sp->weight_decimals > dp->weight_decimals &&
 		    profile_set_decimals(dp, sp->weight_decimals, err)) {
 			ret = -1;

@@ -587,11 +587,52 @@ try_dir(struct finder *fd, const char *dir, const char *path)
 	return found;
 }
 
+static int
+hex_digit(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+	     : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/*
+ * The local path of a file: URL (file:///a/b%20c.js, file://localhost/x),
+ * percent escapes decoded, into out; false for anything else. A %00 or a
+ * host other than localhost names no local file: false too.
+ */
+static bool
+file_url_path(const char *url, struct strbuf *out)
+{
+	const char *p;
+
+	if (strncmp(url, "file://", 7))
+		return false;
+	p = url + 7;
+	if (!strncmp(p, "localhost/", 10))
+		p += 9;
+	if (*p != '/')
+		return false;
+	for (; *p && *p != '?' && *p != '#'; p++) {
+		int hi, lo;
+
+		if (*p == '%' && (hi = hex_digit(p[1])) >= 0 && (lo = hex_digit(p[2])) >= 0) {
+			if (!hi && !lo)
+				return false;
+			strbuf_addch(out, (char)(hi << 4 | lo));
+			p += 2;
+		} else {
+			strbuf_addch(out, *p);
+		}
+	}
+	return true;
+}
+
 int
 source_file_load(struct source_file *sf, const char *path,
 		 const struct source_search *where, struct tf_error *err)
 {
 	struct finder fd = { sf, MISS_NONE, STRBUF_INIT };
+	struct strbuf local = STRBUF_INIT;
+	const char *recorded = path;
 	bool found = false;
 	int ret = 0;
 
@@ -599,6 +640,11 @@ source_file_load(struct source_file *sf, const char *path,
 	/* addr2line says ?? for a file it does not know. */
 	if (!path || !*path || !strcmp(path, "??"))
 		return tf_error_set(err, "not recorded");
+	/* A script of a JS profile: its file: URL is a path; node's own are no file. */
+	if (!strncmp(path, "node:", 5))
+		return tf_error_set(err, "built into node, not a file: %s", path);
+	if (file_url_path(path, &local))
+		path = local.buf;
 	for (size_t i = 0; where && i < where->nr_dirs && !found; i++)
 		found = try_dir(&fd, where->dirs[i], path);
 	if (!found)
@@ -614,11 +660,12 @@ source_file_load(struct source_file *sf, const char *path,
 		/* Not there anywhere: name the file as recorded, not the last guess. */
 		if (fd.miss == MISS_NOENT) {
 			strbuf_reset(&fd.why);
-			strbuf_addf(&fd.why, "no such file: %s", path);
+			strbuf_addf(&fd.why, "no such file: %s", recorded);
 		}
 		ret = tf_error_set(err, "%s", fd.why.buf);
 	}
 	strbuf_release(&fd.why);
+	strbuf_release(&local);
 	return ret;
 }
 

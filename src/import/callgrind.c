@@ -923,6 +923,8 @@ build_profiles(struct cg *cg, struct tf_error *err)
 		u.ev = ev;
 		u.nodes = 0;
 		u.p = profile_set_profile(cg->ps, cg->events[ev], event_unit(name));
+		/* A tree rebuilt from the call graph's costs, not samples. */
+		u.p->no_samples = true;
 		ret = unfold(&u, err);
 		if (!ret)
 			add_figures(&u);

@@ -11,6 +11,7 @@
 #include "tflame/error.h"
 #include "tflame/input.h"
 #include "tflame/json_reader.h"
+#include "tflame/jsframes.h"
 #include "tflame/profile.h"
 #include "tflame/strbuf.h"
 #include "tflame/xalloc.h"
@@ -52,7 +53,7 @@ struct ch_process {
 struct ch_event {
 	int64_t ts;             /* ns */
 	int64_t end;            /* ns, X only */
-	frame_id frame;         /* FRAME_NONE for an E without a name */
+	uint32_t cf;            /* call frame (js_frames); CF_NONE for an E without a name */
 	uint32_t thread;        /* index in threads */
 	uint32_t seq;           /* input order, to keep sorts stable */
 	char ph;
@@ -62,8 +63,18 @@ struct ch_event {
 struct ch_node {
 	int64_t id;
 	int64_t parent;         /* id, or -1 */
-	frame_id frame;
+	uint32_t cf;            /* call frame (js_frames), CF_NONE until read */
 	uint32_t resolved;      /* index of the parent node + 1, 0 for none */
+	/* positionTicks: ch_cpu's ticks[first_tick, first_tick + nr_ticks) */
+	uint32_t first_tick, nr_ticks;
+};
+
+#define CF_NONE UINT32_MAX
+
+/* A line of a node's positionTicks: the samples of the node that were there. */
+struct ch_tick {
+	uint32_t line;          /* 1-based, as V8 writes positionTicks */
+	uint32_t ticks;
 };
 
 /* A CPU profile: a .cpuprofile, or the Profile + ProfileChunks of one id. */
@@ -83,6 +94,8 @@ struct ch_cpu {
 	int64_t *times;         /* µs deltas as read, then ns times */
 	size_t nr_times, alloc_times;
 	bool absolute_times;    /* old form: timestamps, not deltas */
+	struct ch_tick *ticks;  /* the nodes' positionTicks */
+	size_t nr_ticks, alloc_ticks;
 };
 
 /* A sample of a sampled trace. */
@@ -99,6 +112,7 @@ struct chrome {
 	const struct import_options *opts;
 	struct tf_error *err;
 	struct builder b;
+	struct js_frames jf;    /* every call frame, named once all are read */
 
 	struct ch_thread *threads;
 	size_t nr_threads, alloc_threads, last_thread;
@@ -211,42 +225,28 @@ thread_index(struct chrome *c, int64_t pid, int64_t tid)
 }
 
 /*
- * The frame of a function: "(anonymous)" for an empty name, and file:line
- * from a URL and a 0-based line (-1: unknown).
+ * The call frame of a function (see jsframes.h for its name): a URL and a
+ * 0-based line and column (-1: unknown).
  */
-static frame_id
-make_frame(struct chrome *c, const char *name, size_t len, const char *url, size_t url_len,
-	   int64_t line0)
+static uint32_t
+call_frame(struct chrome *c, const char *name, size_t len, const char *url, size_t url_len,
+	   int64_t line0, int64_t col0)
 {
-	struct frame f;
-
-	memset(&f, 0, sizeof(f));
-	if (!len) {
-		name = "(anonymous)";
-		len = strlen(name);
-	}
-	f.name = ps_str(c->ps, name, len);
-	f.module = STR_EMPTY;
-	f.file = url_len ? ps_str(c->ps, url, url_len) : STR_EMPTY;
-	if (url_len && line0 >= 0 && line0 < UINT32_MAX) {
-		f.line = (uint32_t)line0 + 1;
-		f.flags = FRAME_HAS_LINE;
-	}
-	return profile_set_frame(c->ps, &f);
+	return js_frames_add(&c->jf, c->ps, name, len, url, url_len, line0, col0);
 }
 
-/* A callFrame object (begun): its function, url and line. */
+/* A callFrame object (begun): its function, url, line and column. */
 static int
-read_call_frame(struct chrome *c, frame_id *frame)
+read_call_frame(struct chrome *c, uint32_t *cf)
 {
 	struct strbuf name = STRBUF_INIT, url = STRBUF_INIT;
-	int64_t line = -1;
+	int64_t line = -1, col = -1;
 	enum json_token tok;
 
 	while ((tok = next(c)) == JSON_KEY) {
 		const char *key = json_reader_text(c->jr);
 		int which = !strcmp(key, "functionName") ? 1 : !strcmp(key, "url") ? 2
-			  : !strcmp(key, "lineNumber") ? 3 : 0;
+			  : !strcmp(key, "lineNumber") ? 3 : !strcmp(key, "columnNumber") ? 4 : 0;
 
 		tok = next(c);
 		if (which == 1 && tok == JSON_STRING)
@@ -255,6 +255,8 @@ read_call_frame(struct chrome *c, frame_id *frame)
 			strbuf_add(&url, json_reader_text(c->jr), json_reader_len(c->jr));
 		else if (which == 3 && tok_int(c, tok, &line))
 			;
+		else if (which == 4 && tok_int(c, tok, &col))
+			;
 		else if (skip(c, tok))
 			goto fail;
 	}
@@ -262,7 +264,7 @@ read_call_frame(struct chrome *c, frame_id *frame)
 		json_fail(c, tok);
 		goto fail;
 	}
-	*frame = make_frame(c, name.buf, name.len, url.buf, url.len, line);
+	*cf = call_frame(c, name.buf, name.len, url.buf, url.len, line, col);
 	strbuf_release(&name);
 	strbuf_release(&url);
 	return 0;
@@ -272,15 +274,62 @@ fail:
 	return -1;
 }
 
-static void
-add_node(struct ch_cpu *cpu, int64_t id, int64_t parent, frame_id frame)
+static struct ch_node *
+add_node(struct ch_cpu *cpu, int64_t id, int64_t parent, uint32_t cf)
 {
+	struct ch_node *n;
+
 	ALLOC_GROW(cpu->nodes, cpu->nr_nodes, cpu->alloc_nodes);
-	cpu->nodes[cpu->nr_nodes].id = id;
-	cpu->nodes[cpu->nr_nodes].parent = parent;
-	cpu->nodes[cpu->nr_nodes].frame = frame;
-	cpu->nodes[cpu->nr_nodes].resolved = 0;
-	cpu->nr_nodes++;
+	n = &cpu->nodes[cpu->nr_nodes++];
+	memset(n, 0, sizeof(*n));
+	n->id = id;
+	n->parent = parent;
+	n->cf = cf;
+	return n;
+}
+
+/*
+ * positionTicks (the array has begun): [{line, ticks}], appended to
+ * cpu->ticks; *first and *nr say where. An entry that is not a line and
+ * a count is skipped, as a profile without them shows the function's
+ * own line.
+ */
+static int
+read_position_ticks(struct chrome *c, struct ch_cpu *cpu, uint32_t *first, uint32_t *nr)
+{
+	enum json_token tok;
+
+	*first = (uint32_t)cpu->nr_ticks;
+	while ((tok = next(c)) == JSON_OBJECT_BEGIN) {
+		int64_t line = -1, ticks = -1;
+
+		while ((tok = next(c)) == JSON_KEY) {
+			const char *key = json_reader_text(c->jr);
+			int which = !strcmp(key, "line") ? 1 : !strcmp(key, "ticks") ? 2 : 0;
+
+			tok = next(c);
+			if (which == 1 && tok_int(c, tok, &line))
+				continue;
+			if (which == 2 && tok_int(c, tok, &ticks))
+				continue;
+			if (skip(c, tok))
+				return -1;
+		}
+		if (tok != JSON_OBJECT_END)
+			return json_fail(c, tok);
+		if (line < 1 || line > UINT32_MAX || ticks < 1 || ticks > UINT32_MAX)
+			continue;
+		if (cpu->nr_ticks >= UINT32_MAX - 1)
+			return bad(c, "too many positionTicks");
+		ALLOC_GROW(cpu->ticks, cpu->nr_ticks, cpu->alloc_ticks);
+		cpu->ticks[cpu->nr_ticks].line = (uint32_t)line;
+		cpu->ticks[cpu->nr_ticks++].ticks = (uint32_t)ticks;
+	}
+	if (tok != JSON_ARRAY_END)
+		return tok <= JSON_TRUNCATED ? json_fail(c, tok)
+					     : bad(c, "a position tick is not an object");
+	*nr = (uint32_t)(cpu->nr_ticks - *first);
+	return 0;
 }
 
 /*
@@ -296,12 +345,14 @@ read_nodes(struct chrome *c, struct ch_cpu *cpu, int64_t **kids, size_t *nr_kids
 
 	while ((tok = next(c)) == JSON_OBJECT_BEGIN) {
 		int64_t id = -1, parent = -1;
-		frame_id frame = FRAME_NONE;
+		uint32_t cf = CF_NONE, first_tick = 0, nr_ticks = 0;
+		struct ch_node *n;
 
 		while ((tok = next(c)) == JSON_KEY) {
 			const char *key = json_reader_text(c->jr);
 			int which = !strcmp(key, "id") ? 1 : !strcmp(key, "parent") ? 2
-				  : !strcmp(key, "callFrame") ? 3 : !strcmp(key, "children") ? 4 : 0;
+				  : !strcmp(key, "callFrame") ? 3 : !strcmp(key, "children") ? 4
+				  : !strcmp(key, "positionTicks") ? 5 : 0;
 
 			tok = next(c);
 			if (which == 1 && tok_int(c, tok, &id))
@@ -309,7 +360,12 @@ read_nodes(struct chrome *c, struct ch_cpu *cpu, int64_t **kids, size_t *nr_kids
 			if (which == 2 && tok_int(c, tok, &parent))
 				continue;
 			if (which == 3 && tok == JSON_OBJECT_BEGIN) {
-				if (read_call_frame(c, &frame))
+				if (read_call_frame(c, &cf))
+					return -1;
+				continue;
+			}
+			if (which == 5 && tok == JSON_ARRAY_BEGIN) {
+				if (read_position_ticks(c, cpu, &first_tick, &nr_ticks))
 					return -1;
 				continue;
 			}
@@ -339,9 +395,11 @@ read_nodes(struct chrome *c, struct ch_cpu *cpu, int64_t **kids, size_t *nr_kids
 			return bad(c, "a profile node has no id");
 		for (size_t k = *nr_kids; k >= 2 && (*kids)[k - 1] == INT64_MIN; k -= 2)
 			(*kids)[k - 1] = id;
-		if (frame == FRAME_NONE)
-			frame = make_frame(c, "", 0, NULL, 0, -1);
-		add_node(cpu, id, parent, frame);
+		if (cf == CF_NONE)
+			cf = call_frame(c, "", 0, NULL, 0, -1, -1);
+		n = add_node(cpu, id, parent, cf);
+		n->first_tick = first_tick;
+		n->nr_ticks = nr_ticks;
 	}
 	if (tok != JSON_ARRAY_END)
 		return tok <= JSON_TRUNCATED ? json_fail(c, tok) : bad(c, "a profile node is not an object");
@@ -447,7 +505,7 @@ read_head(struct chrome *c, struct ch_cpu *cpu, int64_t **hits, size_t *nr_hits,
 	/* Per open node: the oldest form has no callFrame, only these. */
 	struct old_frame {
 		struct strbuf name, url;
-		int64_t line;
+		int64_t line, col;
 	} *old = NULL;
 	size_t alloc_old = 0;
 	size_t base = json_reader_depth(c->jr), first = cpu->nr_nodes;
@@ -472,11 +530,11 @@ read_head(struct chrome *c, struct ch_cpu *cpu, int64_t **hits, size_t *nr_hits,
 			}
 			strbuf_setlen(&old[nr_open].name, 0);
 			strbuf_setlen(&old[nr_open].url, 0);
-			old[nr_open].line = -1;
+			old[nr_open].line = old[nr_open].col = -1;
 			open[nr_open++] = cpu->nr_nodes;
 			ALLOC_GROW(ids, cpu->nr_nodes - first, alloc_ids);
 			ids[cpu->nr_nodes - first] = -1;
-			add_node(cpu, (int64_t)cpu->nr_nodes + 1, parent, FRAME_NONE);
+			add_node(cpu, (int64_t)cpu->nr_nodes + 1, parent, CF_NONE);
 			ALLOC_GROW(*hits, *nr_hits, *alloc_hits);
 			(*hits)[(*nr_hits)++] = 0;
 		}
@@ -487,7 +545,8 @@ read_head(struct chrome *c, struct ch_cpu *cpu, int64_t **hits, size_t *nr_hits,
 			int which = !strcmp(key, "callFrame") ? 1 : !strcmp(key, "children") ? 2
 				  : !strcmp(key, "hitCount") ? 3 : !strcmp(key, "id") ? 4
 				  : !strcmp(key, "selfSize") ? 5 : !strcmp(key, "functionName") ? 6
-				  : !strcmp(key, "url") ? 7 : !strcmp(key, "lineNumber") ? 8 : 0;
+				  : !strcmp(key, "url") ? 7 : !strcmp(key, "lineNumber") ? 8
+				  : !strcmp(key, "columnNumber") ? 9 : 0;
 			struct old_frame *of = &old[nr_open - 1];
 			int64_t v;
 
@@ -497,8 +556,10 @@ read_head(struct chrome *c, struct ch_cpu *cpu, int64_t **hits, size_t *nr_hits,
 					   json_reader_len(c->jr));
 			} else if (which == 8 && tok_int(c, tok, &v)) {
 				of->line = v;
+			} else if (which == 9 && tok_int(c, tok, &v)) {
+				of->col = v;
 			} else if (which == 1 && tok == JSON_OBJECT_BEGIN) {
-				if (read_call_frame(c, &n->frame))
+				if (read_call_frame(c, &n->cf))
 					goto out;
 			} else if (which == 2 && tok == JSON_ARRAY_BEGIN) {
 				tok = next(c);
@@ -525,9 +586,9 @@ read_head(struct chrome *c, struct ch_cpu *cpu, int64_t **hits, size_t *nr_hits,
 			struct ch_node *n = &cpu->nodes[open[--nr_open]];
 			struct old_frame *of = &old[nr_open];
 
-			if (n->frame == FRAME_NONE)
-				n->frame = make_frame(c, of->name.buf, of->name.len, of->url.buf,
-						      of->url.len, of->line);
+			if (n->cf == CF_NONE)
+				n->cf = call_frame(c, of->name.buf, of->name.len, of->url.buf,
+						   of->url.len, of->line, of->col);
 			if (json_reader_depth(c->jr) < base)
 				break;
 			/* After a child: another child, or the end of the list. */
@@ -616,6 +677,7 @@ cpu_release(struct ch_cpu *cpu)
 	free(cpu->nodes);
 	free(cpu->samples);
 	free(cpu->times);
+	free(cpu->ticks);
 	memset(cpu, 0, sizeof(*cpu));
 }
 
@@ -623,8 +685,17 @@ cpu_release(struct ch_cpu *cpu)
 static void
 cpu_append(struct ch_cpu *cpu, struct ch_cpu *chunk)
 {
-	for (size_t i = 0; i < chunk->nr_nodes; i++)
-		add_node(cpu, chunk->nodes[i].id, chunk->nodes[i].parent, chunk->nodes[i].frame);
+	for (size_t i = 0; i < chunk->nr_nodes; i++) {
+		struct ch_node *n = add_node(cpu, chunk->nodes[i].id, chunk->nodes[i].parent,
+					     chunk->nodes[i].cf);
+
+		n->first_tick = chunk->nodes[i].first_tick + (uint32_t)cpu->nr_ticks;
+		n->nr_ticks = chunk->nodes[i].nr_ticks;
+	}
+	for (size_t i = 0; i < chunk->nr_ticks; i++) {
+		ALLOC_GROW(cpu->ticks, cpu->nr_ticks, cpu->alloc_ticks);
+		cpu->ticks[cpu->nr_ticks++] = chunk->ticks[i];
+	}
 	for (size_t i = 0; i < chunk->nr_samples; i++) {
 		ALLOC_GROW(cpu->samples, cpu->nr_samples, cpu->alloc_samples);
 		cpu->samples[cpu->nr_samples++] = chunk->samples[i];
@@ -758,8 +829,8 @@ read_event(struct chrome *c)
 		ev->end = ph == 'X' ? ts + dur : 0;
 		ev->thread = thread_index(c, pid, tid);
 		ev->seq = (uint32_t)c->nr_events;
-		ev->frame = ph == 'E' && !has_name ? FRAME_NONE
-			  : make_frame(c, name.buf, name.len, NULL, 0, -1);
+		ev->cf = ph == 'E' && !has_name ? CF_NONE
+		       : call_frame(c, name.buf, name.len, NULL, 0, -1, -1);
 		c->nr_events++;
 		break;
 	}
@@ -874,7 +945,8 @@ read_stack_frames(struct chrome *c)
 		c->frames[c->nr_frames].id = id;
 		c->frames[c->nr_frames].parent = parent;
 		c->frames[c->nr_frames].resolved = 0;
-		c->frames[c->nr_frames++].frame = make_frame(c, name.buf, name.len, NULL, 0, -1);
+		c->frames[c->nr_frames].first_tick = c->frames[c->nr_frames].nr_ticks = 0;
+		c->frames[c->nr_frames++].cf = call_frame(c, name.buf, name.len, NULL, 0, -1, -1);
 		strbuf_release(&name);
 	}
 	return tok == JSON_OBJECT_END ? 0 : json_fail(c, tok);
@@ -1044,7 +1116,7 @@ cmp_event(const void *a, const void *b)
 /* An interval of a thread: [start, end) of frame. */
 struct ch_interval {
 	int64_t start, end;
-	frame_id frame;
+	uint32_t cf;
 	uint32_t seq;
 };
 
@@ -1094,7 +1166,7 @@ emit(struct chrome *c, struct profile **pp, thread_id th, const struct ch_interv
 	builder_begin_sample(&c->b, *pp, th, c->opts->weight == WEIGHT_SAMPLES ? 1
 					 : (uint64_t)(to - from), from, true);
 	for (size_t k = 0; k < nr_open; k++)
-		builder_push_frame(&c->b, iv[open[k]].frame);
+		builder_push_frame(&c->b, js_frames_frame(&c->jf, iv[open[k]].cf));
 	return builder_end_sample(&c->b, BUILDER_ROOT_FIRST, c->err);
 }
 
@@ -1174,7 +1246,8 @@ build_events(struct chrome *c)
 				last = ev->ts;
 			if (ev->ph == 'X') {
 				ALLOC_GROW(iv, nr_iv, alloc_iv);
-				iv[nr_iv++] = (struct ch_interval){ ev->ts, ev->end, ev->frame, ev->seq };
+				iv[nr_iv++] =
+					(struct ch_interval){ ev->ts, ev->end, ev->cf, ev->seq };
 				if (ev->end > last)
 					last = ev->end;
 			} else if (ev->ph == 'B') {
@@ -1183,8 +1256,8 @@ build_events(struct chrome *c)
 			} else {
 				size_t k = nr_open;
 
-				while (k > 0 && ev->frame != FRAME_NONE &&
-				       c->events[open[k - 1]].frame != ev->frame)
+				while (k > 0 && ev->cf != CF_NONE &&
+				       c->events[open[k - 1]].cf != ev->cf)
 					k--;
 				if (!k) {
 					unmatched++;
@@ -1194,7 +1267,10 @@ build_events(struct chrome *c)
 					const struct ch_event *b = &c->events[open[--nr_open]];
 
 					ALLOC_GROW(iv, nr_iv, alloc_iv);
-					iv[nr_iv++] = (struct ch_interval){ b->ts, ev->ts, b->frame, b->seq };
+					iv[nr_iv].start = b->ts;
+					iv[nr_iv].end = ev->ts;
+					iv[nr_iv].cf = b->cf;
+					iv[nr_iv++].seq = b->seq;
 					if (nr_open < k)
 						break;
 				}
@@ -1205,7 +1281,7 @@ build_events(struct chrome *c)
 			const struct ch_event *b = &c->events[open[--nr_open]];
 
 			ALLOC_GROW(iv, nr_iv, alloc_iv);
-			iv[nr_iv++] = (struct ch_interval){ b->ts, last, b->frame, b->seq };
+			iv[nr_iv++] = (struct ch_interval){ b->ts, last, b->cf, b->seq };
 		}
 		/* A thread with no interval has nothing to sort (and iv may be NULL). */
 		if (nr_iv)
@@ -1266,7 +1342,7 @@ static int
 push_node_stack(struct chrome *c, struct ch_node *nodes, size_t nr, size_t n)
 {
 	for (size_t steps = 0; steps <= nr; steps++) {
-		builder_push_frame(&c->b, nodes[n].frame);
+		builder_push_frame(&c->b, js_frames_frame(&c->jf, nodes[n].cf));
 		if (!nodes[n].resolved) {
 			ssize_t p = nodes[n].parent >= 0 ? find_node(nodes, nr, nodes[n].parent) : -1;
 
@@ -1284,6 +1360,100 @@ static bool
 is_root_frame(struct chrome *c, frame_id f)
 {
 	return !strcmp(ps_get(c->ps, ps_frame(c->ps, f)->name), "(root)");
+}
+
+/*
+ * Source positions from positionTicks. V8 counts, per node, the samples
+ * taken at each line of its function; which sample was where it does not
+ * say. So the k-th sample of a node goes to the line of the node that is
+ * furthest behind its share, ticks * (k + 1) / all ticks less the samples
+ * put there so far (the first such line on a tie): every line gets as
+ * many samples as it had ticks, spread over the node's time rather than
+ * in a block. Its callers are at their functions' own lines, as source.h
+ * derives the positions of a profile without ticks; those chains are
+ * made once per stack (memo[stack], 0 until made).
+ */
+struct ch_positions {
+	src_id *memo;
+	size_t alloc_memo;
+	stack_id *path;
+	size_t alloc_path;
+	uint32_t *placed;       /* per tick of the cpu: samples put at its line */
+};
+
+/* The position of stack s at its frames' own lines (0 for none), made once. */
+static src_id
+stack_position(struct profile_set *ps, struct ch_positions *pos, stack_id s)
+{
+	size_t n = 0;
+	stack_id t;
+	src_id src;
+
+	if (ps->nr_stacks > pos->alloc_memo) {
+		size_t old = pos->alloc_memo;
+
+		pos->alloc_memo = ps->nr_stacks * 2;
+		pos->memo = xreallocarray(pos->memo, pos->alloc_memo, sizeof(*pos->memo));
+		memset(pos->memo + old, 0, (pos->alloc_memo - old) * sizeof(*pos->memo));
+	}
+	for (t = s; t != STACK_ROOT && !pos->memo[t]; t = ps->stacks[t].parent) {
+		ALLOC_GROW(pos->path, n, pos->alloc_path);
+		pos->path[n++] = t;
+	}
+	src = t == STACK_ROOT ? SRC_ROOT : pos->memo[t];
+	while (n--) {
+		const struct frame *f = ps_frame(ps, ps->stacks[pos->path[n]].frame);
+		bool lined = f->flags & FRAME_HAS_LINE;
+
+		src = profile_set_src(ps, src, pos->path[n], lined ? f->file : STR_EMPTY,
+				      lined ? f->line : 0);
+		pos->memo[pos->path[n]] = src;
+	}
+	return src;
+}
+
+/* The line of node's positionTicks for its next sample (see above). */
+static uint32_t
+tick_line(const struct ch_cpu *cpu, const struct ch_node *node, uint32_t *placed)
+{
+	uint64_t all = 0, done = 0;
+	double best = 0;
+	uint32_t pick = node->first_tick;
+
+	for (uint32_t j = node->first_tick; j < node->first_tick + node->nr_ticks; j++) {
+		all += cpu->ticks[j].ticks;
+		done += placed[j];
+	}
+	for (uint32_t j = node->first_tick; j < node->first_tick + node->nr_ticks; j++) {
+		double behind = (double)cpu->ticks[j].ticks * (double)(done + 1) / (double)all -
+				(double)placed[j];
+
+		if (j == node->first_tick || behind > best) {
+			best = behind;
+			pick = j;
+		}
+	}
+	placed[pick]++;
+	return cpu->ticks[pick].line;
+}
+
+/* Give the sample just added (p's last, of node) its position. */
+static void
+place_sample(struct chrome *c, struct ch_positions *pos, const struct ch_cpu *cpu,
+	     struct profile *p, const struct ch_node *node)
+{
+	stack_id s = p->stack[p->nr_samples - 1];
+	const struct frame *f;
+	uint32_t line;
+
+	if (s == STACK_ROOT)
+		return;
+	f = ps_frame(c->ps, c->ps->stacks[s].frame);
+	if (f->file == STR_EMPTY)
+		return;
+	line = tick_line(cpu, node, pos->placed);
+	p->src[p->nr_samples - 1] = profile_set_src(c->ps,
+		stack_position(c->ps, pos, c->ps->stacks[s].parent), s, f->file, line);
 }
 
 /*
@@ -1305,6 +1475,8 @@ build_cpu(struct chrome *c, struct ch_cpu *cpu, struct profile *p, uint64_t *mis
 			       : profile_set_thread(c->ps, -1, -1, STR_EMPTY);
 	bool timed = cpu_timed(cpu);
 	int64_t raw = cpu->has_start ? cpu->start : 0, t = INT64_MIN;
+	struct ch_positions pos;
+	int ret = -1;
 
 	if (cpu->nr_nodes)
 		qsort(cpu->nodes, cpu->nr_nodes, sizeof(*cpu->nodes), cmp_node_id);
@@ -1323,10 +1495,16 @@ build_cpu(struct chrome *c, struct ch_cpu *cpu, struct profile *p, uint64_t *mis
 			t = raw;
 		cpu->times[i] = t;
 	}
+	memset(&pos, 0, sizeof(pos));
+	if (cpu->nr_ticks) {
+		profile_keep_positions(p);
+		pos.placed = xcalloc(cpu->nr_ticks, sizeof(*pos.placed));
+	}
 	for (size_t i = 0; i < cpu->nr_samples; i++) {
 		ssize_t n = find_node(cpu->nodes, cpu->nr_nodes, cpu->samples[i]);
 		uint64_t w = 1;
 		int64_t when = 0;
+		bool kept;
 
 		/* Chunks of a trace started mid-profile lack early nodes. */
 		if (n < 0) {
@@ -1348,14 +1526,22 @@ build_cpu(struct chrome *c, struct ch_cpu *cpu, struct profile *p, uint64_t *mis
 		}
 		builder_begin_sample(&c->b, p, th, w, when, timed);
 		if (push_node_stack(c, cpu->nodes, cpu->nr_nodes, (size_t)n))
-			return -1;
+			goto out;
 		/* V8's (root) is above every stack: leave it out. */
 		if (c->b.nr_frames > 1 && is_root_frame(c, c->b.frames[c->b.nr_frames - 1]))
 			c->b.nr_frames--;
+		kept = !builder_full(&c->b);
 		if (builder_end_sample(&c->b, BUILDER_LEAF_FIRST, c->err))
-			return -1;
+			goto out;
+		if (kept && cpu->nodes[n].nr_ticks)
+			place_sample(c, &pos, cpu, p, &cpu->nodes[n]);
 	}
-	return 0;
+	ret = 0;
+out:
+	free(pos.memo);
+	free(pos.path);
+	free(pos.placed);
+	return ret;
 }
 
 static int
@@ -1389,6 +1575,7 @@ build(struct chrome *c)
 	struct profile *cpu_profile = NULL;
 	uint64_t missing = 0;
 
+	js_frames_finish(&c->jf, c->ps);
 	if (build_events(c))
 		return -1;
 	for (size_t i = 0; i < c->nr_cpus; i++) {
@@ -1436,6 +1623,7 @@ chrome_parse(struct json_reader *jr, const struct import_options *opts,
 	c.err = err;
 	builder_init(&c.b, ps);
 	c.b.max_samples = c.opts->max_samples;
+	js_frames_init(&c.jf);
 	ps->format = CHROME_FORMAT;
 
 	tok = next(&c);
@@ -1477,6 +1665,7 @@ chrome_parse(struct json_reader *jr, const struct import_options *opts,
 	free(c.frames);
 	free(c.tsamples);
 	free(c.first_bad);
+	js_frames_release(&c.jf);
 	builder_release(&c.b);
 	return ret;
 }

@@ -668,12 +668,96 @@ read_key(struct pstats *st, const struct mval *k, str_id *file, int64_t *line,
 	return true;
 }
 
-/* The frame of a function, named as pstats prints it. */
+static bool
+is_sep(char c)
+{
+	return c == '/' || c == '\\';
+}
+
+/* Whether the directory that ends at path[end] (a separator) is name. */
+static bool
+component_is(const char *path, size_t end, const char *name)
+{
+	size_t n = strlen(name);
+
+	return end != SIZE_MAX && end >= n && !memcmp(path + end - n, name, n) &&
+	       (end == n || is_sep(path[end - n - 1]));
+}
+
+/* "3" or "3.11": the version of a pythonX.Y directory. */
+static bool
+digits_dot_digits(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && s[i] >= '0' && s[i] <= '9')
+		i++;
+	if (!i)
+		return false;
+	if (i == len)
+		return true;
+	if (s[i++] != '.' || i == len)
+		return false;
+	while (i < len && s[i] >= '0' && s[i] <= '9')
+		i++;
+	return i == len;
+}
+
+/*
+ * Where the short form of a Python source path starts: below the last
+ * site-packages or dist-packages directory, else below the standard
+ * library's lib/pythonX.Y (or pythonX), else at its last two parts
+ * ("app/main.py"); the whole of a path of one part ("<string>", "x.py").
+ */
+static size_t
+short_path(const char *path, size_t len)
+{
+	size_t start = 0, parts = 0, cut = SIZE_MAX;
+
+	/* Each component [s, e), from the left: the last match wins. */
+	for (size_t s = 0; s < len;) {
+		size_t e = s;
+
+		while (e < len && !is_sep(path[e]))
+			e++;
+		if (e < len) { /* a directory */
+			size_t n = e - s;
+
+			if ((n == 13 && (!memcmp(path + s, "site-packages", 13) ||
+					 !memcmp(path + s, "dist-packages", 13))) ||
+			    (n > 6 && !memcmp(path + s, "python", 6) &&
+			     digits_dot_digits(path + s + 6, n - 6) &&
+			     (component_is(path, s - 1, "lib") ||
+			      component_is(path, s - 1, "lib64"))))
+				cut = e + 1;
+		}
+		s = e + 1;
+	}
+	if (cut != SIZE_MAX && cut < len)
+		return cut;
+	/* The last two parts. */
+	for (size_t i = len; i-- > 0;) {
+		if (is_sep(path[i]) && ++parts == 2) {
+			start = i + 1;
+			break;
+		}
+	}
+	return start;
+}
+
+/*
+ * The frame of a function, named as the issue of readable names asks and
+ * pstats' data gives: "dumps (json/__init__.py:183)", the function's name
+ * then its file, shortened (short_path()), and line; the short file is
+ * its module, so that the module column tells json's from one's own. A
+ * built-in keeps pstats' name ("{built-in method builtins.exec}").
+ */
 static frame_id
 func_frame(struct pstats *st, const struct func *fn, struct strbuf *sb)
 {
 	const char *file = ps_get(st->ps, fn->file), *name = ps_get(st->ps, fn->name);
 	size_t nlen = intern_len(&st->ps->strings, fn->name);
+	size_t flen = intern_len(&st->ps->strings, fn->file), cut;
 	struct frame fr;
 
 	memset(&fr, 0, sizeof(fr));
@@ -690,9 +774,12 @@ func_frame(struct pstats *st, const struct func *fn, struct strbuf *sb)
 			strbuf_add(sb, name, nlen);
 		}
 	} else {
-		strbuf_addf(sb, "%s:%lld(", file, (long long)fn->line);
+		cut = short_path(file, flen);
+		fr.module = ps_str(st->ps, file + cut, flen - cut);
 		strbuf_add(sb, name, nlen);
-		strbuf_addch(sb, ')');
+		strbuf_addstr(sb, " (");
+		strbuf_add(sb, file + cut, flen - cut);
+		strbuf_addf(sb, ":%lld)", (long long)fn->line);
 		fr.file = fn->file;
 		fr.line = (uint32_t)fn->line;
 		fr.flags = FRAME_HAS_LINE;
@@ -1079,6 +1166,8 @@ cprofile_parse(const char *data, size_t len, const struct import_options *opts,
 	builder_init(&wk.b, ps);
 	wk.b.max_samples = opts ? opts->max_samples : 0;
 	wk.prof = profile_set_profile(ps, ps_str(ps, "time", 4), UNIT_NANOSECONDS);
+	/* A tree rebuilt from the call graph's times, not samples. */
+	wk.prof->no_samples = true;
 	wk.thread = profile_set_thread(ps, -1, -1, STR_EMPTY);
 	wk.path = xreallocarray(NULL, st.nr_funcs + 1u, sizeof(*wk.path));
 	wk.on_path = xcalloc(st.nr_funcs + 1u, sizeof(*wk.on_path));

@@ -309,6 +309,8 @@ build(struct ghc *g)
 		qsort(g->ccs, g->nr_ccs, sizeof(*g->ccs), cmp_cc);
 	time = profile_set_profile(g->ps, ps_str(g->ps, "time", 4), UNIT_NANOSECONDS);
 	alloc = profile_set_profile(g->ps, ps_str(g->ps, "allocation", 10), UNIT_BYTES);
+	/* One sample per node of the cost-centre tree. */
+	time->no_samples = alloc->no_samples = true;
 
 	/* Every node's frame first: a node names its cost centre by id. */
 	for (size_t i = 0; i < g->nr_nodes; i++) {

@@ -9,6 +9,7 @@
 #include "tflame/builder.h"
 #include "tflame/error.h"
 #include "tflame/json_reader.h"
+#include "tflame/jsframes.h"
 #include "tflame/profile.h"
 #include "tflame/strbuf.h"
 #include "tflame/xalloc.h"
@@ -25,11 +26,10 @@
  * profile was taken, and selfSize the bytes each call path allocated
  * itself. As speedscope does, every node is a sample of its own path
  * weighing its selfSize, "(root)" included, and "samples" (newer files)
- * is not read: its sizes add up to the same selfSizes. Frames have the
- * url and the 1-based line; a function with no name is called
- * "(anonymous FILE:LINE)" after its url's last part, as speedscope does
- * (with the 1-based line, where speedscope writes V8's 0-based one), so
- * that the anonymous functions of a program are not one row.
+ * is not read: its sizes add up to the same selfSizes. Functions are
+ * named as in a .cpuprofile (jsframes.h): a function is its name, url,
+ * line and column, one with no name "(anonymous) FILE:LINE:COL", so that
+ * the anonymous functions of a program are not one row.
  *
  * The JSON nesting is the tree, as deep as the stacks: the reader is
  * allowed JSON_READER_TREE_DEPTH levels and the open nodes are a stack
@@ -47,8 +47,12 @@ struct heapprofile {
 	struct tf_error *err;
 	uint64_t reported;
 
-	/* per node: its parent and frame (FRAME_NONE until read), its size */
+	/*
+	 * per node: its parent and frame, its size; the frame is a call
+	 * frame of jf (FRAME_NONE until read) until build() names them
+	 */
 	struct builder_tree_node *nodes;
+	struct js_frames jf;
 	uint64_t *sizes;
 	size_t nr_nodes, alloc_nodes, alloc_sizes;
 	bool has_head;
@@ -60,21 +64,20 @@ read_call_frame(struct heapprofile *h, frame_id *out)
 {
 	struct strbuf name = STRBUF_INIT, url = STRBUF_INIT;
 	enum json_token tok;
-	int64_t line = -1;
-	struct frame f;
+	int64_t line = -1, col = -1;
 	int ret = -1;
 
 	while ((tok = json_reader_next(h->jr, h->err)) == JSON_KEY) {
 		const char *key = json_reader_text(h->jr);
 		int which = !strcmp(key, "functionName") ? 1 : !strcmp(key, "url") ? 2
-			  : !strcmp(key, "lineNumber") ? 3 : 0;
+			  : !strcmp(key, "lineNumber") ? 3 : !strcmp(key, "columnNumber") ? 4 : 0;
 
 		tok = json_reader_next(h->jr, h->err);
 		if (which && which < 3 && tok == JSON_STRING)
 			strbuf_add(which == 1 ? &name : &url, json_reader_text(h->jr),
 				   json_reader_len(h->jr));
-		else if (which == 3 && tok == JSON_NUMBER &&
-			 json_reader_int(h->jr, &line))
+		else if (which >= 3 && tok == JSON_NUMBER &&
+			 json_reader_int(h->jr, which == 3 ? &line : &col))
 			;
 		else if (json_reader_skip_value(h->jr, tok, h->err))
 			goto out;
@@ -83,22 +86,7 @@ read_call_frame(struct heapprofile *h, frame_id *out)
 		json_reader_fail(h->jr, tok, h->err);
 		goto out;
 	}
-	memset(&f, 0, sizeof(f));
-	if (!name.len && url.len) {
-		/* speedscope's name, so that anonymous functions stay apart */
-		const char *base = strrchr(url.buf, '/');
-
-		strbuf_addf(&name, "(anonymous %s:%lld)", base ? base + 1 : url.buf,
-			    line >= 0 ? (long long)line + 1 : -1LL);
-	}
-	f.name = name.len ? ps_str(h->ps, name.buf, name.len) : ps_str(h->ps, "(anonymous)", 11);
-	f.module = STR_EMPTY;
-	f.file = url.len ? ps_str(h->ps, url.buf, url.len) : STR_EMPTY;
-	if (url.len && line >= 0 && line < UINT32_MAX) {
-		f.line = (uint32_t)line + 1;
-		f.flags = FRAME_HAS_LINE;
-	}
-	*out = profile_set_frame(h->ps, &f);
+	*out = js_frames_add(&h->jf, h->ps, name.buf, name.len, url.buf, url.len, line, col);
 	ret = 0;
 out:
 	strbuf_release(&name);
@@ -211,9 +199,15 @@ build(struct heapprofile *h)
 	struct builder b;
 	int ret = 0;
 
+	/* One sample per node of the tree. */
+	p->no_samples = true;
+
+	js_frames_finish(&h->jf, h->ps);
 	for (size_t i = 0; i < h->nr_nodes; i++) {
-		if (h->nodes[i].frame != FRAME_NONE)
+		if (h->nodes[i].frame != FRAME_NONE) {
+			h->nodes[i].frame = js_frames_frame(&h->jf, h->nodes[i].frame);
 			continue;
+		}
 		if (unknown == FRAME_NONE) {
 			struct frame uf = { .name = ps_str(h->ps, "[unknown]", 9) };
 
@@ -247,6 +241,7 @@ heapprofile_parse(struct json_reader *jr, const struct import_options *opts,
 	h.err = err;
 	ps->format = HEAP_FORMAT;
 	jr->max_depth = JSON_READER_TREE_DEPTH;
+	js_frames_init(&h.jf);
 
 	ret = read_document(&h);
 	if (!ret)
@@ -254,6 +249,7 @@ heapprofile_parse(struct json_reader *jr, const struct import_options *opts,
 	json_reader_progress_end(jr, h.opts->progress, &h.reported);
 	free(h.nodes);
 	free(h.sizes);
+	js_frames_release(&h.jf);
 	return ret;
 }
 

@@ -346,9 +346,13 @@ make_profile(struct instruments *ins, const char *line, size_t len, int col,
 {
 	const char *f;
 	size_t flen;
+	struct profile *p;
 
 	field(line, len, col, &f, &flen);
-	return profile_set_profile(ins->ps, ps_str(ins->ps, f, flen), unit);
+	p = profile_set_profile(ins->ps, ps_str(ins->ps, f, flen), unit);
+	/* One sample per row of the call tree. */
+	p->no_samples = true;
+	return p;
 }
 
 static int

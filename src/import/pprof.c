@@ -792,6 +792,12 @@ make_profiles(struct pprof *pp, struct tf_error *err)
 			n = (size_t)snprintf(name + type.len + 1 + unit.len, 16, " (%u)", dup) +
 			    type.len + 1 + unit.len;
 		pp->prof[i] = profile_set_profile(pp->ps, ps_str(pp->ps, name, n), wu);
+		/*
+		 * A pprof Sample is a distinct stack (and labels) with its
+		 * values, not a sample: counting them counts stacks. The
+		 * sample count is a sample type of its own (samples/count).
+		 */
+		pp->prof[i]->no_samples = true;
 		free(name);
 	}
 	return 0;

@@ -30,7 +30,10 @@
  * weights, so a tick lasts from the one before to itself. Frames are
  * named as speedscope names them: "(c++) name" out of nm's "T name(...)",
  * "(LIB) path", JS functions as "name" with their script, line and column
- * (or "(anonymous script:line)"), code stubs as "(builtin) name", "(IC)
+ * (or, with no name, "(anonymous) script:line:col" after the script's
+ * last part, as the .cpuprofile importer names them, so that two
+ * anonymous functions of one line stay apart, node's own scripts too,
+ * whose node: URLs speedscope leaves unread), code stubs as "(builtin) name", "(IC)
  * name", "(bytecode) ~name", an index past the code as its hex address,
  * and a code entry without a type "(unknown type)".
  *
@@ -316,11 +319,11 @@ is_js_file_char(char c)
  */
 static bool
 match_js(const char *s, size_t len, size_t *name, size_t *name_len, size_t *file,
-	 size_t *file_len, int64_t *line)
+	 size_t *file_len, int64_t *line, int64_t *col)
 {
 	for (size_t start = 0; start < len; start++) {
 		size_t i = start, digits;
-		int64_t l = 0;
+		int64_t l = 0, c = 0;
 
 		while (i < len && is_js_name_char(s[i]))
 			i++;
@@ -340,10 +343,54 @@ match_js(const char *s, size_t len, size_t *name, size_t *name_len, size_t *file
 		if (!digits || i >= len || s[i++] != ':' || i >= len ||
 		    !isdigit((unsigned char)s[i]))
 			continue;
+		for (; i < len && isdigit((unsigned char)s[i]); i++)
+			if (c < INT64_MAX / 100)
+				c = c * 10 + (s[i] - '0');
 		*line = l;
+		*col = c;
 		return true;
 	}
 	return false;
+}
+
+/*
+ * An anonymous function whose script speedscope's expression cannot read
+ * (" node:internal/main/run_main_module:1:1": node's own URLs hold a
+ * colon): a space, then the script up to ":line:col" at the end. Fills
+ * the parts as match_js() does (no name) and returns true, or false.
+ */
+static bool
+match_anonymous(const char *s, size_t len, size_t *file, size_t *file_len, int64_t *line,
+		int64_t *col)
+{
+	size_t end = len, colon[2];
+	int64_t v[2] = { 0, 0 };
+
+	if (len < 6 || s[0] != ' ')
+		return false;
+	for (int k = 1; k >= 0; k--) {
+		size_t digits = 0;
+
+		while (end > 1 && isdigit((unsigned char)s[end - 1])) {
+			end--;
+			digits++;
+		}
+		if (!digits || digits > 9 || s[end - 1] != ':')
+			return false;
+		colon[k] = --end;
+		for (size_t i = colon[k] + 1; i < colon[k] + 1 + digits; i++)
+			v[k] = v[k] * 10 + (s[i] - '0');
+	}
+	if (colon[0] <= 1)
+		return false;
+	for (size_t i = 1; i < colon[0]; i++)
+		if (s[i] == ' ')
+			return false;
+	*file = 1;
+	*file_len = colon[0] - 1;
+	*line = v[0];
+	*col = v[1];
+	return true;
 }
 
 /* nm's "T name(args)": the name after the first "t " or "T ", up to ( or <. */
@@ -376,20 +423,23 @@ js_frame(struct v8log *v, const char *s, size_t len)
 {
 	size_t name, name_len, file, file_len;
 	struct strbuf sb = STRBUF_INIT;
-	int64_t line;
+	int64_t line, col;
 	frame_id f;
 
-	if (!match_js(s, len, &name, &name_len, &file, &file_len, &line))
-		return named_frame(v, s, len, NULL, 0, -1);
+	if (!match_js(s, len, &name, &name_len, &file, &file_len, &line, &col)) {
+		if (!match_anonymous(s, len, &file, &file_len, &line, &col))
+			return named_frame(v, s, len, NULL, 0, -1);
+		name_len = 0;
+	}
 	if (name_len) {
 		strbuf_add(&sb, s + name, name_len);
 	} else if (file_len) {
 		const char *base = memrchr(s + file, '/', file_len);
 		size_t off = base ? (size_t)(base + 1 - s) : file;
 
-		strbuf_addstr(&sb, "(anonymous ");
+		strbuf_addstr(&sb, "(anonymous) ");
 		strbuf_add(&sb, s + off, file + file_len - off);
-		strbuf_addf(&sb, ":%lld)", (long long)line);
+		strbuf_addf(&sb, ":%lld:%lld", (long long)line, (long long)col);
 	} else {
 		strbuf_addstr(&sb, "(anonymous)");
 	}

@@ -129,8 +129,8 @@ draw_ruler(const struct timeline *tl, const struct display *d, int y, int x, int
 	   uint64_t x0, uint64_t x1)
 {
 	struct ruler_tick ticks[MAX_TICKS];
-	size_t n = chart_ruler(x0, x1, (uint32_t)width, tl->axis.kind != CHART_X_WEIGHT, !d->utf8,
-			       ticks, MAX_TICKS);
+	size_t n = chart_ruler(x0, x1, (uint32_t)width, chart_ruler_scale(tl), !d->utf8, ticks,
+			       MAX_TICKS);
 
 	attrset(display_attr(d, DISPLAY_LABEL));
 	for (size_t i = 0; i < n; i++)

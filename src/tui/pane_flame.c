@@ -1041,7 +1041,8 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 		flow_wordz(fl, label, "time");
 		flow_space(fl, 7);
 		if (!c->has_time) {
-			flow_wordz(fl, label, "no times in this profile: samples in file order");
+			flow_wordz(fl, label, "none in this profile: x is cumulative weight, "
+					      "samples in file order");
 		} else {
 			/* A span is a time whatever the weight's unit. */
 			struct profile ns = { .unit = UNIT_NANOSECONDS };

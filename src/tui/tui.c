@@ -1846,8 +1846,15 @@ handle(struct tui *ui, enum request req, const struct pane_input *in)
 		return;
 	case REQ_COUNT_SAMPLES:
 		if (!model_set_count_samples(&ui->model, !ui->model.lens.count_samples)) {
-			strbuf_addstr(&ui->message, "this profile's weights are counts or lengths "
-						    "in time already");
+			const char *fmt = ui->model.ps->format;
+
+			if (ui->model.ps->profiles[ui->model.lens.profile]->no_samples)
+				strbuf_addf(&ui->message, "no samples to count: %s%s records "
+					    "weights, not samples", fmt ? "a " : "this file",
+					    fmt ? fmt : "");
+			else
+				strbuf_addstr(&ui->message, "this profile's weights are counts or "
+							    "lengths in time already");
 			return;
 		}
 		announce_build(ui, ui->active);

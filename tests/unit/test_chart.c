@@ -737,11 +737,11 @@ test_check_catches_damage(void **state)
 }
 
 static const char *
-ruler_text(uint64_t x0, uint64_t x1, uint32_t width, bool time)
+ruler_in(uint64_t x0, uint64_t x1, uint32_t width, struct ruler_scale scale)
 {
 	static char out[512];
 	struct ruler_tick ticks[64];
-	size_t n = chart_ruler(x0, x1, width, time, true, ticks, 64), pos = 0;
+	size_t n = chart_ruler(x0, x1, width, scale, true, ticks, 64), pos = 0;
 	uint32_t col = 0;
 
 	out[0] = '\0';
@@ -754,6 +754,14 @@ ruler_text(uint64_t x0, uint64_t x1, uint32_t width, bool time)
 		col = ticks[i].col + ticks[i].width;
 	}
 	return out;
+}
+
+/* A ruler of time (true), or of plain counts (false). */
+static const char *
+ruler_text(uint64_t x0, uint64_t x1, uint32_t width, bool time)
+{
+	return ruler_in(x0, x1, width, time ? RULER_TIME
+					    : (struct ruler_scale){ UNIT_NONE, 0 });
 }
 
 static void
@@ -782,27 +790,64 @@ test_ruler(void **state)
 	assert_string_equal(ruler_text(0, 5000000, 20, false), "0:0 4:1M 8:2M 12:3M 16:4M");
 	/* No room, no range. */
 	assert_string_equal(ruler_text(0, 1000000000, 1, true), "0:0");
-	assert_int_equal(chart_ruler(5, 5, 40, true, true, ticks, 8), 0);
-	assert_int_equal(chart_ruler(0, 10, 0, true, true, ticks, 8), 0);
+	assert_int_equal(chart_ruler(5, 5, 40, RULER_TIME, true, ticks, 8), 0);
+	assert_int_equal(chart_ruler(0, 10, 0, RULER_TIME, true, ticks, 8), 0);
 	/* The micro sign is one cell. */
-	assert_int_equal(chart_ruler(0, 3000, 30, true, false, ticks, 8), 3);
+	assert_int_equal(chart_ruler(0, 3000, 30, RULER_TIME, false, ticks, 8), 3);
 	assert_string_equal(ticks[1].label, "1 \xc2\xb5s");
 	assert_int_equal(ticks[1].width, 4);
 	/* Out of room for ticks: a wider step, not a cut ruler. */
-	assert_int_equal(chart_ruler(0, 100, 100, false, true, ticks, 8), 5);
+	assert_int_equal(chart_ruler(0, 100, 100, (struct ruler_scale){ UNIT_NONE, 0 }, true,
+				     ticks, 8), 5);
 	assert_int_equal(ticks[4].x, 80);
 
-	chart_format_x(1500000000, true, false, &sb);
+	chart_format_x(1500000000, RULER_TIME, false, &sb);
 	assert_string_equal(sb.buf, "1.5 s");
 	strbuf_reset(&sb);
-	chart_format_x(1234567, true, true, &sb);
+	chart_format_x(1234567, RULER_TIME, true, &sb);
 	assert_string_equal(sb.buf, "1.234567 ms");
 	strbuf_reset(&sb);
-	chart_format_x(999, true, true, &sb);
+	chart_format_x(999, RULER_TIME, true, &sb);
 	assert_string_equal(sb.buf, "999 ns");
 	strbuf_reset(&sb);
-	chart_format_x(2500, false, true, &sb);
+	chart_format_x(2500, (struct ruler_scale){ UNIT_NONE, 0 }, true, &sb);
 	assert_string_equal(sb.buf, "2.5k");
+	strbuf_release(&sb);
+}
+
+/*
+ * A ruler of cumulative weight (a profile without times) speaks its
+ * profile's unit: time for a cProfile's ns, bytes, counts with the unit's
+ * name at the end, weights kept with decimals as the values they are.
+ */
+static void
+test_ruler_units(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	assert_string_equal(ruler_in(0, 93254995, 60, (struct ruler_scale){ UNIT_NANOSECONDS, 0 }),
+			    "0:0 13:20 ms 26:40 ms 39:60 ms 51:80 ms");
+	assert_string_equal(ruler_in(0, 300000, 40, (struct ruler_scale){ UNIT_BYTES, 0 }),
+			    "0:0 13:100 kB 27:200 kB");
+	/* The ticks at the end give way to the unit's name. */
+	assert_string_equal(ruler_in(0, 300, 40, (struct ruler_scale){ UNIT_SAMPLES, 0 }),
+			    "0:0 7:50 13:100 20:150 27:200 samples");
+	assert_string_equal(ruler_in(0, 2, 30, (struct ruler_scale){ UNIT_OBJECTS, 0 }),
+			    "0:0 15:1 object");
+	assert_string_equal(ruler_in(0, 30, 40, (struct ruler_scale){ UNIT_NONE, 1 }),
+			    "0:0 7:0.5 13:1 20:1.5 27:2 33:2.5");
+	/* No name after the labels of plain counts. */
+	assert_string_equal(ruler_in(0, 300, 40, (struct ruler_scale){ UNIT_NONE, 0 }),
+			    "0:0 7:50 13:100 20:150 27:200 33:250");
+	chart_format_x(15, (struct ruler_scale){ UNIT_NANOSECONDS, 1 }, true, &sb);
+	assert_string_equal(sb.buf, "1.5 ns");
+	strbuf_reset(&sb);
+	chart_format_x(2500000, (struct ruler_scale){ UNIT_BYTES, 0 }, true, &sb);
+	assert_string_equal(sb.buf, "2.5 MB");
+	strbuf_reset(&sb);
+	chart_format_x(UINT64_MAX, (struct ruler_scale){ UNIT_EVENTS, 19 }, true, &sb);
+	assert_string_equal(sb.buf, "1.8446744073709551615");
 	strbuf_release(&sb);
 }
 
@@ -830,6 +875,7 @@ main(void)
 		cmocka_unit_test(test_matches_definition),
 		cmocka_unit_test(test_check_catches_damage),
 		cmocka_unit_test(test_ruler),
+		cmocka_unit_test(test_ruler_units),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

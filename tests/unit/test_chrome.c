@@ -30,15 +30,129 @@ test_cpuprofile(void **state)
 	 * all (speedscope's weights). The time that went back stays at 1060
 	 * until the deltas pass it again, so nothing is counted twice.
 	 */
-	ASSERT_SAMPLES(ps, 0, "(anonymous);f 50000@1010000|-1\n"
-			      "(anonymous) 0@1060000|-1\n"
-			      "(anonymous);f 0@1060000|-1\n");
+	ASSERT_SAMPLES(ps, 0, "(anonymous) a.js:1;f 50000@1010000|-1\n"
+			      "(anonymous) a.js:1 0@1060000|-1\n"
+			      "(anonymous) a.js:1;f 0@1060000|-1\n");
 	assert_true(ps->profiles[0]->spans);
 	assert_int_equal(ps->profiles[0]->time_max, 1060000);
 	f = ps_frame(ps, ps->stacks[ps->profiles[0]->stack[0]].frame);
 	assert_string_equal(ps_get(ps, f->name), "f");
 	assert_string_equal(ps_get(ps, f->file), "file:///a.js");
+	assert_string_equal(ps_get(ps, f->module), "a.js");
 	assert_int_equal(f->line, 10);
+	profile_set_free(ps);
+}
+
+/* The name, module and frame of the leaf of sample i of the first profile. */
+static const struct frame *
+leaf(const struct profile_set *ps, size_t i)
+{
+	return ps_frame(ps, ps->stacks[ps->profiles[0]->stack[i]].frame);
+}
+
+/* One sample of each node id, a microsecond apart. */
+#define NODE(id, name, url, line, col)                                                     \
+	"{\"id\": " #id ", \"callFrame\": {\"functionName\": \"" name "\", \"url\": \"" url      \
+	"\", \"lineNumber\": " #line ", \"columnNumber\": " #col "}}"
+
+static void
+test_js_functions(void **state)
+{
+	static const char *const want[][2] = {
+		{ "(anonymous) app.js:1:1", "app.js" },
+		{ "(anonymous) app.js:7:28", "app.js" },
+		{ "(anonymous) app.js:26:20", "app.js" },
+		{ "(anonymous) app.js:26:70", "app.js" },
+		{ "sortRows", "app.js" },
+		{ "get app.js:3:5", "app.js" },
+		{ "get app.js:9:5", "app.js" },
+		{ "get", "lodash/index.js" },
+		{ "(anonymous) index.js:1:1", "lodash/index.js" },
+		{ "(anonymous) readable:1:1", "node:internal/streams/readable" },
+		{ "(anonymous)", "" },
+		{ "(program)", "" },
+	};
+	struct profile_set *ps;
+
+	(void)state;
+	/*
+	 * Every anonymous function is one of its own, told by its position
+	 * (two arrows of one line by their columns); a named one keeps its
+	 * name unless another of its name and module lies elsewhere.
+	 */
+	ps = parse("{\"nodes\": ["
+		   NODE(1, "", "file:///srv/app.js", 0, 0) ","
+		   NODE(2, "", "file:///srv/app.js", 6, 27) ","
+		   NODE(3, "", "file:///srv/app.js", 25, 19) ","
+		   NODE(4, "", "file:///srv/app.js", 25, 69) ","
+		   NODE(5, "sortRows", "file:///srv/app.js", 4, 17) ","
+		   NODE(6, "get", "file:///srv/app.js", 2, 4) ","
+		   NODE(7, "get", "file:///srv/app.js", 8, 4) ","
+		   NODE(8, "get", "file:///srv/node_modules/lodash/index.js", 40, 2) ","
+		   NODE(9, "", "file:///srv/node_modules/lodash/index.js", 0, 0) ","
+		   NODE(10, "", "node:internal/streams/readable", 0, 0) ","
+		   NODE(11, "", "", -1, -1) ","
+		   NODE(12, "(program)", "", -1, -1) "],"
+		   " \"samples\": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],"
+		   " \"timeDeltas\": [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]}");
+	assert_int_equal(ps->profiles[0]->nr_samples, 12);
+	for (size_t i = 0; i < 12; i++) {
+		const struct frame *f = leaf(ps, i);
+
+		if (strcmp(ps_get(ps, f->module), want[i][1]))
+			fail_msg("sample %zu: module %s, not %s", i, ps_get(ps, f->module), want[i][1]);
+		if (strcmp(ps_get(ps, f->name), want[i][0]))
+			fail_msg("sample %zu: name %s, not %s", i, ps_get(ps, f->name), want[i][0]);
+	}
+	/* Twelve call frames, twelve frames: none merged. */
+	assert_int_equal(ps->nr_frames, 12);
+	profile_set_free(ps);
+}
+
+static void
+test_position_ticks(void **state)
+{
+	const struct profile *p;
+	struct profile_set *ps;
+	uint32_t at[40] = { 0 };
+
+	(void)state;
+	/*
+	 * f (line 5) was sampled 4 times: 3 at line 7, 1 at line 6; g has no
+	 * ticks. Each sample of f is at one of those lines, as many at each
+	 * as the ticks say, the one at 6 not last; its caller g at g's line.
+	 */
+	ps = parse("{\"nodes\": ["
+		   "{\"id\": 1, \"callFrame\": {\"functionName\": \"g\", \"url\": \"file:///a.js\","
+		   " \"lineNumber\": 19, \"columnNumber\": 0}, \"children\": [2]},"
+		   "{\"id\": 2, \"callFrame\": {\"functionName\": \"f\", \"url\": \"file:///a.js\","
+		   " \"lineNumber\": 4, \"columnNumber\": 0}, \"hitCount\": 4,"
+		   " \"positionTicks\": [{\"line\": 7, \"ticks\": 3}, {\"line\": 6, \"ticks\": 1},"
+		   " {\"line\": 0, \"ticks\": 9}, {\"ticks\": 2}]}],"
+		   " \"samples\": [2, 2, 1, 2, 2], \"timeDeltas\": [1, 1, 1, 1, 1]}");
+	p = ps->profiles[0];
+	assert_non_null(p->src);
+	assert_int_equal(p->nr_samples, 5);
+	for (size_t i = 0; i < p->nr_samples; i++) {
+		const struct src_node *n = &ps->srcs[p->src[i]];
+
+		if (i == 2) {
+			/* g has no ticks: no recorded position, its frame's own line serves */
+			assert_int_equal(p->src[i], SRC_ROOT);
+			continue;
+		}
+		assert_int_not_equal(p->src[i], SRC_ROOT);
+		assert_int_equal(n->stack, p->stack[i]);
+		assert_string_equal(ps_get(ps, n->file), "file:///a.js");
+		at[n->line]++;
+		assert_int_equal(ps->srcs[n->parent].line, 20);
+		assert_int_equal(ps->srcs[ps->srcs[n->parent].parent].stack, STACK_ROOT);
+	}
+	assert_int_equal(at[7], 3);
+	assert_int_equal(at[6], 1);
+	/* Spread, not in a block: 7, 7, 6, 7. */
+	assert_int_equal(ps->srcs[p->src[3]].line, 6);
+	assert_int_equal(ps->srcs[p->src[4]].line, 7);
 	profile_set_free(ps);
 }
 
@@ -250,6 +364,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpuprofile),
+		cmocka_unit_test(test_js_functions),
+		cmocka_unit_test(test_position_ticks),
 		cmocka_unit_test(test_old_cpuprofile),
 		cmocka_unit_test(test_trace_nesting),
 		cmocka_unit_test(test_truncated),

@@ -115,7 +115,7 @@ total_of(const struct profile_set *ps, const char *path)
 	return sum;
 }
 
-#define MAIN "{built-in method builtins.exec};fib.py:1(<module>);fib.py:30(main)"
+#define MAIN "{built-in method builtins.exec};<module> (fib.py:1);main (fib.py:30)"
 
 static void
 test_real_file(void **state)
@@ -136,21 +136,70 @@ test_real_file(void **state)
 	assert_int_equal(total_of(ps, "{built-in method builtins.exec}"), 9813417);
 	assert_int_equal(self_of(ps, "{method 'disable' of '_lsprof.Profiler' objects}"), 400);
 	/* One caller: all of fib's ct, recursion folded into one frame. */
-	assert_int_equal(self_of(ps, MAIN ";fib.py:3(fib)"), 2734705);
-	assert_int_equal(total_of(ps, MAIN ";fib.py:3(fib)"), 2734705);
+	assert_int_equal(self_of(ps, MAIN ";fib (fib.py:3)"), 2734705);
+	assert_int_equal(total_of(ps, MAIN ";fib (fib.py:3)"), 2734705);
 	/* Two callers: work is split in proportion to each edge's ct. */
-	assert_int_equal(total_of(ps, MAIN ";fib.py:22(parse);fib.py:23(<listcomp>);"
-				      "fib.py:15(work)"), 2643055);
+	assert_int_equal(total_of(ps, MAIN ";parse (fib.py:22);<listcomp> (fib.py:23);"
+				      "work (fib.py:15)"), 2643055);
 	/* A node keeps the time it was given: main's ct. */
 	assert_int_equal(total_of(ps, MAIN), 9805413);
 
 	for (uint32_t i = 0; i < ps->nr_frames; i++)
-		if (!strcmp(frame_name(ps, i), "fib.py:15(work)"))
+		if (!strcmp(frame_name(ps, i), "work (fib.py:15)"))
 			f = &ps->frames[i];
 	assert_non_null(f);
 	assert_string_equal(ps_get(ps, f->file), "fib.py");
+	assert_string_equal(ps_get(ps, f->module), "fib.py");
 	assert_int_equal(f->line, 15);
 	assert_true(f->flags & FRAME_HAS_LINE);
+	/* A tree rebuilt from figures: no samples to count. */
+	assert_true(p->no_samples);
+	profile_set_free(ps);
+}
+
+/* The frame named name, or NULL. */
+static const struct frame *
+frame_named(const struct profile_set *ps, const char *name)
+{
+	for (uint32_t i = 0; i < ps->nr_frames; i++)
+		if (!strcmp(frame_name(ps, i), name))
+			return &ps->frames[i];
+	return NULL;
+}
+
+/*
+ * Names as pstats' data gives them, the file shortened below the standard
+ * library's lib/pythonX.Y or site-packages, and that short file the
+ * module: json's dumps and loads, the script's own decode, a built-in.
+ */
+static void
+test_names(void **state)
+{
+	static const char *const want[][3] = {
+		{ "dumps (json/__init__.py:183)", "json/__init__.py",
+		  "/usr/lib/python3.11/json/__init__.py" },
+		{ "loads (json/__init__.py:299)", "json/__init__.py",
+		  "/usr/lib/python3.11/json/__init__.py" },
+		{ "decode (json/decoder.py:332)", "json/decoder.py",
+		  "/usr/lib/python3.11/json/decoder.py" },
+		{ "decode (jsonwork.py:16)", "jsonwork.py", "jsonwork.py" },
+		{ "find_spec (_distutils_hack/__init__.py:89)", "_distutils_hack/__init__.py",
+		  "/usr/lib/python3.11/site-packages/_distutils_hack/__init__.py" },
+		{ "_find_and_load (<frozen importlib._bootstrap>:1165)",
+		  "<frozen importlib._bootstrap>", "<frozen importlib._bootstrap>" },
+		{ "{built-in method builtins.exec}", "", "" },
+	};
+	struct profile_set *ps = load("jsonwork.prof");
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct frame *f = frame_named(ps, want[i][0]);
+
+		if (!f)
+			fail_msg("no frame %s", want[i][0]);
+		assert_string_equal(ps_get(ps, f->module), want[i][1]);
+		assert_string_equal(ps_get(ps, f->file), want[i][2]);
+	}
 	profile_set_free(ps);
 }
 
@@ -169,8 +218,8 @@ test_cycles_cut(void **state)
 				assert_int_not_equal(ps->stacks[s].frame, ps->stacks[t].frame);
 	}
 	/* is_even's ct from main stays under main, shared with is_odd. */
-	assert_int_equal(total_of(ps, MAIN ";fib.py:7(is_even)"), 309821);
-	assert_true(self_of(ps, MAIN ";fib.py:7(is_even);fib.py:11(is_odd)") > 0);
+	assert_int_equal(total_of(ps, MAIN ";is_even (fib.py:7)"), 309821);
+	assert_true(self_of(ps, MAIN ";is_even (fib.py:7);is_odd (fib.py:11)") > 0);
 	profile_set_free(ps);
 }
 
@@ -206,7 +255,7 @@ test_count_callers(void **state)
 
 	(void)state;
 	assert_int_equal(ps->profiles[0]->total_weight, 9813417 + 400);
-	assert_int_equal(total_of(ps, MAIN ";fib.py:3(fib)") > 2000000, 1);
+	assert_int_equal(total_of(ps, MAIN ";fib (fib.py:3)") > 2000000, 1);
 	profile_set_free(ps);
 }
 
@@ -218,7 +267,7 @@ test_bigint_and_bad_entry(void **state)
 
 	(void)state;
 	assert_int_equal(ps->profiles[0]->total_weight, 2000000000);
-	assert_int_equal(self_of(ps, "big.py:1(main);big.py:5(spin)"), 1500000000);
+	assert_int_equal(self_of(ps, "main (big.py:1);spin (big.py:5)"), 1500000000);
 	assert_int_equal(ps->nr_diags, 1);
 	assert_non_null(strstr(ps->diags[0].msg, "1 bad pstats entry skipped"));
 	profile_set_free(ps);
@@ -339,6 +388,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_real_file),
+		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_cycles_cut),
 		cmocka_unit_test(test_marshal_versions),
 		cmocka_unit_test(test_count_callers),

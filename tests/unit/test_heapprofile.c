@@ -35,7 +35,7 @@ test_tree(void **state)
 	assert_int_equal(p->unit, UNIT_BYTES);
 	assert_false(p->has_time);
 	ASSERT_SAMPLES(ps, 0, "(root);f 100@-|-1\n"
-			      "(root);f;(anonymous b.js:3) 50@-|-1\n"
+			      "(root);f;(anonymous) b.js:3:5 50@-|-1\n"
 			      "(root);(anonymous) 8@-|-1\n");
 	assert_int_equal(p->total_weight, 158);
 	/* url and the 1-based line, as for a .cpuprofile */

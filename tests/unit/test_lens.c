@@ -634,6 +634,22 @@ test_count_samples(void **state)
 	assert_false(m.lens.count_samples);
 	check_model(&m);
 	model_release(&m);
+
+	/*
+	 * Times of a file that recorded no samples (a cProfile's tree):
+	 * counting them counts nothing, so it is not offered.
+	 */
+	ps = profile_set_new();
+	p = profile_set_profile(ps, ps_str(ps, "time", 4), UNIT_NANOSECONDS);
+	test_sample(ps, p, "a", 3, -1, 1);
+	assert_true(model_can_count_samples(p));
+	p->no_samples = true;
+	assert_false(model_can_count_samples(p));
+	model_init(&m, ps);
+	assert_false(model_set_count_samples(&m, true));
+	assert_false(m.lens.count_samples);
+	check_model(&m);
+	model_release(&m);
 	tf_error_release(&err);
 }
 

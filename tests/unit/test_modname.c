@@ -39,15 +39,23 @@ test_names(void **state)
 		"[kernel.kallsyms]",
 		"[vdso]",
 		"/tmp/perf-123.map",
-		"relative/dir/tool",
+		"./relative/dir/tool",
+		"json/__init__.py",
+		"node:internal/streams/writable",
+		"file:///srv/app.js",
 	};
+	/*
+	 * A relative name an importer made short (cProfile's, a script of a
+	 * JS profile) shows whole; a "./" path or a URL as its file name.
+	 */
 	static const char *const want[] = {
 		"libc.so.6", "cc1", "[kernel.kallsyms]", "[vdso]", "perf-123.map", "tool",
+		"json/__init__.py", "node:internal/streams/writable", "app.js",
 	};
 	struct module_names mn = MODULE_NAMES_INIT;
 
 	(void)state;
-	expect_names(paths, want, 6);
+	expect_names(paths, want, 9);
 	/* Not in the table, or not built: the file name. */
 	module_names_add(&mn, "/a/x.so");
 	assert_string_equal(module_names_get(&mn, "/a/x.so"), "x.so");

@@ -500,6 +500,34 @@ test_files(void **state)
 	assert_int_equal(source_file_load(&sf, "src/x.c", &where, &err), 0);
 	source_file_release(&sf);
 
+	/*
+	 * A JS profile's file: URL is the path it names, escapes decoded;
+	 * with --source-dir its tails too. Another host, or a %00, names no
+	 * local file: the message gives the URL as recorded.
+	 */
+	strbuf_reset(&a);
+	strbuf_addf(&a, "%s/src/a b.js", dir);
+	write_file(a.buf, "f();\n", 5);
+	strbuf_reset(&b);
+	strbuf_addf(&b, "file://%s/src/a%%20b.js", dir);
+	assert_int_equal(source_file_load(&sf, b.buf, NULL, &err), 0);
+	assert_string_equal(sf.path, a.buf);
+	source_file_release(&sf);
+	strbuf_reset(&b);
+	strbuf_addf(&b, "file://localhost%s/src/a%%20b.js?v=2", dir);
+	assert_int_equal(source_file_load(&sf, b.buf, NULL, &err), 0);
+	assert_string_equal(sf.path, a.buf);
+	source_file_release(&sf);
+	where.dirs = dirs;
+	where.nr_dirs = 1;
+	assert_int_equal(source_file_load(&sf, "file:///app/src/a%20b.js", &where, &err), 0);
+	assert_string_equal(sf.path, a.buf);
+	source_file_release(&sf);
+	expect_miss("file://host/src/a%20b.js", NULL, "no such file: file://host/src/a%20b.js");
+	expect_miss("file:///src/a%00b.js", NULL, "no such file: file:///src/a%00b.js");
+	expect_miss("node:internal/main/run_main_module", &where,
+		    "built into node, not a file: node:internal/main/run_main_module");
+
 	tf_error_release(&err);
 	strbuf_release(&a);
 	strbuf_release(&b);

@@ -47,7 +47,7 @@ test_names(void **state)
 			      "(c++) node::Start 10000@10000|-1\n"
 			      "v8::Foo::Bar@@V8_1 10000@20000|-1\n"
 			      "run 10000@30000|-1\n"
-			      "(anonymous b.js:1) 10000@40000|-1\n"
+			      "(anonymous) b.js:1:1 10000@40000|-1\n"
 			      "~f node:internal/x:3:4 10000@50000|-1\n"
 			      "(builtin) ArrayMap 10000@60000|-1\n"
 			      "(bytecode) ~Ldar 10000@70000|-1\n"
@@ -64,6 +64,21 @@ test_names(void **state)
 	assert_int_equal(f->line, 3);
 	f = ps_frame(ps, ps->stacks[p->stack[4]].frame);
 	assert_string_equal(ps_get(ps, f->file), "/src/lib/b.js");
+	profile_set_free(ps);
+
+	/*
+	 * node's own anonymous functions, whose node: URLs speedscope's
+	 * expression cannot read, are anonymous functions all the same; a
+	 * name that does not end in a line and column is not one.
+	 */
+	ps = parse("{\"code\": [{\"name\": \" node:internal/main/run_main_module:1:1\","
+		   " \"type\": \"JS\"}, {\"name\": \" node:x:1:y\", \"type\": \"JS\"}],"
+		   " \"ticks\": [{\"tm\": 10, \"s\": [0, 0]}, {\"tm\": 20, \"s\": [1, 0]}]}");
+	ASSERT_SAMPLES(ps, 0, "(anonymous) run_main_module:1:1 10000@0|-1\n"
+			      " node:x:1:y 10000@10000|-1\n");
+	f = ps_frame(ps, ps->stacks[ps->profiles[0]->stack[0]].frame);
+	assert_string_equal(ps_get(ps, f->file), "node:internal/main/run_main_module");
+	assert_int_equal(f->line, 1);
 	profile_set_free(ps);
 }
 

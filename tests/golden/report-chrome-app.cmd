@@ -1,0 +1,1 @@
+report --limit=12 tests/data/chrome/app.cpuprofile

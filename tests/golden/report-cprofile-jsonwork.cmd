@@ -1,0 +1,1 @@
+report --limit=10 tests/data/cprofile/jsonwork.prof

@@ -1,0 +1,1 @@
+report --lines --limit=10 tests/data/chrome/app.cpuprofile
