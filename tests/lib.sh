@@ -8,6 +8,20 @@ LC_ALL=C.UTF-8
 TZ=UTC
 export LC_ALL TZ
 
+# FlameGraph's scripts, for the tests that compare with them: the
+# variables when set, else the copies in ../shared/reference beside the
+# checkout (where CI and the team keep them), else none (those tests skip).
+for ref_var in STACKCOLLAPSE_PERF:stackcollapse-perf.pl FLAMEGRAPH_PL:flamegraph.pl \
+	       DIFFFOLDED_PL:difffolded.pl; do
+	ref_file=$top_srcdir/../shared/reference/${ref_var#*:}
+	ref_var=${ref_var%%:*}
+	eval "ref_set=\${$ref_var:-}"
+	if [ -z "$ref_set" ] && [ -f "$ref_file" ]; then
+		eval "$ref_var=\$ref_file"
+		export "${ref_var?}"
+	fi
+done
+
 tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/tflame-test.XXXXXX") || exit 99
 trap 'rm -rf "$tmpdir"' EXIT
 
