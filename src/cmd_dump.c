@@ -510,7 +510,9 @@ print_lanes(struct model *m, struct layout *l, const struct view *frame, bool ut
 		uint64_t busy;
 
 		strbuf_addstr(out, utf8 ? "\xe2\x94\x80\xe2\x94\x80 " : "-- ");
-		text_escape_str(out, t->comm != STR_EMPTY ? ps_get(ps, t->comm) : "?");
+		/* "sh→python3" for a tid that exec'd: one lane. */
+		if (!render_thread_name(out, ps, c->thread, utf8))
+			strbuf_addch(out, '?');
 		if (t->pid >= 0)
 			strbuf_addf(out, "  pid %lld", (long long)t->pid);
 		if (t->tid >= 0)

@@ -239,17 +239,19 @@ cmp_samples(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* A thread's profile name: its comm and tid, as the thread picker shows it. */
+/*
+ * A thread's profile name: its names (comms, "sh→python3" after an exec)
+ * and tid, as the thread picker shows it.
+ */
 static void
 add_thread_name(struct strbuf *sb, const struct profile_set *ps, const struct profile *p,
 		thread_id t)
 {
 	const struct thread *th = &ps->threads[t];
-	const char *comm = ps_get(ps, th->comm);
+	size_t len = sb->len;
 
-	if (*comm)
-		strbuf_addstr(sb, comm);
-	else
+	profile_thread_names(ps, t, "\xe2\x86\x92", sb);
+	if (sb->len == len)
 		strbuf_addstr(sb, "thread");
 	if (th->tid >= 0)
 		strbuf_addf(sb, " %lld", (long long)th->tid);
@@ -287,7 +289,7 @@ kept_samples(const struct export_lens *l, const bool *in, struct sp_sample **out
 			continue;
 		if (in && !in[s])
 			continue;
-		v[nr].thread = p->thread[i];
+		v[nr].thread = ps_thread(l->ps, p->thread[i]);
 		v[nr].stack = s;
 		v[nr].time = p->has_time ? p->time[i] : 0;
 		v[nr].index = i;

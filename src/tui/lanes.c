@@ -87,13 +87,17 @@ overview_rows(const struct timeline *tl, int height)
 	return (uint32_t)rows < tl->nr_lanes ? (uint32_t)rows : tl->nr_lanes;
 }
 
-/* "comm 1234", the lane's label; "?" when the input named no thread. */
+/*
+ * "comm 1234", the lane's label ("sh→python3 1234" for a tid that
+ * exec'd); "?" when the input named no thread.
+ */
 static void
-add_lane_name(struct strbuf *out, const struct profile_set *ps, thread_id t)
+add_lane_name(struct strbuf *out, const struct profile_set *ps, thread_id t, bool utf8)
 {
 	const struct thread *th = &ps->threads[t];
 
-	text_escape_str(out, th->comm != STR_EMPTY ? ps_get(ps, th->comm) : "?");
+	if (!render_thread_name(out, ps, t, utf8))
+		strbuf_addch(out, '?');
 	if (th->tid >= 0)
 		strbuf_addf(out, " %lld", (long long)th->tid);
 }
@@ -165,7 +169,7 @@ lanes_draw(struct lanes *ln, struct pane_ctx *ctx, const struct pane_area *area,
 	/* As wide as the widest name on screen (and a marker), within limits. */
 	for (uint32_t i = 0; i < rows; i++) {
 		strbuf_reset(&sb);
-		add_lane_name(&sb, m->ps, tl->lanes[ln->top + i].thread);
+		add_lane_name(&sb, m->ps, tl->lanes[ln->top + i].thread, d->utf8);
 		if (render_width(sb.buf, sb.len) + 3 > label_w)
 			label_w = render_width(sb.buf, sb.len) + 3;
 	}
@@ -187,7 +191,7 @@ lanes_draw(struct lanes *ln, struct pane_ctx *ctx, const struct pane_area *area,
 
 		strbuf_reset(&sb);
 		strbuf_addstr(&sb, focused ? (d->utf8 ? "\xe2\x96\xb6 " : "> ") : "  ");
-		add_lane_name(&sb, m->ps, c->thread);
+		add_lane_name(&sb, m->ps, c->thread, d->utf8);
 		strbuf_reset(&label);
 		render_cut(&label, sb.buf, sb.len, label_w - 1, d->utf8);
 		move(y, area->left);
@@ -217,7 +221,7 @@ lanes_draw(struct lanes *ln, struct pane_ctx *ctx, const struct pane_area *area,
 }
 
 void
-lanes_title(struct lanes *ln, struct model *m, struct strbuf *out)
+lanes_title(struct lanes *ln, struct model *m, bool utf8, struct strbuf *out)
 {
 	const struct timeline *tl = model_timeline(m);
 	uint32_t l = focus_lane(ln, tl);
@@ -229,7 +233,7 @@ lanes_title(struct lanes *ln, struct model *m, struct strbuf *out)
 		return;
 	}
 	strbuf_addf(out, "lane %u of %u: ", l + 1, tl->nr_lanes);
-	add_lane_name(out, m->ps, tl->lanes[l].thread);
+	add_lane_name(out, m->ps, tl->lanes[l].thread, utf8);
 }
 
 /* Focus lane l and show its chart. */

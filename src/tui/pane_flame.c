@@ -832,18 +832,21 @@ draw_narrow_selection(const struct flame *f, const struct pane_ctx *ctx)
  * Nothing when the input named no threads (folded stacks).
  */
 static void
-add_thread_line(struct flow *fl, attr_t label, const struct profile_set *ps,
-		const struct thread *t, struct strbuf *sb)
+add_thread_line(struct flow *fl, attr_t label, const struct profile_set *ps, thread_id id,
+		bool utf8, struct strbuf *sb)
 {
-	const char *comm = ps_get(ps, t->comm);
+	const struct thread *t = &ps->threads[id];
 
-	if (t->tid < 0 && t->pid < 0 && !*comm)
+	/* Its names, "sh→python3" for a tid that exec'd. */
+	strbuf_reset(sb);
+	profile_thread_names(ps, id, utf8 ? "\xe2\x86\x92" : "->", sb);
+	if (t->tid < 0 && t->pid < 0 && !sb->len)
 		return;
 	flow_newline(fl);
 	flow_wordz(fl, label, "thread");
 	flow_space(fl, 5);
-	if (*comm) {
-		flow_wordz(fl, A_NORMAL, comm);
+	if (sb->len) {
+		flow_word(fl, A_NORMAL, sb->buf, sb->len);
 		flow_space(fl, 2);
 	}
 	strbuf_reset(sb);
@@ -1074,7 +1077,7 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 			strbuf_addf(&sb, "(%.1f%% of the range)", sp.pct);
 			flow_word(fl, label, sb.buf, sb.len);
 		}
-		add_thread_line(fl, label, f->ps, &f->ps->threads[chart_box_thread(c, n)], &sb);
+		add_thread_line(fl, label, f->ps, chart_box_thread(c, n), d->utf8, &sb);
 	}
 
 	if (full) {
@@ -2077,7 +2080,7 @@ flame_pane_draw(struct pane *pane, struct pane_ctx *ctx, const struct pane_area 
 		rows = lanes_draw(&fp->lanes, ctx, area, x0, x1);
 		rest.top += rows;
 		rest.height -= rows;
-		lanes_title(&fp->lanes, ctx->model, &title);
+		lanes_title(&fp->lanes, ctx->model, ctx->disp->utf8, &title);
 		look.title = title.len ? title.buf : NULL;
 	} else if (ctx->model->inverted) {
 		look.path_title = "# from the frame that ran out to the outermost caller";

@@ -379,7 +379,7 @@ test_carry_threads(void **state)
 	thread_id worker = profile_set_thread(ps, 1, 2, ps_str(ps, "worker", 6));
 	/* worker again, as an event that does not name threads records it */
 	thread_id worker_anon = profile_set_thread(ps, 1, 2, STR_EMPTY);
-	/* the same tid after an exec: another name, another thread */
+	/* the same tid after an exec: another name, the same thread */
 	thread_id execd = profile_set_thread(ps, 1, 1, ps_str(ps, "sh", 2));
 	thread_id only_sw = profile_set_thread(ps, 5, 5, ps_str(ps, "kworker", 7));
 	struct model m;
@@ -388,6 +388,8 @@ test_carry_threads(void **state)
 	(void)state;
 	assert_int_not_equal(worker, worker_anon);
 	assert_int_not_equal(app, execd);
+	assert_int_equal(ps_thread(ps, execd), app);
+	assert_int_equal(ps_thread(ps, worker_anon), worker);
 	assert_int_equal(profile_add_sample(cyc, test_stack(ps, "main;f"), 5, 0, false, app,
 					    NULL), 0);
 	assert_int_equal(profile_add_sample(cyc, test_stack(ps, "main;g"), 4, 0, false, worker,
@@ -418,16 +420,17 @@ test_carry_threads(void **state)
 	assert_int_equal(model_total(&m), 2);
 	check_model(&m);
 
-	/* Only app: nothing of it in switches (the exec'd sh is not it). */
+	/* Only app: in switches, its tid after the exec (sh) is it. */
 	model_set_profile(&m, 0);
 	memset(mask, 0, ps->nr_threads * sizeof(*mask));
 	mask[app] = true;
 	mask[only_sw] = true;
-	assert_int_equal(model_carry_threads(&m, mask), 0);
+	assert_int_equal(model_carry_threads(&m, mask), 1);
 	assert_false(mask[only_sw]);
+	assert_true(mask[execd]);
 	model_set_threads(&m, mask);
 	model_set_profile(&m, 1);
-	assert_int_equal(model_total(&m), 0);
+	assert_int_equal(model_total(&m), 3);
 	check_model(&m);
 
 	/* Every thread of cycles ticked: no filter at all. */
