@@ -943,6 +943,12 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 	struct strbuf sb = STRBUF_INIT, of = STRBUF_INIT;
 	uint64_t all = f->all, zoom = 0;
 	bool has_zoom = f->root != NODE_NONE;
+	/*
+	 * Time Order's boxes are stretches of time: their shares are of the
+	 * timeline, while a function's are of the weight, whatever its unit.
+	 */
+	bool timed = f->nav.chart && f->nav.chart->has_time;
+	const char *box_of = timed ? "the timeline" : NULL, *fn_of = timed ? "all weight" : NULL;
 	uint32_t n = f->sel;
 	func_id fn;
 
@@ -994,17 +1000,17 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 		flow_newline(fl);
 
 	fl->indent = 11;
-	flow_wordz(fl, label, "this box   total");
+	flow_wordz(fl, label, timed ? "this box   spans" : "this box   total");
 	flow_space(fl, 1);
-	flow_amount(fl, label, x_profile(f, p), node_total(f, n), all, zoom,
-		    has_zoom ? of.buf : NULL);
+	flow_amount_of(fl, label, x_profile(f, p), node_total(f, n), all, box_of, zoom,
+		       has_zoom ? of.buf : NULL);
 	/* In an inverted tree a box's self weight says nothing of its frame. */
 	if (!f->nav.inverted) {
 		flow_space(fl, 3);
 		flow_wordz(fl, label, "self");
 		flow_space(fl, 1);
-		flow_amount(fl, label, x_profile(f, p), f->nav.ops->self(&f->nav, n), all, zoom,
-			    has_zoom ? of.buf : NULL);
+		flow_amount_of(fl, label, x_profile(f, p), f->nav.ops->self(&f->nav, n), all,
+			       box_of, zoom, has_zoom ? of.buf : NULL);
 	}
 	flow_newline(fl);
 
@@ -1013,11 +1019,11 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 	fn = ft->frame_func[f->ps->stacks[node_stack(f, n)].frame];
 	flow_wordz(fl, label, "function   total");
 	flow_space(fl, 1);
-	flow_amount(fl, label, p, fs[fn].total, model_total(ctx->model), 0, NULL);
+	flow_amount_of(fl, label, p, fs[fn].total, model_total(ctx->model), fn_of, 0, NULL);
 	flow_space(fl, 3);
 	flow_wordz(fl, label, "self");
 	flow_space(fl, 1);
-	flow_amount(fl, label, p, fs[fn].self, model_total(ctx->model), 0, NULL);
+	flow_amount_of(fl, label, p, fs[fn].self, model_total(ctx->model), fn_of, 0, NULL);
 	if (model_tree_rebuilt(ctx->model)) {
 		/* The boxes are a guess from a call graph; the function line may not be. */
 		const char *why = model_func_stats_exact(ctx->model)
@@ -1074,7 +1080,7 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 			flow_word(fl, A_BOLD, sb.buf, sb.len);
 			flow_space(fl, 1);
 			strbuf_reset(&sb);
-			strbuf_addf(&sb, "(%.1f%% of the range)", sp.pct);
+			strbuf_addf(&sb, "(%.1f%% of the timeline)", sp.pct);
 			flow_word(fl, label, sb.buf, sb.len);
 		}
 		add_thread_line(fl, label, f->ps, chart_box_thread(c, n), d->utf8, &sb);
@@ -1895,7 +1901,9 @@ flame_search_status(const struct flame *f, struct pane_ctx *ctx, struct strbuf *
 		return;
 	strbuf_addstr(out, " (");
 	profile_format_share(all, f->all, out);
-	strbuf_addstr(out, " of all, ");
+	/* Time Order's matches are time, a share of the timeline, not of the weight. */
+	strbuf_addstr(out, f->nav.chart && f->nav.chart->has_time ? " of the timeline, "
+								  : " of all, ");
 	profile_format_share(view, span(f), out);
 	strbuf_addstr(out, " of view)");
 }
