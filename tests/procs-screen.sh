@@ -105,6 +105,25 @@ check "a drag right to left" poll tab_ends "│ time 0.625–0.766 s > by proces
 keys u
 check "u drops it" poll no_range
 
+# r counts the time on screen: the zoom stays, the rule says what is
+# counted, and zoomed out, the ruler marks it (reversed).
+keys + +
+check "zoomed in on the chart" wait_for "zoomed 4.0x (0: reset)"
+keys r
+check "r: the range on screen is counted" poll tab_ends "│ time 0.000–0.319 s > by process"
+check "r keeps the zoom" wait_for "zoomed 4.0x (0: reset)"
+check "the rule shows the counted range" wait_for "counting 0.000–0.319 s  zoomed 4.0x"
+ruler_band() {
+	T capture-pane -p -e -t tf | sed -n "$1p" | grep -c "$(printf '\033\\[7m')"
+}
+check "zoomed in on the range: all the ruler is in it" poll test "$(ruler_band 9)" = 1
+keys 0
+check "zoomed out: the rule still says it" wait_for "counting 0.000–0.319 s ──"
+check "zoomed out: the ruler marks the range" poll test "$(ruler_band 9)" = 1
+keys u
+check "u drops the range" poll no_range
+check "and the ruler's mark" poll test "$(ruler_band 9)" = 0
+
 # A click is still a click: it selects the box under the pointer.
 click 2 10
 check "a click selects a box" wait_details "xz-19085"

@@ -289,6 +289,18 @@ void model_set_threads(struct model *m, const bool *mask);
 void model_set_time(struct model *m, bool timed, int64_t t0, int64_t t1);
 
 /*
+ * A generation of what Time Order's chart shows: bumped by every change of
+ * the lens but the time range's (model_set_time() bumps generation and
+ * time_gen once each), which its whole axis shows a part of, so that a
+ * view of it keeps its zoom when r counts the time on screen.
+ */
+static inline uint64_t
+model_chart_generation(const struct model *m)
+{
+	return m->generation - m->time_gen;
+}
+
+/*
  * Weigh every sample 1 (its unit then samples) rather than by its weight
  * (a perf event's period), or back: model_profile() is then a copy of
  * the profile so weighed, and every pane and count follows. Returns

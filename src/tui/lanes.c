@@ -127,10 +127,14 @@ lanes_sparkline(struct strbuf *out, const float *act, uint32_t n, bool utf8)
 	}
 }
 
-/* The ruler over [x0, x1) across width cells at (y, x): the labels of its ticks. */
+/*
+ * The ruler over [x0, x1) across width cells at (y, x): the labels of its
+ * ticks, over the time range the lens counts (r), reversed, when there is
+ * one and it is on screen.
+ */
 static void
-draw_ruler(const struct timeline *tl, const struct display *d, int y, int x, int width,
-	   uint64_t x0, uint64_t x1)
+draw_ruler(const struct timeline *tl, const struct model *m, const struct display *d, int y,
+	   int x, int width, uint64_t x0, uint64_t x1)
 {
 	struct ruler_tick ticks[MAX_TICKS];
 	size_t n = chart_ruler(x0, x1, (uint32_t)width, tl->axis.kind != CHART_X_WEIGHT, !d->utf8,
@@ -140,6 +144,22 @@ draw_ruler(const struct timeline *tl, const struct display *d, int y, int x, int
 	for (size_t i = 0; i < n; i++)
 		mvaddstr(y, x + (int)ticks[i].col, ticks[i].label);
 	attrset(A_NORMAL);
+	if (m->lens.timed && tl->axis.kind != CHART_X_WEIGHT && x1 > x0) {
+		/* x is time from the axis's origin: the range's, in columns. */
+		double t0 = (double)m->lens.t0 - (double)tl->axis.origin;
+		double t1 = (double)m->lens.t1 - (double)tl->axis.origin;
+		double scale = (double)width / (double)(x1 - x0);
+		double c0 = (t0 - (double)x0) * scale, c1 = (t1 - (double)x0) * scale;
+
+		if (c0 < 0)
+			c0 = 0;
+		if (c1 > width)
+			c1 = width;
+		if (c1 > c0)
+			mvchgat(y, x + (int)c0, (int)(c1 + 0.5) - (int)c0 > 0
+							? (int)(c1 + 0.5) - (int)c0 : 1,
+				A_REVERSE, 0, NULL);
+	}
 }
 
 int
@@ -214,7 +234,7 @@ lanes_draw(struct lanes *ln, struct pane_ctx *ctx, const struct pane_area *area,
 		display_addstr(d, sb.buf, sb.len);
 		attrset(A_NORMAL);
 	}
-	draw_ruler(tl, d, area->top + (int)rows, area->left, area->width, x0, x1);
+	draw_ruler(tl, m, d, area->top + (int)rows, area->left, area->width, x0, x1);
 	strbuf_release(&sb);
 	strbuf_release(&label);
 	return (int)rows + 1;

@@ -2043,6 +2043,8 @@ flame_pane_sync(struct pane *pane, struct pane_ctx *ctx)
 	} else {
 		const struct chart *c = lanes_chart(&fp->lanes, m, &src.key2);
 
+		/* The chart is the same whatever time range is counted: the zoom stays. */
+		src.key = model_chart_generation(m);
 		nav_chart(&src.nav, c);
 		src.matches = model_search_lane(m, c);
 		fp->which = src.key2;
@@ -2067,6 +2069,22 @@ flame_pane_sync(struct pane *pane, struct pane_ctx *ctx)
 	return f;
 }
 
+/* Time Order's rule: the time range counted (r), which the ruler marks too. */
+static void
+add_counted_range(const struct pane_ctx *ctx, struct strbuf *title)
+{
+	const struct model *m = ctx->model;
+	const struct profile *p = model_profile(m);
+
+	if (!m->lens.timed || !p->has_time)
+		return;
+	if (title->len)
+		strbuf_addstr(title, "  ");
+	strbuf_addf(title, "counting %.3f%s%.3f s", (double)(m->lens.t0 - p->time_min) / 1e9,
+		    ctx->disp->utf8 ? "\xe2\x80\x93" : "-",
+		    (double)(m->lens.t1 - p->time_min) / 1e9);
+}
+
 static void
 flame_pane_draw(struct pane *pane, struct pane_ctx *ctx, const struct pane_area *area)
 {
@@ -2089,6 +2107,7 @@ flame_pane_draw(struct pane *pane, struct pane_ctx *ctx, const struct pane_area 
 		rest.top += rows;
 		rest.height -= rows;
 		lanes_title(&fp->lanes, ctx->model, ctx->disp->utf8, &title);
+		add_counted_range(ctx, &title);
 		look.title = title.len ? title.buf : NULL;
 	} else if (ctx->model->inverted) {
 		look.path_title = "# from the frame that ran out to the outermost caller";
