@@ -2,8 +2,9 @@
 # A tid that exec'd (sh, then python3) is one thread in the text commands:
 # report's table names it by its names in order, "->" between them where
 # the locale is not UTF-8; --thread and --comm (by any of its names) take
-# it whole; the completion offers its tid once; collapse still keys each
-# sample by the name it had then, as stackcollapse-perf.pl does. On a
+# it whole; the completion offers its tid once, the speedscope export a
+# profile per tid; collapse still keys each sample by the name it had
+# then, as stackcollapse-perf.pl does. On a
 # recording of `perf record -g -- sh -c 'exec python3 ...'` (perf script
 # -F +pid), where `perf report --sort pid` gives 72.55% to 24115:python3
 # and 27.45% to 24160:python3.
@@ -65,6 +66,17 @@ if cmp -s "$tmpdir/want" "$tmpdir/out"; then
 	ok "__complete threads: the tid once"
 else
 	not_ok "__complete threads" "$(cat "$tmpdir/out")"
+fi
+
+# The speedscope export: a profile per thread, named as the picker names it.
+"$TFLAME" export --no-symbols --to=speedscope -o "$tmpdir/e.json" "$f" 2>/dev/null
+grep -o '"type":"sampled","name":"[^"]*"' "$tmpdir/e.json" >"$tmpdir/names"
+printf '"type":"sampled","name":"sh\342\206\222python3 24115"\n"type":"sampled","name":"python3 24160"\n' \
+	>"$tmpdir/want"
+if cmp -s "$tmpdir/want" "$tmpdir/names"; then
+	ok "export --to=speedscope: a profile per tid"
+else
+	not_ok "export --to=speedscope" "$(cat "$tmpdir/names")"
 fi
 
 # collapse keys by the name each sample had, as stackcollapse-perf.pl.

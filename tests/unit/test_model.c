@@ -365,6 +365,91 @@ setup_threads(struct model *m)
 }
 
 /*
+ * A tid that ran sh, then exec'd python3, is one thread: one row of the
+ * thread table, one lane, one tick, found by either name; the time range
+ * leaves Time Order's chart as it is.
+ */
+static void
+test_exec_is_one_thread(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "cpu", 3), UNIT_NANOSECONDS);
+	thread_id sh = profile_set_thread(ps, 5, 5, ps_str(ps, "sh", 2));
+	thread_id worker = profile_set_thread(ps, 5, 6, ps_str(ps, "python3", 7));
+	thread_id py = profile_set_thread(ps, 5, 5, ps_str(ps, "python3", 7));
+	const struct thread_table *tt;
+	struct thread_weight *kept;
+	struct search_re *re;
+	struct model m;
+	bool *mask;
+	uint64_t chart_gen;
+
+	(void)state;
+	assert_int_equal(profile_add_sample(p, test_stack(ps, "dash"), 10, 100, true, sh, NULL), 0);
+	assert_int_equal(profile_add_sample(p, test_stack(ps, "py;run"), 10, 110, true, py, NULL),
+			 0);
+	assert_int_equal(profile_add_sample(p, test_stack(ps, "py;work"), 10, 115, true, worker,
+					    NULL), 0);
+	assert_int_equal(profile_add_sample(p, test_stack(ps, "py;run"), 10, 120, true, py, NULL),
+			 0);
+	model_init(&m, ps);
+
+	tt = model_thread_weights(&m);
+	assert_int_equal(tt->nr_procs, 1);
+	assert_int_equal(tt->nr_threads, 2);
+	assert_int_equal(tt->threads[0].thread, sh);
+	assert_int_equal(tt->threads[0].weight, 30);
+	assert_int_equal(tt->threads[0].samples, 3);
+	/* The process is named after its main thread's last name. */
+	assert_int_equal(tt->procs[0].comm, ps->threads[py].comm);
+	assert_int_equal(model_timeline(&m)->nr_lanes, 2);
+	kept = calloc(ps->nr_threads, sizeof(*kept));
+	assert_non_null(kept);
+	assert_int_equal(model_kept_thread_weights(&m, kept), 4);
+	assert_int_equal(kept[sh].weight, 30);
+	assert_int_equal(kept[py].weight, 0);
+	free(kept);
+
+	/* By its first name: the whole thread, counted once. */
+	mask = calloc(ps->nr_threads, sizeof(*mask));
+	assert_non_null(mask);
+	re = search_re_new("^sh$", 4, NULL, NULL);
+	assert_non_null(re);
+	assert_int_equal(model_mark_threads(&m, THREAD_BY_COMM, 0, re, mask), 1);
+	search_re_free(re);
+	assert_true(mask[sh] && mask[py]);
+	assert_false(mask[worker]);
+	model_set_threads(&m, mask);
+	assert_int_equal(model_total(&m), 30);
+	assert_int_equal(model_timeline(&m)->nr_lanes, 1);
+	check_model(&m);
+
+	/* The picker ticks the thread's first entry: its later name follows. */
+	memset(mask, 0, ps->nr_threads * sizeof(*mask));
+	mask[worker] = true;
+	mask[py] = true; /* not the thread's first: its tick is sh's */
+	model_set_threads(&m, mask);
+	assert_int_equal(model_total(&m), 10);
+	assert_false(m.lens.threads[py]);
+	memset(mask, 0, ps->nr_threads * sizeof(*mask));
+	assert_int_equal(model_mark_threads(&m, THREAD_BY_TID, 5, NULL, mask), 1);
+	assert_true(mask[sh] && mask[py]);
+	model_set_threads(&m, NULL);
+	check_model(&m);
+
+	/* A time range changes what is counted, not Time Order's chart. */
+	chart_gen = model_chart_generation(&m);
+	model_set_time(&m, true, 100, 112);
+	assert_int_equal(model_chart_generation(&m), chart_gen);
+	assert_int_equal(model_total(&m), 20);
+	model_set_threads(&m, mask);
+	assert_int_not_equal(model_chart_generation(&m), chart_gen);
+	check_model(&m);
+	free(mask);
+	model_release(&m);
+}
+
+/*
  * A filter picked among one profile's threads holds in the others: the
  * same thread (pid, tid, and comm unless one is unknown) keeps its tick,
  * a thread only the other profile has loses it, all ticked is no filter.
@@ -966,6 +1051,7 @@ main(void)
 		cmocka_unit_test(test_check_catches_damage),
 		cmocka_unit_test(test_thread_table),
 		cmocka_unit_test(test_thread_filter_by_tid_pid_comm),
+		cmocka_unit_test(test_exec_is_one_thread),
 		cmocka_unit_test(test_carry_threads),
 		cmocka_unit_test(test_search_in_model),
 		cmocka_unit_test(test_sandwich_in_model),
