@@ -602,11 +602,10 @@ add_thread_line(struct strbuf *out, const struct report *r, const int *width,
 	add_share_cell(out, weight, r->total);
 	strbuf_addf(out, "  %*llu  %8s  %8s  %s", width[1], (unsigned long long)samples, ids[0],
 		    ids[1], indent);
-	if (thread != THREAD_NONE ? !render_thread_name(out, r->ps, thread, r->utf8)
-				  : !*ps_get(r->ps, comm))
+	if (thread == THREAD_NONE)
+		add_escaped(out, *ps_get(r->ps, comm) ? ps_get(r->ps, comm) : "-");
+	else if (!render_thread_name(out, r->ps, thread, r->utf8))
 		strbuf_addch(out, '-');
-	else if (thread == THREAD_NONE)
-		add_escaped(out, ps_get(r->ps, comm));
 	if (proc && proc->shown < proc->nr)
 		strbuf_addf(out, " (%u threads, %u shown)", proc->nr, proc->shown);
 	else if (proc)

@@ -336,9 +336,10 @@ str_id profile_thread_comm(const struct profile_set *ps, thread_id t);
 
 /*
  * Append thread t's names to out, in order of first appearance, joined
- * by sep ("sh→python3" with sep "→"), leaving out empty ones and
- * repeats. The names are the input's bytes: escape them before they
- * reach a screen. Nothing is added when no entry has a name.
+ * by sep ("sh→python3" with sep "→"), leaving out empty ones (an entry
+ * is a name: none comes twice). The names are the input's bytes: escape
+ * them before they reach a screen. Nothing is added when no entry has a
+ * name.
  */
 void profile_thread_names(const struct profile_set *ps, thread_id t, const char *sep,
 			  struct strbuf *out);

@@ -695,20 +695,13 @@ profile_thread_names(const struct profile_set *ps, thread_id t, const char *sep,
 {
 	bool any = false;
 
+	/* An entry is a name: none comes twice (sh, python3, sh again is two). */
 	for (t = ps->threads[t].first; t != THREAD_NONE; t = ps->threads[t].next) {
-		str_id comm = ps->threads[t].comm;
-		bool seen = false;
-
-		if (comm == STR_EMPTY)
-			continue;
-		/* A name already listed (sh, python3, sh again): once, where it came first. */
-		for (thread_id u = ps->threads[t].first; u != t && !seen; u = ps->threads[u].next)
-			seen = ps->threads[u].comm == comm;
-		if (seen)
+		if (ps->threads[t].comm == STR_EMPTY)
 			continue;
 		if (any)
 			strbuf_addstr(out, sep);
-		strbuf_addstr(out, ps_get(ps, comm));
+		strbuf_addstr(out, ps_get(ps, ps->threads[t].comm));
 		any = true;
 	}
 }
@@ -2059,11 +2052,10 @@ profile_set_check(const struct profile_set *ps, struct tf_error *err)
 	}
 	for (uint32_t i = 0; i < ps->nr_threads; i++) {
 		const struct thread *t = &ps->threads[i];
+		thread_id same;
 
 		if (t->comm >= nstr)
 			return tf_error_set(err, "thread %u: comm out of range", i);
-		thread_id same;
-
 		if (thread_find(ps, t->pid, t->tid, t->comm,
 				(uint32_t)thread_hash(t->pid, t->tid, t->comm), &pos, &same) != i)
 			return tf_error_set(err, "thread %u: interned twice or not findable", i);

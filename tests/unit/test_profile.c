@@ -162,7 +162,8 @@ test_thread_names(void **state)
 	assert_string_equal(sb.buf, "python3");
 	check_profile_set(ps);
 
-	/* sh again after python3: no third name, sh is listed once. */
+	/* sh again after python3 is the sh entry: a third name is another one. */
+	assert_int_equal(profile_set_thread(ps, 10, 10, sh), a);
 	profile_set_thread(ps, 10, 10, ps_str(ps, "bash", 4));
 	strbuf_reset(&sb);
 	profile_thread_names(ps, b, "\xe2\x86\x92", &sb);
