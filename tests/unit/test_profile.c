@@ -179,6 +179,7 @@ test_thread_names(void **state)
 		}
 	check_profile_set(dst);
 	strbuf_release(&sb);
+	profile_set_free(ps);
 	profile_set_free(dst);
 }
 
