@@ -1915,6 +1915,11 @@ model_carry_threads(struct model *m, bool *mask)
 	for (thread_id t = 0; !all && t < ps->nr_threads; t++) {
 		if (here[t])
 			continue;
+		if (here[ps_thread(ps, t)]) {
+			/* Another name of a thread of this profile: its tick. */
+			mask[t] = mask[ps_thread(ps, t)];
+			continue;
+		}
 		mask[t] = false;
 		for (uint32_t i = 0; i < tt->nr_threads && !mask[t]; i++) {
 			thread_id u = tt->threads[i].thread;

@@ -467,6 +467,9 @@ test_carry_threads(void **state)
 	/* the same tid after an exec: another name, the same thread */
 	thread_id execd = profile_set_thread(ps, 1, 1, ps_str(ps, "sh", 2));
 	thread_id only_sw = profile_set_thread(ps, 5, 5, ps_str(ps, "kworker", 7));
+	/* no tid: a name is a thread, and one an event does not name is the same */
+	thread_id helper = profile_set_thread(ps, 6, -1, ps_str(ps, "helper", 6));
+	thread_id helper_anon = profile_set_thread(ps, 6, -1, STR_EMPTY);
 	struct model m;
 	bool *mask;
 
@@ -485,6 +488,10 @@ test_carry_threads(void **state)
 					    NULL), 0);
 	assert_int_equal(profile_add_sample(sw, test_stack(ps, "kw"), 7, 0, false, only_sw,
 					    NULL), 0);
+	assert_int_equal(profile_add_sample(cyc, test_stack(ps, "h"), 1, 0, false, helper, NULL),
+			 0);
+	assert_int_equal(profile_add_sample(sw, test_stack(ps, "h"), 1, 0, false, helper_anon,
+					    NULL), 0);
 	model_init(&m, ps);
 	mask = calloc(ps->nr_threads, sizeof(*mask));
 	assert_non_null(mask);
@@ -493,16 +500,19 @@ test_carry_threads(void **state)
 	for (thread_id t = 0; t < ps->nr_threads; t++)
 		mask[t] = true;
 	mask[app] = false;
+	/* worker's and app's other names are theirs; outside cycles, helper's. */
+	assert_int_equal(ps_thread(ps, helper_anon), helper_anon);
 	assert_int_equal(model_carry_threads(&m, mask), 1);
+	assert_true(mask[helper_anon]);
 	assert_true(mask[worker]);
 	assert_true(mask[worker_anon]);
 	assert_false(mask[app]);
 	assert_false(mask[execd]);
 	assert_false(mask[only_sw]);
 	model_set_threads(&m, mask);
-	assert_int_equal(model_total(&m), 4);
+	assert_int_equal(model_total(&m), 5);
 	model_set_profile(&m, 1);
-	assert_int_equal(model_total(&m), 2);
+	assert_int_equal(model_total(&m), 3);
 	check_model(&m);
 
 	/* Only app: in switches, its tid after the exec (sh) is it. */
@@ -510,7 +520,7 @@ test_carry_threads(void **state)
 	memset(mask, 0, ps->nr_threads * sizeof(*mask));
 	mask[app] = true;
 	mask[only_sw] = true;
-	assert_int_equal(model_carry_threads(&m, mask), 1);
+	assert_int_equal(model_carry_threads(&m, mask), 0);
 	assert_false(mask[only_sw]);
 	assert_true(mask[execd]);
 	model_set_threads(&m, mask);
@@ -521,7 +531,7 @@ test_carry_threads(void **state)
 	/* Every thread of cycles ticked: no filter at all. */
 	model_set_profile(&m, 0);
 	memset(mask, 0, ps->nr_threads * sizeof(*mask));
-	mask[app] = mask[worker] = true;
+	mask[app] = mask[worker] = mask[helper] = true;
 	model_carry_threads(&m, mask);
 	model_set_threads(&m, mask);
 	assert_null(m.lens.threads);
