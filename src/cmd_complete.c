@@ -86,14 +86,18 @@ load_quietly(const char *path)
 	return ps;
 }
 
-/* Whether ids[0..i) has id already: a file has few threads. */
+/*
+ * Whether ids[0..i) has id already: a file has few threads. A thread's
+ * later names (an exec) are the thread, not another one.
+ */
 static bool
 seen_before(const struct profile_set *ps, uint32_t i, bool pid)
 {
 	for (uint32_t j = 0; j < i; j++) {
 		const struct thread *a = &ps->threads[i], *b = &ps->threads[j];
 
-		if (pid ? a->pid == b->pid : a->tid == b->tid && a->comm == b->comm)
+		if (pid ? a->pid == b->pid
+			: a->first == b->first || (a->tid == b->tid && a->comm == b->comm))
 			return true;
 	}
 	return false;
@@ -102,6 +106,8 @@ seen_before(const struct profile_set *ps, uint32_t i, bool pid)
 static void
 print_threads(const struct profile_set *ps, bool pids)
 {
+	struct strbuf names = STRBUF_INIT;
+
 	for (uint32_t i = 0; i < ps->nr_threads; i++) {
 		const struct thread *t = &ps->threads[i];
 		int64_t id = pids ? t->pid : t->tid;
@@ -110,8 +116,15 @@ print_threads(const struct profile_set *ps, bool pids)
 		if (id < 0 || seen_before(ps, i, pids))
 			continue;
 		snprintf(prefix, sizeof(prefix), "%lld\t", (long long)id);
-		print_name(prefix, ps_get(ps, t->comm));
+		/* A tid's names, "sh->python3" after an exec; a pid's first name. */
+		strbuf_reset(&names);
+		if (pids)
+			strbuf_addstr(&names, ps_get(ps, t->comm));
+		else
+			profile_thread_names(ps, i, "->", &names);
+		print_name(prefix, names.buf);
 	}
+	strbuf_release(&names);
 }
 
 static void

@@ -50,7 +50,9 @@ static const char dump_usage[] =
 	"  --function=REGEX        sandwich: the heaviest function matching REGEX\n"
 	"                          (in a comparison, the one that grew most)\n"
 	"  --width=W               columns (default 100)\n"
-	"  --height=H              rows of boxes (default 30)\n"
+	"  --height=H              rows of boxes (default 30); sandwich: of the\n"
+	"                          table, and of callers and callees under the\n"
+	"                          function's own row\n"
 	"  --zoom=FRAME;FRAME;...  zoom on the box of this call path, root first\n"
 	CLI_LENS_USAGE
 	CLI_SYMBOL_USAGE
@@ -315,18 +317,23 @@ print_gone(const struct calltree *t, const struct layout *l, const uint64_t *bas
 }
 
 /*
- * A layout of nv, all of its width, into out; in a comparison (base not
- * NULL: per stack of nv) with its boxes' changes after it.
+ * A layout of nv, all of its width, into out: its rows, at most
+ * frame->nr_rows, and no blank rows after its last, so that what follows
+ * comes right after; in a comparison (base not NULL: per stack of nv) with
+ * its boxes' changes after it.
  */
 static void
 print_whole(const struct nav *nv, const struct view *frame, const struct search *match,
 	    const uint64_t *base, const struct profile *p, bool utf8, struct strbuf *out)
 {
 	struct view v = *frame;
+	uint32_t depth = nv->ops->depth(nv);
 	struct layout l;
 
 	v.x0 = 0;
 	v.x1 = nv->total ? nv->total : 1;
+	if (v.nr_rows > depth)
+		v.nr_rows = depth ? depth : 1;
 	layout_init(&l);
 	nv->ops->layout(nv, &l, &v);
 	print_rows(nv, &l, &v, match, utf8, out);
@@ -366,6 +373,7 @@ print_sandwich(struct model *m, const char *path, const char *function,
 	const struct sandwich *sw;
 	struct search_re *re = NULL;
 	struct nav nv;
+	struct view tv;
 	uint64_t total = model_total(m);
 	func_id chosen = UINT32_MAX;
 
@@ -442,18 +450,25 @@ print_sandwich(struct model *m, const char *path, const char *function,
 	if (rows->nr > v->nr_rows)
 		strbuf_addf(out, "  ... %u more\n", rows->nr - v->nr_rows);
 
+	/*
+	 * Each tree starts with the function's own row, as in the TUI; --height
+	 * counts the rows of callers (callees) below it, so that any height
+	 * shows some.
+	 */
+	tv = *v;
+	tv.nr_rows = v->nr_rows + 1;
 	sw = model_sandwich(m, chosen);
 	strbuf_addstr(out, "\ncallers of ");
 	text_escape_str(out, ps_get(m->ps, ft->funcs[chosen].name));
 	strbuf_addch(out, '\n');
 	nav_inverted(&nv, &sw->callers);
-	print_whole(&nv, v, model_search(m), model_base_sandwich(m, chosen, false), p, utf8, out);
+	print_whole(&nv, &tv, model_search(m), model_base_sandwich(m, chosen, false), p, utf8, out);
 	strbuf_addstr(out, "\ncallees of ");
 	text_escape_str(out, ps_get(m->ps, ft->funcs[chosen].name));
 	strbuf_addch(out, '\n');
 	sw = model_sandwich(m, chosen);
 	nav_tree(&nv, &sw->callees);
-	print_whole(&nv, v, model_search(m), model_base_sandwich(m, chosen, true), p, utf8, out);
+	print_whole(&nv, &tv, model_search(m), model_base_sandwich(m, chosen, true), p, utf8, out);
 	return CLI_NEXT;
 }
 
@@ -507,7 +522,9 @@ print_lanes(struct model *m, struct layout *l, const struct view *frame, bool ut
 		uint64_t busy;
 
 		strbuf_addstr(out, utf8 ? "\xe2\x94\x80\xe2\x94\x80 " : "-- ");
-		text_escape_str(out, t->comm != STR_EMPTY ? ps_get(ps, t->comm) : "?");
+		/* "sh→python3" for a tid that exec'd: one lane. */
+		if (!render_thread_name(out, ps, c->thread, utf8))
+			strbuf_addch(out, '?');
 		if (t->pid >= 0)
 			strbuf_addf(out, "  pid %lld", (long long)t->pid);
 		if (t->tid >= 0)

@@ -10,6 +10,7 @@
 #include "tflame/functions.h"
 #include "tflame/json.h"
 #include "tflame/lens.h"
+#include "tflame/load.h"
 #include "tflame/model.h"
 #include "tflame/profile.h"
 #include "tflame/render.h"
@@ -101,6 +102,7 @@ struct report {
 	bool searching;
 	uint64_t matched;        /* weight of samples the search matches */
 	bool lines;              /* --lines: source lines instead of functions */
+	bool utf8;               /* the locale is UTF-8: "sh→python3", else "sh->python3" */
 	struct source_lines sl;
 	uint32_t *line_rows;     /* indexes into sl.lines, hottest first */
 	uint32_t nr_line_rows;   /* with the limit applied */
@@ -573,17 +575,22 @@ has_thread_info(const struct report *r)
 	for (size_t i = 0; i < r->nr_threads; i++) {
 		const struct thread *t = &r->ps->threads[r->threads[i].id];
 
-		if (t->tid >= 0 || t->pid >= 0 || t->comm != STR_EMPTY)
+		if (t->tid >= 0 || t->pid >= 0 ||
+		    profile_thread_comm(r->ps, r->threads[i].id) != STR_EMPTY)
 			return true;
 	}
 	return false;
 }
 
-/* One line of the thread table; a process's has no tid and its thread count. */
+/*
+ * One line of the thread table; a process's has no tid and its thread
+ * count. A thread is named by all its names (thread, not THREAD_NONE), a
+ * process by comm.
+ */
 static void
 add_thread_line(struct strbuf *out, const struct report *r, const int *width,
 		uint64_t weight, uint64_t samples, int64_t pid, int64_t tid, str_id comm,
-		const char *indent, const struct proc_row *proc)
+		thread_id thread, const char *indent, const struct proc_row *proc)
 {
 	struct strbuf num = STRBUF_INIT;
 	char ids[2][24];
@@ -595,7 +602,10 @@ add_thread_line(struct strbuf *out, const struct report *r, const int *width,
 	add_share_cell(out, weight, r->total);
 	strbuf_addf(out, "  %*llu  %8s  %8s  %s", width[1], (unsigned long long)samples, ids[0],
 		    ids[1], indent);
-	add_escaped(out, *ps_get(r->ps, comm) ? ps_get(r->ps, comm) : "-");
+	if (thread == THREAD_NONE)
+		add_escaped(out, *ps_get(r->ps, comm) ? ps_get(r->ps, comm) : "-");
+	else if (!render_thread_name(out, r->ps, thread, r->utf8))
+		strbuf_addch(out, '-');
 	if (proc && proc->shown < proc->nr)
 		strbuf_addf(out, " (%u threads, %u shown)", proc->nr, proc->shown);
 	else if (proc)
@@ -656,7 +666,7 @@ print_threads(const struct report *r, struct strbuf *out)
 			continue;
 		if (group)
 			add_thread_line(out, r, width, pr->weight, pr->samples, pw->pid, -1,
-					pw->comm, "", pr);
+					pw->comm, THREAD_NONE, "", pr);
 		for (uint32_t j = pw->first; j < pw->first + pw->nr; j++) {
 			thread_id id = tt->threads[j].thread;
 			const struct thread_weight *tw = &r->kept[id];
@@ -665,7 +675,7 @@ print_threads(const struct report *r, struct strbuf *out)
 			if (!r->shown[id])
 				continue;
 			add_thread_line(out, r, width, tw->weight, tw->samples, t->pid, t->tid,
-					t->comm, group ? "  " : "", NULL);
+					STR_EMPTY, id, group ? "  " : "", NULL);
 		}
 	}
 	if (hidden && hidden_procs && !unknown_pid)
@@ -949,8 +959,15 @@ json_threads(struct json_writer *jw, const struct report *r)
 		const struct thread *t = &ps->threads[r->threads[i].id];
 
 		json_object_begin(jw);
+		/* Its last name, as perf report --sort pid, and all of them in order. */
 		json_key(jw, "comm");
-		json_string(jw, ps_get(ps, t->comm));
+		json_string(jw, ps_get(ps, profile_thread_comm(ps, r->threads[i].id)));
+		json_key(jw, "comms");
+		json_array_begin(jw);
+		for (thread_id e = t->first; e != THREAD_NONE; e = ps->threads[e].next)
+			if (ps->threads[e].comm != STR_EMPTY)
+				json_string(jw, ps_get(ps, ps->threads[e].comm));
+		json_array_end(jw);
 		json_key(jw, "pid");
 		if (t->pid >= 0)
 			json_int(jw, t->pid);
@@ -1401,7 +1418,7 @@ cmd_report(int argc, char **argv)
 	struct cli_common cc = { .cmd = "report", .usage = report_usage,
 				 CLI_SYMBOLS_ON };
 	struct lens_spec lens = { 0 };
-	struct report r = { 0 };
+	struct report r = { .utf8 = load_locale_utf8() };
 	struct profile_set *ps = NULL;
 	struct model m;
 	unsigned long long limit = 20;

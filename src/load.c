@@ -171,8 +171,8 @@ plain_file_size(const char *path)
  * has set it; the text commands print in the C locale, so for them it is
  * set for a moment, while no other thread runs (they have none yet).
  */
-static bool
-locale_is_utf8(void)
+bool
+load_locale_utf8(void)
 {
 	const char *current = setlocale(LC_CTYPE, NULL);
 	char *saved;
@@ -266,7 +266,7 @@ load_files(const char *const *paths, int nr, const char *format,
 	struct sigaction sa = { .sa_handler = load_on_signal }, old_sa[NR_LOAD_SIGNALS];
 	struct progress_info pi = { .name = paths[nr - 1] };
 	struct strbuf line = STRBUF_INIT;
-	bool show = isatty(STDERR_FILENO), utf8 = show && locale_is_utf8(), sizes = true;
+	bool show = isatty(STDERR_FILENO), utf8 = show && load_locale_utf8(), sizes = true;
 	double start = clock_ms() / 1e3, cancelled_at = 0;
 	sigset_t block, old_mask;
 	enum load_status status = LOAD_OK;

@@ -38,13 +38,13 @@ check "]: the next lane" wait_for "── lane 2 of 2: ui 1 ──"
 check "the focus marker moves" poll line_matches 3 '^▶ ui 1 '
 check "its chart: A first" wait_details "A"
 check "A's time: start, end, shares and length" \
-	wait_for "time       0.000000 – 0.010000 s (0–10.0%), 10.0 ms (10.0% of the range)"
+	wait_for "time       0.000000 – 0.010000 s (0–10.0%), 10.0 ms (10.0% of the timeline)"
 check "the thread of the lane" wait_for "thread     ui  pid 1  tid 1"
 keys ']'
 check "] on the last lane says so" wait_for "the last lane: the lightest thread"
 keys l
 check "l: the next box in time, across the idle gap" wait_details "B"
-check "B's time" wait_for "0.090000 – 0.100000 s (90.0–100%), 10.0 ms (10.0% of the range)"
+check "B's time" wait_for "0.090000 – 0.100000 s (90.0–100%), 10.0 ms (10.0% of the timeline)"
 keys h
 check "h: back across the gap" wait_details "A"
 keys Enter

@@ -79,15 +79,15 @@ check "grouped again, no transform" poll tab_ends "│ by process"
 
 # Time Order: a drag across the chart is a time range.
 keys 2
-check "Time Order" wait_for "── lane 1 of 9: xz 19085"
+check "Time Order" wait_for "── lane 1 of 8: xz 19085"
 press 20 12
 motion 30 12
 motion 40 12
-check "the drag says what it takes" wait_for "0.242–0.509 s: release to count only this range"
+check "the drag says what it takes" wait_for "0.243–0.511 s: release to count only this range"
 check "and shows it reversed" poll test "$(band 12)" = 1
 release 40 12
-check "the release counts the range" poll tab_ends "│ time 0.242–0.509 s > by process"
-check "the status line says so" wait_for "counting only 0.242–0.509 s in Left Heavy"
+check "the release counts the range" poll tab_ends "│ time 0.243–0.511 s > by process"
+check "the status line says so" wait_for "counting only 0.243–0.511 s in Left Heavy"
 check "the band is gone" poll test "$(band 12)" = 0
 keys 1
 check "Left Heavy counts the range only" poll row_starts 2 "python3-19086"
@@ -101,9 +101,28 @@ keys 2
 press 60 12
 motion 50 12
 release 50 12
-check "a drag right to left" poll tab_ends "│ time 0.623–0.763 s > by process"
+check "a drag right to left" poll tab_ends "│ time 0.625–0.766 s > by process"
 keys u
 check "u drops it" poll no_range
+
+# r counts the time on screen: the zoom stays, the rule says what is
+# counted, and zoomed out, the ruler marks it (reversed).
+keys + +
+check "zoomed in on the chart" wait_for "zoomed 4.0x (0: reset)"
+keys r
+check "r: the range on screen is counted" poll tab_ends "│ time 0.000–0.319 s > by process"
+check "r keeps the zoom" wait_for "zoomed 4.0x (0: reset)"
+check "the rule shows the counted range" wait_for "counting 0.000–0.319 s  zoomed 4.0x"
+ruler_band() {
+	T capture-pane -p -e -t tf | sed -n "$1p" | grep -c "$(printf '\033\\[7m')"
+}
+check "zoomed in on the range: all the ruler is in it" poll test "$(ruler_band 9)" = 1
+keys 0
+check "zoomed out: the rule still says it" wait_for "counting 0.000–0.319 s ──"
+check "zoomed out: the ruler marks the range" poll test "$(ruler_band 9)" = 1
+keys u
+check "u drops the range" poll no_range
+check "and the ruler's mark" poll test "$(ruler_band 9)" = 0
 
 # A click is still a click: it selects the box under the pointer.
 click 2 10

@@ -138,8 +138,15 @@ check "Esc when not zoomed says so" wait_for "not zoomed in"
 # ------------------------------------------------------------- panes
 keys 2
 check "2: Time Order, with the time of the box" \
-	wait_for "time       0.000000 – 0.041091 s (0–2.7%), 41.1 ms (2.7% of the range)"
+	wait_for "time       0.000000 – 0.041091 s (0–2.7%), 41.1 ms (2.7% of the timeline)"
 check "2: Time Order names the thread of the box" wait_for "thread     demo  tid 11193"
+# A box is a stretch of time, its share of the timeline; a function's is of the weight.
+check "2: the box spans time, a share of the timeline" \
+	wait_for "this box   spans 41.1 ms (2.7% of the timeline)"
+check "2: the function's share is of all the weight" \
+	wait_for "function   total 770 ms (50.8% of all weight)"
+no_share_of_all() { ! screen | grep -q "% of all)"; }
+check "2: no bare \"of all\" in Time Order's details" no_share_of_all
 keys 3
 check "3: Sandwich, its table" wait_for "Total▼"
 keys Tab Tab Tab
@@ -285,13 +292,13 @@ check "zoomed: the share of the view follows the zoom" \
 	wait_for "/spin/  matched: 1.01 s (66.4% of all, 99.7% of view)"
 keys 0 2
 check "the search holds in Time Order, in time: the heaviest thread's lane" \
-	wait_for "/spin/  matched: 263 ms (17.5% of all, 17.5% of view)"
+	wait_for "/spin/  matched: 263 ms (17.5% of the timeline, 17.5% of view)"
 keys ']'
 check "]: the next lane, its own matches" \
-	wait_for "/spin/  matched: 743 ms (49.5% of all, 49.5% of view)"
+	wait_for "/spin/  matched: 743 ms (49.5% of the timeline, 49.5% of view)"
 keys m
 check "m: the threads merged" \
-	wait_for "/spin/  matched: 924 ms (61.6% of all, 61.6% of view)"
+	wait_for "/spin/  matched: 924 ms (61.6% of the timeline, 61.6% of view)"
 check "m: the rule says so" wait_for "── 2 threads merged (m: one lane) ──"
 keys m '['
 check "m again and [: the heaviest thread's lane" wait_for "── lane 1 of 2: demo 11193 ──"
@@ -733,10 +740,10 @@ run "$TFLAME" tests/data/chrome/span.json
 check "a trace opens on its outermost event" wait_details "request"
 keys 2
 check "Time Order: the 100 ms event lasts 100 ms" \
-	wait_for "time       0.000000 – 0.100000 s (0–100%), 100 ms (100.0% of the range)"
+	wait_for "time       0.000000 – 0.100000 s (0–100%), 100 ms (100.0% of the timeline)"
 keys j l l
 check "a nested event: its own end" wait_details "tail"
-check "and its own 10 ms" wait_for "0.090000 – 0.100000 s (90.0–100%), 10.0 ms (10.0% of the range)"
+check "and its own 10 ms" wait_for "0.090000 – 0.100000 s (90.0–100%), 10.0 ms (10.0% of the timeline)"
 keys q
 check "and quits" wait_for "EXIT=0"
 

@@ -137,13 +137,13 @@ struct timeline {
 };
 
 /*
- * The typical gap between a thread's consecutive samples in p (all of
- * its threads, whatever the selection, so that the lanes keep their shape
+ * The typical gap between a thread's consecutive samples in p (a thread
+ * being all its names' entries of ps: ps_thread(); all of its threads, whatever the selection, so that the lanes keep their shape
  * when it changes), in ns: the lower quartile of the positive gaps, from
  * at most 65536 of them. 0 when p has no times or no thread has two
  * samples at different times.
  */
-uint64_t chart_axis_period(const struct profile *p);
+uint64_t chart_axis_period(const struct profile_set *ps, const struct profile *p);
 
 /*
  * Build the lanes of p's samples that pass filter (NULL: all) on their
@@ -208,7 +208,10 @@ void chart_stacks(const struct chart *c, stack_id *stack);
 uint32_t chart_parent(const struct chart *c, uint32_t i);
 /* Every box's parent into parent[nr_boxes], in O(boxes). */
 void chart_parents(const struct chart *c, uint32_t *parent);
-/* The thread of box i's first sample (a lane's boxes are all its thread's). */
+/*
+ * The thread of box i's first sample (a lane's boxes are all its
+ * thread's): its first entry (ps_thread()), whatever name it had then.
+ */
 thread_id chart_box_thread(const struct chart *c, uint32_t i);
 
 /* Index of the box of row depth that covers x, or CHART_NONE. */

@@ -74,6 +74,13 @@ void flow_text(struct flow *fl, attr_t attr, const char *s, size_t len);
  */
 void flow_amount(struct flow *fl, attr_t label, const struct profile *p, uint64_t w,
 		 uint64_t all, uint64_t zoom, const char *of);
+/*
+ * The same, all named what (NULL: "all"): "41.1 ms (2.7% of the
+ * timeline)" for a stretch of Time Order, whose share is of time, not of
+ * the weight.
+ */
+void flow_amount_of(struct flow *fl, attr_t label, const struct profile *p, uint64_t w,
+		    uint64_t all, const char *what, uint64_t zoom, const char *of);
 
 /*
  * A change against the base of a comparison, as text: "1.20 s -> 1.51 s

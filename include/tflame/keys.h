@@ -122,7 +122,8 @@ struct tf_error;
 	REQ(REDO, "apply again the transform undone last", 'U', KEYS_CTRL('r')) \
 	REQ(WRITE_LENS, "write the transforms to tflame.lens, for --lens=FILE", 'w') \
 	REQ(TIME_RANGE, "Time Order: count only the time range on screen (zoom to it " \
-			"first) in Left Heavy, Sandwich and the search; u drops it", 'r') \
+			"first) in Left Heavy, Sandwich and the search, keeping the zoom; " \
+			"u drops it", 'r') \
 	REQ(BY_PROCESS, "group by process: every stack under its process, comm-PID, " \
 			"below the transforms (a system-wide profile); again: back", 'P') \
 	GROUP("After a: the transforms (the Firefox Profiler's keys)") \

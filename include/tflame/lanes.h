@@ -62,9 +62,10 @@ int lanes_draw(struct lanes *ln, struct pane_ctx *ctx, const struct pane_area *a
 
 /*
  * What the chart is of, as the title of its rule: "lane 2 of 5: comm
- * 1234" or "5 threads merged"; nothing for a lone lane.
+ * 1234" (escaped; the names of a tid that exec'd joined by "→", or "->"
+ * without utf8) or "5 threads merged"; nothing for a lone lane.
  */
-void lanes_title(struct lanes *ln, struct model *m, struct strbuf *out);
+void lanes_title(struct lanes *ln, struct model *m, bool utf8, struct strbuf *out);
 
 /*
  * Act on [, ], m and a click on the overview (in is the pointer for mouse

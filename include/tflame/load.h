@@ -21,6 +21,8 @@
  * A job in the background draws nothing.
  */
 
+#include <stdbool.h>
+
 #include "tflame/import.h"
 
 struct profile_set;
@@ -60,5 +62,12 @@ enum load_status load_profile(const char *path, const char *format,
 enum load_status load_diff(const char *base, const char *path, const char *format,
 			   const struct import_options *opts, unsigned flags,
 			   struct profile_set **out, struct tf_error *err);
+
+/*
+ * Whether the user's locale is UTF-8, for the text commands, which print
+ * in the C locale: it is set for a moment, so call it while no other
+ * thread runs.
+ */
+bool load_locale_utf8(void);
 
 #endif /* TFLAME_LOAD_H */

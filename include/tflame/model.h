@@ -40,7 +40,7 @@ struct tf_error;
 
 /* One thread in the thread picker. */
 struct thread_weight {
-	thread_id thread;
+	thread_id thread; /* its first entry (ps_thread()): all its names count here */
 	uint64_t weight;  /* of the profile's samples on it, whatever the filter */
 	uint64_t samples;
 };
@@ -48,7 +48,7 @@ struct thread_weight {
 /* One process in the thread picker: its threads are a slice of the table's. */
 struct process_weight {
 	int64_t pid;      /* -1 gathers the threads of no known process */
-	str_id comm;      /* the main thread's (tid = pid), else the heaviest thread's */
+	str_id comm;      /* the main thread's last (tid = pid), else the heaviest thread's */
 	uint64_t weight, samples;
 	uint32_t first, nr; /* its threads: threads[first .. first + nr) */
 };
@@ -274,7 +274,9 @@ void model_release(struct model *m);
 void model_set_profile(struct model *m, size_t index);
 /*
  * Show only the threads whose mask entry is true (mask has ps->nr_threads
- * entries and is copied), or all threads when mask is NULL. A mask that
+ * entries and is copied), or all threads when mask is NULL. A thread's
+ * entry that is not its first (a later name: ps_thread()) takes its
+ * first's tick, so one tick keeps or drops a tid that exec'd whole. A mask that
  * keeps every thread is stored as NULL, so m->lens.threads is NULL exactly when
  * nothing is filtered out. Setting the lens it already has changes nothing
  * and keeps the caches.
@@ -289,6 +291,18 @@ void model_set_threads(struct model *m, const bool *mask);
  * axis, the range being a part of it.
  */
 void model_set_time(struct model *m, bool timed, int64_t t0, int64_t t1);
+
+/*
+ * A generation of what Time Order's chart shows: bumped by every change of
+ * the lens but the time range's (model_set_time() bumps generation and
+ * time_gen once each), which its whole axis shows a part of, so that a
+ * view of it keeps its zoom when r counts the time on screen.
+ */
+static inline uint64_t
+model_chart_generation(const struct model *m)
+{
+	return m->generation - m->time_gen;
+}
 
 /*
  * Weigh every sample 1 (its unit then samples) rather than by its weight
@@ -527,7 +541,8 @@ const struct search_index *model_search_inverted(struct model *m);
 const struct thread_table *model_thread_weights(struct model *m);
 /*
  * Per thread of the set (ps->nr_threads entries of out, overwritten; their
- * thread field unset): the weight and number of the samples the whole lens
+ * thread field unset; a thread's names all count at its first entry,
+ * ps_thread(), the others stay 0): the weight and number of the samples the whole lens
  * keeps, the thread filter, the time range and the transforms (a sample
  * whose stack they drop or empty counts nowhere), so that the weights add
  * up to model_total(). Returns how many samples are kept.
@@ -547,8 +562,10 @@ size_t model_kept_thread_weights(struct model *m, struct thread_weight *out);
 bool model_thread_activity(struct model *m, uint32_t cols, float *out);
 /*
  * Set mask[t] (ps->nr_threads entries; others are left alone) for every
- * thread whose tid or pid is id, or whose comm re matches (by
- * THREAD_BY_COMM, where id is unused). Returns how many threads matched,
+ * entry of every thread whose tid or pid is id, or one of whose names
+ * (comms) re matches (by THREAD_BY_COMM, where id is unused): a tid that
+ * exec'd is one thread, whichever name matched. Returns how many threads
+ * matched (a thread once, whatever its names),
  * so that the caller can say "no thread 1234". Pass the mask to
  * model_set_threads().
  */
@@ -558,8 +575,9 @@ uint32_t model_mark_threads(const struct model *m, enum thread_key by, int64_t i
 /*
  * Make a thread mask chosen among the current profile's threads (the
  * picker's) hold across profiles: every thread with no sample in this
- * profile takes the tick of the same thread here (the same pid, tid and
- * comm, as the picker tells them apart), else no tick, so that a filter
+ * profile takes the tick of the same thread here (the same known pid and
+ * tid whatever its names; of unknown tid, the same pid and comm), else
+ * no tick, so that a filter
  * by thread carries over to the other events, and a thread that only the
  * other events have is not shown unasked. When every thread of the
  * profile is ticked, every thread is: no filter. Returns how many threads

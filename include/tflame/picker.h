@@ -81,8 +81,9 @@ void picker_draw(struct thread_picker *tp, struct model *m, const struct display
 /*
  * Say what the filter m holds keeps, for the tab bar: "all threads", "1
  * thread: xz 3728", "3 threads" (threads of the profile shown that have
- * samples).
+ * samples). A thread that exec'd is named "sh→python3" ("sh->python3"
+ * without utf8), escaped.
  */
-void picker_describe(struct model *m, struct strbuf *out);
+void picker_describe(struct model *m, bool utf8, struct strbuf *out);
 
 #endif /* TFLAME_PICKER_H */

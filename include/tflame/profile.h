@@ -11,7 +11,10 @@
  *  - stacks, a prefix tree interned on (parent, frame): stack 0 is the empty
  *    stack STACK_ROOT, every other stack is its parent plus one frame, so a
  *    million samples of one call path cost one stack_id;
- *  - threads, interned on (pid, tid, comm);
+ *  - threads, interned on (pid, tid, comm): one entry per name a thread
+ *    went by. The entries of one tid (a process that exec'd: sh, then
+ *    python3) are linked, in order of first appearance, and make one
+ *    thread, named by its first entry (struct thread's first);
  *  - one or more profiles (struct profile), e.g. one per perf event, each
  *    with its samples as parallel arrays in input order;
  *  - warnings the importer wants the user to see (struct diag).
@@ -141,10 +144,20 @@ struct stack_children {
 #define STACK_WALK 8
 #define STACK_BUSY 0x80000000u /* stack ids stay below it */
 
+/*
+ * One name a thread went by. Samples point at the entry of the name their
+ * thread had then, which is what stackcollapse-perf.pl keys on; everything
+ * that shows threads (picker, lanes, report, --thread) shows the thread:
+ * the entries of one known tid and pid, first appearance first, the
+ * thread's id being its first entry's. An entry of unknown tid is a
+ * thread of its own.
+ */
 struct thread {
 	int64_t pid;  /* -1 when unknown */
 	int64_t tid;  /* -1 when unknown */
 	str_id comm;  /* process or thread name, STR_EMPTY when unknown */
+	thread_id first; /* the thread's first entry (this one when it is first) */
+	thread_id next;  /* the thread's next entry, THREAD_NONE after the last */
 };
 
 enum weight_unit {
@@ -352,9 +365,36 @@ stack_id profile_set_find_stack(const struct profile_set *ps, stack_id parent, f
  */
 src_id profile_set_src(struct profile_set *ps, src_id parent, stack_id stack,
 		       str_id file, uint32_t line);
-/* The id of the thread (pid, tid, comm), adding it if new. */
+/*
+ * The id of the thread entry (pid, tid, comm), adding it if new: when tid
+ * is known (>= 0), a new entry joins the entries of the same pid and tid
+ * as their thread's latest name.
+ */
 thread_id profile_set_thread(struct profile_set *ps, int64_t pid, int64_t tid,
 			     str_id comm);
+
+/* The thread of entry t: its first entry, which names it in thread masks and tables. */
+static inline thread_id
+ps_thread(const struct profile_set *ps, thread_id t)
+{
+	return ps->threads[t].first;
+}
+
+/*
+ * The name thread t (any of its entries) went by last: the comm of its
+ * latest entry that has one, STR_EMPTY when none has.
+ */
+str_id profile_thread_comm(const struct profile_set *ps, thread_id t);
+
+/*
+ * Append thread t's names to out, in order of first appearance, joined
+ * by sep ("sh→python3" with sep "→"), leaving out empty ones (an entry
+ * is a name: none comes twice). The names are the input's bytes: escape
+ * them before they reach a screen. Nothing is added when no entry has a
+ * name.
+ */
+void profile_thread_names(const struct profile_set *ps, thread_id t, const char *sep,
+			  struct strbuf *out);
 /*
  * The profile called name, created (with the given unit) if there is none
  * yet. The pointer stays valid until profile_set_free().

@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "tflame/profile.h"
+
 struct strbuf;
 
 /* Terminal columns of the UTF-8 text s (already escaped: no controls). */
@@ -40,5 +42,13 @@ unsigned render_cut(struct strbuf *out, const char *text, size_t len, unsigned w
  */
 void render_cut_middle(struct strbuf *out, const char *text, size_t len, unsigned width,
 		       bool utf8);
+
+/*
+ * Append thread t's name to out, escaped: its names in order, "sh→python3"
+ * for a tid that exec'd ("sh->python3" without utf8), or missing when
+ * the input named none. Returns whether it added anything.
+ */
+bool render_thread_name(struct strbuf *out, const struct profile_set *ps, thread_id t,
+			bool utf8);
 
 #endif /* TFLAME_RENDER_H */

@@ -79,7 +79,8 @@ static bool
 chart_gap(const struct chart *c, uint32_t k)
 {
 	if (c->axis.kind == CHART_X_WEIGHT)
-		return c->p->thread[c->sample[k]] != c->p->thread[c->sample[k - 1]];
+		return ps_thread(c->ps, c->p->thread[c->sample[k]]) !=
+		       ps_thread(c->ps, c->p->thread[c->sample[k - 1]]);
 	return chart_pos_x1(c, k - 1) < chart_pos_x0(c, k);
 }
 
@@ -603,7 +604,7 @@ cmp_u64(const void *a, const void *b)
 #define PERIOD_GAPS 65536
 
 uint64_t
-chart_axis_period(const struct profile *p)
+chart_axis_period(const struct profile_set *ps, const struct profile *p)
 {
 	/*
 	 * Why the lower quartile: a thread that runs all the time has every
@@ -625,14 +626,14 @@ chart_axis_period(const struct profile *p)
 	if (!p->has_time || p->nr_samples < 2)
 		return 0;
 	for (size_t i = 0; i < p->nr_samples; i++)
-		if (p->thread[i] > max_thread)
-			max_thread = p->thread[i];
+		if (ps_thread(ps, p->thread[i]) > max_thread)
+			max_thread = ps_thread(ps, p->thread[i]);
 	last = xmalloc(sizeof(*last) * ((size_t)max_thread + 1));
 	seen = xcalloc((size_t)max_thread + 1, 1);
 	stride = p->nr_samples / PERIOD_GAPS + 1;
 	gaps = xmalloc(sizeof(*gaps) * (PERIOD_GAPS + 1));
 	for (size_t i = 0; i < p->nr_samples; i++) {
-		thread_id t = p->thread[i];
+		thread_id t = ps_thread(ps, p->thread[i]);
 
 		if (!p->weight[i])
 			continue;
@@ -680,7 +681,7 @@ struct lane_cache {
 	struct stack_memo *memo; /* for every chart of the timeline */
 };
 
-/* Per-thread sums of p's samples, whatever the selection. */
+/* Per-thread sums of p's samples, whatever the selection (a thread's names are one lane). */
 static struct lane_cache *
 cache_new(const struct profile_set *ps, const struct profile *p)
 {
@@ -703,7 +704,7 @@ cache_new(const struct profile_set *ps, const struct profile *p)
 		if (p->weight[i] && p->time[i] < lc->origin)
 			lc->origin = p->time[i];
 	for (size_t i = 0; i < p->nr_samples; i++) {
-		thread_id t = p->thread[i];
+		thread_id t = ps_thread(ps, p->thread[i]);
 
 		if (!p->weight[i])
 			continue;
@@ -774,7 +775,7 @@ cache_group(struct lane_cache *lc, const struct profile_set *ps, const struct pr
 	fill = xmemdup(lc->start, sizeof(*fill) * ((size_t)nt + 1));
 	for (size_t i = 0; i < p->nr_samples; i++)
 		if (p->weight[i])
-			lc->grouped[fill[p->thread[i]]++] = (uint32_t)i;
+			lc->grouped[fill[ps_thread(ps, p->thread[i])]++] = (uint32_t)i;
 	for (uint32_t t = 0; t < nt; t++) {
 		uint32_t *a = lc->grouped + lc->start[t], m = lc->nr[t];
 
@@ -875,7 +876,8 @@ make_axis(struct timeline *tl, const thread_id *sel, uint32_t nr)
 			if (e == UINT64_MAX) { /* saturated from the profile's origin: again from lo */
 				e = 0;
 				for (size_t i = 0; i < p->nr_samples; i++)
-					if (p->weight[i] && p->thread[i] == sel[k]) {
+					if (p->weight[i] &&
+					    ps_thread(tl->ps, p->thread[i]) == sel[k]) {
 						uint64_t f = sat_add((uint64_t)p->time[i] - (uint64_t)lo,
 								     p->weight[i]);
 
@@ -891,7 +893,7 @@ make_axis(struct timeline *tl, const thread_id *sel, uint32_t nr)
 	}
 	a->kind = CHART_X_TIME;
 	if (lc->period == UINT64_MAX)
-		lc->period = chart_axis_period(p);
+		lc->period = chart_axis_period(tl->ps, p);
 	a->period = lc->period;
 	if (!a->period) /* no thread sampled twice: spread the range evenly */
 		a->period = ((uint64_t)hi - (uint64_t)lo) / n;
@@ -1260,7 +1262,7 @@ chart_parents(const struct chart *c, uint32_t *parent)
 thread_id
 chart_box_thread(const struct chart *c, uint32_t i)
 {
-	return c->p->thread[c->sample[c->first[i]]];
+	return ps_thread(c->ps, c->p->thread[c->sample[c->first[i]]]);
 }
 
 uint32_t
@@ -1424,7 +1426,8 @@ chart_check(const struct chart *c, struct tf_error *err)
 	for (uint32_t k = 0; k < c->nr_samples; k++) {
 		if (c->sample[k] >= c->p->nr_samples || !c->p->weight[c->sample[k]])
 			return tf_error_set(err, "position %u: no sample", k);
-		if (c->thread != THREAD_NONE && c->p->thread[c->sample[k]] != c->thread)
+		if (c->thread != THREAD_NONE &&
+		    ps_thread(c->ps, c->p->thread[c->sample[k]]) != c->thread)
 			return tf_error_set(err, "position %u: another thread's sample", k);
 		if (k && chart_pos_x0(c, k) <= chart_pos_x0(c, k - 1) && c->has_time)
 			return tf_error_set(err, "position %u: not after position %u", k, k - 1);

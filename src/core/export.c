@@ -242,17 +242,18 @@ cmp_samples(const void *a, const void *b)
 
 /*
  * A thread's profile name as speedscope names the threads of a perf
- * profile: "comm pid: P tid: T", each part where it is known. tflame's
- * speedscope importer reads the thread back from it.
+ * profile: "comm pid: P tid: T", each part where it is known, the comm
+ * being all of the thread's names ("sh→python3" after an exec) as the
+ * thread picker shows them. tflame's speedscope importer reads the thread
+ * back from it.
  */
 static void
 add_thread_name(struct strbuf *sb, const struct profile_set *ps, thread_id t)
 {
 	const struct thread *th = &ps->threads[t];
-	const char *comm = ps_get(ps, th->comm);
 	size_t start = sb->len;
 
-	strbuf_addstr(sb, comm);
+	profile_thread_names(ps, t, "\xe2\x86\x92", sb);
 	if (th->pid >= 0)
 		strbuf_addf(sb, "%spid: %lld", sb->len > start ? " " : "", (long long)th->pid);
 	if (th->tid >= 0)
@@ -287,7 +288,7 @@ kept_samples(const struct export_lens *l, const bool *in, struct sp_sample **out
 			continue;
 		if (in && !in[s])
 			continue;
-		v[nr].thread = p->thread[i];
+		v[nr].thread = ps_thread(l->ps, p->thread[i]);
 		v[nr].stack = s;
 		v[nr].time = p->has_time ? p->time[i] : 0;
 		v[nr].index = i;

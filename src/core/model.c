@@ -120,20 +120,30 @@ void
 model_set_threads(struct model *m, const bool *mask)
 {
 	uint32_t n = m->ps->nr_threads;
-	bool all = true;
+	bool all = true, *keep = NULL;
 
+	/* A thread's entries (its names) go with its first: one thread, one tick. */
+	if (mask) {
+		keep = xmalloc(sizeof(*keep) * ((size_t)n + 1));
+		for (uint32_t i = 0; i < n; i++)
+			keep[i] = mask[ps_thread(m->ps, i)];
+	}
 	/* A mask that keeps every thread is no filter: the fast path. */
-	for (uint32_t i = 0; mask && i < n; i++)
-		if (!mask[i])
+	for (uint32_t i = 0; keep && i < n; i++)
+		if (!keep[i])
 			all = false;
-	if (all)
-		mask = NULL;
-	if (!mask && !m->lens.threads)
+	if (all) {
+		free(keep);
+		keep = NULL;
+	}
+	if (!keep && !m->lens.threads)
 		return;
-	if (mask && m->lens.threads && !memcmp(mask, m->lens.threads, sizeof(*mask) * n))
+	if (keep && m->lens.threads && !memcmp(keep, m->lens.threads, sizeof(*keep) * n)) {
+		free(keep);
 		return;
+	}
 	free(m->lens.threads);
-	m->lens.threads = mask ? xmemdup(mask, sizeof(*mask) * n) : NULL;
+	m->lens.threads = keep;
 	m->sel_gen++;
 	m->pick_gen++;
 	m->generation++;
@@ -1634,10 +1644,12 @@ thread_table_build(struct thread_table *tt, const struct profile_set *ps,
 	memset(tt, 0, sizeof(*tt));
 	tt->total = 0;
 	for (size_t i = 0; i < p->nr_samples; i++) {
+		thread_id t = ps_thread(ps, p->thread[i]);
+
 		if (l->timed && (p->time[i] < l->t0 || p->time[i] >= l->t1))
 			continue;
-		per[p->thread[i]].weight += p->weight[i];
-		per[p->thread[i]].samples++;
+		per[t].weight += p->weight[i];
+		per[t].samples++;
 		tt->total += p->weight[i];
 	}
 	rows = xmalloc(sizeof(*rows) * ((size_t)n + 1));
@@ -1659,13 +1671,13 @@ thread_table_build(struct thread_table *tt, const struct profile_set *ps,
 		str_id main_comm = STR_EMPTY;
 		bool has_main = false;
 
-		pw.comm = ps->threads[rows[i].tw.thread].comm;
+		pw.comm = profile_thread_comm(ps, rows[i].tw.thread);
 		for (; i < nr && rows[i].pid == pw.pid; i++) {
 			pw.weight += rows[i].tw.weight;
 			pw.samples += rows[i].tw.samples;
 			pw.nr++;
 			if (!has_main && rows[i].tid == pw.pid && pw.pid >= 0) {
-				main_comm = ps->threads[rows[i].tw.thread].comm;
+				main_comm = profile_thread_comm(ps, rows[i].tw.thread);
 				has_main = true;
 			}
 		}
@@ -1717,6 +1729,7 @@ model_kept_thread_weights(struct model *m, struct thread_weight *out)
 
 		if ((keep && !keep[t]) || sample_view_stack(m, p->stack[i], p->time, i) == LENS_DROPPED)
 			continue;
+		t = ps_thread(m->ps, t);
 		out[t].weight += p->weight[i];
 		out[t].samples++;
 		kept++;
@@ -1777,7 +1790,7 @@ model_thread_activity(struct model *m, uint32_t cols, float *out)
 	if (!cols || !p->has_time || !p->nr_samples)
 		return false;
 	if (!p->spans) {
-		period = chart_axis_period(p);
+		period = chart_axis_period(ps, p);
 		if (!period)
 			period = ((uint64_t)p->time_max - (uint64_t)p->time_min) / p->nr_samples;
 		if (!period)
@@ -1799,6 +1812,9 @@ model_thread_activity(struct model *m, uint32_t cols, float *out)
 		row[tt->threads[i].thread] = i;
 		last[i] = INT64_MIN;
 	}
+	/* Every name of a thread is its row. */
+	for (thread_id t = 0; t < ps->nr_threads; t++)
+		row[t] = row[ps_thread(ps, t)];
 	for (size_t k = 0; k < p->nr_samples; k++) {
 		uint32_t r = row[p->thread[k]];
 		int64_t t = p->time[k], from = t;
@@ -1850,8 +1866,10 @@ model_mark_threads(const struct model *m, enum thread_key by, int64_t id, struct
 		   bool *mask)
 {
 	const struct profile_set *ps = m->ps;
+	bool *hit_thread = xcalloc((size_t)ps->nr_threads + 1, sizeof(*hit_thread));
 	uint32_t nr = 0;
 
+	/* A thread matches by any of its names (entries), and counts once. */
 	for (thread_id t = 0; t < ps->nr_threads; t++) {
 		const struct thread *th = &ps->threads[t];
 		bool hit = false;
@@ -1868,11 +1886,15 @@ model_mark_threads(const struct model *m, enum thread_key by, int64_t id, struct
 						    intern_len(&ps->strings, th->comm));
 			break;
 		}
-		if (hit) {
-			mask[t] = true;
+		if (hit && !hit_thread[th->first]) {
+			hit_thread[th->first] = true;
 			nr++;
 		}
 	}
+	for (thread_id t = 0; t < ps->nr_threads; t++)
+		if (hit_thread[ps_thread(ps, t)])
+			mask[t] = true;
+	free(hit_thread);
 	return nr;
 }
 
@@ -1880,9 +1902,11 @@ model_mark_threads(const struct model *m, enum thread_key by, int64_t id, struct
 static bool
 same_thread(const struct profile_set *ps, const struct thread *a, const struct thread *b)
 {
-	/* The picker lists a thread per name: one that exec'd is another row. */
+	/* A known tid is one thread whatever its names (it exec'd). */
 	if (a->pid != b->pid || a->tid != b->tid)
 		return false;
+	if (a->first == b->first)
+		return true;
 	return a->comm == b->comm || a->comm == STR_EMPTY || b->comm == STR_EMPTY ||
 	       !strcmp(ps_get(ps, a->comm), ps_get(ps, b->comm));
 }
@@ -1911,6 +1935,11 @@ model_carry_threads(struct model *m, bool *mask)
 	for (thread_id t = 0; !all && t < ps->nr_threads; t++) {
 		if (here[t])
 			continue;
+		if (here[ps_thread(ps, t)]) {
+			/* Another name of a thread of this profile: its tick. */
+			mask[t] = mask[ps_thread(ps, t)];
+			continue;
+		}
 		mask[t] = false;
 		for (uint32_t i = 0; i < tt->nr_threads && !mask[t]; i++) {
 			thread_id u = tt->threads[i].thread;

@@ -75,6 +75,8 @@ cmp_str_id(const void *a, const void *b)
  * The thread mask the base is read with: every thread whose comm is that
  * of a kept thread of the shown profile (one with samples, as the picker
  * lists them), or NULL when nothing is filtered. The caller frees it.
+ * A thread's comm is its last (a tid that ran sh, then exec'd python3, is
+ * python3, as perf report --sort pid names it), and it is kept whole.
  */
 static bool *
 base_threads(struct model *m)
@@ -91,11 +93,14 @@ base_threads(struct model *m)
 	comms = xmalloc(sizeof(*comms) * ((size_t)tt->nr_threads + 1));
 	for (uint32_t i = 0; i < tt->nr_threads; i++)
 		if (m->lens.threads[tt->threads[i].thread])
-			comms[nr++] = ps->threads[tt->threads[i].thread].comm;
+			comms[nr++] = profile_thread_comm(ps, tt->threads[i].thread);
 	qsort(comms, nr, sizeof(*comms), cmp_str_id);
 	out = xcalloc((size_t)ps->nr_threads + 1, sizeof(*out));
-	for (thread_id t = 0; t < ps->nr_threads; t++)
-		out[t] = nr && bsearch(&ps->threads[t].comm, comms, nr, sizeof(*comms), cmp_str_id);
+	for (thread_id t = 0; t < ps->nr_threads; t++) {
+		str_id comm = profile_thread_comm(ps, t);
+
+		out[t] = nr && bsearch(&comm, comms, nr, sizeof(*comms), cmp_str_id);
+	}
 	free(comms);
 	return out;
 }

@@ -663,18 +663,29 @@ profile_set_src(struct profile_set *ps, src_id parent, stack_id stack, str_id fi
 	return id;
 }
 
+/*
+ * A known tid hashes without its comm, so that the entries of one thread
+ * share a probe sequence and a new name finds its thread there.
+ */
 static uint64_t
 thread_hash(int64_t pid, int64_t tid, str_id comm)
 {
-	return hash_pair(hash_pair((uint64_t)pid, (uint64_t)tid), comm);
+	uint64_t h = hash_pair((uint64_t)pid, (uint64_t)tid);
+
+	return tid >= 0 ? h : hash_pair(h, comm);
 }
 
+/*
+ * The entry (pid, tid, comm), or UINT32_MAX with the free slot in *pos and
+ * in *same an entry of the same pid and known tid (THREAD_NONE if none).
+ */
 static uint32_t
 thread_find(const struct profile_set *ps, int64_t pid, int64_t tid, str_id comm,
-	    uint32_t h32, uint32_t *pos)
+	    uint32_t h32, uint32_t *pos, thread_id *same)
 {
 	uint32_t i = h32 & ps->thread_mask;
 
+	*same = THREAD_NONE;
 	for (;; i = (i + 1) & ps->thread_mask) {
 		uint64_t e = ps->thread_slots[i];
 
@@ -683,8 +694,12 @@ thread_find(const struct profile_set *ps, int64_t pid, int64_t tid, str_id comm,
 		if ((uint32_t)(e >> 32) == h32) {
 			const struct thread *t = &ps->threads[(uint32_t)e - 1];
 
-			if (t->pid == pid && t->tid == tid && t->comm == comm)
-				return (uint32_t)e - 1;
+			if (t->pid == pid && t->tid == tid) {
+				if (t->comm == comm)
+					return (uint32_t)e - 1;
+				if (tid >= 0)
+					*same = (uint32_t)e - 1;
+			}
 		}
 	}
 	*pos = i;
@@ -695,7 +710,8 @@ thread_id
 profile_set_thread(struct profile_set *ps, int64_t pid, int64_t tid, str_id comm)
 {
 	uint32_t h32 = (uint32_t)thread_hash(pid, tid, comm);
-	uint32_t pos, id = thread_find(ps, pid, tid, comm, h32, &pos);
+	thread_id same;
+	uint32_t pos, id = thread_find(ps, pid, tid, comm, h32, &pos, &same);
 
 	if (id != UINT32_MAX)
 		return id;
@@ -706,8 +722,47 @@ profile_set_thread(struct profile_set *ps, int64_t pid, int64_t tid, str_id comm
 	ps->threads[id].pid = pid;
 	ps->threads[id].tid = tid;
 	ps->threads[id].comm = comm;
+	ps->threads[id].first = id;
+	ps->threads[id].next = THREAD_NONE;
+	if (same != THREAD_NONE) {
+		/* The latest name of the thread: at the end of its list. */
+		thread_id t = ps->threads[same].first;
+
+		ps->threads[id].first = t;
+		while (ps->threads[t].next != THREAD_NONE)
+			t = ps->threads[t].next;
+		ps->threads[t].next = id;
+	}
 	slots_put(&ps->thread_slots, &ps->thread_mask, pos, h32, id, ps->nr_threads);
 	return id;
+}
+
+str_id
+profile_thread_comm(const struct profile_set *ps, thread_id t)
+{
+	str_id comm = STR_EMPTY;
+
+	for (t = ps->threads[t].first; t != THREAD_NONE; t = ps->threads[t].next)
+		if (ps->threads[t].comm != STR_EMPTY)
+			comm = ps->threads[t].comm;
+	return comm;
+}
+
+void
+profile_thread_names(const struct profile_set *ps, thread_id t, const char *sep,
+		     struct strbuf *out)
+{
+	bool any = false;
+
+	/* An entry is a name: none comes twice (sh, python3, sh again is two). */
+	for (t = ps->threads[t].first; t != THREAD_NONE; t = ps->threads[t].next) {
+		if (ps->threads[t].comm == STR_EMPTY)
+			continue;
+		if (any)
+			strbuf_addstr(out, sep);
+		strbuf_addstr(out, ps_get(ps, ps->threads[t].comm));
+		any = true;
+	}
 }
 
 struct profile *
@@ -2117,12 +2172,24 @@ profile_set_check(const struct profile_set *ps, struct tf_error *err)
 	}
 	for (uint32_t i = 0; i < ps->nr_threads; i++) {
 		const struct thread *t = &ps->threads[i];
+		thread_id same;
 
 		if (t->comm >= nstr)
 			return tf_error_set(err, "thread %u: comm out of range", i);
 		if (thread_find(ps, t->pid, t->tid, t->comm,
-				(uint32_t)thread_hash(t->pid, t->tid, t->comm), &pos) != i)
+				(uint32_t)thread_hash(t->pid, t->tid, t->comm), &pos, &same) != i)
 			return tf_error_set(err, "thread %u: interned twice or not findable", i);
+		if (t->first > i || (t->next != THREAD_NONE && (t->next <= i ||
+								t->next >= ps->nr_threads)))
+			return tf_error_set(err, "thread %u: linked out of order", i);
+		if (t->next != THREAD_NONE &&
+		    (ps->threads[t->next].first != t->first || ps->threads[t->next].pid != t->pid ||
+		     ps->threads[t->next].tid != t->tid || t->tid < 0))
+			return tf_error_set(err, "thread %u: linked to another thread's entry", i);
+		if (t->first != i && (ps->threads[t->first].first != t->first ||
+				      ps->threads[t->first].tid != t->tid ||
+				      ps->threads[t->first].pid != t->pid))
+			return tf_error_set(err, "thread %u: its first entry is another thread's", i);
 	}
 	for (size_t pi = 0; pi < ps->nr_profiles; pi++) {
 		const struct profile *p = ps->profiles[pi];

@@ -123,3 +123,17 @@ render_cut_middle(struct strbuf *out, const char *text, size_t len, unsigned wid
 	render_cut(out, text, tail, width - tail_w, utf8);
 	strbuf_add(out, text + tail, len - tail);
 }
+
+bool
+render_thread_name(struct strbuf *out, const struct profile_set *ps, thread_id t, bool utf8)
+{
+	struct strbuf names = STRBUF_INIT;
+	bool any;
+
+	profile_thread_names(ps, t, utf8 ? "\xe2\x86\x92" : "->", &names);
+	any = names.len > 0;
+	if (any)
+		text_escape(out, names.buf, names.len);
+	strbuf_release(&names);
+	return any;
+}

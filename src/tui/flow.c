@@ -273,6 +273,13 @@ void
 flow_amount(struct flow *fl, attr_t label, const struct profile *p, uint64_t w, uint64_t all,
 	    uint64_t zoom, const char *of)
 {
+	flow_amount_of(fl, label, p, w, all, NULL, zoom, of);
+}
+
+void
+flow_amount_of(struct flow *fl, attr_t label, const struct profile *p, uint64_t w, uint64_t all,
+	       const char *what, uint64_t zoom, const char *of)
+{
 	bool has_zoom = of != NULL && zoom;
 	struct strbuf sb = STRBUF_INIT;
 
@@ -287,7 +294,7 @@ flow_amount(struct flow *fl, attr_t label, const struct profile *p, uint64_t w, 
 	strbuf_reset(&sb);
 	strbuf_addch(&sb, '(');
 	profile_format_share(w, all, &sb);
-	strbuf_addstr(&sb, has_zoom ? " of all," : " of all)");
+	strbuf_addf(&sb, " of %s%s", what ? what : "all", has_zoom ? "," : ")");
 	flow_word(fl, label, sb.buf, sb.len);
 	if (has_zoom) {
 		flow_space(fl, 1);

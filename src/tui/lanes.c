@@ -87,13 +87,17 @@ overview_rows(const struct timeline *tl, int height)
 	return (uint32_t)rows < tl->nr_lanes ? (uint32_t)rows : tl->nr_lanes;
 }
 
-/* "comm 1234", the lane's label; "?" when the input named no thread. */
+/*
+ * "comm 1234", the lane's label ("sh→python3 1234" for a tid that
+ * exec'd); "?" when the input named no thread.
+ */
 static void
-add_lane_name(struct strbuf *out, const struct profile_set *ps, thread_id t)
+add_lane_name(struct strbuf *out, const struct profile_set *ps, thread_id t, bool utf8)
 {
 	const struct thread *th = &ps->threads[t];
 
-	text_escape_str(out, th->comm != STR_EMPTY ? ps_get(ps, th->comm) : "?");
+	if (!render_thread_name(out, ps, t, utf8))
+		strbuf_addch(out, '?');
 	if (th->tid >= 0)
 		strbuf_addf(out, " %lld", (long long)th->tid);
 }
@@ -123,10 +127,14 @@ lanes_sparkline(struct strbuf *out, const float *act, uint32_t n, bool utf8)
 	}
 }
 
-/* The ruler over [x0, x1) across width cells at (y, x): the labels of its ticks. */
+/*
+ * The ruler over [x0, x1) across width cells at (y, x): the labels of its
+ * ticks, over the time range the lens counts (r), reversed, when there is
+ * one and it is on screen.
+ */
 static void
-draw_ruler(const struct timeline *tl, const struct display *d, int y, int x, int width,
-	   uint64_t x0, uint64_t x1)
+draw_ruler(const struct timeline *tl, const struct model *m, const struct display *d, int y,
+	   int x, int width, uint64_t x0, uint64_t x1)
 {
 	struct ruler_tick ticks[MAX_TICKS];
 	size_t n = chart_ruler(x0, x1, (uint32_t)width, chart_ruler_scale(tl), !d->utf8, ticks,
@@ -136,6 +144,22 @@ draw_ruler(const struct timeline *tl, const struct display *d, int y, int x, int
 	for (size_t i = 0; i < n; i++)
 		mvaddstr(y, x + (int)ticks[i].col, ticks[i].label);
 	attrset(A_NORMAL);
+	if (m->lens.timed && tl->axis.kind != CHART_X_WEIGHT && x1 > x0) {
+		/* x is time from the axis's origin: the range's, in columns. */
+		double t0 = (double)m->lens.t0 - (double)tl->axis.origin;
+		double t1 = (double)m->lens.t1 - (double)tl->axis.origin;
+		double scale = (double)width / (double)(x1 - x0);
+		double c0 = (t0 - (double)x0) * scale, c1 = (t1 - (double)x0) * scale;
+
+		if (c0 < 0)
+			c0 = 0;
+		if (c1 > width)
+			c1 = width;
+		if (c1 > c0)
+			mvchgat(y, x + (int)c0, (int)(c1 + 0.5) - (int)c0 > 0
+							? (int)(c1 + 0.5) - (int)c0 : 1,
+				A_REVERSE, 0, NULL);
+	}
 }
 
 int
@@ -165,7 +189,7 @@ lanes_draw(struct lanes *ln, struct pane_ctx *ctx, const struct pane_area *area,
 	/* As wide as the widest name on screen (and a marker), within limits. */
 	for (uint32_t i = 0; i < rows; i++) {
 		strbuf_reset(&sb);
-		add_lane_name(&sb, m->ps, tl->lanes[ln->top + i].thread);
+		add_lane_name(&sb, m->ps, tl->lanes[ln->top + i].thread, d->utf8);
 		if (render_width(sb.buf, sb.len) + 3 > label_w)
 			label_w = render_width(sb.buf, sb.len) + 3;
 	}
@@ -187,7 +211,7 @@ lanes_draw(struct lanes *ln, struct pane_ctx *ctx, const struct pane_area *area,
 
 		strbuf_reset(&sb);
 		strbuf_addstr(&sb, focused ? (d->utf8 ? "\xe2\x96\xb6 " : "> ") : "  ");
-		add_lane_name(&sb, m->ps, c->thread);
+		add_lane_name(&sb, m->ps, c->thread, d->utf8);
 		strbuf_reset(&label);
 		render_cut(&label, sb.buf, sb.len, label_w - 1, d->utf8);
 		move(y, area->left);
@@ -210,14 +234,14 @@ lanes_draw(struct lanes *ln, struct pane_ctx *ctx, const struct pane_area *area,
 		display_addstr(d, sb.buf, sb.len);
 		attrset(A_NORMAL);
 	}
-	draw_ruler(tl, d, area->top + (int)rows, area->left, area->width, x0, x1);
+	draw_ruler(tl, m, d, area->top + (int)rows, area->left, area->width, x0, x1);
 	strbuf_release(&sb);
 	strbuf_release(&label);
 	return (int)rows + 1;
 }
 
 void
-lanes_title(struct lanes *ln, struct model *m, struct strbuf *out)
+lanes_title(struct lanes *ln, struct model *m, bool utf8, struct strbuf *out)
 {
 	const struct timeline *tl = model_timeline(m);
 	uint32_t l = focus_lane(ln, tl);
@@ -229,7 +253,7 @@ lanes_title(struct lanes *ln, struct model *m, struct strbuf *out)
 		return;
 	}
 	strbuf_addf(out, "lane %u of %u: ", l + 1, tl->nr_lanes);
-	add_lane_name(out, m->ps, tl->lanes[l].thread);
+	add_lane_name(out, m->ps, tl->lanes[l].thread, utf8);
 }
 
 /* Focus lane l and show its chart. */

@@ -832,18 +832,21 @@ draw_narrow_selection(const struct flame *f, const struct pane_ctx *ctx)
  * Nothing when the input named no threads (folded stacks).
  */
 static void
-add_thread_line(struct flow *fl, attr_t label, const struct profile_set *ps,
-		const struct thread *t, struct strbuf *sb)
+add_thread_line(struct flow *fl, attr_t label, const struct profile_set *ps, thread_id id,
+		bool utf8, struct strbuf *sb)
 {
-	const char *comm = ps_get(ps, t->comm);
+	const struct thread *t = &ps->threads[id];
 
-	if (t->tid < 0 && t->pid < 0 && !*comm)
+	/* Its names, "sh→python3" for a tid that exec'd. */
+	strbuf_reset(sb);
+	profile_thread_names(ps, id, utf8 ? "\xe2\x86\x92" : "->", sb);
+	if (t->tid < 0 && t->pid < 0 && !sb->len)
 		return;
 	flow_newline(fl);
 	flow_wordz(fl, label, "thread");
 	flow_space(fl, 5);
-	if (*comm) {
-		flow_wordz(fl, A_NORMAL, comm);
+	if (sb->len) {
+		flow_word(fl, A_NORMAL, sb->buf, sb->len);
 		flow_space(fl, 2);
 	}
 	strbuf_reset(sb);
@@ -940,6 +943,12 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 	struct strbuf sb = STRBUF_INIT, of = STRBUF_INIT;
 	uint64_t all = f->all, zoom = 0;
 	bool has_zoom = f->root != NODE_NONE;
+	/*
+	 * Time Order's boxes are stretches of time: their shares are of the
+	 * timeline, while a function's are of the weight, whatever its unit.
+	 */
+	bool timed = f->nav.chart && f->nav.chart->has_time;
+	const char *box_of = timed ? "the timeline" : NULL, *fn_of = timed ? "all weight" : NULL;
 	uint32_t n = f->sel;
 	func_id fn;
 
@@ -991,17 +1000,17 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 		flow_newline(fl);
 
 	fl->indent = 11;
-	flow_wordz(fl, label, "this box   total");
+	flow_wordz(fl, label, timed ? "this box   spans" : "this box   total");
 	flow_space(fl, 1);
-	flow_amount(fl, label, x_profile(f, p), node_total(f, n), all, zoom,
-		    has_zoom ? of.buf : NULL);
+	flow_amount_of(fl, label, x_profile(f, p), node_total(f, n), all, box_of, zoom,
+		       has_zoom ? of.buf : NULL);
 	/* In an inverted tree a box's self weight says nothing of its frame. */
 	if (!f->nav.inverted) {
 		flow_space(fl, 3);
 		flow_wordz(fl, label, "self");
 		flow_space(fl, 1);
-		flow_amount(fl, label, x_profile(f, p), f->nav.ops->self(&f->nav, n), all, zoom,
-			    has_zoom ? of.buf : NULL);
+		flow_amount_of(fl, label, x_profile(f, p), f->nav.ops->self(&f->nav, n), all,
+			       box_of, zoom, has_zoom ? of.buf : NULL);
 	}
 	flow_newline(fl);
 
@@ -1010,11 +1019,11 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 	fn = ft->frame_func[f->ps->stacks[node_stack(f, n)].frame];
 	flow_wordz(fl, label, "function   total");
 	flow_space(fl, 1);
-	flow_amount(fl, label, p, fs[fn].total, model_total(ctx->model), 0, NULL);
+	flow_amount_of(fl, label, p, fs[fn].total, model_total(ctx->model), fn_of, 0, NULL);
 	flow_space(fl, 3);
 	flow_wordz(fl, label, "self");
 	flow_space(fl, 1);
-	flow_amount(fl, label, p, fs[fn].self, model_total(ctx->model), 0, NULL);
+	flow_amount_of(fl, label, p, fs[fn].self, model_total(ctx->model), fn_of, 0, NULL);
 	if (model_tree_rebuilt(ctx->model)) {
 		/* The boxes are a guess from a call graph; the function line may not be. */
 		const char *why = model_func_stats_exact(ctx->model)
@@ -1072,10 +1081,10 @@ build_details(struct flame *f, const struct pane_ctx *ctx, struct flow *fl, bool
 			flow_word(fl, A_BOLD, sb.buf, sb.len);
 			flow_space(fl, 1);
 			strbuf_reset(&sb);
-			strbuf_addf(&sb, "(%.1f%% of the range)", sp.pct);
+			strbuf_addf(&sb, "(%.1f%% of the timeline)", sp.pct);
 			flow_word(fl, label, sb.buf, sb.len);
 		}
-		add_thread_line(fl, label, f->ps, &f->ps->threads[chart_box_thread(c, n)], &sb);
+		add_thread_line(fl, label, f->ps, chart_box_thread(c, n), d->utf8, &sb);
 	}
 
 	if (full) {
@@ -1893,7 +1902,9 @@ flame_search_status(const struct flame *f, struct pane_ctx *ctx, struct strbuf *
 		return;
 	strbuf_addstr(out, " (");
 	profile_format_share(all, f->all, out);
-	strbuf_addstr(out, " of all, ");
+	/* Time Order's matches are time, a share of the timeline, not of the weight. */
+	strbuf_addstr(out, f->nav.chart && f->nav.chart->has_time ? " of the timeline, "
+								  : " of all, ");
 	profile_format_share(view, span(f), out);
 	strbuf_addstr(out, " of view)");
 }
@@ -2033,6 +2044,8 @@ flame_pane_sync(struct pane *pane, struct pane_ctx *ctx)
 	} else {
 		const struct chart *c = lanes_chart(&fp->lanes, m, &src.key2);
 
+		/* The chart is the same whatever time range is counted: the zoom stays. */
+		src.key = model_chart_generation(m);
 		nav_chart(&src.nav, c);
 		src.matches = model_search_lane(m, c);
 		fp->which = src.key2;
@@ -2057,6 +2070,22 @@ flame_pane_sync(struct pane *pane, struct pane_ctx *ctx)
 	return f;
 }
 
+/* Time Order's rule: the time range counted (r), which the ruler marks too. */
+static void
+add_counted_range(const struct pane_ctx *ctx, struct strbuf *title)
+{
+	const struct model *m = ctx->model;
+	const struct profile *p = model_profile(m);
+
+	if (!m->lens.timed || !p->has_time)
+		return;
+	if (title->len)
+		strbuf_addstr(title, "  ");
+	strbuf_addf(title, "counting %.3f%s%.3f s", (double)(m->lens.t0 - p->time_min) / 1e9,
+		    ctx->disp->utf8 ? "\xe2\x80\x93" : "-",
+		    (double)(m->lens.t1 - p->time_min) / 1e9);
+}
+
 static void
 flame_pane_draw(struct pane *pane, struct pane_ctx *ctx, const struct pane_area *area)
 {
@@ -2078,7 +2107,8 @@ flame_pane_draw(struct pane *pane, struct pane_ctx *ctx, const struct pane_area 
 		rows = lanes_draw(&fp->lanes, ctx, area, x0, x1);
 		rest.top += rows;
 		rest.height -= rows;
-		lanes_title(&fp->lanes, ctx->model, &title);
+		lanes_title(&fp->lanes, ctx->model, ctx->disp->utf8, &title);
+		add_counted_range(ctx, &title);
 		look.title = title.len ? title.buf : NULL;
 	} else if (ctx->model->inverted) {
 		look.path_title = "# from the frame that ran out to the outermost caller";

@@ -87,6 +87,7 @@ filter_rows(struct thread_picker *tp, struct model *m)
 {
 	const struct thread_table *tt = model_thread_weights(m);
 	const struct profile_set *ps = m->ps;
+	struct strbuf names = STRBUF_INIT;
 
 	tp->nr_rows = 0;
 	for (uint32_t i = 0; i < tt->nr_procs; i++) {
@@ -101,7 +102,10 @@ filter_rows(struct thread_picker *tp, struct model *m)
 		for (uint32_t j = pw->first; j < pw->first + pw->nr; j++) {
 			const struct thread *t = &ps->threads[tt->threads[j].thread];
 
-			if (whole || passes(tp, ps_get(ps, t->comm), -1, t->tid)) {
+			/* By any of its names: "sh" finds the sh that became python3. */
+			strbuf_reset(&names);
+			profile_thread_names(ps, tt->threads[j].thread, "\n", &names);
+			if (whole || passes(tp, names.buf, -1, t->tid)) {
 				add_row(tp, false, j);
 				any = true;
 			}
@@ -111,6 +115,7 @@ filter_rows(struct thread_picker *tp, struct model *m)
 	}
 	if (tp->sel >= tp->nr_rows)
 		tp->sel = tp->nr_rows ? tp->nr_rows - 1 : 0;
+	strbuf_release(&names);
 }
 
 void
@@ -389,8 +394,8 @@ format_row(struct strbuf *out, const struct thread_picker *tp, struct model *m,
 	const struct thread_table *tt = model_thread_weights(m);
 	const struct profile_set *ps = m->ps;
 	const struct profile *p = model_profile(m);
-	struct strbuf sb = STRBUF_INIT;
-	const char *comm, *tick;
+	struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT;
+	const char *tick;
 	int64_t pid, tid;
 	uint64_t w;
 	unsigned used, indent = 0;
@@ -399,7 +404,7 @@ format_row(struct strbuf *out, const struct thread_picker *tp, struct model *m,
 		const struct process_weight *pw = &tt->procs[r->index];
 		uint32_t n = ticked_in(tp, tt, r->index);
 
-		comm = ps_get(ps, pw->comm);
+		text_escape_str(&name, ps_get(ps, pw->comm));
 		pid = pw->pid;
 		tid = -1;
 		w = pw->weight;
@@ -408,7 +413,7 @@ format_row(struct strbuf *out, const struct thread_picker *tp, struct model *m,
 		const struct thread_weight *tw = &tt->threads[r->index];
 		const struct thread *t = &ps->threads[tw->thread];
 
-		comm = ps_get(ps, t->comm);
+		render_thread_name(&name, ps, tw->thread, utf8);
 		pid = t->pid;
 		tid = t->tid;
 		w = tw->weight;
@@ -418,8 +423,9 @@ format_row(struct strbuf *out, const struct thread_picker *tp, struct model *m,
 	}
 	strbuf_addf(out, " %s ", tick);
 	strbuf_addchars(out, ' ', indent);
-	used = render_label(out, *comm ? comm : "(no name)", strlen(*comm ? comm : "(no name)"),
-			    name_w > indent ? name_w - indent : 1, utf8);
+	if (!name.len)
+		strbuf_addstr(&name, "(no name)");
+	used = render_cut(out, name.buf, name.len, name_w > indent ? name_w - indent : 1, utf8);
 	strbuf_addchars(out, ' ', name_w > indent + used ? name_w - indent - used : 0);
 	strbuf_reset(&sb);
 	if (pid >= 0)
@@ -438,12 +444,13 @@ format_row(struct strbuf *out, const struct thread_picker *tp, struct model *m,
 	add_right(out, sb.buf, PCT_COLS);
 	if (tp->spark_cols && tp->has_act)
 		add_spark(out, tp, tt, r, utf8);
+	strbuf_release(&name);
 	strbuf_release(&sb);
 }
 
 /* Columns of the widest name in the list, indent included; 24 at least. */
 static unsigned
-widest_name(const struct thread_picker *tp, struct model *m)
+widest_name(const struct thread_picker *tp, struct model *m, bool utf8)
 {
 	const struct thread_table *tt = model_thread_weights(m);
 	const struct profile_set *ps = m->ps;
@@ -452,11 +459,12 @@ widest_name(const struct thread_picker *tp, struct model *m)
 
 	for (uint32_t i = 0; i < tp->nr_rows; i++) {
 		const struct picker_row *r = &tp->rows[i];
-		str_id comm = r->proc ? tt->procs[r->index].comm
-				      : ps->threads[tt->threads[r->index].thread].comm;
 
 		strbuf_reset(&sb);
-		text_escape_str(&sb, ps_get(ps, comm));
+		if (r->proc)
+			text_escape_str(&sb, ps_get(ps, tt->procs[r->index].comm));
+		else
+			render_thread_name(&sb, ps, tt->threads[r->index].thread, utf8);
 		if (render_width(sb.buf, sb.len) + 2 > widest)
 			widest = render_width(sb.buf, sb.len) + 2;
 	}
@@ -531,8 +539,8 @@ picker_draw(struct thread_picker *tp, struct model *m, const struct display *d,
 			 : 4;
 	update_spark(tp, m, &name_w);
 	/* No wider than the names, so that a wide screen keeps the numbers near them. */
-	if (name_w > widest_name(tp, m) + 4)
-		name_w = widest_name(tp, m) + 4;
+	if (name_w > widest_name(tp, m, d->utf8) + 4)
+		name_w = widest_name(tp, m, d->utf8) + 4;
 	strbuf_reset(&line);
 	strbuf_addchars(&line, ' ', TICK_COLS);
 	strbuf_addstr(&line, "process / thread");
@@ -599,7 +607,7 @@ picker_draw(struct thread_picker *tp, struct model *m, const struct display *d,
 }
 
 void
-picker_describe(struct model *m, struct strbuf *out)
+picker_describe(struct model *m, bool utf8, struct strbuf *out)
 {
 	const struct thread_table *tt;
 	const struct profile_set *ps = m->ps;
@@ -620,7 +628,7 @@ picker_describe(struct model *m, struct strbuf *out)
 		const struct thread *t = &ps->threads[tt->threads[last].thread];
 
 		strbuf_addstr(out, "1 thread: ");
-		text_escape_str(out, ps_get(ps, t->comm));
+		render_thread_name(out, ps, tt->threads[last].thread, utf8);
 		if (t->tid >= 0)
 			strbuf_addf(out, " %lld", (long long)t->tid);
 		return;

@@ -359,7 +359,7 @@ add_info_text(struct tui *ui, struct info *info, size_t nr)
 		strbuf_addf(&info[1].text, " %zu/%zu", ui->model.lens.profile + 1, ps->nr_profiles);
 	info[1].min = 6;
 	/* the threads */
-	picker_describe(&ui->model, &info[2].text);
+	picker_describe(&ui->model, ui->disp.utf8, &info[2].text);
 	info[2].min = ui->model.lens.threads ? 9 : 0;
 	/* the total */
 	profile_format_amount_short(p, model_total(&ui->model), &info[3].text);
@@ -1398,7 +1398,7 @@ picker_input(struct tui *ui, int key, int y)
 		picker_close(&ui->picker);
 		ui->picking = false;
 		announce_build(ui, ui->active);
-		picker_describe(&ui->model, &what);
+		picker_describe(&ui->model, ui->disp.utf8, &what);
 		strbuf_addf(&ui->message, "showing %s", what.buf);
 		break;
 	}
@@ -1458,7 +1458,7 @@ next_event(struct tui *ui)
 
 		for (uint32_t i = 0; i < tt->nr_threads; i++)
 			shown += ui->model.lens.threads[tt->threads[i].thread];
-		picker_describe(&ui->model, &what);
+		picker_describe(&ui->model, ui->disp.utf8, &what);
 		if (!shown) {
 			/* The filter stays, for the events that have its threads. */
 			strbuf_addstr(&ui->message, ": none of the chosen threads has samples here (");

@@ -219,20 +219,20 @@ test_period(void **state)
 
 	(void)state;
 	setup(&fx);
-	assert_int_equal(chart_axis_period(fx.p), 0);
+	assert_int_equal(chart_axis_period(fx.ps, fx.p), 0);
 	/* Two threads at 4 ns, one sleeping often: the quartile is still 4. */
 	for (int i = 0; i < 40; i++)
 		test_sample(fx.ps, fx.p, "a", 1, 4 * i, 1);
 	for (int i = 0; i < 20; i++)
 		test_sample(fx.ps, fx.p, "b", 1, 1000 + 4 * i + (i % 2) * 500, 2);
-	assert_int_equal(chart_axis_period(fx.p), 4);
+	assert_int_equal(chart_axis_period(fx.ps, fx.p), 4);
 	release(&fx);
 
 	setup(&fx);
 	/* Every thread sampled once: no period from the data. */
 	test_sample(fx.ps, fx.p, "a", 1, 0, 1);
 	test_sample(fx.ps, fx.p, "b", 1, 100, 2);
-	assert_int_equal(chart_axis_period(fx.p), 0);
+	assert_int_equal(chart_axis_period(fx.ps, fx.p), 0);
 	build(&fx, NULL);
 	assert_int_equal(fx.tl.axis.kind, CHART_X_TIME);
 	assert_int_equal(fx.tl.axis.period, 50);

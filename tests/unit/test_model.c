@@ -365,6 +365,91 @@ setup_threads(struct model *m)
 }
 
 /*
+ * A tid that ran sh, then exec'd python3, is one thread: one row of the
+ * thread table, one lane, one tick, found by either name; the time range
+ * leaves Time Order's chart as it is.
+ */
+static void
+test_exec_is_one_thread(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, ps_str(ps, "cpu", 3), UNIT_NANOSECONDS);
+	thread_id sh = profile_set_thread(ps, 5, 5, ps_str(ps, "sh", 2));
+	thread_id worker = profile_set_thread(ps, 5, 6, ps_str(ps, "python3", 7));
+	thread_id py = profile_set_thread(ps, 5, 5, ps_str(ps, "python3", 7));
+	const struct thread_table *tt;
+	struct thread_weight *kept;
+	struct search_re *re;
+	struct model m;
+	bool *mask;
+	uint64_t chart_gen;
+
+	(void)state;
+	assert_int_equal(profile_add_sample(p, test_stack(ps, "dash"), 10, 100, true, sh, NULL), 0);
+	assert_int_equal(profile_add_sample(p, test_stack(ps, "py;run"), 10, 110, true, py, NULL),
+			 0);
+	assert_int_equal(profile_add_sample(p, test_stack(ps, "py;work"), 10, 115, true, worker,
+					    NULL), 0);
+	assert_int_equal(profile_add_sample(p, test_stack(ps, "py;run"), 10, 120, true, py, NULL),
+			 0);
+	model_init(&m, ps);
+
+	tt = model_thread_weights(&m);
+	assert_int_equal(tt->nr_procs, 1);
+	assert_int_equal(tt->nr_threads, 2);
+	assert_int_equal(tt->threads[0].thread, sh);
+	assert_int_equal(tt->threads[0].weight, 30);
+	assert_int_equal(tt->threads[0].samples, 3);
+	/* The process is named after its main thread's last name. */
+	assert_int_equal(tt->procs[0].comm, ps->threads[py].comm);
+	assert_int_equal(model_timeline(&m)->nr_lanes, 2);
+	kept = calloc(ps->nr_threads, sizeof(*kept));
+	assert_non_null(kept);
+	assert_int_equal(model_kept_thread_weights(&m, kept), 4);
+	assert_int_equal(kept[sh].weight, 30);
+	assert_int_equal(kept[py].weight, 0);
+	free(kept);
+
+	/* By its first name: the whole thread, counted once. */
+	mask = calloc(ps->nr_threads, sizeof(*mask));
+	assert_non_null(mask);
+	re = search_re_new("^sh$", 4, NULL, NULL);
+	assert_non_null(re);
+	assert_int_equal(model_mark_threads(&m, THREAD_BY_COMM, 0, re, mask), 1);
+	search_re_free(re);
+	assert_true(mask[sh] && mask[py]);
+	assert_false(mask[worker]);
+	model_set_threads(&m, mask);
+	assert_int_equal(model_total(&m), 30);
+	assert_int_equal(model_timeline(&m)->nr_lanes, 1);
+	check_model(&m);
+
+	/* The picker ticks the thread's first entry: its later name follows. */
+	memset(mask, 0, ps->nr_threads * sizeof(*mask));
+	mask[worker] = true;
+	mask[py] = true; /* not the thread's first: its tick is sh's */
+	model_set_threads(&m, mask);
+	assert_int_equal(model_total(&m), 10);
+	assert_false(m.lens.threads[py]);
+	memset(mask, 0, ps->nr_threads * sizeof(*mask));
+	assert_int_equal(model_mark_threads(&m, THREAD_BY_TID, 5, NULL, mask), 1);
+	assert_true(mask[sh] && mask[py]);
+	model_set_threads(&m, NULL);
+	check_model(&m);
+
+	/* A time range changes what is counted, not Time Order's chart. */
+	chart_gen = model_chart_generation(&m);
+	model_set_time(&m, true, 100, 112);
+	assert_int_equal(model_chart_generation(&m), chart_gen);
+	assert_int_equal(model_total(&m), 20);
+	model_set_threads(&m, mask);
+	assert_int_not_equal(model_chart_generation(&m), chart_gen);
+	check_model(&m);
+	free(mask);
+	model_release(&m);
+}
+
+/*
  * A filter picked among one profile's threads holds in the others: the
  * same thread (pid, tid, and comm unless one is unknown) keeps its tick,
  * a thread only the other profile has loses it, all ticked is no filter.
@@ -379,15 +464,20 @@ test_carry_threads(void **state)
 	thread_id worker = profile_set_thread(ps, 1, 2, ps_str(ps, "worker", 6));
 	/* worker again, as an event that does not name threads records it */
 	thread_id worker_anon = profile_set_thread(ps, 1, 2, STR_EMPTY);
-	/* the same tid after an exec: another name, another thread */
+	/* the same tid after an exec: another name, the same thread */
 	thread_id execd = profile_set_thread(ps, 1, 1, ps_str(ps, "sh", 2));
 	thread_id only_sw = profile_set_thread(ps, 5, 5, ps_str(ps, "kworker", 7));
+	/* no tid: a name is a thread, and one an event does not name is the same */
+	thread_id helper = profile_set_thread(ps, 6, -1, ps_str(ps, "helper", 6));
+	thread_id helper_anon = profile_set_thread(ps, 6, -1, STR_EMPTY);
 	struct model m;
 	bool *mask;
 
 	(void)state;
 	assert_int_not_equal(worker, worker_anon);
 	assert_int_not_equal(app, execd);
+	assert_int_equal(ps_thread(ps, execd), app);
+	assert_int_equal(ps_thread(ps, worker_anon), worker);
 	assert_int_equal(profile_add_sample(cyc, test_stack(ps, "main;f"), 5, 0, false, app,
 					    NULL), 0);
 	assert_int_equal(profile_add_sample(cyc, test_stack(ps, "main;g"), 4, 0, false, worker,
@@ -398,6 +488,10 @@ test_carry_threads(void **state)
 					    NULL), 0);
 	assert_int_equal(profile_add_sample(sw, test_stack(ps, "kw"), 7, 0, false, only_sw,
 					    NULL), 0);
+	assert_int_equal(profile_add_sample(cyc, test_stack(ps, "h"), 1, 0, false, helper, NULL),
+			 0);
+	assert_int_equal(profile_add_sample(sw, test_stack(ps, "h"), 1, 0, false, helper_anon,
+					    NULL), 0);
 	model_init(&m, ps);
 	mask = calloc(ps->nr_threads, sizeof(*mask));
 	assert_non_null(mask);
@@ -406,34 +500,38 @@ test_carry_threads(void **state)
 	for (thread_id t = 0; t < ps->nr_threads; t++)
 		mask[t] = true;
 	mask[app] = false;
+	/* worker's and app's other names are theirs; outside cycles, helper's. */
+	assert_int_equal(ps_thread(ps, helper_anon), helper_anon);
 	assert_int_equal(model_carry_threads(&m, mask), 1);
+	assert_true(mask[helper_anon]);
 	assert_true(mask[worker]);
 	assert_true(mask[worker_anon]);
 	assert_false(mask[app]);
 	assert_false(mask[execd]);
 	assert_false(mask[only_sw]);
 	model_set_threads(&m, mask);
-	assert_int_equal(model_total(&m), 4);
+	assert_int_equal(model_total(&m), 5);
 	model_set_profile(&m, 1);
-	assert_int_equal(model_total(&m), 2);
+	assert_int_equal(model_total(&m), 3);
 	check_model(&m);
 
-	/* Only app: nothing of it in switches (the exec'd sh is not it). */
+	/* Only app: in switches, its tid after the exec (sh) is it. */
 	model_set_profile(&m, 0);
 	memset(mask, 0, ps->nr_threads * sizeof(*mask));
 	mask[app] = true;
 	mask[only_sw] = true;
 	assert_int_equal(model_carry_threads(&m, mask), 0);
 	assert_false(mask[only_sw]);
+	assert_true(mask[execd]);
 	model_set_threads(&m, mask);
 	model_set_profile(&m, 1);
-	assert_int_equal(model_total(&m), 0);
+	assert_int_equal(model_total(&m), 3);
 	check_model(&m);
 
 	/* Every thread of cycles ticked: no filter at all. */
 	model_set_profile(&m, 0);
 	memset(mask, 0, ps->nr_threads * sizeof(*mask));
-	mask[app] = mask[worker] = true;
+	mask[app] = mask[worker] = mask[helper] = true;
 	model_carry_threads(&m, mask);
 	model_set_threads(&m, mask);
 	assert_null(m.lens.threads);
@@ -963,6 +1061,7 @@ main(void)
 		cmocka_unit_test(test_check_catches_damage),
 		cmocka_unit_test(test_thread_table),
 		cmocka_unit_test(test_thread_filter_by_tid_pid_comm),
+		cmocka_unit_test(test_exec_is_one_thread),
 		cmocka_unit_test(test_carry_threads),
 		cmocka_unit_test(test_search_in_model),
 		cmocka_unit_test(test_sandwich_in_model),

@@ -168,6 +168,87 @@ test_threads(void **state)
 	profile_set_free(ps);
 }
 
+/* A tid that exec'd: one thread, its names in order of first appearance. */
+static void
+test_thread_names(void **state)
+{
+	struct profile_set *ps = profile_set_new(), *dst = profile_set_new();
+	str_id sh = ps_str(ps, "sh", 2), py = ps_str(ps, "python3", 7);
+	thread_id a = profile_set_thread(ps, 10, 10, sh);
+	thread_id worker = profile_set_thread(ps, 10, 12, py);
+	thread_id b = profile_set_thread(ps, 10, 10, py);
+	thread_id c = profile_set_thread(ps, 10, 10, STR_EMPTY);
+	thread_id anon1 = profile_set_thread(ps, -1, -1, sh);
+	thread_id anon2 = profile_set_thread(ps, -1, -1, py);
+	thread_id other_pid = profile_set_thread(ps, 11, 10, py);
+	struct tf_error err = TF_ERROR_INIT;
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(profile_set_thread(ps, 10, 10, py), b);
+	assert_int_equal(ps_thread(ps, a), a);
+	assert_int_equal(ps_thread(ps, b), a);
+	assert_int_equal(ps_thread(ps, c), a);
+	assert_int_equal(ps_thread(ps, worker), worker);
+	/* Without a tid, a name is a thread; another pid is another thread. */
+	assert_int_equal(ps_thread(ps, anon2), anon2);
+	assert_int_equal(ps_thread(ps, anon1), anon1);
+	assert_int_equal(ps_thread(ps, other_pid), other_pid);
+	assert_int_equal(ps->threads[a].next, b);
+	assert_int_equal(ps->threads[b].next, c);
+	assert_int_equal(ps->threads[c].next, THREAD_NONE);
+
+	/* Its last name (the empty one is none), and all of them, from any entry. */
+	assert_int_equal(profile_thread_comm(ps, c), py);
+	assert_int_equal(profile_thread_comm(ps, a), py);
+	profile_thread_names(ps, c, "->", &sb);
+	assert_string_equal(sb.buf, "sh->python3");
+	strbuf_reset(&sb);
+	profile_thread_names(ps, worker, "->", &sb);
+	assert_string_equal(sb.buf, "python3");
+	check_profile_set(ps);
+
+	/* sh again after python3 is the sh entry: a third name is another one. */
+	assert_int_equal(profile_set_thread(ps, 10, 10, sh), a);
+	profile_set_thread(ps, 10, 10, ps_str(ps, "bash", 4));
+	strbuf_reset(&sb);
+	profile_thread_names(ps, b, "\xe2\x86\x92", &sb);
+	assert_string_equal(sb.buf, "sh\xe2\x86\x92" "python3\xe2\x86\x92" "bash");
+
+	/* A merge keeps the thread whole, in the same order. */
+	assert_int_equal(profile_set_merge(dst, ps, 0, &err), 0);
+	for (thread_id t = 0; t < dst->nr_threads; t++)
+		if (dst->threads[t].tid == 10 && dst->threads[t].pid == 10) {
+			strbuf_reset(&sb);
+			profile_thread_names(dst, t, "->", &sb);
+			assert_string_equal(sb.buf, "sh->python3->bash");
+		}
+	check_profile_set(dst);
+	strbuf_release(&sb);
+	profile_set_free(ps);
+	profile_set_free(dst);
+}
+
+/* The check catches a thread linked to another thread's names. */
+static void
+test_check_catches_bad_thread_link(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	thread_id a = profile_set_thread(ps, 1, 1, ps_str(ps, "a", 1));
+	thread_id b = profile_set_thread(ps, 1, 2, ps_str(ps, "b", 1));
+	struct tf_error err = TF_ERROR_INIT;
+
+	(void)state;
+	ps->threads[a].next = b;
+	assert_int_equal(profile_set_check(ps, &err), -1);
+	tf_error_release(&err);
+	ps->threads[a].next = THREAD_NONE;
+	ps->threads[b].first = a;
+	assert_int_equal(profile_set_check(ps, &err), -1);
+	tf_error_release(&err);
+	profile_set_free(ps);
+}
+
 static void
 test_samples_totals_and_time(void **state)
 {
@@ -1783,6 +1864,8 @@ main(void)
 		cmocka_unit_test(test_clear_stacks),
 		cmocka_unit_test(test_busy_parent),
 		cmocka_unit_test(test_merge_figures),
+		cmocka_unit_test(test_thread_names),
+		cmocka_unit_test(test_check_catches_bad_thread_link),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

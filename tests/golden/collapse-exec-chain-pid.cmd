@@ -1,0 +1,1 @@
+collapse --pid tests/data/recorded/exec-chain.txt

@@ -1,0 +1,1 @@
+report --no-symbols --limit=3 tests/data/recorded/exec-chain.txt
