@@ -288,6 +288,13 @@ bool keys_is_picker(enum request req);
 bool keys_is_source(enum request req);
 /* Whether req is one of the keys after a (KEYMAP_TRANSFORM's). */
 bool keys_is_transform(enum request req);
+/*
+ * Whether req does something bound in km: the picker's requests only in
+ * its keymap, the transforms only after a, Sandwich's sorts not in the
+ * flame panes' keymaps nor the source's, Time Order's lanes and range not
+ * in Left Heavy's, Sandwich's or the source's. REQ_NONE goes anywhere.
+ */
+bool keys_map_has(enum keymap km, enum request req);
 
 /* Append req's name ("zoom-reset"; "none" for REQ_NONE) to out. */
 void keys_req_name(struct strbuf *out, enum request req);
