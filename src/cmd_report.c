@@ -1450,6 +1450,8 @@ cmd_report(int argc, char **argv)
 		}
 	}
 	dopt.flags = d.flags | (d.normalize ? DIFF_NORMALIZE : 0);
+	if ((ret = cli_check_spec(&lens)) != CLI_NEXT)
+		goto out;
 	if (d.diff) {
 		const char *base;
 
