@@ -167,11 +167,13 @@ struct tf_error;
 	REQ(COPY_STACK, "copy the selected box's call stack, root first, one frame a line", \
 	    'Y') \
 	REQ(EXPORT, "export what the panes show (profile, threads, zoom) to a file: folded " \
-		    "stacks, speedscope JSON or an SVG flame graph; Tab changes the format", 'x') \
+		    "stacks, speedscope JSON or an SVG flame graph; Tab changes the format; " \
+		    "an existing file only on a second Enter", 'x') \
 	GROUP("Other") \
 	REQ(HELP, "this help; q, Esc or ? closes it", '?', KEY_F(1)) \
 	REQ(REDRAW, "redraw the screen", KEYS_CTRL('l')) \
-	REQ(SUSPEND, "suspend tflame (fg resumes it)", KEYS_CTRL('z')) \
+	REQ(SUSPEND, "suspend tflame (fg resumes it), from the prompts and the picker too", \
+	    KEYS_CTRL('z')) \
 	REQ(QUIT, "quit (closes this help first)", 'q') \
 	REQ(INTERRUPT, "quit at once", KEYS_CTRL('c'))
 

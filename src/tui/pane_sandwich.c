@@ -64,6 +64,7 @@ struct sandwich_pane {
 	func_id func;          /* the selected function, FUNC_NONE before there is one */
 	uint32_t row;          /* its row in the table */
 	uint32_t top;          /* the row at the top of the table */
+	size_t profile;        /* the profile the rows are of: b swaps it */
 	enum focus focus;
 	struct flame *callers, *callees;
 	bool built;            /* the flame views show func's trees */
@@ -110,6 +111,11 @@ sandwich_sync(struct sandwich_pane *sp, struct pane_ctx *ctx)
 	}
 	r = table_rows(ctx, sp);
 	old = sp->func;
+	if (sp->profile != ctx->model->lens.profile) {
+		/* Another order (b, e): from the top, as a new sort. */
+		sp->profile = ctx->model->lens.profile;
+		sp->top = 0;
+	}
 	if (!r->nr) {
 		sp->row = sp->top = 0;
 		sp->func = FUNC_NONE;
@@ -1059,6 +1065,8 @@ sandwich_request(struct pane *pane, struct pane_ctx *ctx, enum request req,
 				 : req == REQ_SORT_DELTA_SELF	? SANDWICH_BY_DELTA_SELF
 								: SANDWICH_BY_NAME);
 		r = sandwich_sync(sp, ctx);
+		/* A new order starts at its top; the selection stays, in view. */
+		sp->top = 0;
 		show_row(sp, r->nr);
 		return PANE_DONE;
 	case REQ_CLICK:
@@ -1188,8 +1196,8 @@ sandwich_open(struct pane_ctx *ctx)
 {
 	struct sandwich_pane *sp = xcalloc(1, sizeof(*sp));
 
-	(void)ctx;
 	sp->by = SANDWICH_BY_TOTAL;
+	sp->profile = ctx->model->lens.profile;
 	sp->func = FUNC_NONE;
 	sp->callers = flame_new();
 	sp->callees = flame_new();
