@@ -167,8 +167,8 @@ struct tf_error;
 	REQ(COPY_STACK, "copy the selected box's call stack, root first, one frame a line", \
 	    'Y') \
 	REQ(EXPORT, "export what the panes show (profile, threads, zoom) to a file: folded " \
-		    "stacks, speedscope JSON or an SVG flame graph; Tab changes the format; " \
-		    "an existing file only on a second Enter", 'x') \
+		    "stacks, speedscope JSON or SVG; Tab changes the format; asks before " \
+		    "overwriting", 'x') \
 	GROUP("Other") \
 	REQ(HELP, "this help; q, Esc or ? closes it", '?', KEY_F(1)) \
 	REQ(REDRAW, "redraw the screen", KEYS_CTRL('l')) \
