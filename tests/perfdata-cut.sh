@@ -187,6 +187,8 @@ head -c 1000 $tiny >"$d/h.data"
 hostile "no sample before the cut" "h.data: cut at byte 1000, read the 11 whole records before byte 968: no samples" "$d/h.data"
 killed 264 "$d/h.data"
 hostile "killed before any record" "h.data: no samples: the header's data size is 0 and no records follow it" "$d/h.data"
+killed 300 "$d/h.data"
+hostile "killed inside the first record" "h.data: no samples: the header's data size is 0 and the first record (at byte 264) is not whole" "$d/h.data"
 cp $tiny "$d/h.data"
 put "$d/h.data" 40 18446744073709551000
 hostile "data offset past the end" "h.data: cut at byte $size, before the records, which start at byte 18446744073709551000" "$d/h.data"

@@ -644,6 +644,10 @@ perfdata_walk(int fd, const struct import_options *opts, struct perfdata_cut *cu
 	}
 	free(win);
 	cut->end = pos;
+	if (!cut->records && !cut->data_size)
+		return tf_error_set(err, "no samples: the header's data size is 0 and the "
+				    "first record (at byte %" PRIu64 ") is not whole",
+				    cut->data_offset);
 	if (!cut->records)
 		return tf_error_set(err, "cut at byte %" PRIu64 ", inside the first record "
 				    "(at byte %" PRIu64 "): no samples to load",
