@@ -819,7 +819,8 @@ static const char *const sort_names[] = {
 	[SANDWICH_BY_DELTA_SELF] = "the change of self",
 };
 
-static void
+/* Sort the table by by (again: reverse). False if there is no such order here. */
+static bool
 sort_by(struct sandwich_pane *sp, struct pane_ctx *ctx, enum sandwich_sort by)
 {
 	bool delta = by == SANDWICH_BY_DELTA_TOTAL || by == SANDWICH_BY_DELTA_SELF;
@@ -827,7 +828,7 @@ sort_by(struct sandwich_pane *sp, struct pane_ctx *ctx, enum sandwich_sort by)
 	if (delta && !model_diff_base(ctx->model)) {
 		strbuf_addstr(ctx->message, "no change to sort by: not comparing two profiles "
 					    "(tflame BASE NEW)");
-		return;
+		return false;
 	}
 	if (sp->by == by) {
 		sp->reverse = !sp->reverse;
@@ -842,6 +843,7 @@ sort_by(struct sandwich_pane *sp, struct pane_ctx *ctx, enum sandwich_sort by)
 					   : (sp->reverse ? "lightest first" : "heaviest first"));
 	if (sp->by != SANDWICH_BY_TOTAL || sp->reverse)
 		strbuf_addstr(ctx->message, " (again: reverse)");
+	return true;
 }
 
 /* The function's details, and its direct callers and callees, on a page. */
@@ -1059,11 +1061,12 @@ sandwich_request(struct pane *pane, struct pane_ctx *ctx, enum request req,
 	case REQ_SORT_NAME:
 	case REQ_SORT_DELTA_TOTAL:
 	case REQ_SORT_DELTA_SELF:
-		sort_by(sp, ctx, req == REQ_SORT_TOTAL		? SANDWICH_BY_TOTAL
-				 : req == REQ_SORT_SELF		? SANDWICH_BY_SELF
-				 : req == REQ_SORT_DELTA_TOTAL	? SANDWICH_BY_DELTA_TOTAL
-				 : req == REQ_SORT_DELTA_SELF	? SANDWICH_BY_DELTA_SELF
-								: SANDWICH_BY_NAME);
+		if (!sort_by(sp, ctx, req == REQ_SORT_TOTAL		? SANDWICH_BY_TOTAL
+				      : req == REQ_SORT_SELF		? SANDWICH_BY_SELF
+				      : req == REQ_SORT_DELTA_TOTAL	? SANDWICH_BY_DELTA_TOTAL
+				      : req == REQ_SORT_DELTA_SELF	? SANDWICH_BY_DELTA_SELF
+									: SANDWICH_BY_NAME))
+			return PANE_DONE;
 		r = sandwich_sync(sp, ctx);
 		/* A new order starts at its top; the selection stays, in view. */
 		sp->top = 0;
