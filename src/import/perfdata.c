@@ -49,6 +49,9 @@
  * The child is started with posix_spawn() (safe from the loader thread),
  * with SIGPIPE at its default so that closing the pipe early stops it,
  * and it is always reaped. TFLAME_PERF names another perf binary.
+ *
+ * perf script refuses a perf.data cut short or left by a killed perf
+ * record: such a file is repaired first (perfdata_walk(), below).
  */
 
 #define PERFDATA_FORMAT "perf.data"
