@@ -282,6 +282,21 @@ cli_lens_option(struct lens_spec *l, const char *cmd, int c)
 }
 
 int
+cli_check_spec(const struct lens_spec *l)
+{
+	struct tf_error err = TF_ERROR_INIT;
+	int ret = CLI_NEXT;
+
+	if (model_check_spec(l, &err)) {
+		/* model_check_spec() escaped what came from the user. */
+		cli_error("%s", tf_error_text(&err));
+		ret = EXIT_USAGE;
+	}
+	tf_error_release(&err);
+	return ret;
+}
+
+int
 cli_apply_spec(const struct lens_spec *l, struct model *m, const char *path)
 {
 	struct tf_error err = TF_ERROR_INIT;
@@ -446,6 +461,8 @@ ui_main(int argc, char **argv, bool diff)
 			r = cli_usage_error(co.cmd, "--ignore-module compares: give BASE and NEW");
 	}
 	/* Before the terminal is asked for: a file that cannot be read is named now. */
+	if (r == CLI_NEXT)
+		r = cli_check_spec(&lens);
 	if (r == CLI_NEXT && o.base && !strcmp(o.base, "-") && !strcmp(co.path, "-"))
 		r = cli_usage_error(co.cmd, "BASE and NEW cannot both be stdin");
 	for (int i = 0; i < 2 && r == CLI_NEXT; i++) {

@@ -346,6 +346,7 @@ cmd_collapse(int argc, char **argv)
 						   "need --diff");
 	}
 	if ((r = cli_file_arg(&cc, argc, argv)) != CLI_NEXT ||
+	    (r = cli_check_spec(&lens)) != CLI_NEXT ||
 	    (r = cli_load(cc.path, cc.format, &cc.io, &ps)) != CLI_NEXT) {
 		lens_spec_release(&lens);
 		return r;

@@ -636,6 +636,8 @@ cmd_dump(int argc, char **argv)
 	path = cc.path;
 	/* The panes show no source lines: no line tables to read. */
 	cc.io.no_lines = true;
+	if ((ret = cli_check_spec(&lens)) != CLI_NEXT)
+		goto out;
 	if ((ret = d.diff ? cli_load_diff(base_path, path, cc.format, &cc.io, d.flags, &ps)
 			: cli_load(path, cc.format, &cc.io, &ps)) != CLI_NEXT)
 		goto out;

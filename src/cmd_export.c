@@ -180,6 +180,8 @@ cmd_export(int argc, char **argv)
 
 	/* Names are all an export shows: no line tables to read. */
 	cc.io.no_lines = true;
+	if ((ret = cli_check_spec(&lens)) != CLI_NEXT)
+		goto out;
 	if ((ret = d.diff ? cli_load_diff(base, cc.path, cc.format, &cc.io, d.flags, &ps)
 			: cli_load(cc.path, cc.format, &cc.io, &ps)) != CLI_NEXT)
 		goto out;

@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -600,8 +601,8 @@ add_thread_line(struct strbuf *out, const struct report *r, const int *width,
 	snprintf(ids[1], sizeof(ids[1]), tid >= 0 ? "%lld" : "-", (long long)tid);
 	strbuf_addf(out, "  %*s  ", width[0], num.buf);
 	add_share_cell(out, weight, r->total);
-	strbuf_addf(out, "  %*llu  %8s  %8s  %s", width[1], (unsigned long long)samples, ids[0],
-		    ids[1], indent);
+	strbuf_addf(out, "  %*llu  %*s  %*s  %s", width[1], (unsigned long long)samples,
+		    width[2], ids[0], width[3], ids[1], indent);
 	if (thread == THREAD_NONE)
 		add_escaped(out, *ps_get(r->ps, comm) ? ps_get(r->ps, comm) : "-");
 	else if (!render_thread_name(out, r->ps, thread, r->utf8))
@@ -625,7 +626,7 @@ print_threads(const struct report *r, struct strbuf *out)
 	const struct thread_table *tt = model_thread_weights(r->m);
 	const struct profile_set *ps = r->ps;
 	struct strbuf num = STRBUF_INIT;
-	int width[2] = { 6, 7 };  /* weight, samples */
+	int width[4] = { 6, 7, 8, 8 };  /* weight, samples, pid, tid */
 	size_t hidden = 0;
 	uint32_t hidden_procs = 0, known_procs = 0;
 	bool unknown_pid = false;
@@ -647,6 +648,30 @@ print_threads(const struct report *r, struct strbuf *out)
 		strbuf_addf(&num, "%llu", (unsigned long long)pr->samples);
 		if ((int)num.len > width[1])
 			width[1] = (int)num.len;
+		/* A lighter thread's amount can be wider: "50.0 us" under "150 us". */
+		for (uint32_t j = pr->pw->first; j < pr->pw->first + pr->pw->nr; j++) {
+			thread_id id = tt->threads[j].thread;
+
+			if (!r->shown[id])
+				continue;
+			strbuf_reset(&num);
+			add_amount(&num, r->p, r->kept[id].weight);
+			if ((int)num.len > width[0])
+				width[0] = (int)num.len;
+		}
+	}
+	/* Ids past 8 digits (a trace's thread ids) widen their columns. */
+	for (uint32_t i = 0; i < ps->nr_threads; i++) {
+		const struct thread *t = &ps->threads[i];
+
+		strbuf_reset(&num);
+		strbuf_addf(&num, "%lld", (long long)t->pid);
+		if ((int)num.len > width[2])
+			width[2] = (int)num.len;
+		strbuf_reset(&num);
+		strbuf_addf(&num, "%lld", (long long)t->tid);
+		if ((int)num.len > width[3])
+			width[3] = (int)num.len;
 	}
 	strbuf_release(&num);
 
@@ -654,8 +679,8 @@ print_threads(const struct report *r, struct strbuf *out)
 	if (!unknown_pid && known_procs < r->nr_threads)
 		strbuf_addf(out, " in %u process%s", known_procs, known_procs == 1 ? "" : "es");
 	strbuf_addstr(out, ") by weight\n");
-	strbuf_addf(out, "  %*s  %6s  %*s  %8s  %8s  %s\n", width[0], "weight", "%", width[1],
-		    "samples", "pid", "tid", "comm");
+	strbuf_addf(out, "  %*s  %6s  %*s  %*s  %*s  %s\n", width[0], "weight", "%", width[1],
+		    "samples", width[2], "pid", width[3], "tid", "comm");
 	for (uint32_t i = 0; i < r->nr_procs; i++) {
 		const struct proc_row *pr = &r->procs[i];
 		const struct process_weight *pw = pr->pw;
@@ -1151,13 +1176,37 @@ diff_order(struct diff_row *rows, size_t nr, bool self, size_t limit)
 	return n;
 }
 
+/* The numbers of a row of a diff table: base, new, delta, change, share. */
+#define DIFF_CELLS 5
+
+static void
+diff_cells(struct strbuf cells[DIFF_CELLS], const struct diff_input *in, const struct diff_row *r,
+	   bool self, const struct diff_opts *o)
+{
+	const struct profile *p = model_profile(&in[1].m);
+	uint64_t b = self ? r->base_self : r->base_total;
+	uint64_t now = self ? r->new_self : r->new_total;
+	double share = self ? pct(r->new_self, in[1].side.total) - pct(r->base_self, o->base_whole)
+			    : diff_share_change(r, o->base_whole, in[1].side.total);
+
+	for (int k = 0; k < DIFF_CELLS; k++)
+		strbuf_reset(&cells[k]);
+	profile_format_amount_short(p, b, &cells[0]);
+	profile_format_amount_short(p, now, &cells[1]);
+	diff_format_delta(&cells[2], p, row_delta(r, self));
+	diff_format_change(&cells[3], b, now);
+	strbuf_addf(&cells[4], "%+.1f", share);
+}
+
 static void
 print_diff_table(struct strbuf *out, const struct diff_input *in, struct diff_row *rows,
 		 size_t nr, bool self, const struct diff_opts *o)
 {
-	const struct profile *p = model_profile(&in[1].m);
+	static const char *const heads[DIFF_CELLS] = { "base", "new", "delta", "change", "share" };
 	size_t n = diff_order(rows, nr, self, o->limit);
-	struct strbuf cell = STRBUF_INIT;
+	struct strbuf cell = STRBUF_INIT, cells[DIFF_CELLS];
+	/* The widths the columns had before they grew to fit: goldens keep them. */
+	unsigned w[DIFF_CELLS] = { 9, 9, 9, 7, 6 };
 	unsigned wmod = 6;
 
 	strbuf_addf(out, "\n%s changed most (%zu function%s)\n", self ? "self" : "total", n,
@@ -1167,34 +1216,28 @@ print_diff_table(struct strbuf *out, const struct diff_input *in, struct diff_ro
 		strbuf_release(&cell);
 		return;
 	}
+	for (int k = 0; k < DIFF_CELLS; k++)
+		strbuf_init(&cells[k], 0);
+	/* Every column as wide as its widest cell: wide numbers stay in line. */
 	for (size_t i = 0; i < n; i++) {
 		strbuf_reset(&cell);
 		add_escaped(&cell, *rows[i].module ? module_names_get(&o->modnames, rows[i].module)
 						   : "-");
 		wmod = fit_column(wmod, &cell, 40);
+		diff_cells(cells, in, &rows[i], self, o);
+		for (int k = 0; k < DIFF_CELLS; k++)
+			w[k] = fit_column(w[k], &cells[k], UINT_MAX);
 	}
-	strbuf_addf(out, "  %9s  %9s  %9s  %7s  %6s  %-*s  %s\n", "base", "new", "delta",
-		    "change", "share", (int)wmod, "module", "function");
+	for (int k = 0; k < DIFF_CELLS; k++)
+		strbuf_addf(out, "  %*s", (int)w[k], heads[k]);
+	strbuf_addf(out, "  %-*s  %s\n", (int)wmod, "module", "function");
 	for (size_t i = 0; i < n; i++) {
 		const struct diff_row *r = &rows[i];
-		uint64_t b = self ? r->base_self : r->base_total;
-		uint64_t now = self ? r->new_self : r->new_total;
-		double share = self ? pct(r->new_self, in[1].side.total) -
-					      pct(r->base_self, o->base_whole)
-				    : diff_share_change(r, o->base_whole, in[1].side.total);
 
-		strbuf_reset(&cell);
-		profile_format_amount_short(p, b, &cell);
-		strbuf_addf(out, "  %9s", cell.buf);
-		strbuf_reset(&cell);
-		profile_format_amount_short(p, now, &cell);
-		strbuf_addf(out, "  %9s", cell.buf);
-		strbuf_reset(&cell);
-		diff_format_delta(&cell, p, row_delta(r, self));
-		strbuf_addf(out, "  %9s", cell.buf);
-		strbuf_reset(&cell);
-		diff_format_change(&cell, b, now);
-		strbuf_addf(out, "  %7s  %+6.1f  ", cell.buf, share);
+		diff_cells(cells, in, r, self, o);
+		for (int k = 0; k < DIFF_CELLS; k++)
+			strbuf_addf(out, "  %*s", (int)w[k], cells[k].buf);
+		strbuf_addstr(out, "  ");
 		strbuf_reset(&cell);
 		add_escaped(&cell, *r->module ? module_names_get(&o->modnames, r->module) : "-");
 		add_column(out, cell.buf, cell.len, wmod);
@@ -1202,6 +1245,8 @@ print_diff_table(struct strbuf *out, const struct diff_input *in, struct diff_ro
 		add_escaped(out, r->name);
 		strbuf_addch(out, '\n');
 	}
+	for (int k = 0; k < DIFF_CELLS; k++)
+		strbuf_release(&cells[k]);
 	strbuf_release(&cell);
 }
 
@@ -1464,6 +1509,8 @@ cmd_report(int argc, char **argv)
 		}
 	}
 	dopt.flags = d.flags | (d.normalize ? DIFF_NORMALIZE : 0);
+	if ((ret = cli_check_spec(&lens)) != CLI_NEXT)
+		goto out;
 	if (d.diff) {
 		const char *base;
 

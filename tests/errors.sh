@@ -168,6 +168,21 @@ expect 2 "max-samples takes a number above 0, not '0'" "--max-samples=0" -- \
 	report --max-samples=0 "$d/many.folded"
 expect 2 "max-samples takes a number above 0, not 'lots'" "--max-samples=lots" -- \
 	dump --max-samples=lots "$d/many.folded"
+# Usage errors are told before the load: a FIFO no one writes to would
+# block the open, so each must end at once, exit 2.
+mkfifo "$d/nobody.fifo"
+for args in "report --time=5,3" "collapse --time=,x" "dump --search=(" "export --comm=(" \
+	    "report --transform=bogus:x" "--time=50%,10%"; do
+	# shellcheck disable=SC2086
+	timeout -k 2 5 "$TFLAME" $args "$d/nobody.fifo" </dev/null >/dev/null 2>"$d/err"
+	status=$?
+	if [ $status -eq 2 ] && [ "$(wc -l <"$d/err")" -eq 1 ]; then
+		ok "a usage error before the load: $args"
+	else
+		not_ok "a usage error before the load: $args" "exit $status" "$(head -2 "$d/err")"
+	fi
+done
+
 if "$TFLAME" --help | grep -q -- "--max-samples" && "$TFLAME" collapse --help | grep -q -- "--max-samples"; then
 	ok "--help names --max-samples"
 else

@@ -100,6 +100,30 @@ else
 fi
 keys x
 check "x again: the last name" wait_for "export to: $tmpdir/zoomed.folded"
+# The file exists: Enter asks first, Enter again overwrites.
+echo "kept" >"$tmpdir/zoomed.folded"
+keys Enter
+check "x: an existing file is not overwritten at once" \
+	wait_for "exists: Enter overwrites, Esc keeps it"
+if [ "$(cat "$tmpdir/zoomed.folded")" = kept ]; then
+	ok "x: the existing file is untouched while it asks"
+else
+	not_ok "x: the existing file is untouched while it asks"
+fi
+# An edit is a new name: asked again.
+keys BSpace
+keys -l d
+keys Enter
+check "x: after an edit, asked again" wait_for "exists: Enter overwrites, Esc keeps it"
+keys Enter
+check "x: Enter again overwrites" wait_for "wrote folded of the zoomed box (1 stack) to"
+if cmp -s "$tmpdir/zoomed.folded" "$tmpdir/cli.folded"; then
+	ok "x: the file was overwritten"
+else
+	not_ok "x: the file was overwritten" "$(cat "$tmpdir/zoomed.folded" 2>&1)"
+fi
+keys x
+wait_for "export to: $tmpdir/zoomed.folded" || bail "x did not open the prompt"
 keys C-u
 keys -l "/nonexistent-dir/x.svg"
 keys Enter

@@ -217,6 +217,11 @@ int cli_diff_option(struct cli_diff *d, int c);
 int cli_shared_option(struct cli_common *co, struct lens_spec *l, struct cli_diff *d,
 		      const char *cmd, int c, char **argv);
 /*
+ * Before loading: model_check_spec(), printing its error, so that a usage
+ * error is told at once. Returns CLI_NEXT, or EXIT_USAGE after the error.
+ */
+int cli_check_spec(const struct lens_spec *l);
+/*
  * For the subcommands: model_apply_spec(), printing its error. Returns
  * CLI_NEXT, or EXIT_USAGE after the error.
  */

@@ -168,11 +168,13 @@ struct tf_error;
 	REQ(COPY_STACK, "copy the selected box's call stack, root first, one frame a line", \
 	    'Y') \
 	REQ(EXPORT, "export what the panes show (profile, threads, zoom) to a file: folded " \
-		    "stacks, speedscope JSON or an SVG flame graph; Tab changes the format", 'x') \
+		    "stacks, speedscope JSON or SVG; Tab changes the format; asks before " \
+		    "overwriting", 'x') \
 	GROUP("Other") \
 	REQ(HELP, "this help; q, Esc or ? closes it", '?', KEY_F(1)) \
 	REQ(REDRAW, "redraw the screen", KEYS_CTRL('l')) \
-	REQ(SUSPEND, "suspend tflame (fg resumes it)", KEYS_CTRL('z')) \
+	REQ(SUSPEND, "suspend tflame (fg resumes it), from the prompts and the picker too", \
+	    KEYS_CTRL('z')) \
 	REQ(QUIT, "quit (closes this help first)", 'q') \
 	REQ(INTERRUPT, "quit at once", KEYS_CTRL('c'))
 
@@ -289,6 +291,13 @@ bool keys_is_picker(enum request req);
 bool keys_is_source(enum request req);
 /* Whether req is one of the keys after a (KEYMAP_TRANSFORM's). */
 bool keys_is_transform(enum request req);
+/*
+ * Whether req does something bound in km: the picker's requests only in
+ * its keymap, the transforms only after a, Sandwich's sorts not in the
+ * flame panes' keymaps nor the source's, Time Order's lanes and range not
+ * in Left Heavy's, Sandwich's or the source's. REQ_NONE goes anywhere.
+ */
+bool keys_map_has(enum keymap km, enum request req);
 
 /* Append req's name ("zoom-reset"; "none" for REQ_NONE) to out. */
 void keys_req_name(struct strbuf *out, enum request req);

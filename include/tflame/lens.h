@@ -340,11 +340,17 @@ int lens_parse_transform(const char *text, enum lens_kind *kind, const char **ar
 int lens_check(const struct lens *l, const struct profile_set *ps, struct tf_error *err);
 
 /*
+ * Check a --time range before there is a profile: "START,END" with each
+ * end empty, seconds or a percentage, and START before END when both are
+ * of one kind. Returns 0, or -1 with err set.
+ */
+int lens_check_time(const char *text, struct tf_error *err);
+/*
  * Read a time range as --time takes it, "START,END" over profile p:
  * seconds from p's first sample ("1.5,3"), or shares of its time span
  * ("10%,20%", as perf report --time); an empty end is p's start or end.
  * Sets [*t0, *t1) on p's clock. Returns 0, or -1 with err set (bad text,
- * START after END, or p without times).
+ * START not before END, START after p's end, or p without times).
  */
 int lens_parse_time(const char *text, const struct profile *p, int64_t *t0, int64_t *t1,
 		    struct tf_error *err);

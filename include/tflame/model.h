@@ -383,6 +383,14 @@ const struct profile_set *model_view(const struct model *m);
  * regex, "LENSFILE:LINE: unknown transform ...". The lens may then be
  * partly set.
  */
+/*
+ * What of spec can be checked before a profile is loaded, so that a
+ * usage error does not wait for the load: the regexes of --search and
+ * --comm, the --time text (lens_check_time()) and each --transform's
+ * KIND:ARG form. Returns 0, or -1 with err as model_apply_spec() would
+ * set it.
+ */
+int model_check_spec(const struct lens_spec *spec, struct tf_error *err);
 int model_apply_spec(struct model *m, const struct lens_spec *spec, const char *path,
 		     struct tf_error *err);
 

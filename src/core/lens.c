@@ -2103,23 +2103,22 @@ lens_check(const struct lens *l, const struct profile_set *ps, struct tf_error *
 /* ------------------------------------------------------------------ time */
 
 /*
- * One end of a range: seconds ("1.5") or a share ("10%") of span from
- * start; empty is dflt. Decimal, as perf report --time writes it.
+ * One end of a range, as text: seconds ("1.5") or a share ("10%"), into
+ * *v (the number, of seconds or percent) and *share; empty is *empty. Decimal,
+ * as perf report --time writes it. False if it is neither.
  */
 static bool
-parse_time_end(const char *s, size_t len, int64_t start, uint64_t span, int64_t dflt,
-	       int64_t *out)
+parse_time_value(const char *s, size_t len, double *v, bool *share, bool *empty)
 {
 	char buf[64], *end;
-	double v;
-	bool share;
 
-	if (!len) {
-		*out = dflt;
+	*empty = !len;
+	*share = false;
+	*v = 0;
+	if (!len)
 		return true;
-	}
-	share = s[len - 1] == '%';
-	if (share)
+	*share = s[len - 1] == '%';
+	if (*share)
 		len--;
 	if (!len || len >= sizeof(buf))
 		return false;
@@ -2127,36 +2126,66 @@ parse_time_end(const char *s, size_t len, int64_t start, uint64_t span, int64_t 
 	buf[len] = '\0';
 	if (!((buf[0] >= '0' && buf[0] <= '9') || buf[0] == '.'))
 		return false;
-	v = strtod(buf, &end);
-	if (*end || v < 0 || v != v || (share && v > 100) || v > 9.2e9)
-		return false;
-	v = share ? v / 100.0 * (double)span : v * 1e9;
-	if (v > (double)span)
-		v = (double)span;
-	*out = start + (int64_t)v;
-	return true;
+	*v = strtod(buf, &end);
+	return !*end && *v >= 0 && *v == *v && !(*share && *v > 100) && *v <= 9.2e9;
+}
+
+/* Both ends of text as parse_time_value() reads them; false if one is bad. */
+static bool
+parse_time_text(const char *text, double v[2], bool share[2], bool empty[2])
+{
+	const char *comma = strchr(text, ',');
+
+	return comma &&
+	       parse_time_value(text, (size_t)(comma - text), &v[0], &share[0], &empty[0]) &&
+	       parse_time_value(comma + 1, strlen(comma + 1), &v[1], &share[1], &empty[1]);
+}
+
+int
+lens_check_time(const char *text, struct tf_error *err)
+{
+	double v[2];
+	bool share[2], empty[2];
+
+	if (!parse_time_text(text, v, share, empty))
+		return tf_error_set(err, "'%s' is not START,END (seconds, or percentages)",
+				    text);
+	/* Seconds against a share needs the profile's span: lens_parse_time(). */
+	if (!empty[0] && !empty[1] && share[0] == share[1] && v[0] >= v[1])
+		return tf_error_set(err, "'%s': the range ends before it starts", text);
+	return 0;
 }
 
 int
 lens_parse_time(const char *text, const struct profile *p, int64_t *t0, int64_t *t1,
 		struct tf_error *err)
 {
-	const char *comma = strchr(text, ',');
+	double v[2], at[2];
+	bool share[2], empty[2];
 	uint64_t span;
 
 	if (!p->has_time)
 		return tf_error_set(err, "the profile has no times to take a range of");
-	if (!comma)
-		return tf_error_set(err, "'%s' is not START,END (seconds, or percentages)",
-				    text);
+	if (lens_check_time(text, err))
+		return -1;
+	parse_time_text(text, v, share, empty);
 	span = (uint64_t)p->time_max - (uint64_t)p->time_min;
+	/* Nanoseconds from the start, before they are cut to the span. */
+	for (int i = 0; i < 2; i++)
+		at[i] = empty[i]   ? (i ? (double)span : 0)
+			: share[i] ? v[i] / 100.0 * (double)span
+				   : v[i] * 1e9;
+	if (!empty[0] && !empty[1] && at[0] >= at[1])
+		return tf_error_set(err, "'%s': the range ends before it starts", text);
+	if (at[0] > (double)span)
+		return tf_error_set(err, "'%s' starts after the profile ends (%.6f s from its "
+				    "start)", text, (double)span / 1e9);
+	*t0 = p->time_min + (int64_t)at[0];
 	/* The end is exclusive: the profile's end includes its last sample. */
-	if (!parse_time_end(text, (size_t)(comma - text), p->time_min, span, p->time_min, t0) ||
-	    !parse_time_end(comma + 1, strlen(comma + 1), p->time_min, span, p->time_max, t1))
-		return tf_error_set(err, "'%s' is not START,END (seconds, or percentages)",
-				    text);
-	if (*t1 == p->time_max)
+	if (at[1] >= (double)span)
 		*t1 = p->time_max == INT64_MAX ? INT64_MAX : p->time_max + 1;
+	else
+		*t1 = p->time_min + (int64_t)at[1];
 	if (*t0 >= *t1)
 		return tf_error_set(err, "'%s': the range ends before it starts", text);
 	return 0;

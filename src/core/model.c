@@ -1304,6 +1304,52 @@ spec_file(struct model *m, const char *path, struct tf_error *err)
 	return ret;
 }
 
+/* The --time message, as model_apply_spec() and model_check_spec() give it. */
+static int
+time_error(struct tf_error *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	int ret;
+
+	text_escape_str(&why, tf_error_text(err));
+	ret = tf_error_set(err, "--time: %s", why.buf);
+	strbuf_release(&why);
+	return ret;
+}
+
+int
+model_check_spec(const struct lens_spec *spec, struct tf_error *err)
+{
+	const char *const res[2][2] = { { "search", spec->search }, { "comm", spec->comm } };
+
+	for (int i = 0; i < 2; i++) {
+		struct search_re *re;
+
+		if (!res[i][1])
+			continue;
+		re = spec_regex(res[i][0], res[i][1], err);
+		if (!re)
+			return -1;
+		search_re_free(re);
+	}
+	if (spec->time && lens_check_time(spec->time, err))
+		return time_error(err);
+	for (size_t i = 0; i < spec->nr_transforms; i++) {
+		enum lens_kind kind;
+		const char *arg;
+
+		if (lens_parse_transform(spec->transforms[i], &kind, &arg, err)) {
+			struct strbuf sb = STRBUF_INIT;
+
+			text_escape_str(&sb, tf_error_text(err));
+			tf_error_set(err, "--transform: %s", sb.buf);
+			strbuf_release(&sb);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int
 model_apply_spec(struct model *m, const struct lens_spec *spec, const char *path,
 		 struct tf_error *err)
@@ -1327,15 +1373,10 @@ model_apply_spec(struct model *m, const struct lens_spec *spec, const char *path
 	if (!ret && spec->time) {
 		int64_t t0, t1;
 
-		if (lens_parse_time(spec->time, model_profile(m), &t0, &t1, err)) {
-			struct strbuf why = STRBUF_INIT;
-
-			text_escape_str(&why, tf_error_text(err));
-			ret = tf_error_set(err, "--time: %s", why.buf);
-			strbuf_release(&why);
-		} else {
+		if (lens_parse_time(spec->time, model_profile(m), &t0, &t1, err))
+			ret = time_error(err);
+		else
 			model_set_time(m, true, t0, t1);
-		}
 	}
 	if (!ret && spec->by_process)
 		model_set_by_process(m, true);

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdatomic.h>
@@ -11,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -47,6 +49,9 @@
  * The child is started with posix_spawn() (safe from the loader thread),
  * with SIGPIPE at its default so that closing the pipe early stops it,
  * and it is always reaped. TFLAME_PERF names another perf binary.
+ *
+ * perf script refuses a perf.data cut short or left by a killed perf
+ * record: such a file is repaired first (perfdata_walk(), below).
  */
 
 #define PERFDATA_FORMAT "perf.data"
@@ -483,6 +488,321 @@ run_perf(const char *path, const struct import_options *opts, struct profile_set
 	return ret;
 }
 
+/*
+ * A perf.data cut short.
+ *
+ * perf record writes the file header first with a data size of 0, then
+ * the records, then the feature sections (build ids, command line, event
+ * names...) after the data, and at last rewrites the header with the data
+ * size and the feature bitmap. A recording killed (kill -9, a crash, a
+ * full disk) keeps the first header: data size 0 with feature bits set
+ * for sections never written. A copy interrupted keeps a header whose data
+ * runs past the end of the file. perf script refuses both ("failed to
+ * process sample", "failed to process type: 0"), however many whole
+ * records come before the end.
+ *
+ * So when the header's data does not fit the file, or its size is 0 with
+ * records after it, tflame walks the records from the data offset by the
+ * sizes in their headers (struct perf_event_header: u32 type, u16 misc,
+ * u16 size) to the last one that is whole, and gives perf a repaired copy:
+ * the file up to that record's end, the header's data size set to it and
+ * the feature bitmap cleared, as those sections came after the data and
+ * are gone. Only the 8-byte record headers are read, a window at a time.
+ *
+ * The file header (struct perf_file_header, little-endian as "PERFILE2"
+ * reads): magic, size (104), attr_size, then three sections of u64
+ * offset and size: attrs, data, event_types, then a 256-bit feature
+ * bitmap. A file of another magic or header size is left to perf.
+ */
+#define HDR_SIZE 104
+#define HDR_DATA_OFFSET 40
+#define HDR_DATA_SIZE 48
+#define HDR_FEATURES 72
+#define EVENT_HEADER_SIZE 8
+#define WALK_WINDOW (1024 * 1024)
+
+/* What perfdata_walk() found in a file cut short. */
+struct perfdata_cut {
+	uint64_t file_size;
+	uint64_t data_offset;
+	uint64_t data_size;     /* as the header says: 0 for a killed perf record */
+	uint64_t end;           /* the end of the last whole record */
+	uint64_t records;       /* whole records before it */
+};
+
+static uint64_t
+get_le64(const unsigned char *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void
+put_le64(unsigned char *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++, v >>= 8)
+		p[i] = (unsigned char)v;
+}
+
+static int
+pread_all(int fd, void *buf, size_t len, uint64_t off)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pread(fd, (char *)buf + done, len - done, (off_t)(off + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+static bool
+cancelled(const struct import_options *opts)
+{
+	return opts->progress && atomic_load(&opts->progress->cancel);
+}
+
+/*
+ * Is the perf.data in fd cut short? Returns 1 with *cut filled (the
+ * records to keep), 0 when it is whole or not a file this repairs (perf
+ * reads it as it is), or -1 with err set: cut before its first whole
+ * record, a header that cannot be right, a read error, a cancel.
+ */
+static int
+perfdata_walk(int fd, const struct import_options *opts, struct perfdata_cut *cut,
+	      struct tf_error *err)
+{
+	unsigned char hdr[HDR_SIZE];
+	unsigned char *win;
+	uint64_t limit, pos, wstart = 0, wlen = 0;
+	struct stat st;
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	memset(cut, 0, sizeof(*cut));
+	cut->file_size = (uint64_t)st.st_size;
+	if (cut->file_size < 16)
+		return 0;
+	if (pread_all(fd, hdr, cut->file_size < HDR_SIZE ? 16 : HDR_SIZE, 0))
+		return tf_error_set(err, "cannot read the perf.data header: %s",
+				    errno ? strerror(errno) : "short read");
+	if (memcmp(hdr, "PERFILE2", 8) || get_le64(hdr + 8) != HDR_SIZE)
+		return 0;
+	if (cut->file_size < HDR_SIZE)
+		return tf_error_set(err, "cut at byte %" PRIu64 ", inside the %d-byte "
+				    "perf.data header: no samples to load",
+				    cut->file_size, HDR_SIZE);
+	cut->data_offset = get_le64(hdr + HDR_DATA_OFFSET);
+	cut->data_size = get_le64(hdr + HDR_DATA_SIZE);
+	if (cut->data_offset < HDR_SIZE)
+		return tf_error_set(err, "corrupt perf.data header: the data starts at "
+				    "byte %" PRIu64 ", inside the header", cut->data_offset);
+	if (cut->data_size && cut->data_size <= UINT64_MAX - cut->data_offset &&
+	    cut->data_offset + cut->data_size <= cut->file_size)
+		return 0; /* whole, as far as the header can tell */
+	if (!cut->data_size && cut->file_size == cut->data_offset)
+		return tf_error_set(err, "no samples: the header's data size is 0 and no "
+				    "records follow it (perf record was stopped before "
+				    "it wrote any)");
+	if (cut->data_offset > cut->file_size)
+		return tf_error_set(err, "cut at byte %" PRIu64 ", before the records, "
+				    "which start at byte %" PRIu64 ": no samples to load",
+				    cut->file_size, cut->data_offset);
+
+	/* A killed recording's records run to the end of the file. */
+	limit = cut->file_size;
+	if (cut->data_size && cut->data_size < limit - cut->data_offset)
+		limit = cut->data_offset + cut->data_size;
+	win = xmalloc(WALK_WINDOW);
+	pos = cut->data_offset;
+	while (limit - pos >= EVENT_HEADER_SIZE) {
+		uint16_t size;
+
+		if (pos + EVENT_HEADER_SIZE > wstart + wlen) {
+			uint64_t want = limit - pos < WALK_WINDOW ? limit - pos : WALK_WINDOW;
+
+			if ((cut->records & 0xfff) == 0 && cancelled(opts)) {
+				free(win);
+				return tf_error_set(err, "cancelled");
+			}
+			if (pread_all(fd, win, (size_t)want, pos)) {
+				free(win);
+				return tf_error_set(err, "cannot read the perf.data records: %s",
+						    errno ? strerror(errno) : "short read");
+			}
+			wstart = pos;
+			wlen = want;
+		}
+		/* u16 size at byte 6 of the record header */
+		size = (uint16_t)(win[pos - wstart + 6] | win[pos - wstart + 7] << 8);
+		if (size < EVENT_HEADER_SIZE || size > limit - pos)
+			break; /* the record the cut went through, or garbage */
+		pos += size;
+		cut->records++;
+	}
+	free(win);
+	cut->end = pos;
+	if (!cut->records && !cut->data_size)
+		return tf_error_set(err, "no samples: the header's data size is 0 and the "
+				    "first record (at byte %" PRIu64 ") is not whole",
+				    cut->data_offset);
+	if (!cut->records)
+		return tf_error_set(err, "cut at byte %" PRIu64 ", inside the first record "
+				    "(at byte %" PRIu64 "): no samples to load",
+				    cut->file_size, cut->data_offset);
+	return 1;
+}
+
+/* Copy fd's first len bytes (of the file path) to out (the file tmp). */
+static int
+copy_prefix(int fd, const char *path, int out, const char *tmp, uint64_t len,
+	    struct tf_error *err)
+{
+	char *buf = xmalloc(COPY_BLOCK);
+	uint64_t off = 0;
+	int ret = 0;
+
+	while (off < len && !ret) {
+		size_t n = len - off < COPY_BLOCK ? (size_t)(len - off) : COPY_BLOCK;
+
+		if (pread_all(fd, buf, n, off))
+			ret = tf_error_set(err, "cannot read %s: %s", path,
+					   errno ? strerror(errno) : "short read");
+		else if (write_all(out, buf, n))
+			ret = tf_error_set(err, "cannot write the temporary file %s: %s", tmp,
+					   strerror(errno));
+		off += n;
+	}
+	free(buf);
+	return ret;
+}
+
+/*
+ * Make path's first cut->end bytes a perf.data perf reads: a copy into a
+ * new temporary file (named in tmp, which the caller unlinks) or, when
+ * in_place (path is tflame's own temporary copy already), the file itself.
+ */
+static int
+perfdata_repair(int fd, const char *path, bool in_place, const struct perfdata_cut *cut,
+		struct strbuf *tmp, struct tf_error *err)
+{
+	unsigned char hdr[HDR_SIZE];
+	const char *name = path;
+	int out = fd;
+
+	if (pread_all(fd, hdr, HDR_SIZE, 0))
+		return tf_error_set(err, "cannot read the perf.data header: %s",
+				    errno ? strerror(errno) : "short read");
+	put_le64(hdr + HDR_DATA_SIZE, cut->end - cut->data_offset);
+	memset(hdr + HDR_FEATURES, 0, HDR_SIZE - HDR_FEATURES);
+	if (in_place) {
+		if (ftruncate(fd, (off_t)cut->end))
+			return tf_error_set(err, "cannot write the temporary file %s: %s",
+					    path, strerror(errno));
+	} else {
+		out = make_temp(tmp, "perfdata", err);
+		if (out < 0)
+			return -1;
+		name = tmp->buf;
+		if (copy_prefix(fd, path, out, name, cut->end, err))
+			goto fail;
+	}
+	if (pwrite(out, hdr, HDR_SIZE, 0) != HDR_SIZE) {
+		tf_error_set(err, "cannot write the temporary file %s: %s", name,
+			     strerror(errno));
+		goto fail;
+	}
+	if (!in_place && close(out)) {
+		out = fd;
+		tf_error_set(err, "cannot write the temporary file %s: %s", name,
+			     strerror(errno));
+		goto fail;
+	}
+	return 0;
+fail:
+	if (out != fd)
+		close(out);
+	return -1;
+}
+
+/* The warning for a file cut short, once perf has read the repaired copy. */
+static void
+warn_cut(struct profile_set *ps, const struct perfdata_cut *cut)
+{
+	uint64_t partial = cut->file_size - cut->end;
+
+	if (cut->data_size && cut->data_size > UINT64_MAX - cut->data_offset)
+		profile_set_warn(ps, 0, "cut at byte %" PRIu64 ", inside the records "
+				 "(the header's data size, %" PRIu64 ", runs past any "
+				 "file): loaded the samples of the %" PRIu64 " whole "
+				 "records before byte %" PRIu64, cut->file_size,
+				 cut->data_size, cut->records, cut->end);
+	else if (cut->data_size)
+		profile_set_warn(ps, 0, "cut at byte %" PRIu64 ", inside the records "
+				 "(the header says they end at byte %" PRIu64 "): loaded "
+				 "the samples of the %" PRIu64 " whole records before "
+				 "byte %" PRIu64, cut->file_size,
+				 cut->data_offset + cut->data_size, cut->records, cut->end);
+	else
+		profile_set_warn(ps, 0, "the header's data size is 0, as perf record "
+				 "leaves it when killed: loaded the samples of the %"
+				 PRIu64 " whole records before byte %" PRIu64 "%s",
+				 cut->records, cut->end,
+				 partial ? ", where the file is cut inside a record" : "");
+}
+
+/*
+ * Hand perf path, or a repaired copy if the file is cut short. owned:
+ * path is tflame's own temporary copy, which may be repaired in place.
+ */
+static int
+perfdata_run(const char *path, bool owned, const struct import_options *opts,
+	     struct profile_set *ps, struct tf_error *err)
+{
+	struct perfdata_cut cut;
+	struct strbuf fixed = STRBUF_INIT;
+	int fd = open(path, owned ? O_RDWR | O_CLOEXEC : O_RDONLY | O_CLOEXEC);
+	int r, ret;
+
+	/* perf's own message says why a file it cannot open is no good. */
+	if (fd < 0)
+		return run_perf(path, opts, ps, err);
+	r = perfdata_walk(fd, opts, &cut, err);
+	if (r == 1)
+		r = perfdata_repair(fd, path, owned, &cut, &fixed, err) ? -1 : 1;
+	close(fd);
+	if (r < 0) {
+		strbuf_release(&fixed);
+		return -1;
+	}
+	ret = run_perf(fixed.len ? fixed.buf : path, opts, ps, err);
+	if (!ret && r == 1)
+		warn_cut(ps, &cut);
+	if (ret && r == 1 && err->msg && strcmp(err->msg, "cancelled")) {
+		/* Say what perf was given, or "no samples" reads as a lie. */
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "%s at byte %" PRIu64 ", read the %" PRIu64 " whole "
+			    "records before byte %" PRIu64 ": %s",
+			    cut.data_size ? "cut" : "data size 0 in the header, records end",
+			    cut.file_size, cut.records, cut.end, err->msg);
+		tf_error_set(err, "%s", sb.buf);
+		strbuf_release(&sb);
+	}
+	if (fixed.len)
+		unlink(fixed.buf);
+	strbuf_release(&fixed);
+	return ret;
+}
+
 static int
 perfdata_load(struct input *in, const struct import_options *opts, struct profile_set *ps,
 	      struct tf_error *err)
@@ -500,7 +820,7 @@ perfdata_load(struct input *in, const struct import_options *opts, struct profil
 			return -1;
 		path = tmp.buf;
 	}
-	ret = run_perf(path, opts, ps, err);
+	ret = perfdata_run(path, tmp.len > 0, opts, ps, err);
 	if (tmp.len)
 		unlink(tmp.buf);
 	strbuf_release(&tmp);

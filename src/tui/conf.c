@@ -156,12 +156,13 @@ cmd_bind(struct parse *p, char **w, size_t nr)
 		warn(p, "unknown action %s (tflame --dump-config lists them)", quoted(&q, w[3]));
 		goto out;
 	}
-	if (req != REQ_NONE && keys_is_picker(req) != (km == KEYMAP_PICKER)) {
-		if (km == KEYMAP_PICKER)
-			warn(p, "the picker keymap takes only picker-* actions and none, not %s",
-			     quoted(&q, w[3]));
-		else
-			warn(p, "%s works only in the picker keymap", quoted(&q, w[3]));
+	if (!keys_map_has(km, req)) {
+		for (size_t i = 0; i < KEYMAP_NR; i++)
+			if (keys_map_has((enum keymap)i, req))
+				strbuf_addf(&names, "%s%s", names.len ? ", " : "",
+					    keys_map_name((enum keymap)i));
+		warn(p, "the %s keymap has no action %s (it works in: %s)", keys_map_name(km),
+		     quoted(&q, w[3]), names.buf);
 		goto out;
 	}
 	for (size_t i = 0; i < nr_codes; i++) {

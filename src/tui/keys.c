@@ -74,6 +74,37 @@ keys_is_transform(enum request req)
 	return req >= REQ_TX_FOCUS_SUBTREE && req <= REQ_TX_CANCEL;
 }
 
+bool
+keys_map_has(enum keymap km, enum request req)
+{
+	if (req == REQ_NONE)
+		return true;
+	if (keys_is_picker(req) != (km == KEYMAP_PICKER))
+		return false;
+	if (keys_is_transform(req) != (km == KEYMAP_TRANSFORM))
+		return false;
+	switch (req) {
+	case REQ_SOURCE_DECL:
+		/* The source keymap falls back to the generic one. */
+		return km == KEYMAP_SOURCE || km == KEYMAP_GENERIC;
+	case REQ_SORT_TOTAL:
+	case REQ_SORT_SELF:
+	case REQ_SORT_NAME:
+	case REQ_SORT_DELTA_TOTAL:
+	case REQ_SORT_DELTA_SELF:
+		return km != KEYMAP_LEFT_HEAVY && km != KEYMAP_TIME_ORDER &&
+		       km != KEYMAP_SOURCE;
+	case REQ_LANE_PREV:
+	case REQ_LANE_NEXT:
+	case REQ_LANE_MERGED:
+	case REQ_TIME_RANGE:
+		return km != KEYMAP_LEFT_HEAVY && km != KEYMAP_SANDWICH &&
+		       km != KEYMAP_SOURCE;
+	default:
+		return true;
+	}
+}
+
 /* ------------------------------------------------------------ bindings */
 
 void
@@ -122,7 +153,7 @@ keys_check(const struct keys *k, struct tf_error *err)
 				return tf_error_set(err, "keymap %s: binding %zu: key %d, request %d",
 						    keys_map_name((enum keymap)km), i, b->key,
 						    (int)b->req);
-			if (b->req != REQ_NONE && keys_is_picker(b->req) != (km == KEYMAP_PICKER))
+			if (!keys_map_has((enum keymap)km, b->req))
 				return tf_error_set(err, "keymap %s: request %d of the wrong keymap",
 						    keys_map_name((enum keymap)km), (int)b->req);
 			for (size_t j = 0; j < i; j++)

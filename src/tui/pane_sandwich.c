@@ -64,6 +64,7 @@ struct sandwich_pane {
 	func_id func;          /* the selected function, FUNC_NONE before there is one */
 	uint32_t row;          /* its row in the table */
 	uint32_t top;          /* the row at the top of the table */
+	size_t profile;        /* the profile the rows are of: b swaps it */
 	enum focus focus;
 	struct flame *callers, *callees;
 	bool built;            /* the flame views show func's trees */
@@ -110,6 +111,11 @@ sandwich_sync(struct sandwich_pane *sp, struct pane_ctx *ctx)
 	}
 	r = table_rows(ctx, sp);
 	old = sp->func;
+	if (sp->profile != ctx->model->lens.profile) {
+		/* Another order (b, e): from the top, as a new sort. */
+		sp->profile = ctx->model->lens.profile;
+		sp->top = 0;
+	}
 	if (!r->nr) {
 		sp->row = sp->top = 0;
 		sp->func = FUNC_NONE;
@@ -804,7 +810,8 @@ static const char *const sort_names[] = {
 	[SANDWICH_BY_DELTA_SELF] = "the change of self",
 };
 
-static void
+/* Sort the table by by (again: reverse). False if there is no such order here. */
+static bool
 sort_by(struct sandwich_pane *sp, struct pane_ctx *ctx, enum sandwich_sort by)
 {
 	bool delta = by == SANDWICH_BY_DELTA_TOTAL || by == SANDWICH_BY_DELTA_SELF;
@@ -812,7 +819,7 @@ sort_by(struct sandwich_pane *sp, struct pane_ctx *ctx, enum sandwich_sort by)
 	if (delta && !model_diff_base(ctx->model)) {
 		strbuf_addstr(ctx->message, "no change to sort by: not comparing two profiles "
 					    "(tflame BASE NEW)");
-		return;
+		return false;
 	}
 	if (sp->by == by) {
 		sp->reverse = !sp->reverse;
@@ -827,6 +834,7 @@ sort_by(struct sandwich_pane *sp, struct pane_ctx *ctx, enum sandwich_sort by)
 					   : (sp->reverse ? "lightest first" : "heaviest first"));
 	if (sp->by != SANDWICH_BY_TOTAL || sp->reverse)
 		strbuf_addstr(ctx->message, " (again: reverse)");
+	return true;
 }
 
 /* The function's details, and its direct callers and callees, on a page. */
@@ -1044,12 +1052,15 @@ sandwich_request(struct pane *pane, struct pane_ctx *ctx, enum request req,
 	case REQ_SORT_NAME:
 	case REQ_SORT_DELTA_TOTAL:
 	case REQ_SORT_DELTA_SELF:
-		sort_by(sp, ctx, req == REQ_SORT_TOTAL		? SANDWICH_BY_TOTAL
-				 : req == REQ_SORT_SELF		? SANDWICH_BY_SELF
-				 : req == REQ_SORT_DELTA_TOTAL	? SANDWICH_BY_DELTA_TOTAL
-				 : req == REQ_SORT_DELTA_SELF	? SANDWICH_BY_DELTA_SELF
-								: SANDWICH_BY_NAME);
+		if (!sort_by(sp, ctx, req == REQ_SORT_TOTAL		? SANDWICH_BY_TOTAL
+				      : req == REQ_SORT_SELF		? SANDWICH_BY_SELF
+				      : req == REQ_SORT_DELTA_TOTAL	? SANDWICH_BY_DELTA_TOTAL
+				      : req == REQ_SORT_DELTA_SELF	? SANDWICH_BY_DELTA_SELF
+									: SANDWICH_BY_NAME))
+			return PANE_DONE;
 		r = sandwich_sync(sp, ctx);
+		/* A new order starts at its top; the selection stays, in view. */
+		sp->top = 0;
 		show_row(sp, r->nr);
 		return PANE_DONE;
 	case REQ_CLICK:
@@ -1179,8 +1190,8 @@ sandwich_open(struct pane_ctx *ctx)
 {
 	struct sandwich_pane *sp = xcalloc(1, sizeof(*sp));
 
-	(void)ctx;
 	sp->by = SANDWICH_BY_TOTAL;
+	sp->profile = ctx->model->lens.profile;
 	sp->func = FUNC_NONE;
 	sp->callers = flame_new();
 	sp->callees = flame_new();

@@ -228,6 +228,11 @@ struct tui {
 	/* the prompt on the bottom line, when open: a search, or x's file name */
 	bool prompting;
 	bool exporting;             /* the prompt asks for x's file name */
+	/*
+	 * The file named exists, and the prompt's error asks whether to
+	 * overwrite it: Enter again while it shows (no edit since) does.
+	 */
+	bool export_asked;
 	struct prompt prompt;
 	struct strbuf last_pattern; /* the last regex applied, for Up in the prompt */
 	struct strbuf last_export;  /* the last file exported to */
@@ -350,8 +355,12 @@ add_info_text(struct tui *ui, struct info *info, size_t nr)
 	const struct profile_set *ps = ui->model.ps;
 	const struct profile *p = model_profile(&ui->model);
 
-	/* the file: its base name, the directory rarely helps and costs room */
-	text_escape_str(&info[0].text, base_name(ui->path));
+	/*
+	 * the file shown (b swaps in the base): its base name, the directory
+	 * rarely helps and costs room
+	 */
+	text_escape_str(&info[0].text,
+			base_name(ui->diff_swapped && ui->base_path ? ui->base_path : ui->path));
 	info[0].min = 10;
 	/* the profile */
 	text_escape_str(&info[1].text, ps_get(ps, p->name)[0] ? ps_get(ps, p->name) : "profile");
@@ -1245,6 +1254,7 @@ open_export(struct tui *ui)
 {
 	ui->prompting = true;
 	ui->exporting = true;
+	ui->export_asked = false;
 	ui->prompt.lead = "export to: ";
 	if (!ui->last_export.len) {
 		const char *base = base_name(ui->path), *dot = strrchr(base, '.');
@@ -1296,6 +1306,13 @@ apply_export(struct tui *ui)
 		ui->prompting = false;
 		return;
 	}
+	/* An edit clears the question: the name asked about is the one shown. */
+	if (!(ui->export_asked && pr->error.len) && !access(pr->text.buf, F_OK)) {
+		ui->export_asked = true;
+		prompt_set_error(pr, "exists: Enter overwrites, Esc keeps it", SIZE_MAX);
+		return;
+	}
+	ui->export_asked = false;
 	f = export_format_of_path(pr->text.buf);
 	active_selection(ui, &sel);
 	model_export_lens(&ui->model, &el);
@@ -1339,6 +1356,19 @@ apply_export(struct tui *ui)
 	text_escape(&ui->message, pr->text.buf, pr->text.len);
 }
 
+/*
+ * Where keys type text (the prompts, the picker's filter), a control key
+ * that suspends elsewhere (Ctrl-Z) suspends here too. True if it did.
+ */
+static bool
+typing_suspend(struct tui *ui, int key)
+{
+	if (key < 0 || key >= ' ' || keys_request(ui->keys, KEYMAP_GENERIC, key) != REQ_SUSPEND)
+		return false;
+	display_suspend(&ui->disp);
+	return true;
+}
+
 static void
 prompt_input(struct tui *ui, int key)
 {
@@ -1380,6 +1410,8 @@ picker_input(struct tui *ui, int key, int y)
 	struct strbuf what = STRBUF_INIT;
 	enum picker_result r;
 
+	if (req == REQ_NONE && typing_suspend(ui, key))
+		return;
 	if (req != REQ_NONE)
 		r = picker_request(&ui->picker, &ui->model, req, y, ui->keys, &ui->message);
 	else if (key >= KEYS_CLICK)
@@ -1478,17 +1510,18 @@ next_event(struct tui *ui)
 static const struct {
 	enum request req;
 	enum lens_kind kind;
+	const char *brief; /* its word on a narrow screen, after the key before it */
 } transform_keys[] = {
-	{ REQ_TX_FOCUS_SUBTREE, LENS_FOCUS_SUBTREE },
-	{ REQ_TX_FOCUS_FUNCTION, LENS_FOCUS_FUNCTION },
-	{ REQ_TX_FOCUS_INVERTED, LENS_FOCUS_FUNCTION_INVERTED },
-	{ REQ_TX_MERGE_FUNCTION, LENS_MERGE_FUNCTION },
-	{ REQ_TX_MERGE_CALL_NODE, LENS_MERGE_CALL_NODE },
-	{ REQ_TX_DROP_FUNCTION, LENS_DROP_FUNCTION },
-	{ REQ_TX_COLLAPSE_SUBTREE, LENS_COLLAPSE_SUBTREE },
-	{ REQ_TX_COLLAPSE_MODULE, LENS_COLLAPSE_MODULE },
-	{ REQ_TX_COLLAPSE_RECURSION, LENS_COLLAPSE_RECURSION },
-	{ REQ_TX_COLLAPSE_DIRECT, LENS_COLLAPSE_DIRECT_RECURSION },
+	{ REQ_TX_FOCUS_SUBTREE, LENS_FOCUS_SUBTREE, "focus" },
+	{ REQ_TX_FOCUS_FUNCTION, LENS_FOCUS_FUNCTION, "fn" },
+	{ REQ_TX_FOCUS_INVERTED, LENS_FOCUS_FUNCTION_INVERTED, "callers" },
+	{ REQ_TX_MERGE_FUNCTION, LENS_MERGE_FUNCTION, "merge" },
+	{ REQ_TX_MERGE_CALL_NODE, LENS_MERGE_CALL_NODE, "node" },
+	{ REQ_TX_DROP_FUNCTION, LENS_DROP_FUNCTION, "drop" },
+	{ REQ_TX_COLLAPSE_SUBTREE, LENS_COLLAPSE_SUBTREE, "collapse" },
+	{ REQ_TX_COLLAPSE_MODULE, LENS_COLLAPSE_MODULE, "module" },
+	{ REQ_TX_COLLAPSE_RECURSION, LENS_COLLAPSE_RECURSION, "rec" },
+	{ REQ_TX_COLLAPSE_DIRECT, LENS_COLLAPSE_DIRECT_RECURSION, "direct" },
 };
 
 /*
@@ -1513,6 +1546,7 @@ static void
 start_transform(struct tui *ui)
 {
 	struct pane_selection sel;
+	size_t at;
 
 	active_selection(ui, &sel);
 	if (selected_func(ui, &sel) == SEARCH_NO_FUNC) {
@@ -1520,13 +1554,27 @@ start_transform(struct tui *ui)
 		return;
 	}
 	ui->transforming = true;
-	strbuf_addstr(&ui->message, "transform:");
-	for (size_t i = 0; i < ARRAY_SIZE(transform_keys); i++) {
-		strbuf_addch(&ui->message, ' ');
-		keys_first_name(&ui->message, ui->keys, KEYMAP_TRANSFORM, transform_keys[i].req,
-				ui->disp.utf8);
-		strbuf_addch(&ui->message, ' ');
-		strbuf_addstr(&ui->message, lens_kind_ops(transform_keys[i].kind)->name);
+	at = ui->message.len;
+	/*
+	 * Every key must show: the transforms' names where they fit, else
+	 * a word each, else without the lead (80 columns; ? has them all).
+	 */
+	for (int form = 0; form < 3; form++) {
+		strbuf_setlen(&ui->message, at);
+		if (form < 2)
+			strbuf_addstr(&ui->message, "transform:");
+		for (size_t i = 0; i < ARRAY_SIZE(transform_keys); i++) {
+			if (ui->message.len > at)
+				strbuf_addch(&ui->message, ' ');
+			keys_first_name(&ui->message, ui->keys, KEYMAP_TRANSFORM,
+					transform_keys[i].req, ui->disp.utf8);
+			strbuf_addch(&ui->message, ' ');
+			strbuf_addstr(&ui->message,
+				      form ? transform_keys[i].brief
+					   : lens_kind_ops(transform_keys[i].kind)->name);
+		}
+		if (render_width(ui->message.buf + at, ui->message.len - at) < (unsigned)COLS)
+			break;
 	}
 }
 
@@ -2334,7 +2382,7 @@ run(struct tui *ui)
 			continue;
 		}
 		if (ui->prompting) {
-			if (key != KEY_MOUSE)
+			if (key != KEY_MOUSE && !typing_suspend(ui, key))
 				prompt_input(ui, key);
 			continue;
 		}

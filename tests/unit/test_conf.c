@@ -112,10 +112,29 @@ test_bad_lines(void **state)
 					      "name such as Enter, Ctrl-X, F5, Hash)" },
 		{ "bind generic x explode", "cfg:2: unknown action 'explode' (tflame "
 					    "--dump-config lists them)" },
-		{ "bind generic x picker-tick", "cfg:2: 'picker-tick' works only in the picker "
-						"keymap" },
-		{ "bind picker x quit", "cfg:2: the picker keymap takes only picker-* actions "
-					"and none, not 'quit'" },
+		{ "bind generic x picker-tick", "cfg:2: the generic keymap has no action "
+						"'picker-tick' (it works in: picker)" },
+		{ "bind picker x quit", "cfg:2: the picker keymap has no action 'quit' (it "
+					"works in: generic, left-heavy, time-order, sandwich, "
+					"page, source)" },
+		/* An action the named pane does not have. */
+		{ "bind left-heavy x sort-total", "cfg:2: the left-heavy keymap has no action "
+						  "'sort-total' (it works in: generic, "
+						  "sandwich, page)" },
+		{ "bind sandwich x lane-next", "cfg:2: the sandwich keymap has no action "
+					       "'lane-next' (it works in: generic, time-order, "
+					       "page)" },
+		{ "bind source x sort-name", "cfg:2: the source keymap has no action 'sort-name' "
+					     "(it works in: generic, sandwich, page)" },
+		{ "bind generic x tx-merge-function", "cfg:2: the generic keymap has no action "
+						      "'tx-merge-function' (it works in: "
+						      "transform)" },
+		{ "bind transform x zoom", "cfg:2: the transform keymap has no action 'zoom' (it "
+					   "works in: generic, left-heavy, time-order, sandwich, "
+					   "page, source)" },
+		{ "bind left-heavy x source-decl", "cfg:2: the left-heavy keymap has no action "
+						   "'source-decl' (it works in: generic, "
+						   "source)" },
 		{ "bind generic 'x quit", "cfg:2: no closing '" },
 		{ "color status red", "cfg:2: color takes an area, a foreground, a background "
 				      "and attributes: color status white default bold" },
@@ -203,8 +222,11 @@ test_keymap_fallback(void **state)
 	(void)state;
 	assert_int_equal(parse(&c, "bind left-heavy j none\n"
 				   "bind sandwich j sort-name\n"
-				   "bind source q none\n"),
+				   "bind source q none\n"
+				   "bind time-order x time-range\n"),
 			 0);
+	/* An action of the pane's own, bound in its keymap. */
+	assert_int_equal(keys_request(&c.keys, KEYMAP_TIME_ORDER, 'x'), REQ_TIME_RANGE);
 	/* none hides the generic binding in its keymap only. */
 	assert_int_equal(keys_request(&c.keys, KEYMAP_LEFT_HEAVY, 'j'), REQ_NONE);
 	assert_int_equal(keys_request(&c.keys, KEYMAP_LEFT_HEAVY, KEY_DOWN), REQ_MOVE_DOWN);

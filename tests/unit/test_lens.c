@@ -555,6 +555,25 @@ test_time_range(void **state)
 	assert_int_equal(lens_parse_time("x,1", model_profile(&m), &t0, &t1, &err), -1);
 	assert_int_equal(lens_parse_time("60%,40%", model_profile(&m), &t0, &t1, &err), -1);
 	assert_int_equal(lens_parse_time("101%,", model_profile(&m), &t0, &t1, &err), -1);
+	/* Both ends past the span: once cut to it they met, and kept the last sample. */
+	assert_int_equal(lens_parse_time("5,3", model_profile(&m), &t0, &t1, &err), -1);
+	assert_string_equal(err.msg, "'5,3': the range ends before it starts");
+	assert_int_equal(lens_parse_time("5,10", model_profile(&m), &t0, &t1, &err), -1);
+	assert_string_equal(err.msg, "'5,10' starts after the profile ends (0.000000 s from its "
+				     "start)");
+	/* Seconds against a share: only the profile can say (50 ns is 100%). */
+	assert_int_equal(lens_parse_time("0.00000004,50%", model_profile(&m), &t0, &t1, &err), -1);
+	assert_int_equal(lens_parse_time("0.00000002,50%", model_profile(&m), &t0, &t1, &err), 0);
+	assert_int_equal(t0, 30);
+	assert_int_equal(t1, 35);
+	/* Before a profile: the text, and an order of one kind. */
+	assert_int_equal(lens_check_time("5,3", &err), -1);
+	assert_int_equal(lens_check_time("60%,40%", &err), -1);
+	assert_int_equal(lens_check_time("1,x", &err), -1);
+	assert_int_equal(lens_check_time("3", &err), -1);
+	assert_int_equal(lens_check_time("5,10%", &err), 0);
+	assert_int_equal(lens_check_time(",", &err), 0);
+	assert_int_equal(lens_check_time("1.5,", &err), 0);
 
 	/* [20, 45): the samples at 20, 30 and 40. */
 	model_set_time(&m, true, 20, 45);

@@ -1,0 +1,1 @@
+report --time=1,10% data/sample.perf.txt

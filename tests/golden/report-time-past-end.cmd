@@ -1,0 +1,1 @@
+report --time=5,10 data/sample.perf.txt

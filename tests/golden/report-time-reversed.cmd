@@ -1,0 +1,1 @@
+report --time=5,3 data/sample.perf.txt

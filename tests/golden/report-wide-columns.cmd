@@ -1,0 +1,1 @@
+report tests/data/chrome/wide-tid.json
