@@ -168,6 +168,7 @@ struct symbolizer {
 	struct strbuf scratch;     /* frames being built */
 	struct strbuf path;        /* a file name being put together */
 	bool lines;                /* read line tables (symbolizer_set_lines()) */
+	bool no_dwarf;             /* ELF symbols alone (symbolizer_set_dwarf()) */
 };
 
 static void sym_module_close(struct sym_module *m);
@@ -1573,6 +1574,67 @@ sym_elf_index(struct sym_module *m)
 	return &m->elf;
 }
 
+static size_t
+sym_underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/*
+ * Among the aliases of es (the symbols at its start), the one perf names
+ * the address after (its choose_best_symbol()): a sized one, then not
+ * weak, then global, then fewest leading underscores, then the longest
+ * name; on a tie the one the index prefers. perf shows "mmap64" where
+ * the index's order picks "__mmap".
+ */
+static const struct elfsym *
+sym_perf_alias(const struct elfsym_index *ix, const struct elfsym *es)
+{
+	const struct elfsym *lo = es, *hi = es + 1, *end = ix->syms + ix->nr_syms, *best = es;
+
+	while (lo > ix->syms && lo[-1].start == es->start)
+		lo--;
+	while (hi < end && hi->start == es->start)
+		hi++;
+	for (const struct elfsym *p = lo; p < hi; p++) {
+		size_t pu, bu, pl, bl;
+
+		if (p == best || p->label)
+			continue;
+		if (p->sized != best->sized) {
+			if (p->sized)
+				best = p;
+			continue;
+		}
+		if ((p->bind == STB_WEAK) != (best->bind == STB_WEAK)) {
+			if (best->bind == STB_WEAK)
+				best = p;
+			continue;
+		}
+		if ((p->bind == STB_GLOBAL) != (best->bind == STB_GLOBAL)) {
+			if (p->bind == STB_GLOBAL)
+				best = p;
+			continue;
+		}
+		pu = sym_underscores(p->name);
+		bu = sym_underscores(best->name);
+		if (pu != bu) {
+			if (pu < bu)
+				best = p;
+			continue;
+		}
+		pl = strlen(p->name);
+		bl = strlen(best->name);
+		if (pl > bl || (pl == bl && p < best))
+			best = p;
+	}
+	return best;
+}
+
 /* Resolve into sym->scratch (an array of struct sym_frame). */
 static void
 sym_lookup(struct symbolizer *sym, struct sym_module *m, uint64_t off)
@@ -1586,7 +1648,8 @@ sym_lookup(struct symbolizer *sym, struct sym_module *m, uint64_t off)
 	if (m->changed || m->perf_knows || !sym_module_ready(m) ||
 	    !sym_offset_addr(m, off, &addr))
 		return;
-	sym_dwarf_frames(sym, m, addr);
+	if (!sym->no_dwarf)
+		sym_dwarf_frames(sym, m, addr);
 	if (sym->scratch.len) {
 		frames = (const struct sym_frame *)sym->scratch.buf;
 		if (frames[0].function)
@@ -1596,6 +1659,8 @@ sym_lookup(struct symbolizer *sym, struct sym_module *m, uint64_t off)
 	/* No DWARF for it: the ELF symbol, with a line if one is known. */
 	ix = sym_elf_index(m);
 	es = elfsym_index_lookup(ix, addr);
+	if (es && sym->no_dwarf)
+		es = sym_perf_alias(ix, es);
 	if (es) {
 		const char *file = NULL;
 		int line = 0;
@@ -1782,6 +1847,12 @@ void
 symbolizer_set_lines(struct symbolizer *sym, bool lines)
 {
 	sym->lines = lines;
+}
+
+void
+symbolizer_set_dwarf(struct symbolizer *sym, bool dwarf)
+{
+	sym->no_dwarf = !dwarf;
 }
 
 void
