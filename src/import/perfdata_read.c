@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -389,6 +390,23 @@ struct pd_fkey {
 	frame_id frame;  /* FRAME_NONE: empty slot */
 };
 
+/* A kernel symbol of /proc/kallsyms. */
+struct pd_ksym {
+	uint64_t addr;
+	uint32_t name;  /* offset in kallsyms.names, in the file's order */
+};
+
+/*
+ * The running kernel's symbols, for kernel frames of a recording of this
+ * very kernel (its build id, or without one its release, matches).
+ */
+struct pd_kallsyms {
+	bool tried;            /* loaded (or found unusable) already */
+	struct pd_ksym *syms;  /* by address, one per address (perf's alias) */
+	size_t nr, alloc;
+	struct strbuf names;
+};
+
 struct reader {
 	const uint8_t *base; /* the whole file */
 	size_t len;
@@ -417,6 +435,7 @@ struct reader {
 
 	struct pd_fkey *fcache;
 	uint32_t fcache_mask, fcache_nr;
+	struct pd_kallsyms ksyms;
 	uint32_t unknown_module;  /* "[unknown]" */
 	uint32_t kernel_module;   /* "[kernel.kallsyms]" */
 
@@ -867,6 +886,160 @@ thread_get(struct reader *r, int64_t pid, int64_t tid)
 	return &r->threads[t];
 }
 
+/* ------------------------------------------------------------ kallsyms */
+
+/*
+ * The build id of the running kernel, from the ELF notes of
+ * /sys/kernel/notes. Returns its size, 0 when unknown.
+ */
+static size_t
+running_kernel_build_id(uint8_t id[20])
+{
+	uint8_t buf[4096];
+	size_t len = 0, off = 0;
+	FILE *f = fopen("/sys/kernel/notes", "rb");
+
+	if (!f)
+		return 0;
+	len = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	while (off + 12 <= len) {
+		uint32_t namesz = get32(buf + off), descsz = get32(buf + off + 4);
+		uint32_t type = get32(buf + off + 8);
+		size_t name_at = off + 12, desc_at = name_at + ((namesz + 3u) & ~3u);
+
+		if (desc_at > len || descsz > len - desc_at)
+			break;
+		if (type == 3 && namesz == 4 && !memcmp(buf + name_at, "GNU", 4)) {
+			size_t n = descsz < 20 ? descsz : 20;
+
+			memcpy(id, buf + desc_at, n);
+			return n;
+		}
+		off = desc_at + ((descsz + 3u) & ~3u);
+	}
+	return 0;
+}
+
+/* Whether the recording is of the kernel this machine runs. */
+static bool
+kernel_is_running(const struct reader *r)
+{
+	const struct perfdata_info *info = r->info;
+	uint8_t id[20];
+	size_t n;
+
+	for (size_t i = 0; i < info->nr_build_ids; i++) {
+		const struct perfdata_build_id *b = &info->build_ids[i];
+
+		if (strcmp(b->path, KERNEL_MODULE))
+			continue;
+		n = running_kernel_build_id(id);
+		return n && n == b->size && !memcmp(id, b->id, n);
+	}
+	/* no build id recorded: the release will do */
+	if (info->os_release) {
+		FILE *f = fopen("/proc/sys/kernel/osrelease", "r");
+		char rel[256];
+		bool same = false;
+
+		if (!f)
+			return false;
+		if (fgets(rel, sizeof(rel), f)) {
+			rel[strcspn(rel, "\n")] = '\0';
+			same = !strcmp(rel, info->os_release);
+		}
+		fclose(f);
+		return same;
+	}
+	return false;
+}
+
+static int
+ksym_cmp(const void *va, const void *vb)
+{
+	const struct pd_ksym *a = va, *b = vb;
+
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	return a->name < b->name ? -1 : a->name > b->name;
+}
+
+/*
+ * Load /proc/kallsyms the way perf reads it (text, weak, data and bss
+ * symbols; each ends where the next begins). Of the symbols at one
+ * address perf keeps the last in the file: it sets the ends before it
+ * drops duplicates, so every alias but the last has size 0, and a sized
+ * symbol wins (symbols__fixup_end(), then choose_best_symbol()). Nothing
+ * when the recording is of another kernel or the addresses are hidden
+ * (kptr_restrict).
+ */
+static void
+kallsyms_load(struct reader *r)
+{
+	struct pd_kallsyms *k = &r->ksyms;
+	char *line = NULL;
+	size_t cap = 0, out = 0;
+	ssize_t n;
+	FILE *f;
+
+	k->tried = true;
+	strbuf_init(&k->names, 0);
+	if (!kernel_is_running(r) || !(f = fopen("/proc/kallsyms", "r")))
+		return;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		char *p = line, *end;
+		uint64_t addr = strtoull(p, &end, 16);
+		char type, *name, *name_end;
+
+		if (end == p || *end != ' ' || !end[1] || end[2] != ' ')
+			continue;
+		type = end[1];
+		name = end + 3;
+		name_end = name + strcspn(name, "\t\n");
+		if (name_end == name || !strchr("TtWwDdBb", type) || !addr)
+			continue;
+		ALLOC_GROW(k->syms, k->nr, k->alloc);
+		k->syms[k->nr].addr = addr;
+		k->syms[k->nr].name = (uint32_t)k->names.len;
+		*name_end = '\0';
+		strbuf_add(&k->names, name, (size_t)(name_end - name) + 1);
+		k->nr++;
+	}
+	free(line);
+	fclose(f);
+	qsort(k->syms, k->nr, sizeof(*k->syms), ksym_cmp);
+	/* one per address, the last in the file (sorted by name offset on a tie) */
+	for (size_t i = 0; i < k->nr; i++) {
+		if (out && k->syms[out - 1].addr == k->syms[i].addr)
+			out--;
+		k->syms[out++] = k->syms[i];
+	}
+	k->nr = out;
+}
+
+/* The name of kernel address addr, or NULL. */
+static const char *
+kallsyms_name(struct reader *r, uint64_t addr)
+{
+	struct pd_kallsyms *k = &r->ksyms;
+	size_t lo = 0, hi;
+
+	if (!k->tried)
+		kallsyms_load(r);
+	hi = k->nr;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* the last symbol has no next one to end it: perf leaves it open too */
+	return lo ? k->names.buf + k->syms[lo - 1].name : NULL;
+}
+
 /* ------------------------------------------------------------ frames */
 
 static void
@@ -924,6 +1097,7 @@ frame_of(struct reader *r, uint32_t m, uint64_t addr, bool caller)
 	struct pd_module *mod = &r->modules[m];
 	struct frame f = { 0 };
 	struct sym_result res;
+	const char *kname;
 	int keep;
 
 	for (; r->fcache[s].frame != FRAME_NONE; s = (s + 1) & r->fcache_mask)
@@ -932,7 +1106,10 @@ frame_of(struct reader *r, uint32_t m, uint64_t addr, bool caller)
 
 	f.module = mod->path;
 	f.flags = mod->flags;
-	if (mod->is_file && symbolizer_resolve(r->sym, ps_get(r->ps, mod->path), addr, &res)) {
+	if ((mod->flags & FRAME_KERNEL) && (kname = kallsyms_name(r, addr))) {
+		f.name = ps_str(r->ps, kname, strlen(kname));
+	} else if (mod->is_file &&
+		   symbolizer_resolve(r->sym, ps_get(r->ps, mod->path), addr, &res)) {
 		const char *fn = res.frames[res.nr_frames - 1].function;
 
 		f.name = ps_str(r->ps, fn, strlen(fn));
@@ -2017,6 +2194,9 @@ reader_release(struct reader *r)
 	free(r->threads);
 	u64map_release(&r->thread_of);
 	free(r->fcache);
+	free(r->ksyms.syms);
+	if (r->ksyms.tried)
+		strbuf_release(&r->ksyms.names);
 	free(r->queue);
 	for (size_t i = 0; i < r->nr_bufs; i++)
 		free(r->bufs[i].data);
