@@ -1348,6 +1348,30 @@ parse_sample(const struct pd_attr *a, const uint8_t *body, const uint8_t *end,
 	return true;
 }
 
+/*
+ * The user program counter of a sample's user registers (x86-64's ip,
+ * register 8; AArch64's pc, register 32), where the unwinding of a
+ * --call-graph dwarf sample starts. False when the sample has none.
+ */
+static bool
+user_pc(const struct reader *r, const struct pd_attr *a, const struct pd_sample *s,
+	uint64_t *pc)
+{
+	const char *arch = r->info->arch ? r->info->arch : "";
+	unsigned reg;
+
+	if (!strcmp(arch, "x86_64"))
+		reg = 8;
+	else if (!strcmp(arch, "aarch64") || !strcmp(arch, "arm64"))
+		reg = 32;
+	else
+		return false;
+	if (!s->user_regs || !(a->regs_user & ((uint64_t)1 << reg)))
+		return false;
+	*pc = get64(s->user_regs + 8 * popcount64(a->regs_user & (((uint64_t)1 << reg) - 1)));
+	return true;
+}
+
 /* The thread id of the set for a sample's pid and tid, with the comm it has now. */
 static thread_id
 sample_thread(struct reader *r, const struct pd_sample *s)
@@ -1450,6 +1474,17 @@ deliver_sample(struct reader *r, const uint8_t *rec, struct pd_attr *a)
 			builder_push_frame(&r->b, ip_frame(r, sp, mode, ip, user_before));
 			if (mode != MISC_KERNEL)
 				user_before = true;
+		}
+		/*
+		 * --call-graph dwarf: the kernel gives no user frames (perf
+		 * unwinds them from the stack copy); until that is done here,
+		 * the user leaf is the one frame the registers name.
+		 */
+		if (!user_before && s.user_stack_size) {
+			uint64_t pc;
+
+			if (user_pc(r, a, &s, &pc))
+				builder_push_frame(&r->b, ip_frame(r, sp, MISC_USER, pc, false));
 		}
 	} else if (a->sample_type & S_IP) {
 		builder_push_frame(&r->b, ip_frame(r, sp, cpumode, s.ip, false));
@@ -1889,7 +1924,8 @@ read_compressed(struct reader *r, const uint8_t *rec, uint16_t size, uint32_t ty
 	b = &r->bufs[bi];
 	b->data = xmalloc(cap);
 	b->refs = 1;
-	memcpy(b->data, r->leftover, r->nr_leftover);
+	if (r->nr_leftover)
+		memcpy(b->data, r->leftover, r->nr_leftover);
 	out_len = r->nr_leftover;
 	r->nr_leftover = 0;
 	in.src = data;
@@ -2146,7 +2182,8 @@ read_file_header(struct reader *r, uint64_t *data_off, uint64_t *data_size)
 		return 0;
 	}
 	{
-		unsigned nfeat = 0;
+		unsigned nfeat = 0, outside = 0;
+		uint64_t first_outside = 0;
 
 		for (unsigned bit = 0; bit < FEAT_BITS; bit++) {
 			const uint8_t *sec;
@@ -2155,8 +2192,9 @@ read_file_header(struct reader *r, uint64_t *data_off, uint64_t *data_size)
 			if (!(h[72 + bit / 8] & (1u << (bit % 8))))
 				continue;
 			if (feat_off + (nfeat + 1) * 16ull > r->len) {
-				profile_set_warn(r->ps, 0, "byte %" PRIu64 ": feature sections "
-						 "are cut off", (uint64_t)(feat_off + nfeat * 16ull));
+				profile_set_warn(r->ps, 0, "byte %" PRIu64 ": the file is cut "
+						 "inside its list of feature sections",
+						 (uint64_t)r->len);
 				break;
 			}
 			sec = r->base + feat_off + nfeat * 16ull;
@@ -2164,13 +2202,17 @@ read_file_header(struct reader *r, uint64_t *data_off, uint64_t *data_size)
 			off = get64(sec);
 			size = get64(sec + 8);
 			if (off > r->len || size > r->len - off) {
-				profile_set_warn(r->ps, 0, "byte %" PRIu64 ": feature %u (%" PRIu64
-						 " bytes at byte %" PRIu64 ") is outside the file",
-						 (uint64_t)(sec - r->base), bit, size, off);
+				if (!outside++)
+					first_outside = (uint64_t)(sec - r->base);
 				continue;
 			}
 			read_feature(r, bit, r->base + off, size);
 		}
+		/* one warning: a cut file has them all outside */
+		if (outside)
+			profile_set_warn(r->ps, 0, "byte %" PRIu64 ": %u feature sections "
+					 "(event names, build ids, host) are outside the file",
+					 first_outside, outside);
 	}
 	return 0;
 }
@@ -2261,7 +2303,8 @@ warn_counts(struct reader *r)
 	if (info->dwarf_samples)
 		profile_set_warn(r->ps, 0, "%" PRIu64 " samples were recorded with "
 				 "--call-graph dwarf, which this reader does not unwind yet: "
-				 "they keep their first frame only", info->dwarf_samples);
+				 "their user stacks stop at the leaf (use perf script, the "
+				 "default, for whole stacks)", info->dwarf_samples);
 }
 
 int
@@ -2321,7 +2364,13 @@ perfdata_read_buffer(const void *data, size_t len, const struct import_options *
 		if (read_file_header(&r, &data_off, &data_size))
 			goto out;
 		p = r.base + data_off;
-		if (data_size > len - data_off) {
+		if (!data_size && len > data_off) {
+			/* perf record stopped before it wrote its header's sizes */
+			profile_set_warn(ps, 0, "byte 48: the header gives a data size of 0 "
+					 "(perf record did not finish?): read to the end of "
+					 "the file");
+			end = r.base + len;
+		} else if (data_size > len - data_off) {
 			info->cut = true;
 			end = r.base + len;
 		} else {
