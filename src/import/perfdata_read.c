@@ -1878,7 +1878,8 @@ flush(struct reader *r, uint64_t limit)
 		r->last_flush = e->time;
 		buf_unref(r, e->buf);
 	}
-	memmove(r->queue, r->queue + i, (n - i) * sizeof(*r->queue));
+	if (i && i < n)
+		memmove(r->queue, r->queue + i, (n - i) * sizeof(*r->queue));
 	r->nr_queue = n - i;
 	return 0;
 }
