@@ -9,7 +9,8 @@
  * feature sections that say where the recording comes from (build ids,
  * event names, hostname, os release, perf version, arch, cpus, command
  * line), and the records: MMAP/MMAP2 (per-process address spaces, which
- * FORK copies and COMM exec empties), COMM, FORK, EXIT, SAMPLE (every
+ * FORK copies; an exec keeps them, as perf does, until the new
+ * program's mappings replace them), COMM, FORK, EXIT, SAMPLE (every
  * sample_type field perf writes, in the kernel's order), LOST and
  * LOST_SAMPLES (counted; a warning says how many), THROTTLE/UNTHROTTLE
  * (counted), KSYMBOL, COMPRESSED (`perf record -z`, zstd), and in the pipe

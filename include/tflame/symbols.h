@@ -183,7 +183,8 @@ void symbolizer_set_lines(struct symbolizer *sym, bool lines);
  * false an answer is one frame, the ELF symbol covering the address, as
  * perf names it (among aliases, the one perf's choose_best_symbol()
  * takes: sized, not weak, global, fewest leading underscores, longest
- * name), with no inline chain and no file:line; the costliest
+ * name; a PLT entry is "name@plt", as perf synthesizes them), with no
+ * inline chain and no file:line; the costliest
  * part of a module (its debug sections) is never read. For a reader that
  * names frames as perf does (perfdata_read.h). Call it before resolving.
  */

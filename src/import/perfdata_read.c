@@ -115,7 +115,6 @@ enum {
 #define MISC_GUEST_KERNEL 4
 #define MISC_GUEST_USER 5
 #define MISC_MMAP_DATA (1 << 13)
-#define MISC_COMM_EXEC (1 << 13)
 #define MISC_MMAP_BUILD_ID (1 << 14)
 
 /* Callchain context markers, all >= (u64)-4095. */
@@ -1685,11 +1684,15 @@ deliver_mmap(struct reader *r, const uint8_t *rec, const struct pd_attr *a, uint
 	space_map(space_get(r, pid), start, start + len, pgoff, m);
 }
 
-/* COMM: a thread's name; with the exec flag, its process starts afresh. */
+/*
+ * COMM: a thread's name. An exec (the flag) keeps the process's mappings,
+ * as perf keeps them: the new program's MMAP records replace what they
+ * overlap, and a sample still in execve() has the old program's stack.
+ */
 static void
 deliver_comm(struct reader *r, const uint8_t *rec, const struct pd_attr *a)
 {
-	uint16_t size = get16(rec + 6), misc = get16(rec + 4);
+	uint16_t size = get16(rec + 6);
 	const uint8_t *end = body_end(r, rec, size, a);
 	int32_t pid, tid;
 	struct pd_thread *th;
@@ -1705,12 +1708,6 @@ deliver_comm(struct reader *r, const uint8_t *rec, const struct pd_attr *a)
 	th = thread_get(r, pid, tid);
 	th->pid = pid;
 	th->comm = ps_str(r->ps, comm, strnlen(comm, (size_t)(end - (const uint8_t *)comm)));
-	if (misc & MISC_COMM_EXEC) {
-		struct pd_space *sp = space_get(r, pid);
-
-		sp->nr = 0;
-		sp->last = 0;
-	}
 }
 
 /* FORK: a new thread (its parent's comm), or a new process (a copy of its maps). */

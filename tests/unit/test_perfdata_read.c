@@ -550,8 +550,9 @@ test_rounds(void **state)
 
 /*
  * Address spaces: a forked process starts with its parent's mappings and
- * the parent's comm; an exec empties them; a kernel address goes to
- * [kernel.kallsyms]; an address in no mapping is [unknown].
+ * the parent's comm; an exec keeps them (as perf does) until a new mapping
+ * replaces one; a kernel address goes to [kernel.kallsyms]; an address in
+ * no mapping is [unknown].
  */
 static void
 test_address_spaces(void **state)
@@ -573,26 +574,72 @@ test_address_spaces(void **state)
 	put_fork(&w, 2, 1, 2, 1, 20);
 	put_sample(&w, 2, 30, 1, user, 3);
 	put_comm(&w, 2, 2, "child", true, 40);
+	put_mmap2(&w, 2, 0x400000, 0x10000, 0, "/nonexistent/new", 45);
 	put_sample(&w, 2, 50, 1, user, 3);
+	put_sample(&w, 2, 55, 1, user + 1, 1);
 	put_sample(&w, 1, 60, 1, kern, 4);
 	assert_int_equal(read_w(&w, ps, &info, &err), 0);
 	p = ps->profiles[0];
-	assert_int_equal(p->nr_samples, 3);
+	assert_int_equal(p->nr_samples, 4);
 	/* two processes: each stack under its process frame */
 	assert_string_equal(sample_stack(ps, p, 0, buf, sizeof(buf)),
 			    "parent;[libc.so.6];[app]");
 	assert_string_equal(sample_comm(ps, p, 0), "parent");
 	assert_string_equal(sample_stack(ps, p, 1, buf, sizeof(buf)),
-			    "child;[unknown];[unknown]");
+			    "child;[libc.so.6];[new]");
 	assert_string_equal(sample_comm(ps, p, 1), "child");
+	/* no context marker: user mode, as perf walks it */
+	assert_string_equal(sample_stack(ps, p, 2, buf, sizeof(buf)), "child;[new]");
 	/* 0xffffffff81000000 is named from kallsyms only for this host's own recordings */
-	assert_true(ps->frames[ps->stacks[p->stack[2]].frame].flags & FRAME_KERNEL);
-	assert_string_equal(ps_get(ps, ps->frames[ps->stacks[p->stack[2]].frame].module),
+	assert_true(ps->frames[ps->stacks[p->stack[3]].frame].flags & FRAME_KERNEL);
+	assert_string_equal(ps_get(ps, ps->frames[ps->stacks[p->stack[3]].frame].module),
 			    "[kernel.kallsyms]");
 	tf_error_release(&err);
 	perfdata_info_release(&info);
 	profile_set_free(ps);
 	strbuf_release(&w.sb);
+}
+
+/*
+ * Names as perf gives them, from a module's ELF symbols
+ * (tests/data/symbols/stripped: .dynsym only, with weak aliases, and a
+ * PLT): the alias perf keeps, "name@plt" for PLT entries as perf
+ * synthesizes them, the module's name where no symbol covers an address.
+ */
+static void
+test_names_from_elf(void **state)
+{
+	const uint64_t base = 0x555555554000ull;
+	char *path = test_data_path("symbols", "stripped");
+	uint64_t chain[] = { CTX_USER, base + 0x1040, base + 0x11a5, base + 0x1064 };
+	uint64_t weak[] = { CTX_USER, base + 0x1230, base + 0x1030 };
+	uint64_t none[] = { CTX_USER, base + 0x4800 };
+	struct w w;
+	struct profile_set *ps = profile_set_new();
+	struct tf_error err = TF_ERROR_INIT;
+	struct perfdata_info info;
+	const struct profile *p;
+	char buf[256];
+
+	(void)state;
+	pipe_begin(&w, BASIC);
+	put_mmap2(&w, 4, base, 0x5000, 0, path, 1);
+	put_sample(&w, 4, 10, 1, chain, 4);
+	put_sample(&w, 4, 20, 1, weak, 3);
+	put_sample(&w, 4, 30, 1, none, 2);
+	assert_int_equal(read_w(&w, ps, &info, &err), 0);
+	p = ps->profiles[0];
+	assert_int_equal(p->nr_samples, 3);
+	assert_string_equal(sample_stack(ps, p, 0, buf, sizeof(buf)), "main;outer;strtoul@plt");
+	/* strong_name, not its weak alias weak_fn */
+	assert_string_equal(sample_stack(ps, p, 1, buf, sizeof(buf)), "printf@plt;strong_name");
+	assert_string_equal(sample_stack(ps, p, 2, buf, sizeof(buf)), "[stripped]");
+	assert_string_equal(ps_get(ps, ps->frames[ps->stacks[p->stack[0]].frame].module), path);
+	tf_error_release(&err);
+	perfdata_info_release(&info);
+	profile_set_free(ps);
+	strbuf_release(&w.sb);
+	free(path);
 }
 
 /*
@@ -982,6 +1029,7 @@ main(void)
 		cmocka_unit_test(test_recorded_cut),
 		cmocka_unit_test(test_rounds),
 		cmocka_unit_test(test_address_spaces),
+		cmocka_unit_test(test_names_from_elf),
 		cmocka_unit_test(test_every_field),
 		cmocka_unit_test(test_lost),
 		cmocka_unit_test(test_hostile_pipe),
