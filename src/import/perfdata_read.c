@@ -420,7 +420,6 @@ struct reader {
 	struct pd_attr *attrs;
 	size_t nr_attrs, alloc_attrs;
 	struct u64map ids;        /* sample id -> attr */
-	bool same_layout;         /* every attr has attrs[0]'s sample_type */
 
 	struct pd_module *modules;
 	size_t nr_modules, alloc_modules;
@@ -570,8 +569,6 @@ attr_add(struct reader *r, const uint8_t *p, uint64_t size)
 	a->regs_intr = get64(buf + 96);
 	a->nr_regs_user = popcount64(a->regs_user);
 	a->nr_regs_intr = popcount64(a->regs_intr);
-	r->same_layout = r->nr_attrs == 0 ||
-			 (r->same_layout && a->sample_type == r->attrs[0].sample_type);
 	return r->nr_attrs++;
 }
 
