@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/types.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -456,6 +457,8 @@ struct reader {
 	char *bad_why;            /* and why; owned */
 	uint64_t unknown_ids, first_aux;
 	uint64_t progress_at;     /* bytes of the file added to the progress */
+	bool mapped;              /* base is a private file mapping (release_pages()) */
+	size_t released;          /* bytes of it given back so far */
 	bool stopped;             /* max_samples reached: read no more */
 };
 
@@ -1965,6 +1968,32 @@ read_compressed(struct reader *r, const uint8_t *rec, uint16_t size, uint32_t ty
 	return 0;
 }
 
+/*
+ * Give back the pages of a mapped file that no record needs any more:
+ * those before both rec (records are read in order) and every queued
+ * record. A big file then does not stay whole in memory as it is read
+ * (the page cache keeps it; reading it again costs no disk).
+ */
+static void
+release_pages(struct reader *r, const uint8_t *rec)
+{
+	const uint8_t *low = rec;
+	long page = sysconf(_SC_PAGESIZE);
+	size_t upto;
+
+	if (!r->mapped || rec < r->base || rec >= r->base + r->len || page <= 0)
+		return;
+	for (size_t i = 0; i < r->nr_queue; i++)
+		if (r->queue[i].buf == UINT32_MAX && r->queue[i].rec < low)
+			low = r->queue[i].rec;
+	upto = (size_t)(low - r->base) / (size_t)page * (size_t)page;
+	/* in steps of 16 MiB at least, not a system call a round */
+	if (upto < r->released + ((size_t)16 << 20))
+		return;
+	madvise((void *)(uintptr_t)(r->base + r->released), upto - r->released, MADV_DONTNEED);
+	r->released = upto;
+}
+
 /* perf's own record (type >= 64), taken at once. *skip: bytes after it to skip too. */
 static int
 read_user_record(struct reader *r, const uint8_t *rec, uint16_t size, uint32_t type,
@@ -2003,6 +2032,8 @@ read_user_record(struct reader *r, const uint8_t *rec, uint16_t size, uint32_t t
 		if (flush(r, r->next_flush))
 			return -1;
 		r->next_flush = r->max_time;
+		if (buf == UINT32_MAX)
+			release_pages(r, rec);
 		break;
 	case REC_AUXTRACE:
 		/* its trace follows it, outside its size */
@@ -2302,10 +2333,10 @@ warn_counts(struct reader *r)
 				 "default, for whole stacks)", info->dwarf_samples);
 }
 
-int
-perfdata_read_buffer(const void *data, size_t len, const struct import_options *opts,
-		     struct profile_set *ps, struct perfdata_info *info,
-		     struct tf_error *err)
+/* perfdata_read_buffer(), with mapped: data is a private mapping of the file. */
+static int
+read_buffer(const void *data, size_t len, bool mapped, const struct import_options *opts,
+	    struct profile_set *ps, struct perfdata_info *info, struct tf_error *err)
 {
 	static const struct import_options defaults;
 	struct perfdata_info scratch;
@@ -2322,6 +2353,7 @@ perfdata_read_buffer(const void *data, size_t len, const struct import_options *
 	memset(&r, 0, sizeof(r));
 	r.base = data;
 	r.len = len;
+	r.mapped = mapped;
 	r.opts = opts;
 	r.ps = ps;
 	r.info = info;
@@ -2405,6 +2437,14 @@ out:
 	return ret;
 }
 
+int
+perfdata_read_buffer(const void *data, size_t len, const struct import_options *opts,
+		     struct profile_set *ps, struct perfdata_info *info,
+		     struct tf_error *err)
+{
+	return read_buffer(data, len, false, opts, ps, info, err);
+}
+
 void
 perfdata_info_release(struct perfdata_info *info)
 {
@@ -2457,7 +2497,7 @@ native_load(struct input *in, const struct import_options *opts, struct profile_
 			return -1;
 		data = buf;
 	}
-	ret = perfdata_read_buffer(data, len, opts, ps, NULL, err);
+	ret = read_buffer(data, len, map != MAP_FAILED, opts, ps, NULL, err);
 	if (map != MAP_FAILED)
 		munmap(map, (size_t)in->size);
 	free(buf);
