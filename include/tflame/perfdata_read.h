@@ -28,13 +28,18 @@
  * address is looked up in its process's mappings and becomes the module's
  * path with perf's map-relative address (ip - start + pgoff, what `perf
  * script` prints and symbols.h takes); a kernel address goes to
- * [kernel.kallsyms] or to its module. Names come from each module's ELF
- * symbol table, as perf names them; with import_options.symbols ==
- * SYMBOLS_RESOLVE the frames also keep their addresses (callers flagged
- * FRAME_RETADDR) for the symbolizer, exactly as the perf script importer
- * leaves them. The user registers and stack copy of `--call-graph dwarf`
- * samples are parsed and checked but not unwound yet: such a sample
- * keeps the frames its callchain has (the leaf alone).
+ * [kernel.kallsyms] or to its module. Names are perf's: a user frame's
+ * from its module's ELF symbol table (symbolizer_set_dwarf(): perf's
+ * choice among aliases, "name@plt" for PLT entries), a kernel frame's from
+ * /proc/kallsyms when the recording is of the running kernel (its build
+ * id, or its release, matches); a frame no symbol covers is named after
+ * its module, "[libfoo.so]", as the perf script importer names perf's
+ * [unknown]. With import_options.symbols == SYMBOLS_RESOLVE the frames
+ * also keep their addresses (callers flagged FRAME_RETADDR) for the
+ * symbolizer, exactly as the perf script importer leaves them. The user
+ * registers and stack copy of `--call-graph dwarf` samples are parsed and
+ * checked but not unwound yet: such a sample keeps its kernel frames and
+ * the user leaf its registers name.
  *
  * Output: one profile per event that has samples, named as perf report
  * names it ("cycles", "cpu-clock:ppp", "sched:sched_switch"), with each
