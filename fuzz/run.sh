@@ -21,7 +21,7 @@ src=$1 build=$2 secs=$3
 shift 3
 targets=${*:-fuzz_perf fuzz_folded fuzz_cprofile fuzz_speedscope fuzz_chrome fuzz_gecko \
 	fuzz_safari fuzz_pprof fuzz_callgrind fuzz_import fuzz_jfr fuzz_instruments fuzz_pmcstat \
-	fuzz_papyrus fuzz_stackprof fuzz_heapprofile fuzz_ghc fuzz_v8log}
+	fuzz_papyrus fuzz_stackprof fuzz_heapprofile fuzz_ghc fuzz_v8log fuzz_perfdata_read}
 status=0
 limits="-max_total_time=$secs"
 if [ -n "${FUZZ_RUNS:-}" ]; then
@@ -82,6 +82,8 @@ fuzz_one() {
 			"$src"/tests/fuzz-regressions/heapprofile/* ;;
 	fuzz_ghc) seed "$corpus" "$src"/tests/data/ghc/*.prof "$src"/tests/fuzz-regressions/ghc/* ;;
 	fuzz_v8log) seed "$corpus" "$src"/tests/data/v8log/*.json "$src"/tests/fuzz-regressions/v8log/* ;;
+	fuzz_perfdata_read) seed "$corpus" "$src"/tests/data/perfdata/*.data \
+			"$src"/tests/fuzz-regressions/perf.data-native/* ;;
 	fuzz_import)
 		# A leading 0xff byte: probe the content rather than force a format.
 		find "$src/tests/data" "$src/tests/fuzz-regressions" -type f -size -256k \

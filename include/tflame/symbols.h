@@ -197,6 +197,19 @@ void symbolizer_reject_module(struct symbolizer *sym, const char *module);
 void symbolizer_set_lines(struct symbolizer *sym, bool lines);
 
 /*
+ * Whether to read DWARF at all (the default) or the ELF symbol tables
+ * alone (.symtab, else .dynsym, of the file or its debug file): with dwarf
+ * false an answer is one frame, the ELF symbol covering the address, as
+ * perf names it (among aliases, the one perf's choose_best_symbol()
+ * takes: sized, not weak, global, fewest leading underscores, longest
+ * name; a PLT entry is "name@plt", as perf synthesizes them), with no
+ * inline chain and no file:line; the costliest
+ * part of a module (its debug sections) is never read. For a reader that
+ * names frames as perf does (perfdata_read.h). Call it before resolving.
+ */
+void symbolizer_set_dwarf(struct symbolizer *sym, bool dwarf);
+
+/*
  * Close module: free its libdw session (libdw's memory, the decompressed
  * sections, the file mappings) and the DWARF, ELF symbol and file indices
  * built on it. Every answer already given for module stays valid, and

@@ -11,6 +11,7 @@
 #include "tflame/error.h"
 #include "tflame/input.h"
 #include "tflame/modfile.h"
+#include "tflame/perfdata_read.h"
 #include "tflame/profile.h"
 #include "tflame/resolve.h"
 #include "tflame/strbuf.h"
@@ -46,6 +47,9 @@ importer_find(const char *name)
 	for (size_t i = 0; importers[i]; i++)
 		if (!strcmp(importers[i]->name, name))
 			return importers[i];
+	/* not probed, so not in the list: asked for by name only */
+	if (!strcmp(importer_perfdata_native.name, name))
+		return &importer_perfdata_native;
 	return NULL;
 }
 
@@ -355,6 +359,9 @@ import_file(const char *path, const char *format, const struct import_options *o
 		}
 	}
 
+	/* TFLAME_PERFDATA=native: the reader of perfdata_read.h, not perf script */
+	if (imp == &importer_perfdata && perfdata_native_wanted())
+		imp = &importer_perfdata_native;
 	ps = profile_set_new();
 	if (imp->load(&in, opts, ps, err)) {
 		tf_error_set_file(err, in.name);

@@ -145,6 +145,15 @@ struct sym_module {
 	size_t nr_filetabs, alloc_filetabs, last_filetab;
 	struct sym_dwsecs *dwsecs; /* per Dwarf (the module's, its dwz file's) */
 	size_t nr_dwsecs, alloc_dwsecs;
+	/*
+	 * Without DWARF (symbolizer_set_dwarf()): the PLT entries perf names
+	 * "name@plt", plt_entry bytes each from plt_start (a Dwfl address),
+	 * in the order of the PLT relocations; NULL for an entry of no name.
+	 */
+	const char **plt_names;
+	size_t nr_plt;
+	uint64_t plt_start, plt_entry;
+	bool plt_read;
 };
 
 /* A cached answer: frames is owned and never moves once stored. */
@@ -168,6 +177,7 @@ struct symbolizer {
 	struct strbuf scratch;     /* frames being built */
 	struct strbuf path;        /* a file name being put together */
 	bool lines;                /* read line tables (symbolizer_set_lines()) */
+	bool no_dwarf;             /* ELF symbols alone (symbolizer_set_dwarf()) */
 };
 
 static void sym_module_close(struct sym_module *m);
@@ -1214,6 +1224,10 @@ sym_module_close(struct sym_module *m)
 	m->nr_units = 0;
 	m->units_indexed = false;
 	sym_filetabs_free(m);
+	free(m->plt_names);
+	m->plt_names = NULL;
+	m->nr_plt = 0;
+	m->plt_read = false;
 	if (m->dwfl)
 		dwfl_end(m->dwfl);
 	m->dwfl = NULL;
@@ -1573,6 +1587,161 @@ sym_elf_index(struct sym_module *m)
 	return &m->elf;
 }
 
+/*
+ * Read m's PLT as perf synthesizes its symbols (dso__synthesize_plt_symbols()):
+ * the i-th relocation of .rela.plt (or .rel.plt) names the i-th entry,
+ * "name@plt", in .plt.sec where there is one, else in .plt past its
+ * header. x86 (16-byte header and entries) and AArch64 (32 and 16) only.
+ */
+static void
+sym_plt_read(struct symbolizer *sym, struct sym_module *m)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(m->mod, &bias);
+	GElf_Shdr plt = { 0 }, sec = { 0 }, relsh = { 0 }, symsh, sh;
+	Elf_Scn *scn = NULL, *rel = NULL, *symscn;
+	Elf_Data *reldata, *symdata;
+	GElf_Ehdr eh;
+	bool have_plt = false, have_sec = false;
+	uint64_t header;
+	size_t shstrndx, n;
+	struct strbuf sb = STRBUF_INIT;
+
+	m->plt_read = true;
+	if (!elf || !gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstrndx))
+		return;
+	if (eh.e_machine == EM_X86_64 || eh.e_machine == EM_386)
+		header = 16;
+	else if (eh.e_machine == EM_AARCH64)
+		header = 32;
+	else
+		return;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+			continue;
+		if (!strcmp(name, ".plt")) {
+			plt = sh;
+			have_plt = true;
+		} else if (!strcmp(name, ".plt.sec")) {
+			sec = sh;
+			have_sec = true;
+		} else if (!rel && (!strcmp(name, ".rela.plt") || !strcmp(name, ".rel.plt"))) {
+			rel = scn;
+			relsh = sh;
+		}
+	}
+	if (!have_plt || !rel || !relsh.sh_entsize || !relsh.sh_link ||
+	    (relsh.sh_type != SHT_RELA && relsh.sh_type != SHT_REL) ||
+	    !(symscn = elf_getscn(elf, relsh.sh_link)) || !gelf_getshdr(symscn, &symsh) ||
+	    !(reldata = elf_getdata(rel, NULL)) || !(symdata = elf_getdata(symscn, NULL)))
+		return;
+	m->plt_entry = 16;
+	m->plt_start = (have_sec ? sec.sh_addr : plt.sh_addr + header) + bias;
+	n = relsh.sh_size / relsh.sh_entsize;
+	m->plt_names = xcalloc(n ? n : 1, sizeof(*m->plt_names));
+	m->nr_plt = n;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Rela ra;
+		GElf_Rel rl;
+		GElf_Sym es;
+		size_t idx;
+		const char *name;
+
+		if (relsh.sh_type == SHT_RELA) {
+			if (!gelf_getrela(reldata, (int)i, &ra))
+				break;
+			idx = GELF_R_SYM(ra.r_info);
+		} else {
+			if (!gelf_getrel(reldata, (int)i, &rl))
+				break;
+			idx = GELF_R_SYM(rl.r_info);
+		}
+		/* an entry of no symbol (IRELATIVE) is perf's "@plt" too */
+		if (!gelf_getsym(symdata, (int)idx, &es) ||
+		    !(name = elf_strptr(elf, symsh.sh_link, es.st_name)))
+			continue;
+		strbuf_reset(&sb);
+		strbuf_addstr(&sb, name);
+		strbuf_addstr(&sb, "@plt");
+		m->plt_names[i] = sym_str(sym, sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
+/* The name perf gives the PLT entry at addr, or NULL. */
+static const char *
+sym_plt_name(struct symbolizer *sym, struct sym_module *m, uint64_t addr)
+{
+	if (!m->plt_read)
+		sym_plt_read(sym, m);
+	if (!m->nr_plt || addr < m->plt_start || (addr - m->plt_start) / m->plt_entry >= m->nr_plt)
+		return NULL;
+	return m->plt_names[(addr - m->plt_start) / m->plt_entry];
+}
+
+static size_t
+sym_underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/*
+ * Among the aliases of es (the symbols at its start), the one perf names
+ * the address after (its choose_best_symbol()): a sized one, then not
+ * weak, then global, then fewest leading underscores, then the longest
+ * name; on a tie the one the index prefers. perf shows "mmap64" where
+ * the index's order picks "__mmap".
+ */
+static const struct elfsym *
+sym_perf_alias(const struct elfsym_index *ix, const struct elfsym *es)
+{
+	const struct elfsym *lo = es, *hi = es + 1, *end = ix->syms + ix->nr_syms, *best = es;
+
+	while (lo > ix->syms && lo[-1].start == es->start)
+		lo--;
+	while (hi < end && hi->start == es->start)
+		hi++;
+	for (const struct elfsym *p = lo; p < hi; p++) {
+		size_t pu, bu, pl, bl;
+
+		if (p == best || p->label)
+			continue;
+		if (p->sized != best->sized) {
+			if (p->sized)
+				best = p;
+			continue;
+		}
+		if ((p->bind == STB_WEAK) != (best->bind == STB_WEAK)) {
+			if (best->bind == STB_WEAK)
+				best = p;
+			continue;
+		}
+		if ((p->bind == STB_GLOBAL) != (best->bind == STB_GLOBAL)) {
+			if (p->bind == STB_GLOBAL)
+				best = p;
+			continue;
+		}
+		pu = sym_underscores(p->name);
+		bu = sym_underscores(best->name);
+		if (pu != bu) {
+			if (pu < bu)
+				best = p;
+			continue;
+		}
+		pl = strlen(p->name);
+		bl = strlen(best->name);
+		if (pl > bl || (pl == bl && p < best))
+			best = p;
+	}
+	return best;
+}
+
 /* Resolve into sym->scratch (an array of struct sym_frame). */
 static void
 sym_lookup(struct symbolizer *sym, struct sym_module *m, uint64_t off)
@@ -1586,7 +1755,16 @@ sym_lookup(struct symbolizer *sym, struct sym_module *m, uint64_t off)
 	if (m->changed || m->perf_knows || !sym_module_ready(m) ||
 	    !sym_offset_addr(m, off, &addr))
 		return;
-	sym_dwarf_frames(sym, m, addr);
+	if (sym->no_dwarf) {
+		const char *plt = sym_plt_name(sym, m, addr);
+
+		if (plt) {
+			sym_push(sym, plt, NULL, 0, NULL, 0);
+			return;
+		}
+	} else {
+		sym_dwarf_frames(sym, m, addr);
+	}
 	if (sym->scratch.len) {
 		frames = (const struct sym_frame *)sym->scratch.buf;
 		if (frames[0].function)
@@ -1596,6 +1774,8 @@ sym_lookup(struct symbolizer *sym, struct sym_module *m, uint64_t off)
 	/* No DWARF for it: the ELF symbol, with a line if one is known. */
 	ix = sym_elf_index(m);
 	es = elfsym_index_lookup(ix, addr);
+	if (es && sym->no_dwarf)
+		es = sym_perf_alias(ix, es);
 	if (es) {
 		const char *file = NULL;
 		int line = 0;
@@ -1814,6 +1994,12 @@ void
 symbolizer_set_lines(struct symbolizer *sym, bool lines)
 {
 	sym->lines = lines;
+}
+
+void
+symbolizer_set_dwarf(struct symbolizer *sym, bool dwarf)
+{
+	sym->no_dwarf = !dwarf;
 }
 
 void
