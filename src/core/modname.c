@@ -129,7 +129,8 @@ module_names_build(struct module_names *mn)
 	struct module_name **by_name;
 	size_t n = 0;
 
-	qsort(mn->v, mn->nr, sizeof(*mn->v), cmp_path);
+	if (mn->nr) /* v is NULL when there are none: qsort() must not see it */
+		qsort(mn->v, mn->nr, sizeof(*mn->v), cmp_path);
 	for (size_t i = 0; i < mn->nr; i++) {
 		if (n && !strcmp(mn->v[n - 1].path, mn->v[i].path)) {
 			free(mn->v[i].path);

@@ -134,6 +134,8 @@ profile_set_unify_modules(struct profile_set *ps)
 		nr++;
 	}
 	free(seen);
+	if (!nr)
+		return 0;
 	qsort(m, nr, sizeof(*m), cmp_file_name);
 	for (size_t i = 0; i < nr;) {
 		const char *file = file_name(m[i].path);
