@@ -425,7 +425,7 @@ const struct func_table *model_funcs(struct model *m);
  */
 const char *model_module_name(struct model *m, str_id module);
 /*
- * The function called name in module (str_ids of m->ps), or SEARCH_NO_FUNC
+ * The function called name in module (str_ids of m->ps), or FUNC_NONE
  * when there is none. O(functions): for a rare question, such as finding
  * a function again after model_set_changed().
  */
@@ -460,17 +460,16 @@ void model_set_search(struct model *m, struct search_re *re);
 /* The current regex, or NULL; owned by the model. */
 struct search_re *model_search_re(const struct model *m);
 
-#define SEARCH_NO_FUNC UINT32_MAX
 /*
  * Search for one function instead of a regex: every frame of func (<
  * model_funcs()->nr_funcs), as search_init_func() marks them, which is
  * how a function chosen in one pane is marked in the others. It replaces
  * a regex (model_search_re() is then NULL) and is replaced by
  * model_set_search(); model_search() and the indexes answer for it as for
- * a regex. SEARCH_NO_FUNC clears it.
+ * a regex. FUNC_NONE clears it.
  */
 void model_set_search_func(struct model *m, func_id func);
-/* The function set by model_set_search_func(), or SEARCH_NO_FUNC. */
+/* The function set by model_set_search_func(), or FUNC_NONE. */
 func_id model_search_func(const struct model *m);
 /*
  * The frames and functions the search (a regex or a function) matches, or

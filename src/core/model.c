@@ -203,7 +203,7 @@ model_set_changed(struct model *m)
 	func_table_release(&m->funcs);
 	m->funcs_built = false;
 	module_names_release(&m->modnames);
-	m->lens.search_func = SEARCH_NO_FUNC;
+	m->lens.search_func = FUNC_NONE;
 	m->timeline_lanes_ok = false;
 	model_diff_release(m);
 	/* Of the old stacks: the stashed tree's arrays stay, to build in. */
@@ -623,7 +623,7 @@ model_func_find(struct model *m, str_id name, str_id module)
 	for (func_id f = 0; f < ft->nr_funcs; f++)
 		if (ft->funcs[f].name == name && ft->funcs[f].module == module)
 			return f;
-	return SEARCH_NO_FUNC;
+	return FUNC_NONE;
 }
 
 bool
@@ -1395,18 +1395,18 @@ model_apply_spec(struct model *m, const struct lens_spec *spec, const char *path
 void
 model_set_search(struct model *m, struct search_re *re)
 {
-	if (re == m->lens.search_re && m->lens.search_func == SEARCH_NO_FUNC)
+	if (re == m->lens.search_re && m->lens.search_func == FUNC_NONE)
 		return;
 	search_re_free(m->lens.search_re);
 	m->lens.search_re = re;
-	m->lens.search_func = SEARCH_NO_FUNC;
+	m->lens.search_func = FUNC_NONE;
 	m->search_gen++;
 }
 
 void
 model_set_search_func(struct model *m, func_id func)
 {
-	if (func != SEARCH_NO_FUNC && func >= model_funcs(m)->nr_funcs)
+	if (func != FUNC_NONE && func >= model_funcs(m)->nr_funcs)
 		BUG("function %u of %u", func, m->funcs.nr_funcs);
 	if (func == m->lens.search_func && !m->lens.search_re)
 		return;
@@ -1433,7 +1433,7 @@ model_search(struct model *m)
 {
 	const struct func_table *ft;
 
-	if (!m->lens.search_re && m->lens.search_func == SEARCH_NO_FUNC)
+	if (!m->lens.search_re && m->lens.search_func == FUNC_NONE)
 		return NULL;
 	if (m->search_built == m->search_gen)
 		return &m->search;
@@ -2092,7 +2092,7 @@ check_more(const struct model *m, struct tf_error *err)
 {
 	const struct profile_set *ps = m->ps;
 	uint64_t g = m->generation, sg = m->search_gen;
-	bool searched = (m->lens.search_re || m->lens.search_func != SEARCH_NO_FUNC) &&
+	bool searched = (m->lens.search_re || m->lens.search_func != FUNC_NONE) &&
 			m->search_built == sg;
 	bool compared = diff_other(ps, ps->profiles[m->lens.profile]) != NULL;
 

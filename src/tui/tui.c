@@ -1448,7 +1448,7 @@ picker_input(struct tui *ui, int key, int y)
 static void
 clear_search(struct tui *ui)
 {
-	if (model_search_func(&ui->model) != SEARCH_NO_FUNC) {
+	if (model_search_func(&ui->model) != FUNC_NONE) {
 		model_set_search(&ui->model, NULL);
 		strbuf_addstr(&ui->message, "marks cleared");
 		return;
@@ -1526,7 +1526,7 @@ static const struct {
 
 /*
  * The function a transform by function takes from sel: the selected
- * box's (its frame's), or the selected row's; SEARCH_NO_FUNC if none.
+ * box's (its frame's), or the selected row's; FUNC_NONE if none.
  */
 static func_id
 selected_func(struct tui *ui, const struct pane_selection *sel)
@@ -1538,7 +1538,7 @@ selected_func(struct tui *ui, const struct pane_selection *sel)
 	for (func_id f = 0; sel->name != STR_EMPTY && f < ft->nr_funcs; f++)
 		if (ft->funcs[f].name == sel->name)
 			return f;
-	return SEARCH_NO_FUNC;
+	return FUNC_NONE;
 }
 
 /* a: say which keys come next, from the key table. */
@@ -1549,7 +1549,7 @@ start_transform(struct tui *ui)
 	size_t at;
 
 	active_selection(ui, &sel);
-	if (selected_func(ui, &sel) == SEARCH_NO_FUNC) {
+	if (selected_func(ui, &sel) == FUNC_NONE) {
 		strbuf_addstr(&ui->message, "nothing selected to transform by");
 		return;
 	}
@@ -1674,7 +1674,7 @@ apply_transform(struct tui *ui, enum request req)
 			return;
 		}
 		lens_path_text(sel.set, sel.sel, &arg);
-	} else if (fn == SEARCH_NO_FUNC) {
+	} else if (fn == FUNC_NONE) {
 		strbuf_addstr(&ui->message, "nothing selected to transform by");
 		return;
 	} else {
@@ -2226,7 +2226,7 @@ symbols_take(struct tui *ui)
 	unsigned long n;
 
 	/* Its name and module keep their str_ids; its id does not. */
-	if (marked != SEARCH_NO_FUNC)
+	if (marked != FUNC_NONE)
 		mark = m->funcs.funcs[marked];
 	n = symbols_job_apply(ui->sym.job, m->ps, &map);
 	for (size_t i = 0; i < NR_PANES; i++)
@@ -2237,10 +2237,10 @@ symbols_take(struct tui *ui)
 		ui->by_process_later = false;
 		model_set_by_process(m, true);
 	}
-	if (marked != SEARCH_NO_FUNC) {
+	if (marked != FUNC_NONE) {
 		func_id f = model_func_find(m, mark.name, mark.module);
 
-		if (f != SEARCH_NO_FUNC)
+		if (f != FUNC_NONE)
 			model_set_search_func(m, f);
 	}
 	free(map);
