@@ -1623,7 +1623,7 @@ any_pid(const struct profile_set *ps)
 static bool
 perf_text(const struct profile_set *ps)
 {
-	return ps->format && !strcmp(ps->format, "perf script");
+	return ps->perf_script;
 }
 
 /* After P: "not by process: merge gc  (P again: back)". */
