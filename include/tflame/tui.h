@@ -4,7 +4,7 @@
 /*
  * The interactive explorer behind `tflame FILE`: loads the profile (with a
  * progress line, see load.h), then runs the panes in curses until the user
- * quits. The command line (cli.c) parses the options; this module owns the
+ * quits. The command line (cmd_ui.c) parses the options; this module owns the
  * terminal from then on and gives it back on every exit path.
  */
 
@@ -12,9 +12,6 @@
 #include <stddef.h>
 
 #include "tflame/import.h"
-
-/* The exit status when the user interrupted the load: 128 + SIGINT. */
-#define TUI_EXIT_INTERRUPTED 130
 
 struct lens_spec;
 struct conf;
@@ -42,9 +39,9 @@ struct tui_options {
 };
 
 /*
- * Run the UI. Returns the exit status: EXIT_OK when the user quits,
+ * Run the UI. Returns the exit status (exitcode.h): EXIT_OK when the user quits,
  * EXIT_INPUT when the file cannot be read, EXIT_USAGE when there is no
- * terminal to run on or no such event, TUI_EXIT_INTERRUPTED when the load
+ * terminal to run on or no such event, EXIT_INTERRUPTED when the load
  * was cancelled. Errors are printed on stderr, after the terminal is
  * restored.
  */

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tflame/cli.h"
+#include "tflame/exitcode.h"
 #include "tflame/clock.h"
 #include "tflame/conf.h"
 #include "tflame/diff.h"
@@ -2455,7 +2455,7 @@ tui_run(const struct tui_options *o)
 		break;
 	case LOAD_CANCELLED:
 		fputs("tflame: loading cancelled\n", stderr);
-		return TUI_EXIT_INTERRUPTED;
+		return EXIT_INTERRUPTED;
 	case LOAD_FAILED: {
 		struct strbuf sb = STRBUF_INIT;
 
