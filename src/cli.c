@@ -271,7 +271,7 @@ cli_apply_spec(const struct lens_spec *l, struct model *m, const char *path)
 /* What load_profile() or load_diff() said, as cli_load() tells it. */
 static int
 cli_loaded(enum load_status st, const char *path, struct tf_error *err, struct profile_set *ps,
-	   struct profile_set **out)
+	   bool warn, struct profile_set **out)
 {
 	switch (st) {
 	case LOAD_OK:
@@ -289,7 +289,7 @@ cli_loaded(enum load_status st, const char *path, struct tf_error *err, struct p
 		return EXIT_INPUT;
 	}
 	}
-	for (size_t i = 0; i < ps->nr_diags; i++) {
+	for (size_t i = 0; warn && i < ps->nr_diags; i++) {
 		struct strbuf sb = STRBUF_INIT;
 
 		text_escape_str(&sb, path);
@@ -313,7 +313,7 @@ cli_load(const char *path, const char *format, const struct import_options *opts
 	struct profile_set *ps = NULL;
 	enum load_status st = load_profile(path, format, opts, &ps, &err);
 
-	return cli_loaded(st, path, &err, ps, out);
+	return cli_loaded(st, path, &err, ps, true, out);
 }
 
 int
@@ -343,5 +343,17 @@ cli_load_diff(const char *base, const char *path, const char *format,
 	struct profile_set *ps = NULL;
 	enum load_status st = load_diff(base, path, format, opts, flags, &ps, &err);
 
-	return cli_loaded(st, path, &err, ps, out);
+	return cli_loaded(st, path, &err, ps, true, out);
+}
+
+int
+cli_load_quiet(const char *base, const char *path, const char *format,
+	       const struct import_options *opts, unsigned flags, struct profile_set **out)
+{
+	struct tf_error err = TF_ERROR_INIT;
+	struct profile_set *ps = NULL;
+	enum load_status st = base ? load_diff(base, path, format, opts, flags, &ps, &err)
+				   : load_profile(path, format, opts, &ps, &err);
+
+	return cli_loaded(st, path, &err, ps, false, out);
 }

@@ -88,6 +88,7 @@ cmd_ui(int argc, char **argv, bool diff)
 	struct conf conf;
 	const char **dirs = NULL; /* --source-dir: borrowed from argv */
 	size_t nr_dirs = 0, alloc_dirs = 0;
+	unsigned diff_flags; /* --ignore-module: diff.h's flags for load_diff() */
 	int c, r;
 
 	/* The config's defaults first: the options override them. */
@@ -115,7 +116,7 @@ cmd_ui(int argc, char **argv, bool diff)
 		return r == CLI_OWN ? EXIT_USAGE : r;
 	}
 	o.normalize = d.normalize;
-	o.diff_flags = d.flags;
+	diff_flags = d.flags;
 	if (argc - optind > 2) {
 		r = cli_usage_error(co.cmd, "one profile, or BASE and NEW to compare "
 				    "(got %d files)", argc - optind);
@@ -123,7 +124,7 @@ cmd_ui(int argc, char **argv, bool diff)
 		r = cli_diff_args(&co, argc, argv, &o.base);
 	} else {
 		r = cli_file_arg(&co, argc, argv);
-		if (r == CLI_NEXT && o.diff_flags)
+		if (r == CLI_NEXT && diff_flags)
 			r = cli_usage_error(co.cmd, "--ignore-module compares: give BASE and NEW");
 	}
 	/* Before the terminal is asked for: a file that cannot be read is named now. */
@@ -145,14 +146,24 @@ cmd_ui(int argc, char **argv, bool diff)
 	}
 	if (r == CLI_NEXT) {
 		o.path = co.path;
-		o.format = co.format;
 		o.io = co.io;
 		o.lens = &lens;
 		o.source_dirs = dirs;
 		o.nr_source_dirs = nr_dirs;
 		o.conf = &conf;
-		r = tui_run(&o);
+		r = tui_usable(!strcmp(o.path, "-"));
+		if (r != EXIT_OK)
+			goto out;
+		/*
+		 * Symbols come later, from a thread: perf's names show first. Not
+		 * in a comparison, whose frames match by the names the join sees.
+		 */
+		o.io.symbols_later = o.io.symbols == SYMBOLS_RESOLVE && !o.base;
+		r = cli_load_quiet(o.base, o.path, co.format, &o.io, diff_flags, &o.ps);
 	}
+	if (r == CLI_NEXT)
+		r = tui_run(&o);
+out:
 	lens_spec_release(&lens);
 	free(dirs);
 	conf_release(&conf);

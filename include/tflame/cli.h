@@ -218,6 +218,13 @@ int cli_load(const char *path, const char *format, const struct import_options *
 	     struct profile_set **out);
 
 /*
+ * As cli_load(), or cli_load_diff() when base is not NULL, for the
+ * explorer: the warnings are left in the set, for it to show.
+ */
+int cli_load_quiet(const char *base, const char *path, const char *format,
+		   const struct import_options *opts, unsigned flags, struct profile_set **out);
+
+/*
  * As cli_load() for a comparison: BASE and then NEW loaded and joined
  * (load.h: load_diff(), diff.h: diff_join() with flags), *out NEW's set
  * holding BASE's profiles too.

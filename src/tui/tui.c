@@ -26,7 +26,6 @@
 #include "tflame/flow.h"
 #include "tflame/keys.h"
 #include "tflame/lens.h"
-#include "tflame/load.h"
 #include "tflame/model.h"
 #include "tflame/pane.h"
 #include "tflame/pane_source.h"
@@ -2418,18 +2417,9 @@ run(struct tui *ui)
 /* ------------------------------------------------------------- the whole */
 
 int
-tui_run(const struct tui_options *o)
+tui_usable(bool stdin_busy)
 {
-	struct sigaction sa = { .sa_handler = tui_on_signal }, old_term, old_hup, old_int;
-	struct tf_error err = TF_ERROR_INIT;
-	struct profile_set *ps = NULL;
-	struct tui ui = { .path = o->path, .base_path = o->base, .keys = &o->conf->keys,
-			   .conf = o->conf };
-	struct import_options io = o->io;
-	struct symbols_job *job = NULL;
-	bool stdin_busy = !strcmp(o->path, "-");
 	const char *why;
-	int ret = EXIT_OK;
 
 	setlocale(LC_ALL, "");
 	/* Numbers are printed with '.', whatever the locale says. */
@@ -2443,29 +2433,21 @@ tui_run(const struct tui_options *o)
 			why);
 		return EXIT_USAGE;
 	}
+	return EXIT_OK;
+}
 
-	/*
-	 * Symbols come later, from a thread: perf's names show first. Not in a
-	 * comparison, whose frames match by the names the join sees.
-	 */
-	io.symbols_later = io.symbols == SYMBOLS_RESOLVE && !o->base;
-	switch (o->base ? load_diff(o->base, o->path, o->format, &io, o->diff_flags, &ps, &err)
-			: load_profile(o->path, o->format, &io, &ps, &err)) {
-	case LOAD_OK:
-		break;
-	case LOAD_CANCELLED:
-		fputs("tflame: loading cancelled\n", stderr);
-		return EXIT_INTERRUPTED;
-	case LOAD_FAILED: {
-		struct strbuf sb = STRBUF_INIT;
-
-		text_escape_str(&sb, tf_error_text(&err));
-		fprintf(stderr, "tflame: %s\n", sb.buf);
-		strbuf_release(&sb);
-		tf_error_release(&err);
-		return EXIT_INPUT;
-	}
-	}
+int
+tui_run(const struct tui_options *o)
+{
+	struct sigaction sa = { .sa_handler = tui_on_signal }, old_term, old_hup, old_int;
+	struct tf_error err = TF_ERROR_INIT;
+	struct profile_set *ps = o->ps;
+	struct tui ui = { .path = o->path, .base_path = o->base, .keys = &o->conf->keys,
+			   .conf = o->conf };
+	struct import_options io = o->io;
+	struct symbols_job *job = NULL;
+	bool stdin_busy = !strcmp(o->path, "-");
+	int ret = EXIT_OK;
 
 	model_init(&ui.model, ps);
 	/* A differential folded file: "after", compared with "before". */
