@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "tflame/cli.h"
+#include "tflame/cmd.h"
 #include "tflame/collapse.h"
 #include "tflame/demangle.h"
 #include "tflame/diff.h"

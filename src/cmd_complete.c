@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "tflame/cli.h"
+#include "tflame/cmd.h"
 #include "tflame/error.h"
 #include "tflame/export.h"
 #include "tflame/import.h"
@@ -153,7 +154,7 @@ cmd_complete(int argc, char **argv)
 	}
 	if (!strcmp(what, "options")) {
 		if (!arg || !strcmp(arg, "diff"))
-			print_options(cli_ui_options());
+			print_options(cmd_ui_options());
 		else if (!strcmp(arg, "report"))
 			print_options(cmd_report_options());
 		else if (!strcmp(arg, "collapse"))

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tflame/cli.h"
+#include "tflame/cmd.h"
 #include "tflame/diff.h"
 #include "tflame/error.h"
 #include "tflame/layout.h"

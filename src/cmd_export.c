@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "tflame/cli.h"
+#include "tflame/cmd.h"
 #include "tflame/diff.h"
 #include "tflame/error.h"
 #include "tflame/export.h"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tflame/cli.h"
+#include "tflame/cmd.h"
 #include "tflame/diff.h"
 #include "tflame/functions.h"
 #include "tflame/json.h"

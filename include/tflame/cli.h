@@ -2,56 +2,18 @@
 #define TFLAME_CLI_H
 
 /*
- * The command line: parses arguments, runs a subcommand and returns the
- * process exit status. The statuses are documented in tflame(1):
- *     0  success
- *     1  bad input: unreadable, unknown format, corrupt or empty data
- *     2  bad usage: unknown option, missing or invalid argument
- *     3  fatal: out of memory
- *     4  report --diff --fail-above: a function grew past the threshold
- *   130  interrupted: the load was cancelled with Ctrl-C
+ * What the commands (cmd.h) share: the options every command takes, the
+ * lens and comparison options, the FILE arguments, messages on stderr and
+ * loading with the errors told. The exit statuses are exitcode.h's.
  */
 
 #include <stdbool.h>
 
+#include "tflame/exitcode.h"
 #include "tflame/import.h"
 #include "tflame/lens.h"
 
 struct model;
-
-enum exit_code {
-	EXIT_OK = 0,
-	EXIT_INPUT = 1,
-	EXIT_USAGE = 2,
-	EXIT_FATAL = 3,
-	EXIT_REGRESSION = 4,
-	EXIT_INTERRUPTED = 130, /* 128 + SIGINT, as TUI_EXIT_INTERRUPTED */
-};
-
-int cli_main(int argc, char **argv);
-
-/* Subcommands: argv[0] is the subcommand's name. */
-int cmd_collapse(int argc, char **argv);
-int cmd_dump(int argc, char **argv);
-int cmd_export(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-/* tflame __complete: the words of the shell completions (cmd_complete.c). */
-int cmd_complete(int argc, char **argv);
-
-/*
- * The getopt_long tables of the explorer and the subcommands, ended by a
- * zero entry; static, for the completions.
- */
-struct option;
-const struct option *cli_ui_options(void);
-const struct option *cmd_collapse_options(void);
-const struct option *cmd_dump_options(void);
-const struct option *cmd_export_options(void);
-const struct option *cmd_report_options(void);
-
-/*
- * Helpers shared by the subcommands (cli.c).
- */
 
 /* getopt_long codes of the options every command takes. */
 enum {
@@ -254,6 +216,13 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
  */
 int cli_load(const char *path, const char *format, const struct import_options *opts,
 	     struct profile_set **out);
+
+/*
+ * As cli_load(), or cli_load_diff() when base is not NULL, for the
+ * explorer: the warnings are left in the set, for it to show.
+ */
+int cli_load_quiet(const char *base, const char *path, const char *format,
+		   const struct import_options *opts, unsigned flags, struct profile_set **out);
 
 /*
  * As cli_load() for a comparison: BASE and then NEW loaded and joined

@@ -35,6 +35,8 @@
 #include "tflame/profile.h"
 
 typedef uint32_t func_id;
+/* No function: a func_id nothing has (none selected, none searched, none found). */
+#define FUNC_NONE UINT32_MAX
 
 struct func {
 	str_id name;

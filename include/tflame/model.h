@@ -425,7 +425,7 @@ const struct func_table *model_funcs(struct model *m);
  */
 const char *model_module_name(struct model *m, str_id module);
 /*
- * The function called name in module (str_ids of m->ps), or SEARCH_NO_FUNC
+ * The function called name in module (str_ids of m->ps), or FUNC_NONE
  * when there is none. O(functions): for a rare question, such as finding
  * a function again after model_set_changed().
  */
@@ -460,17 +460,16 @@ void model_set_search(struct model *m, struct search_re *re);
 /* The current regex, or NULL; owned by the model. */
 struct search_re *model_search_re(const struct model *m);
 
-#define SEARCH_NO_FUNC UINT32_MAX
 /*
  * Search for one function instead of a regex: every frame of func (<
  * model_funcs()->nr_funcs), as search_init_func() marks them, which is
  * how a function chosen in one pane is marked in the others. It replaces
  * a regex (model_search_re() is then NULL) and is replaced by
  * model_set_search(); model_search() and the indexes answer for it as for
- * a regex. SEARCH_NO_FUNC clears it.
+ * a regex. FUNC_NONE clears it.
  */
 void model_set_search_func(struct model *m, func_id func);
-/* The function set by model_set_search_func(), or SEARCH_NO_FUNC. */
+/* The function set by model_set_search_func(), or FUNC_NONE. */
 func_id model_search_func(const struct model *m);
 /*
  * The frames and functions the search (a regex or a function) matches, or
@@ -528,6 +527,13 @@ const struct search_index *model_search_sandwich(struct model *m, func_id func, 
  */
 const struct sandwich_rows *model_sandwich_rows(struct model *m, enum sandwich_sort by,
 						bool reverse, bool filter);
+/*
+ * For model_sandwich_rows() (model_diff.c): sort the rows of the current
+ * function weights by by, filtered by s if not NULL, with base's figures
+ * (NULL outside diff mode), and mark them as of this generation.
+ */
+void model_rows_build(struct model *m, enum sandwich_sort by, bool reverse,
+		      const struct search *s, const struct func_stats *base);
 
 /*
  * Whether Left Heavy (and dump, report) show the inverted tree: a view
@@ -657,14 +663,6 @@ const uint64_t *model_base_inverted_totals(struct model *m);
  */
 bool model_swap_diff(struct model *m);
 /*
- * For model.c: free the comparison's caches (model_set_changed(),
- * model_release()), keeping the normalisation; check the current ones
- * (model_check()).
- */
-void model_diff_release(struct model *m);
-int model_diff_check(const struct model *m, struct tf_error *err);
-
-/*
  * Check the model and every cache that is current: weights that sum to the
  * total, and calltree_check(), chart_check(), func_table_check() on the
  * tree, chart and functions, whose totals must agree; search_check(),
@@ -675,5 +673,10 @@ int model_diff_check(const struct model *m, struct tf_error *err);
  * whose roots weigh its function's total. Returns 0, or -1 with err set.
  */
 int model_check(const struct model *m, struct tf_error *err);
+/*
+ * For model_check() (model_diff.c): the checks of model.c's own caches,
+ * all but the comparison's.
+ */
+int model_check_own(const struct model *m, struct tf_error *err);
 
 #endif /* TFLAME_MODEL_H */

@@ -299,6 +299,12 @@ struct profile_set {
 
 	const char *format;     /* importer's format name; static string */
 	/*
+	 * Read from perf script's text (the perf importer sets it, with
+	 * format): stacks as stackcollapse-perf.pl reads them, which
+	 * collapse.h follows. It goes wherever format goes.
+	 */
+	bool perf_script;
+	/*
 	 * A comparison's set (diff.h: diff_join()): the enum diff_flags its
 	 * functions were matched with (by name alone, and whether that was
 	 * chosen rather than asked), for the views to say; 0 otherwise.

@@ -2,10 +2,11 @@
 #define TFLAME_TUI_H
 
 /*
- * The interactive explorer behind `tflame FILE`: loads the profile (with a
- * progress line, see load.h), then runs the panes in curses until the user
- * quits. The command line (cli.c) parses the options; this module owns the
- * terminal from then on and gives it back on every exit path.
+ * The interactive explorer behind `tflame FILE`: runs the panes in curses
+ * until the user quits. The command line (cmd_ui.c) parses the options,
+ * asks tui_usable() and loads the profile (with a progress line, see
+ * load.h); this module owns the terminal from then on and gives it back on
+ * every exit path.
  */
 
 #include <stdbool.h>
@@ -13,24 +14,33 @@
 
 #include "tflame/import.h"
 
-/* The exit status when the user interrupted the load: 128 + SIGINT. */
-#define TUI_EXIT_INTERRUPTED 130
-
 struct lens_spec;
 struct conf;
+struct profile_set;
+
+/*
+ * Before loading: set the locale the explorer runs in and check that there
+ * is a terminal to run on (stdin_busy: the profile comes from stdin).
+ * Returns EXIT_OK, or EXIT_USAGE after saying why not on stderr.
+ */
+int tui_usable(bool stdin_busy);
 
 struct tui_options {
 	const char *path;   /* the profile, "-" for stdin */
 	/*
-	 * A comparison: the profile path is compared with (load.h:
-	 * load_diff(), with diff_flags), or NULL. normalize scales the base
-	 * to the shown total (model_set_diff_normalize()).
+	 * The profile set loaded from path (load.h: load_profile(), or
+	 * load_diff() for a comparison); tui_run() owns it from then on.
+	 */
+	struct profile_set *ps;
+	/*
+	 * A comparison: the profile path is compared with, or NULL.
+	 * normalize scales the base to the shown total
+	 * (model_set_diff_normalize()).
 	 */
 	const char *base;
-	unsigned diff_flags;
 	bool normalize;
-	const char *format; /* importer name, or NULL to probe */
 	const struct lens_spec *lens; /* event, threads and search to start with */
+	/* The options ps was loaded with: io.symbols_later starts the symbols job. */
 	struct import_options io;
 	const char *const *source_dirs; /* --source-dir, in order (source.h) */
 	size_t nr_source_dirs;
@@ -42,10 +52,10 @@ struct tui_options {
 };
 
 /*
- * Run the UI. Returns the exit status: EXIT_OK when the user quits,
- * EXIT_INPUT when the file cannot be read, EXIT_USAGE when there is no
- * terminal to run on or no such event, TUI_EXIT_INTERRUPTED when the load
- * was cancelled. Errors are printed on stderr, after the terminal is
+ * Run the UI on o->ps, which it frees. Returns the exit status
+ * (exitcode.h): EXIT_OK when the user quits, EXIT_INPUT when the profiles
+ * cannot be compared, EXIT_USAGE when there is no terminal to run on or
+ * no such event. Errors are printed on stderr, after the terminal is
  * restored.
  */
 int tui_run(const struct tui_options *o);

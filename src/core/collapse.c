@@ -8,7 +8,6 @@
 
 #include "tflame/error.h"
 #include "tflame/hash.h"
-#include "tflame/import.h"
 #include "tflame/strbuf.h"
 #include "tflame/xalloc.h"
 
@@ -648,7 +647,7 @@ collapse_write(const struct profile_set *ps, const struct collapse_options *opts
 	/* No samples at all (import.h: allow_empty): no lines, whatever the filter. */
 	if (!ps->nr_profiles)
 		return 0;
-	if (ps->format && !strcmp(ps->format, importer_perf.description))
+	if (ps->perf_script)
 		return collapse_perf(ps, opts, out, res, err);
 	return collapse_plain(ps, opts, out, res, err);
 }

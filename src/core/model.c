@@ -27,6 +27,52 @@
 static void counted_build(struct model *m);
 static void release_view_caches(struct model *m);
 
+/* The index of the shown profile's counterpart, or -1. Looked up once per profile. */
+static int
+other_index(struct model *m)
+{
+	struct model_diff *d = &m->diff;
+
+	if (d->other_of != m->lens.profile + 1) {
+		const struct profile *o = diff_other(m->ps, m->ps->profiles[m->lens.profile]);
+
+		d->other = o ? profile_set_profile_index(m->ps, o) : -1;
+		d->other_of = m->lens.profile + 1;
+	}
+	return d->other;
+}
+
+const struct profile *
+model_diff_base(struct model *m)
+{
+	int i = other_index(m);
+
+	return i < 0 ? NULL : m->ps->profiles[i];
+}
+
+/* Free the comparison's caches, keeping its normalisation. */
+static void
+diff_release(struct model *m)
+{
+	struct model_diff *d = &m->diff;
+	bool normalize = d->normalize;
+	uint64_t dgen = d->dgen;
+
+	free(d->set_w);
+	free(d->view_w);
+	free(d->tree_tot);
+	free(d->fstats);
+	calltree_release(&d->tree);
+	free(d->sw_tot[0]);
+	free(d->sw_tot[1]);
+	free(d->inv_tot);
+	free(d->swap_mask);
+	free(d->swap_set);
+	memset(d, 0, sizeof(*d));
+	d->normalize = normalize;
+	d->dgen = dgen;
+}
+
 void
 model_init(struct model *m, struct profile_set *ps)
 {
@@ -83,7 +129,7 @@ model_release(struct model *m)
 	thread_table_release(&m->thread_tab);
 	inverted_release(&m->inv);
 	search_index_release(&m->search_inv);
-	model_diff_release(m);
+	diff_release(m);
 	/* After the caches: the timeline reads its set, a view of the lens's. */
 	lens_release(&m->lens);
 	profile_set_free(m->ps);
@@ -203,9 +249,9 @@ model_set_changed(struct model *m)
 	func_table_release(&m->funcs);
 	m->funcs_built = false;
 	module_names_release(&m->modnames);
-	m->lens.search_func = SEARCH_NO_FUNC;
+	m->lens.search_func = FUNC_NONE;
 	m->timeline_lanes_ok = false;
-	model_diff_release(m);
+	diff_release(m);
 	/* Of the old stacks: the stashed tree's arrays stay, to build in. */
 	m->stash_ok = false;
 	free(m->stash_fstats);
@@ -623,7 +669,7 @@ model_func_find(struct model *m, str_id name, str_id module)
 	for (func_id f = 0; f < ft->nr_funcs; f++)
 		if (ft->funcs[f].name == name && ft->funcs[f].module == module)
 			return f;
-	return SEARCH_NO_FUNC;
+	return FUNC_NONE;
 }
 
 bool
@@ -654,9 +700,6 @@ lens_keeps_all(struct model *m)
 	return true;
 }
 
-static void rows_build(struct model *m, enum sandwich_sort by, bool reverse,
-		       const struct search *s, const struct func_stats *base);
-
 /*
  * Once the Sandwich table has been asked for, new function weights sort
  * it again at once, in the order and with the filter last asked for: a
@@ -674,7 +717,7 @@ rows_follow(struct model *m)
 		return;
 	if (m->rows.filtered && !(s = model_search(m)))
 		return;
-	rows_build(m, m->rows.by, m->rows.reverse, s, NULL);
+	model_rows_build(m, m->rows.by, m->rows.reverse, s, NULL);
 }
 
 const struct func_stats *
@@ -1395,18 +1438,18 @@ model_apply_spec(struct model *m, const struct lens_spec *spec, const char *path
 void
 model_set_search(struct model *m, struct search_re *re)
 {
-	if (re == m->lens.search_re && m->lens.search_func == SEARCH_NO_FUNC)
+	if (re == m->lens.search_re && m->lens.search_func == FUNC_NONE)
 		return;
 	search_re_free(m->lens.search_re);
 	m->lens.search_re = re;
-	m->lens.search_func = SEARCH_NO_FUNC;
+	m->lens.search_func = FUNC_NONE;
 	m->search_gen++;
 }
 
 void
 model_set_search_func(struct model *m, func_id func)
 {
-	if (func != SEARCH_NO_FUNC && func >= model_funcs(m)->nr_funcs)
+	if (func != FUNC_NONE && func >= model_funcs(m)->nr_funcs)
 		BUG("function %u of %u", func, m->funcs.nr_funcs);
 	if (func == m->lens.search_func && !m->lens.search_re)
 		return;
@@ -1433,7 +1476,7 @@ model_search(struct model *m)
 {
 	const struct func_table *ft;
 
-	if (!m->lens.search_re && m->lens.search_func == SEARCH_NO_FUNC)
+	if (!m->lens.search_re && m->lens.search_func == FUNC_NONE)
 		return NULL;
 	if (m->search_built == m->search_gen)
 		return &m->search;
@@ -1608,28 +1651,8 @@ model_search_sandwich(struct model *m, func_id func, bool callees)
 	return &m->search_sw[i];
 }
 
-const struct sandwich_rows *
-model_sandwich_rows(struct model *m, enum sandwich_sort by, bool reverse, bool filter)
-{
-	const struct search *s = filter ? model_search(m) : NULL;
-	const struct func_stats *base = model_base_func_stats(m);
-	struct sandwich_rows *r = &m->rows;
-
-	/* New weights bring the rows of the order asked last with them (rows_follow()). */
-	model_func_stats(m);
-
-	if (m->rows_gen == m->generation && r->by == by && r->reverse == reverse &&
-	    r->filtered == (s != NULL) && (!s || m->rows_sgen == m->search_gen) &&
-	    m->rows_dgen == m->diff.dgen)
-		return r;
-	m->rows_asked = true;
-	rows_build(m, by, reverse, s, base);
-	return r;
-}
-
-/* The rows of the current function weights, as asked (model_sandwich_rows()). */
-static void
-rows_build(struct model *m, enum sandwich_sort by, bool reverse, const struct search *s,
+void
+model_rows_build(struct model *m, enum sandwich_sort by, bool reverse, const struct search *s,
 	   const struct func_stats *base)
 {
 	/* Ranked once per build of the functions: every table after sorts numbers. */
@@ -2092,7 +2115,7 @@ check_more(const struct model *m, struct tf_error *err)
 {
 	const struct profile_set *ps = m->ps;
 	uint64_t g = m->generation, sg = m->search_gen;
-	bool searched = (m->lens.search_re || m->lens.search_func != SEARCH_NO_FUNC) &&
+	bool searched = (m->lens.search_re || m->lens.search_func != FUNC_NONE) &&
 			m->search_built == sg;
 	bool compared = diff_other(ps, ps->profiles[m->lens.profile]) != NULL;
 
@@ -2169,11 +2192,11 @@ check_more(const struct model *m, struct tf_error *err)
 		if (search_index_check(&m->search_inv, &m->search, err))
 			return -1;
 	}
-	return model_diff_check(m, err);
+	return 0;
 }
 
 int
-model_check(const struct model *m, struct tf_error *err)
+model_check_own(const struct model *m, struct tf_error *err)
 {
 	const struct profile_set *ps = m->ps;
 	uint64_t g = m->generation;

@@ -10,12 +10,17 @@
 #include "tflame/xalloc.h"
 
 /*
- * The base's side of a comparison (model.h, "comparing"). Its samples are
- * in the model's own set, on the set's stacks (diff_join()), so the lens
- * maps them as it maps the shown profile's, and every answer here is on
- * the shown side's view stacks, functions and trees. The base's samples
- * are read once per selection (threads, time range, profile, counting);
- * everything after that is O(stacks) per lens change.
+ * The base's side of a comparison (model.h, "comparing"), and the two
+ * answers that join both sides: the Sandwich rows, which carry the base's
+ * figures, and model_check(). Built on model.c, which calls nothing here
+ * (tools/check-includes).
+ *
+ * The base's samples are in the model's own set, on the set's stacks
+ * (diff_join()), so the lens maps them as it maps the shown profile's, and
+ * every answer here is on the shown side's view stacks, functions and
+ * trees. The base's samples are read once per selection (threads, time
+ * range, profile, counting); everything after that is O(stacks) per lens
+ * change.
  */
 
 /* The profile shown, as its set holds it (not counted). */
@@ -23,29 +28,6 @@ static const struct profile *
 shown(const struct model *m)
 {
 	return m->ps->profiles[m->lens.profile];
-}
-
-/* The index of the shown profile's counterpart, or -1. Looked up once per profile. */
-static int
-other_index(struct model *m)
-{
-	struct model_diff *d = &m->diff;
-
-	if (d->other_of != m->lens.profile + 1) {
-		const struct profile *o = diff_other(m->ps, shown(m));
-
-		d->other = o ? profile_set_profile_index(m->ps, o) : -1;
-		d->other_of = m->lens.profile + 1;
-	}
-	return d->other;
-}
-
-const struct profile *
-model_diff_base(struct model *m)
-{
-	int i = other_index(m);
-
-	return i < 0 ? NULL : m->ps->profiles[i];
 }
 
 void
@@ -262,6 +244,25 @@ model_base_func_stats(struct model *m)
 	return d->fstats;
 }
 
+const struct sandwich_rows *
+model_sandwich_rows(struct model *m, enum sandwich_sort by, bool reverse, bool filter)
+{
+	const struct search *s = filter ? model_search(m) : NULL;
+	const struct func_stats *base = model_base_func_stats(m);
+	struct sandwich_rows *r = &m->rows;
+
+	/* New weights bring the rows of the order asked last (model.c: rows_follow()). */
+	model_func_stats(m);
+
+	if (m->rows_gen == m->generation && r->by == by && r->reverse == reverse &&
+	    r->filtered == (s != NULL) && (!s || m->rows_sgen == m->search_gen) &&
+	    m->rows_dgen == m->diff.dgen)
+		return r;
+	m->rows_asked = true;
+	model_rows_build(m, by, reverse, s, base);
+	return r;
+}
+
 /* The base's own Left Heavy tree, for its sandwich and inverted tree. */
 static const struct calltree *
 base_tree(struct model *m)
@@ -381,7 +382,7 @@ model_swap_diff(struct model *m)
 {
 	struct model_diff *d = &m->diff;
 	uint32_t n = m->ps->nr_threads;
-	int other = other_index(m);
+	int other = model_diff_base(m) ? m->diff.other : -1;
 	size_t from = m->lens.profile;
 	bool *mask, timed;
 	int64_t t0 = 0, t1 = 0;
@@ -413,28 +414,6 @@ model_swap_diff(struct model *m)
 	return true;
 }
 
-void
-model_diff_release(struct model *m)
-{
-	struct model_diff *d = &m->diff;
-	bool normalize = d->normalize;
-	uint64_t dgen = d->dgen;
-
-	free(d->set_w);
-	free(d->view_w);
-	free(d->tree_tot);
-	free(d->fstats);
-	calltree_release(&d->tree);
-	free(d->sw_tot[0]);
-	free(d->sw_tot[1]);
-	free(d->inv_tot);
-	free(d->swap_mask);
-	free(d->swap_set);
-	memset(d, 0, sizeof(*d));
-	d->normalize = normalize;
-	d->dgen = dgen;
-}
-
 /* Each node of t weighs (in tot) at least its children together. */
 static int
 check_nested(const struct profile_set *set, uint32_t n, const uint64_t *tot, const char *what,
@@ -453,8 +432,9 @@ check_nested(const struct profile_set *set, uint32_t n, const uint64_t *tot, con
 	return ret;
 }
 
-int
-model_diff_check(const struct model *m, struct tf_error *err)
+/* The comparison's caches that are current (model_check()). */
+static int
+diff_check(const struct model *m, struct tf_error *err)
 {
 	const struct model_diff *d = &m->diff;
 	uint64_t g = m->generation, dg = d->dgen;
@@ -550,4 +530,12 @@ model_diff_check(const struct model *m, struct tf_error *err)
 			return -1;
 	}
 	return 0;
+}
+
+int
+model_check(const struct model *m, struct tf_error *err)
+{
+	if (model_check_own(m, err))
+		return -1;
+	return diff_check(m, err);
 }

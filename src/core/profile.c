@@ -204,6 +204,7 @@ profile_set_view_init(struct profile_set *view, const struct profile_set *base)
 	view->thread_slots = base->thread_slots;
 	view->thread_mask = base->thread_mask;
 	view->format = base->format;
+	view->perf_script = base->perf_script;
 
 	stacks_init(view);
 	src_table_init(view);
@@ -1412,8 +1413,10 @@ merge(struct profile_set *dst, struct profile_set *src, uint64_t line_offset, bo
 		src->diags[i].msg = NULL;
 	}
 	src->nr_diags = 0;
-	if (!dst->format)
+	if (!dst->format) {
 		dst->format = src->format;
+		dst->perf_script = src->perf_script;
+	}
 
 	free(smap);
 	free(fmap);
@@ -1726,6 +1729,7 @@ rewrite_shadow(const struct profile_set *ps, bool stacks)
 		out->profiles[out->nr_profiles++] = q;
 	}
 	out->format = ps->format;
+	out->perf_script = ps->perf_script;
 	return out;
 }
 

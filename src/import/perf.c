@@ -2691,6 +2691,11 @@ perf_load(struct input *in, const struct import_options *opts, struct profile_se
 	struct line_reader lr;
 	int ret;
 
+	/*
+	 * Only this importer's sets: perf.data's reads the same text through
+	 * perf_parse_lines() and is collapsed as any other format.
+	 */
+	ps->perf_script = true;
 	/* With --max-samples, the first samples in the file, read in order. */
 	if (!opts->max_samples && input_seekable(in) && in->size >= PARALLEL_MIN_BYTES) {
 		int n = thread_count(opts, in->size);

@@ -339,6 +339,7 @@ import_file(const char *path, const char *format, const struct import_options *o
 			      len < IMPORT_PROBE_BYTES && only_comments(data, len))) {
 			ps = profile_set_new();
 			ps->format = (imp ? imp : &importer_perf)->description;
+			ps->perf_script = !imp || imp == &importer_perf;
 			profile_set_warn(ps, 0, "no samples (%s): nothing to collapse",
 					 empty ? "the input is empty" : "only comments");
 			input_close(&in);

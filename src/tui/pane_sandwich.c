@@ -36,8 +36,6 @@
  * the table without building the trees of every row it passes.
  */
 
-#define FUNC_NONE UINT32_MAX
-
 /* The details take this many lines, on screens this tall and over. */
 #define DETAILS_LINES 3
 #define DETAILS_LINES_TALL 4
@@ -106,7 +104,7 @@ sandwich_sync(struct sandwich_pane *sp, struct pane_ctx *ctx)
 	if (sp->remapped) {
 		sp->remapped = false;
 		sp->func = model_func_find(ctx->model, sp->remap_func.name, sp->remap_func.module);
-		if (sp->func == SEARCH_NO_FUNC)
+		if (sp->func == FUNC_NONE)
 			sp->func = FUNC_NONE;
 	}
 	r = table_rows(ctx, sp);
@@ -129,7 +127,7 @@ sandwich_sync(struct sandwich_pane *sp, struct pane_ctx *ctx)
 		sp->row = i;
 	}
 	sp->func = r->rows[sp->row];
-	if (sp->func != old && model_search_func(ctx->model) != SEARCH_NO_FUNC)
+	if (sp->func != old && model_search_func(ctx->model) != FUNC_NONE)
 		model_set_search_func(ctx->model, sp->func);
 	return r;
 }
@@ -168,7 +166,7 @@ select_row(struct sandwich_pane *sp, struct pane_ctx *ctx, const struct sandwich
 		row = r->nr - 1;
 	sp->row = (uint32_t)row;
 	sp->func = r->rows[sp->row];
-	if (model_search_func(ctx->model) != SEARCH_NO_FUNC)
+	if (model_search_func(ctx->model) != FUNC_NONE)
 		model_set_search_func(ctx->model, sp->func);
 	show_row(sp, r->nr);
 }
@@ -1099,7 +1097,7 @@ sandwich_search(struct pane *pane, struct pane_ctx *ctx, struct strbuf *out)
 	const struct func_table *ft;
 	uint32_t nr = 0, fn = model_search_func(ctx->model);
 
-	if (fn != SEARCH_NO_FUNC) {
+	if (fn != FUNC_NONE) {
 		/* The marked function's weight: its boxes, once per sample. */
 		const struct profile *p = model_profile(ctx->model);
 		uint64_t all = model_total(ctx->model);

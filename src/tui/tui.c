@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tflame/cli.h"
+#include "tflame/exitcode.h"
 #include "tflame/clock.h"
 #include "tflame/conf.h"
 #include "tflame/diff.h"
@@ -26,7 +26,6 @@
 #include "tflame/flow.h"
 #include "tflame/keys.h"
 #include "tflame/lens.h"
-#include "tflame/load.h"
 #include "tflame/model.h"
 #include "tflame/pane.h"
 #include "tflame/pane_source.h"
@@ -1448,7 +1447,7 @@ picker_input(struct tui *ui, int key, int y)
 static void
 clear_search(struct tui *ui)
 {
-	if (model_search_func(&ui->model) != SEARCH_NO_FUNC) {
+	if (model_search_func(&ui->model) != FUNC_NONE) {
 		model_set_search(&ui->model, NULL);
 		strbuf_addstr(&ui->message, "marks cleared");
 		return;
@@ -1526,7 +1525,7 @@ static const struct {
 
 /*
  * The function a transform by function takes from sel: the selected
- * box's (its frame's), or the selected row's; SEARCH_NO_FUNC if none.
+ * box's (its frame's), or the selected row's; FUNC_NONE if none.
  */
 static func_id
 selected_func(struct tui *ui, const struct pane_selection *sel)
@@ -1538,7 +1537,7 @@ selected_func(struct tui *ui, const struct pane_selection *sel)
 	for (func_id f = 0; sel->name != STR_EMPTY && f < ft->nr_funcs; f++)
 		if (ft->funcs[f].name == sel->name)
 			return f;
-	return SEARCH_NO_FUNC;
+	return FUNC_NONE;
 }
 
 /* a: say which keys come next, from the key table. */
@@ -1549,7 +1548,7 @@ start_transform(struct tui *ui)
 	size_t at;
 
 	active_selection(ui, &sel);
-	if (selected_func(ui, &sel) == SEARCH_NO_FUNC) {
+	if (selected_func(ui, &sel) == FUNC_NONE) {
 		strbuf_addstr(&ui->message, "nothing selected to transform by");
 		return;
 	}
@@ -1623,7 +1622,7 @@ any_pid(const struct profile_set *ps)
 static bool
 perf_text(const struct profile_set *ps)
 {
-	return ps->format && !strcmp(ps->format, "perf script");
+	return ps->perf_script;
 }
 
 /* After P: "not by process: merge gc  (P again: back)". */
@@ -1674,7 +1673,7 @@ apply_transform(struct tui *ui, enum request req)
 			return;
 		}
 		lens_path_text(sel.set, sel.sel, &arg);
-	} else if (fn == SEARCH_NO_FUNC) {
+	} else if (fn == FUNC_NONE) {
 		strbuf_addstr(&ui->message, "nothing selected to transform by");
 		return;
 	} else {
@@ -2226,7 +2225,7 @@ symbols_take(struct tui *ui)
 	unsigned long n;
 
 	/* Its name and module keep their str_ids; its id does not. */
-	if (marked != SEARCH_NO_FUNC)
+	if (marked != FUNC_NONE)
 		mark = m->funcs.funcs[marked];
 	n = symbols_job_apply(ui->sym.job, m->ps, &map);
 	for (size_t i = 0; i < NR_PANES; i++)
@@ -2237,10 +2236,10 @@ symbols_take(struct tui *ui)
 		ui->by_process_later = false;
 		model_set_by_process(m, true);
 	}
-	if (marked != SEARCH_NO_FUNC) {
+	if (marked != FUNC_NONE) {
 		func_id f = model_func_find(m, mark.name, mark.module);
 
-		if (f != SEARCH_NO_FUNC)
+		if (f != FUNC_NONE)
 			model_set_search_func(m, f);
 	}
 	free(map);
@@ -2418,18 +2417,9 @@ run(struct tui *ui)
 /* ------------------------------------------------------------- the whole */
 
 int
-tui_run(const struct tui_options *o)
+tui_usable(bool stdin_busy)
 {
-	struct sigaction sa = { .sa_handler = tui_on_signal }, old_term, old_hup, old_int;
-	struct tf_error err = TF_ERROR_INIT;
-	struct profile_set *ps = NULL;
-	struct tui ui = { .path = o->path, .base_path = o->base, .keys = &o->conf->keys,
-			   .conf = o->conf };
-	struct import_options io = o->io;
-	struct symbols_job *job = NULL;
-	bool stdin_busy = !strcmp(o->path, "-");
 	const char *why;
-	int ret = EXIT_OK;
 
 	setlocale(LC_ALL, "");
 	/* Numbers are printed with '.', whatever the locale says. */
@@ -2443,29 +2433,21 @@ tui_run(const struct tui_options *o)
 			why);
 		return EXIT_USAGE;
 	}
+	return EXIT_OK;
+}
 
-	/*
-	 * Symbols come later, from a thread: perf's names show first. Not in a
-	 * comparison, whose frames match by the names the join sees.
-	 */
-	io.symbols_later = io.symbols == SYMBOLS_RESOLVE && !o->base;
-	switch (o->base ? load_diff(o->base, o->path, o->format, &io, o->diff_flags, &ps, &err)
-			: load_profile(o->path, o->format, &io, &ps, &err)) {
-	case LOAD_OK:
-		break;
-	case LOAD_CANCELLED:
-		fputs("tflame: loading cancelled\n", stderr);
-		return TUI_EXIT_INTERRUPTED;
-	case LOAD_FAILED: {
-		struct strbuf sb = STRBUF_INIT;
-
-		text_escape_str(&sb, tf_error_text(&err));
-		fprintf(stderr, "tflame: %s\n", sb.buf);
-		strbuf_release(&sb);
-		tf_error_release(&err);
-		return EXIT_INPUT;
-	}
-	}
+int
+tui_run(const struct tui_options *o)
+{
+	struct sigaction sa = { .sa_handler = tui_on_signal }, old_term, old_hup, old_int;
+	struct tf_error err = TF_ERROR_INIT;
+	struct profile_set *ps = o->ps;
+	struct tui ui = { .path = o->path, .base_path = o->base, .keys = &o->conf->keys,
+			   .conf = o->conf };
+	struct import_options io = o->io;
+	struct symbols_job *job = NULL;
+	bool stdin_busy = !strcmp(o->path, "-");
+	int ret = EXIT_OK;
 
 	model_init(&ui.model, ps);
 	/* A differential folded file: "after", compared with "before". */

@@ -179,6 +179,7 @@ test_write_perf(void **state)
 
 	(void)state;
 	ps->format = importer_perf.description;
+	ps->perf_script = true;
 	add(ps, "cycles", "my app", -1, 12, "main;work", 10);
 	add(ps, "cycles", "my app", -1, 12, "main;work", 5);
 	add(ps, "cycles", "my app", -1, 12, "main;a(int)", 1);
@@ -229,6 +230,7 @@ test_write_perf(void **state)
 	/* With none of those, a filter that matches nothing is an error. */
 	ps = profile_set_new();
 	ps->format = importer_perf.description;
+	ps->perf_script = true;
 	add(ps, "cycles", "x", 1, 1, "main", 1);
 	out = run(ps, &o, &res, -1);
 	free(out);

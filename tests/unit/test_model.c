@@ -87,7 +87,7 @@ test_set_changed(void **state)
 
 	profile_set_rewrite(m.ps, inline_g, out);
 	model_set_changed(&m);
-	assert_int_equal(model_search_func(&m), SEARCH_NO_FUNC);
+	assert_int_equal(model_search_func(&m), FUNC_NONE);
 	/* The thread filter stayed: thread 1 only. */
 	assert_int_equal(model_total(&m), 6);
 	/* Thread 1's samples at 10 and 30 ns, 20 apart: 40 ns of time. */
@@ -95,7 +95,7 @@ test_set_changed(void **state)
 	assert_int_equal(model_func_find(&m, name, module), fn(&m, "g"));
 	assert_int_equal(model_func_stats(&m)[fn(&m, "g.inl")].total, 1);
 	assert_int_equal(model_func_find(&m, ps_str(m.ps, "nowhere", 7), module),
-			 SEARCH_NO_FUNC);
+			 FUNC_NONE);
 	model_set_search_func(&m, fn(&m, "g.inl"));
 	assert_non_null(model_sandwich(&m, fn(&m, "g.inl")));
 	assert_non_null(model_sandwich_rows(&m, SANDWICH_BY_SELF, false, false));
@@ -907,7 +907,7 @@ test_search_func_in_model(void **state)
 
 	/* A regex replaces it, and the other way round. */
 	model_set_search(&m, re_of("^main$"));
-	assert_int_equal(model_search_func(&m), SEARCH_NO_FUNC);
+	assert_int_equal(model_search_func(&m), FUNC_NONE);
 	assert_int_equal(model_search(&m)->frames_matched, 1);
 	check_model(&m);
 	model_set_search_func(&m, fn(&m, "f"));
@@ -915,7 +915,7 @@ test_search_func_in_model(void **state)
 	assert_int_equal(model_search(&m)->funcs_matched, 1);
 	check_model(&m);
 
-	model_set_search_func(&m, SEARCH_NO_FUNC);
+	model_set_search_func(&m, FUNC_NONE);
 	assert_null(model_search(&m));
 	check_model(&m);
 	model_release(&m);

@@ -59,7 +59,7 @@ func(struct model *m, const char *name)
 	func_id f = model_func_find(m, ps_str(m->ps, name, strlen(name)),
 				    ps_str(m->ps, "m", 1));
 
-	assert_int_not_equal(f, SEARCH_NO_FUNC);
+	assert_int_not_equal(f, FUNC_NONE);
 	return f;
 }
 

@@ -87,6 +87,8 @@ test_fake_sample(void **state)
 	if (load(&opts, &ps, &err))
 		fail_msg("%s", tf_error_text(&err));
 	assert_string_equal(ps->format, "perf.data");
+	/* Read through perf script, but collapsed as any other format. */
+	assert_false(ps->perf_script);
 	assert_int_equal(ps->nr_profiles, 1);
 	assert_int_equal(ps->profiles[0]->nr_samples, 1);
 	assert_string_equal(stack_text(ps, ps->profiles[0]->stack[0], buf, sizeof(buf)),

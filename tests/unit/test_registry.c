@@ -138,6 +138,7 @@ test_probe_perf(void **state)
 	assert_true(importer_perf.probe(perf, sizeof(perf) - 1) >= 20);
 	ps = import_ok(path, NULL, &default_opts);
 	assert_string_equal(ps->format, "perf script");
+	assert_true(ps->perf_script);
 	assert_true(ps->nr_profiles >= 1);
 	assert_int_equal(ps->profiles[0]->nr_samples, 2);
 	check_profile_set(ps);
