@@ -6,7 +6,7 @@
 int
 main(int argc, char **argv)
 {
-	/* Before any thread: the main heap, and the size of the threads' heaps. */
+	/* The main heap in huge pages (xalloc.c). */
 	xheap_huge_pages();
 	return cli_main(argc, argv);
 }
