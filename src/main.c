@@ -53,7 +53,7 @@ run_command(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	/* Before any thread: the main heap, and the size of the threads' heaps. */
+	/* The main heap in huge pages (xalloc.c). */
 	xheap_huge_pages();
 	return run_command(argc, argv);
 }

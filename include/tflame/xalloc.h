@@ -33,16 +33,6 @@ void *xalloc_huge(void *p, size_t size);
 /* xrealloc() of nmemb * size bytes, dying on overflow of the product. */
 void *xreallocarray(void *ptr, size_t nmemb, size_t size);
 /*
- * Grow the array ptr of elements of size bytes, nr of them in use, to room
- * for alloc, as xreallocarray() does, except that a new block of 1 MiB or
- * more is a fresh one, aligned on and rounded up to 2 MiB huge pages, that
- * the nr elements are copied into (ptr is freed): for an array that
- * doubles as it fills, whose new pages would cost more to fault in 4 KiB
- * at a time than to copy into (see xalloc.c). Returns the new block; ptr
- * is no longer valid. It may be given to xrealloc() and free() later.
- */
-void *xgrowarray_huge(void *ptr, size_t nr, size_t alloc, size_t size);
-/*
  * Fresh memory for n elements of size bytes, dying on overflow: from
  * least bytes on, a block aligned on and rounded up to 2 MiB huge pages
  * that asks for transparent huge pages (one fault for 2 MiB where 4 KiB

@@ -12,10 +12,6 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
-
 static die_hook_fn *die_hook;
 static atomic_flag die_hook_ran = ATOMIC_FLAG_INIT;
 
@@ -147,17 +143,12 @@ xreallocarray(void *ptr, size_t nmemb, size_t size)
 }
 
 /*
- * Sample arrays, grown by doubling: from GROW_HUGE_MIN bytes on each new
- * block is aligned on a huge page and rounded up to whole ones, so that
- * all of it is in huge pages (malloc()'s big blocks start 16 bytes into a
- * page, which left their first and last 2 MiB in 4 KiB pages, and a block
- * under HUGE_BLOCK in 4 KiB pages only). The merge of a parallel load's
- * two ranges of a 100 MB perf script grew 150,000 samples to 300,000 in
- * such pages and wrote the second half there: 13-21 ms, against about
- * 2 ms in huge pages. The rounding costs at most 2 MiB an array.
+ * A fresh block aligned on and rounded up to huge pages, all of it in
+ * huge pages (malloc()'s big blocks start 16 bytes into a page, which
+ * leaves their first and last 2 MiB in 4 KiB pages). The rounding costs
+ * at most 2 MiB a block. Not for arrays grown by doubling: see
+ * grow_samples_to() in profile.c.
  */
-#define GROW_HUGE_MIN ((size_t)1 << 20)
-
 void *
 xmalloc_huge(size_t n, size_t size, size_t least)
 {
@@ -178,22 +169,6 @@ xmalloc_huge(size_t n, size_t size, size_t least)
 #ifdef MADV_HUGEPAGE
 	madvise(p, bytes, MADV_HUGEPAGE);
 #endif
-	return p;
-}
-
-void *
-xgrowarray_huge(void *ptr, size_t nr, size_t alloc, size_t size)
-{
-	void *p;
-
-	if (size && alloc > SIZE_MAX / size)
-		die("out of memory (%zu x %zu bytes overflows)", alloc, size);
-	if (alloc * size < GROW_HUGE_MIN || nr > alloc)
-		return xreallocarray(ptr, alloc, size);
-	p = xmalloc_huge(alloc, size, GROW_HUGE_MIN);
-	if (nr)
-		memcpy(p, ptr, nr * size);
-	free(ptr);
 	return p;
 }
 
@@ -429,13 +404,25 @@ xmemdup(const void *p, size_t n)
  * 0.105 s (bench/README.md). glibc does this itself only when told by
  * GLIBC_TUNABLES (glibc.malloc.hugetlb=1 with a big top_pad), which it
  * reads at start: so the heap a thread allocates from is found in
- * /proc/self/maps and advised here. M_TOP_PAD makes a new thread's heap
- * writable in full (64 MiB) when made, not a page at a time, so that it
- * lies in whole 2 MiB blocks; pages never touched cost nothing. The block
- * malloc() already wrote (its header) is collapsed to a huge page, or it
- * would stay in 4 KiB ones. Where THP, /proc or MADV_COLLAPSE (Linux 6.1)
- * is missing, nothing changes. Not under the sanitizers, whose allocator
- * is not malloc()'s.
+ * /proc/self/maps and advised here, with the reservation a thread's heap
+ * grows into (a PROT_NONE mapping right after it), so that what glibc
+ * makes writable later is advised too. The block malloc() already wrote
+ * (its header) is collapsed to a huge page, or it would stay in 4 KiB
+ * ones. Where THP, /proc or MADV_COLLAPSE (Linux 6.1) is missing, nothing
+ * changes. Not under the sanitizers, whose allocator is not malloc()'s.
+ *
+ * malloc()'s own settings are left alone. A 64 MiB M_TOP_PAD made a new
+ * thread's heap writable in full when made, and fixed mmap and trim
+ * thresholds (32 and 64 MiB) stood in for the sliding ones that M_TOP_PAD
+ * turns off; it cost more memory than it saved time. Blocks up to 32 MiB
+ * then came from the heaps, where realloc() copies where glibc's own
+ * mappings are moved by mremap(), and what was freed stayed there: at 1 GB
+ * of perf script, report took 331 MB and collapse 357 MB, against 191 and
+ * 185 MB for the build before huge pages, and with the pad alone back at
+ * one huge page, still 205-253 MB against 173-182 without any setting
+ * (bench/memory.sh). glibc's sliding threshold rises by itself to the
+ * size of each big block freed, so that transforms reuse heap memory as
+ * they did with the fixed one.
  */
 #if defined(__SANITIZE_ADDRESS__)
 #define HEAP_SANITIZED 1
@@ -449,29 +436,11 @@ xmemdup(const void *p, size_t n)
 #ifndef MADV_COLLAPSE
 #define MADV_COLLAPSE 25
 #endif
-#define HEAP_PAD ((int)64 << 20)
-#define HEAP_MMAP_MIN ((int)32 << 20) /* glibc's DEFAULT_MMAP_THRESHOLD_MAX */
 #define HEAPS_KEPT 32
 
 static pthread_mutex_t heaps_lock = PTHREAD_MUTEX_INITIALIZER;
 static uintptr_t heaps[HEAPS_KEPT][2]; /* advised already: [start, end) */
 static size_t nr_heaps;
-
-/*
- * Setting M_TOP_PAD turns off glibc's sliding mmap threshold, which rises
- * to the size of each big block freed, up to 32 MiB, so that blocks of
- * that size come back from the heap. Left at 128 KiB, every block over it
- * would be a fresh mapping of 4 KiB pages: applying a transform to 1.5 M
- * stacks took 30-50% longer. So both thresholds are set where glibc's
- * would end up: 32 MiB, and twice that for giving memory back.
- */
-static void
-heap_pad(void)
-{
-	mallopt(M_TOP_PAD, HEAP_PAD);
-	mallopt(M_MMAP_THRESHOLD, HEAP_MMAP_MIN);
-	mallopt(M_TRIM_THRESHOLD, 2 * HEAP_MMAP_MIN);
-}
 
 /* Was the mapping holding addr advised already? */
 static bool
@@ -486,23 +455,33 @@ heap_known(uintptr_t addr)
 	return known;
 }
 
-/* The mapping holding addr, from /proc/self/maps. */
+/*
+ * The mapping holding addr, from /proc/self/maps, with the reservation
+ * right after it that a thread's heap grows into (PROT_NONE, anonymous).
+ */
 static bool
 heap_mapping(uintptr_t addr, uintptr_t *start, uintptr_t *end)
 {
 	FILE *f = fopen("/proc/self/maps", "re");
 	char line[512];
-	bool found = false;
+	bool found = false, done = false;
 
 	if (!f)
 		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		unsigned long a, b;
+	while (!done && fgets(line, sizeof(line), f)) {
+		unsigned long a, b, ino;
+		char perms[8];
 
-		if (sscanf(line, "%lx-%lx", &a, &b) == 2 && a <= addr && addr < b) {
-			*start = a;
-			*end = b;
-			found = true;
+		if (sscanf(line, "%lx-%lx %7s %*s %*s %lu", &a, &b, perms, &ino) == 4) {
+			if (!found && a <= addr && addr < b) {
+				*start = a;
+				*end = b;
+				found = true;
+			} else if (found) {
+				if (a == *end && !strcmp(perms, "---p") && !ino)
+					*end = b;
+				done = true;
+			}
 		}
 		/* The rest of a line longer than the buffer is not a new line. */
 		while (!strchr(line, '\n') && fgets(line, sizeof(line), f))
@@ -515,11 +494,9 @@ heap_mapping(uintptr_t addr, uintptr_t *start, uintptr_t *end)
 void
 xheap_huge_pages(void)
 {
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	uintptr_t addr, a, b, c;
 	void *p;
 
-	pthread_once(&once, heap_pad);
 	p = malloc(1);
 	if (!p)
 		return;
