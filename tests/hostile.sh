@@ -188,7 +188,9 @@ judge "report --thread on an escaped comm" "$d/escapes.perf" any
 
 # collapse into a file keeps the names byte for byte; to a terminal (a pty
 # from script(1)) it escapes them. The pty turns each newline into CR LF:
-# those CRs are its own, not the profile's.
+# those CRs are its own, not the profile's. Standard error stays out: a
+# slow run (valgrind on a busy machine) draws its progress line there, with
+# its own erase-line escapes.
 for f in escapes.folded escapes.perf; do
 	run collapse "$d/$f"
 	if [ "$status" -eq 0 ] && unsafe "$d/out"; then
@@ -197,7 +199,7 @@ for f in escapes.folded escapes.perf; do
 		not_ok "collapse $f into a file: names byte for byte" "exit $status"
 	fi
 	if command -v script >/dev/null 2>&1; then
-		TFLAME="$TFLAME" F="$d/$f" script -qec '"$TFLAME" collapse "$F"' /dev/null \
+		TFLAME="$TFLAME" F="$d/$f" script -qec '"$TFLAME" collapse "$F" 2>/dev/null' /dev/null \
 			</dev/null 2>&1 | tr -d '\r' >"$d/tty"
 		if [ -s "$d/tty" ] && ! unsafe "$d/tty" &&
 		   [ "$(wc -l <"$d/tty")" -eq "$(wc -l <"$d/out")" ] &&
