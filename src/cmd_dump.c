@@ -473,12 +473,24 @@ print_sandwich(struct model *m, const char *path, const char *function,
 	return CLI_NEXT;
 }
 
+/*
+ * A weight of p as profile_format_weight() writes it, after "~" when p is
+ * the views' scaled copy of a wide profile and w is rounded (profile.h).
+ */
+static void
+add_weight(const struct profile *p, uint64_t w, struct strbuf *out)
+{
+	if (p->weight_shift && w)
+		strbuf_addch(out, '~');
+	profile_format_weight(p, w, out);
+}
+
 /* x as the ruler labels it: a time, or a weight when the axis has no times. */
 static void
 add_x(const struct timeline *tl, uint64_t x, bool utf8, struct strbuf *out)
 {
 	if (tl->axis.kind == CHART_X_WEIGHT)
-		profile_format_weight(tl->p, x, out);
+		add_weight(tl->p, x, out);
 	else
 		chart_format_x(x, RULER_TIME, !utf8, out);
 }
@@ -531,7 +543,7 @@ print_lanes(struct model *m, struct layout *l, const struct view *frame, bool ut
 		if (t->tid >= 0)
 			strbuf_addf(out, "  tid %lld", (long long)t->tid);
 		strbuf_addstr(out, "  weight ");
-		profile_format_weight(tl->p, c->weight, out);
+		add_weight(tl->p, c->weight, out);
 		if (tl->axis.kind != CHART_X_WEIGHT) {
 			busy = chart_covered(c, frame->x1) - chart_covered(c, frame->x0);
 			strbuf_addstr(out, "  busy ");
@@ -711,9 +723,9 @@ cmd_dump(int argc, char **argv)
 	} else {
 		strbuf_addstr(&out, "  weight ");
 		/* An empty lens (a transform kept nothing) has a view of 1 for layout's sake. */
-		profile_format_weight(model_profile(&m), total ? v.x1 - v.x0 : 0, &out);
+		add_weight(model_profile(&m), total ? v.x1 - v.x0 : 0, &out);
 		strbuf_addf(&out, " of ");
-		profile_format_weight(model_profile(&m), total, &out);
+		add_weight(model_profile(&m), total, &out);
 		if (view == VIEW_TIME_ORDER)
 			strbuf_addstr(&out, "  untimed: x is cumulative weight");
 	}
@@ -736,7 +748,7 @@ cmd_dump(int argc, char **argv)
 		if (timed)
 			add_x(model_timeline(&m), matched, utf8, &out);
 		else
-			profile_format_weight(model_profile(&m), matched, &out);
+			add_weight(model_profile(&m), matched, &out);
 		if (matched && total) {
 			strbuf_addstr(&out, " (");
 			profile_format_share(matched, total, &out);
@@ -765,7 +777,7 @@ cmd_dump(int argc, char **argv)
 		if (ps->diff_flags & DIFF_IGNORE_MODULE)
 			strbuf_addstr(&out, "  by name");
 		strbuf_addstr(&out, "  weight ");
-		profile_format_weight(model_profile(&m), base_total, &out);
+		add_weight(model_profile(&m), base_total, &out);
 		if (model_diff_normalized(&m))
 			strbuf_addstr(&out, "  scaled to the shown total");
 		strbuf_addstr(&out, "\ncolours: + grew (red), - shrank (blue), new (red: not in "

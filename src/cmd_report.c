@@ -86,9 +86,12 @@ struct report {
 	uint64_t total;          /* selected weight */
 	/*
 	 * The same, exact: the profile's own 128-bit total when the lens
-	 * keeps every sample (the views' sums are 64-bit, profile.h).
+	 * keeps every sample (the views' sums are 64-bit, profile.h), a
+	 * weight of whole_p: the set's profile when p is the views' scaled
+	 * copy of it (model_profile()), else p.
 	 */
 	weight_sum whole;
+	const struct profile *whole_p;
 	size_t nr_samples;       /* selected samples */
 	struct thread_row *threads; /* of the selected samples, heaviest first */
 	size_t nr_threads;
@@ -220,8 +223,13 @@ report_compute(struct report *r)
 	r->kept = xcalloc((size_t)ps->nr_threads + 1, sizeof(*r->kept));
 	r->nr_samples = model_kept_thread_weights(r->m, r->kept);
 	r->whole = r->total;
-	if (r->nr_samples == r->p->nr_samples && r->total == (uint64_t)r->p->total_weight)
-		r->whole = r->p->total_weight;
+	r->whole_p = r->p;
+	if (r->nr_samples == r->p->nr_samples && r->total == (uint64_t)r->p->total_weight) {
+		/* A scaled copy of a wide profile: the set's own has the exact total. */
+		if (r->p->weight_shift)
+			r->whole_p = ps->profiles[r->m->lens.profile];
+		r->whole = r->whole_p->total_weight;
+	}
 	r->nr_threads = 0;
 	for (uint32_t t = 0; t < ps->nr_threads; t++)
 		if (r->kept[t].samples)
@@ -276,6 +284,24 @@ top_count(const struct report *r, bool self)
 static double
 pct(uint64_t part, uint64_t whole)
 {
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/*
+ * The share of w (a sum of r->p's weights) in the selected weight. For the
+ * views' scaled copy of a wide profile, the share of its rounded amount
+ * (profile_unscale()) in the exact total, so that a row's share agrees with
+ * its amount as printed, to what the scaled sums know.
+ */
+static double
+row_pct(const struct report *r, uint64_t w)
+{
+	weight_sum unit, part, whole;
+
+	if (!r->p->weight_shift)
+		return pct(w, r->total);
+	part = profile_unscale(r->p, w, &unit);
+	whole = r->whole_p == r->p ? profile_unscale(r->p, r->whole, &unit) : r->whole;
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
@@ -759,10 +785,10 @@ print_text(const struct report *r)
 	if (p->no_samples)
 		strbuf_addstr(&out, "  (weighed stacks, not single samples)");
 	strbuf_addstr(&out, "\nweight    ");
-	profile_format_amount_sum(p, r->whole, &out);
+	profile_format_amount_sum(r->whole_p, r->whole, &out);
 	if (p->unit == UNIT_NANOSECONDS) {
 		strbuf_addstr(&out, " (");
-		profile_format_weight_sum(p, r->whole, &out);
+		profile_format_weight_sum(r->whole_p, r->whole, &out);
 		strbuf_addstr(&out, " ns)");
 	} else {
 		strbuf_addf(&out, " %s", unit_phrase(p));
@@ -870,11 +896,11 @@ json_self_total(struct json_writer *jw, const struct report *r, uint64_t self,
 	json_key(jw, "self");
 	json_weight(jw, r->p, self);
 	json_key(jw, "self_percent");
-	json_double(jw, pct(self, r->total));
+	json_double(jw, row_pct(r, self));
 	json_key(jw, "total");
 	json_weight(jw, r->p, total);
 	json_key(jw, "total_percent");
-	json_double(jw, pct(total, r->total));
+	json_double(jw, row_pct(r, total));
 }
 
 static void
@@ -913,7 +939,7 @@ json_inverted_node(struct json_writer *jw, const struct report *r, const struct 
 	json_key(jw, "weight");
 	json_weight(jw, r->p, t->total[s]);
 	json_key(jw, "percent");
-	json_double(jw, pct(t->total[s], r->total));
+	json_double(jw, row_pct(r, t->total[s]));
 }
 
 /* print_inverted() as JSON: every direct caller, not only the first few. */
@@ -1009,7 +1035,7 @@ json_threads(struct json_writer *jw, const struct report *r)
 		json_key(jw, "weight");
 		json_weight(jw, p, r->threads[i].weight);
 		json_key(jw, "percent");
-		json_double(jw, pct(r->threads[i].weight, r->total));
+		json_double(jw, row_pct(r, r->threads[i].weight));
 		json_object_end(jw);
 	}
 	json_array_end(jw);
@@ -1052,7 +1078,20 @@ print_json(const struct report *r)
 	json_key(&jw, "samples");
 	json_uint(&jw, r->nr_samples);
 	json_key(&jw, "weight");
-	json_weight_sum(&jw, p, r->whole);
+	json_weight_sum(&jw, r->whole_p, r->whole);
+	if (p->weight_shift) {
+		/* The views' amounts of a wide profile are rounded (profile_unscale()). */
+		weight_sum unit;
+		struct strbuf sb = STRBUF_INIT;
+		struct profile q = *p;
+
+		profile_unscale(p, 0, &unit);
+		q.weight_shift = 0;
+		profile_format_weight_sum(&q, unit, &sb);
+		json_key(&jw, "amounts_rounded_to");
+		json_raw_number(&jw, sb.buf);
+		strbuf_release(&sb);
+	}
 	json_key(&jw, "time");
 	if (p->has_time) {
 		json_object_begin(&jw);
@@ -1076,7 +1115,7 @@ print_json(const struct report *r)
 		json_key(&jw, "matched");
 		json_weight(&jw, p, r->matched);
 		json_key(&jw, "matched_percent");
-		json_double(&jw, pct(r->matched, r->total));
+		json_double(&jw, row_pct(r, r->matched));
 		json_object_end(&jw);
 	} else {
 		json_null(&jw);

@@ -181,4 +181,23 @@ check "parse of app" poll line_matches 5 ' parse +app$'
 keys q
 wait_for "EXIT=0"
 
+# A total past 64 bits: the details and the search's status line give
+# amounts rounded to what the views know, shares right (exact sums:
+# main 49116860184397335827 of 49116860184397335832, lex 2 x (2^64 - 1)).
+start 100 20 TFLAME_CONFIG=
+run "$TFLAME" tests/data/folded/wide-total.folded
+wait_for " 1 L" || bail "tflame did not start"
+keys Enter
+check "the details: main's total rounded, its share" \
+	wait_for "total ~49,116,860,184,397,335,800 (99.9% of all)   self 0"
+keys 3
+check "Sandwich: the amounts in E, lex's share" poll line_matches 5 '36\.9 E 75\.1% +36\.9 E 75\.1%  lex'
+keys 1 /
+keys -l lex
+keys Enter
+check "the search: matched weight and share" \
+	wait_for "matched: ~36,893,488,147,419,103,200 (75.1% of all"
+keys Escape q
+wait_for "EXIT=0"
+
 finish

@@ -89,8 +89,8 @@ else
 	not_ok "counts past 64 bits: exact" "exit $status" "$(diff "$tmpdir/expected" "$tmpdir/out")"
 fi
 if grep -q "past 64 bits, each kept exactly" "$tmpdir/err" &&
-	grep -q "views' sums and shares are not" "$tmpdir/err"; then
-	ok "counts past 64 bits: the split and the views' 64-bit sums are told"
+	grep -q "the views count to 64 significant bits" "$tmpdir/err"; then
+	ok "counts past 64 bits: the split and the views' scaled sums are told"
 else
 	not_ok "counts past 64 bits: warnings" "$(cat "$tmpdir/err")"
 fi
@@ -132,4 +132,68 @@ if cmp -s "$tmpdir/expected" "$tmpdir/out" &&
 else
 	not_ok "counts of more than 9 decimals" "$(cat "$tmpdir/out" "$tmpdir/err")"
 fi
+# A total past 64 bits in the views: report's self and total of every
+# function within amounts_rounded_to of the exact sums (python3's
+# integers, a function counted once per sample), its shares the exact
+# ones to the digits printed, folded export exact, the search's share too.
+w=tests/data/folded/wide-total.folded
+if command -v python3 >/dev/null 2>&1; then
+	"$TFLAME" report --json --limit=0 "$w" >"$tmpdir/json" 2>/dev/null
+	if python3 -c '
+import json, sys
+rows = {}
+total = 0
+for line in open(sys.argv[1]):
+    stack, count = line.rsplit(None, 1)
+    frames, w = stack.split(";"), int(count)
+    total += w
+    for f in set(frames):
+        rows.setdefault(f, [0, 0])[1] += w
+    rows.setdefault(frames[-1], [0, 0])[0] += w
+r = json.load(open(sys.argv[2]))
+unit = r["amounts_rounded_to"]
+assert r["weight"] == total, (r["weight"], total)
+seen = 0
+for row in r["top_self"] + r["top_total"]:
+    self, tot = rows[row["function"]]
+    for got, exact, pct in ((row["self"], self, row["self_percent"]),
+                            (row["total"], tot, row["total_percent"])):
+        assert got % unit == 0 and abs(got - exact) <= unit, (row, exact, unit)
+        # Six digits, or what the rounded amount knows of a sliver.
+        want = 100 * exact / total
+        assert abs(pct - want) <= abs(want) * 1e-5 + 100 * unit / total, (row, want)
+        seen += 1
+assert seen == 2 * (len(r["top_self"]) + len(r["top_total"])) and seen >= 20, seen
+' "$w" "$tmpdir/json"; then
+		ok "a total past 64 bits: report's amounts and shares as the exact sums'"
+	else
+		not_ok "a total past 64 bits: report's amounts and shares" "$(head -40 "$tmpdir/json")"
+	fi
+	"$TFLAME" export --to=folded -o "$tmpdir/out" "$w" 2>/dev/null
+	exact_sums "$w" | sed '$d' >"$tmpdir/expected"
+	if cmp -s "$tmpdir/expected" "$tmpdir/out"; then
+		ok "a total past 64 bits: export --to=folded exact"
+	else
+		not_ok "a total past 64 bits: export --to=folded" "$(diff "$tmpdir/expected" "$tmpdir/out")"
+	fi
+	share=$(python3 -c 'print("%.1f%%" % (100 * 2 * (2**64 - 1) / 49116860184397335832))')
+	if "$TFLAME" dump --search='^lex$' --width=80 --height=3 "$w" 2>/dev/null |
+		grep -q "matched ~36893488147419103200 ($share of all"; then
+		ok "a total past 64 bits: the search's matched weight and share ($share)"
+	else
+		not_ok "a total past 64 bits: the search's share" \
+			"$("$TFLAME" dump --search='^lex$' --width=80 --height=3 "$w" 2>&1 | head -3)"
+	fi
+fi
+# Periods past 64 bits in all: export to folded exact (the sums by hand:
+# 3 x 6148914691236517205, 3 x (2^64 - 1), 3 x (2^63 - 1), 3 x 7).
+"$TFLAME" export --to=folded -o "$tmpdir/out" "tests/data/edges/wide-total.txt" 2>/dev/null
+printf '%s\n' "main 18446744073709551615" "main;compute 55340232221128654845" \
+	"main;helper;compute 27670116110564327421" "main;read_input 21" >"$tmpdir/expected"
+if cmp -s "$tmpdir/expected" "$tmpdir/out"; then
+	ok "periods past 64 bits in all: export --to=folded exact"
+else
+	not_ok "periods past 64 bits in all: export" "$(diff "$tmpdir/expected" "$tmpdir/out")"
+fi
+
 finish

@@ -275,9 +275,15 @@ struct ruler_tick {
 struct ruler_scale {
 	enum weight_unit unit;
 	unsigned decimals;
+	/*
+	 * x counts 2^shift of the unit (a wide profile's scaled weights,
+	 * profile.h): the ticks fall on round amounts of the input's units.
+	 */
+	unsigned shift;
+	unsigned tens;  /* chart_format_x(): x counts 10^tens of the unit */
 };
 
-#define RULER_TIME ((struct ruler_scale){ UNIT_NANOSECONDS, 0 })
+#define RULER_TIME ((struct ruler_scale){ UNIT_NANOSECONDS, 0, 0, 0 })
 
 /* The scale of a timeline's axis: time, or its profile's weight. */
 struct ruler_scale chart_ruler_scale(const struct timeline *tl);

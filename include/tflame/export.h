@@ -65,6 +65,12 @@ struct export_lens {
 	 */
 	const uint64_t *stack_w;
 	/*
+	 * When p is the views' scaled copy of a wide profile (profile.h:
+	 * weight_shift), its samples' exact weights, in p's order: folded
+	 * and speedscope output write these, summed in 128 bits. Else NULL.
+	 */
+	const uint64_t *exact_weight;
+	/*
 	 * Speedscope reads the samples themselves, in order: thread t's are
 	 * kept when threads is NULL or threads[t]; sample_stack (when not
 	 * NULL) maps or drops each one further.

@@ -164,6 +164,14 @@ struct model {
 	 */
 	struct profile counted;
 	/*
+	 * The shown profile when its total is past 64 bits: a copy whose
+	 * weights are scaled down (profile.h: weight_shift) so that the
+	 * views' 64-bit sums hold; model_profile() gives it. Its weight
+	 * array owned, the rest borrowed; weight_shift 0 and no array for a
+	 * profile whose total fits 64 bits.
+	 */
+	struct profile wide;
+	/*
 	 * Grouped by process: model_profile() with the lens's stacks, made
 	 * by model_samples(). Nothing owned.
 	 */
@@ -394,7 +402,14 @@ int model_check_spec(const struct lens_spec *spec, struct tf_error *err);
 int model_apply_spec(struct model *m, const struct lens_spec *spec, const char *path,
 		     struct tf_error *err);
 
-/* The profile shown, weighed as model_set_count_samples() says. */
+/*
+ * The profile shown, weighed as model_set_count_samples() says. When its
+ * total is past 64 bits (and samples are not counted), a copy with its
+ * weights scaled down by 2^weight_shift, which every view aggregates and
+ * whose profile_format_*() print the amounts back in the input's units,
+ * rounded to what the scaled sums know; m->ps's own profile keeps the
+ * exact weights, for collapse and export.
+ */
 const struct profile *model_profile(const struct model *m);
 /* The samples the lens keeps (threads and time range), for stack_weights() and the like. */
 struct sample_filter model_filter(const struct model *m);

@@ -204,10 +204,18 @@ struct profile {
 
 	/*
 	 * The sum of weight[], exact. Past 64 bits (import_file() warns)
-	 * only collapse and report's totals read it whole: the views' sums
-	 * are 64-bit.
+	 * the views read a scaled copy (weight_shift), while collapse,
+	 * folded export and report's total read this.
 	 */
 	weight_sum total_weight;
+	/*
+	 * 0 in every profile of a set. The views' copy of a profile whose
+	 * total is past 64 bits (model_profile()) has each weight divided
+	 * by 2^weight_shift and rounded (profile_wide_shift()), so that
+	 * their 64-bit sums hold; the profile_format_*() functions multiply
+	 * back and print what those sums know (profile_format_amount()).
+	 */
+	unsigned weight_shift;
 	bool has_time;         /* some sample carried a time */
 	/*
 	 * Each timed sample lasts its weight (ns) from its time: the input
@@ -525,7 +533,48 @@ void profile_drop_figures(struct profile *p);
  */
 int profile_set_decimals(struct profile *p, unsigned decimals, struct tf_error *err);
 
-/* Append w (a weight of p, scaled) as exact decimal text, e.g. "12.5". */
+/*
+ * For the views of a profile whose total is past 64 bits: the smallest k
+ * such that its weights, each divided by 2^k and rounded to nearest
+ * (profile_shift_weight()), add up below 2^63. 0 when the total fits 64
+ * bits: the views then read the weights as they are. O(samples) per k
+ * tried, usually one or two.
+ */
+unsigned profile_wide_shift(const struct profile *p);
+
+/*
+ * w divided by 2^shift, rounded to nearest (halves up), but 1 rather than
+ * 0 for a w that is not 0, so that no sample goes (Time Order would show
+ * a gap, the tables lose a function); w itself for shift 0. Off by less
+ * than 2^shift.
+ */
+static inline uint64_t
+profile_shift_weight(uint64_t w, unsigned shift)
+{
+	uint64_t v;
+
+	if (!shift)
+		return w;
+	v = (uint64_t)(((weight_sum)w + ((weight_sum)1 << (shift - 1))) >> shift);
+	return v || !w ? v : 1;
+}
+
+/*
+ * A sum of p's weights (p->weight_shift > 0: of its scaled ones) in the
+ * input's units, as far as it is known: each sample's scaled weight is off
+ * by less than 2^shift, so a sum of p's samples is within nr_samples *
+ * 2^shift of the exact one, and it is rounded to the smallest power of
+ * ten, *unit, that is at least twice that, which leaves it within one
+ * *unit of the exact sum. Returns the rounded value (a multiple of *unit),
+ * *unit 1 and w itself for shift 0.
+ */
+weight_sum profile_unscale(const struct profile *p, weight_sum w, weight_sum *unit);
+
+/*
+ * Append w (a weight of p, scaled) as exact decimal text, e.g. "12.5".
+ * For a views' copy (weight_shift) the digits profile_unscale() knows,
+ * the rest zeros.
+ */
 void profile_format_weight(const struct profile *p, uint64_t w, struct strbuf *out);
 /* The same for a sum, exact past 64 bits: "36893488147419103230". */
 void profile_format_weight_sum(const struct profile *p, weight_sum w, struct strbuf *out);
@@ -544,6 +593,12 @@ void weight_sum_format(weight_sum v, struct strbuf *out);
  * with an SI prefix ("62.1 G", "999", "1.00 k"), bytes in KiB, MiB, GiB.
  *
  * Zero is "0" (a time "0 s").
+ *
+ * For a views' copy of a wide profile (weight_shift) the amount is
+ * profile_unscale()'s, rounded: the exact form starts with "~" and ends
+ * in the zeros of its unit ("~36,893,488,147,419,103,200"); the short
+ * form is the usual one where it has three known digits, else the exact
+ * form ("~1,200", "~0" for what rounds to nothing).
  */
 void profile_format_amount(const struct profile *p, uint64_t w, struct strbuf *out);
 /* profile_format_amount() of a sum, exact past 64 bits (counts and bytes). */

@@ -1507,7 +1507,8 @@ chart_ruler_scale(const struct timeline *tl)
 {
 	if (tl->axis.kind != CHART_X_WEIGHT)
 		return RULER_TIME;
-	return (struct ruler_scale){ tl->p->unit, tl->p->weight_decimals };
+	return (struct ruler_scale){ tl->p->unit, tl->p->weight_decimals, tl->p->weight_shift,
+				     0 };
 }
 
 void
@@ -1515,21 +1516,24 @@ chart_format_x(uint64_t x, struct ruler_scale scale, bool ascii, struct strbuf *
 {
 	const struct unit *u = scale.unit == UNIT_NANOSECONDS ? time_units
 			     : scale.unit == UNIT_BYTES ? byte_units : count_units;
-	uint64_t ten = 1, size;
+	weight_sum v = x, ten = 1, size;
 
 	if (!x) {
 		strbuf_addch(out, '0');
 		return;
 	}
+	/* An axis past 64 bits counts tens of the unit (chart_ruler()). */
+	for (unsigned d = 0; d < scale.tens; d++)
+		v *= 10;
 	/* Weights kept with decimals: the units are that much larger. */
 	for (unsigned d = 0; d < scale.decimals && ten <= UINT64_MAX / 10; d++)
 		ten *= 10;
-	while (u->size > 1 && (u->size > UINT64_MAX / ten || u->size * ten > x))
+	while (u->size > 1 && u->size * ten > v)
 		u++;
 	size = u->size * ten;
-	strbuf_addf(out, "%llu", (unsigned long long)(x / size));
-	if (x % size) {
-		uint64_t frac = x % size, step = size / 10;
+	weight_sum_format(v / size, out);
+	if (v % size) {
+		weight_sum frac = v % size, step = size / 10;
 
 		strbuf_addch(out, '.');
 		/* Exact digits, trailing zeros dropped. */
@@ -1632,6 +1636,30 @@ chart_ruler(uint64_t x0, uint64_t x1, uint32_t width, struct ruler_scale scale, 
 
 	if (x1 <= x0 || !width || !max)
 		return 0;
+	if (scale.shift) {
+		/*
+		 * In the input's units, past 64 bits: counted in 10^tens of
+		 * them, the least tens that brings x1 below 2^63. Columns
+		 * only depend on the ratios, which this keeps. One level.
+		 */
+		weight_sum a = (weight_sum)x0 << scale.shift, b = (weight_sum)x1 << scale.shift;
+		weight_sum ten = 1;
+		unsigned shift = scale.shift;
+		size_t n;
+
+		while (b / ten > INT64_MAX) {
+			ten *= 10;
+			scale.tens++;
+		}
+		scale.shift = 0;
+		if ((uint64_t)(b / ten) <= (uint64_t)(a / ten))
+			return 0;
+		n = chart_ruler((uint64_t)(a / ten), (uint64_t)(b / ten), width, scale, ascii, out,
+				max);
+		for (size_t i = 0; i < n; i++)
+			out[i].x = (uint64_t)((out[i].x * ten) >> shift);
+		return n;
+	}
 	for (uint64_t pow = 1;; pow *= 10) {
 		for (size_t m = 0; m < sizeof(tenths) / sizeof(tenths[0]); m++) {
 			uint64_t step;

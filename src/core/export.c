@@ -85,6 +85,42 @@ zoom_mask(const struct export_lens *l)
 	return in;
 }
 
+/*
+ * Per stack of l->ps, the exact weight of the kept samples that end there,
+ * summed in 128 bits, when l has exact weights (a wide profile), else
+ * NULL. Owned by the caller.
+ */
+static weight_sum *
+exact_stack_weights(const struct export_lens *l)
+{
+	const struct profile *p = l->p;
+	weight_sum *w;
+
+	if (!l->exact_weight)
+		return NULL;
+	w = xcalloc(l->ps->nr_stacks, sizeof(*w));
+	for (size_t i = 0; i < p->nr_samples; i++) {
+		stack_id s = l->sample_stack ? l->sample_stack(l->ctx, i) : p->stack[i];
+
+		if (s == EXPORT_DROP || s == STACK_ROOT)
+			continue;
+		if (l->threads && !l->threads[p->thread[i]])
+			continue;
+		w[s] += l->exact_weight[i];
+	}
+	return w;
+}
+
+/* l->p in the input's units: itself, or the wide profile it was scaled from. */
+static struct profile
+exact_profile(const struct export_lens *l)
+{
+	struct profile q = *l->p;
+
+	q.weight_shift = 0;
+	return q;
+}
+
 /* The weights of the stacks in the zoomed subtree; the others 0. */
 static uint64_t *
 zoomed_weights(const struct export_lens *l, const bool *in)
@@ -167,11 +203,13 @@ write_folded(const struct export_lens *l, const bool *in, FILE *out,
 	frame_id *path = NULL;
 	uint32_t alloc_path = 0;
 	int ret = 0;
+	weight_sum *exact = exact_stack_weights(l);
+	struct profile q = exact_profile(l);
 
 	for (stack_id s = 1; s < ps->nr_stacks; s++) {
 		uint32_t n;
 
-		if (!l->stack_w[s] || (in && !in[s]))
+		if ((exact ? !exact[s] : !l->stack_w[s]) || (in && !in[s]))
 			continue;
 		ALLOC_GROW(at, nr, alloc);
 		at[nr++] = lines.len;
@@ -182,7 +220,10 @@ write_folded(const struct export_lens *l, const bool *in, FILE *out,
 			add_folded_name(&lines, ps, path[i]);
 		}
 		strbuf_addch(&lines, ' ');
-		profile_format_weight(l->p, l->stack_w[s], &lines);
+		if (exact)
+			profile_format_weight_sum(&q, exact[s], &lines);
+		else
+			profile_format_weight(l->p, l->stack_w[s], &lines);
 		strbuf_addch(&lines, '\0');
 	}
 	/* The buffer is built: pointers into it stay valid now. */
@@ -202,6 +243,7 @@ write_folded(const struct export_lens *l, const bool *in, FILE *out,
 	free(line);
 	free(at);
 	free(path);
+	free(exact);
 	strbuf_release(&lines);
 	strbuf_release(&sb);
 	return ret;
@@ -268,6 +310,13 @@ add_quoted(struct strbuf *sb, const struct profile_set *ps, str_id s)
 	json_quote(sb, ps_get(ps, s), intern_len(&ps->strings, s));
 }
 
+/* Sample i's weight in the input's units (l->exact_weight where l has them). */
+static uint64_t
+sample_weight(const struct export_lens *l, size_t i)
+{
+	return l->exact_weight ? l->exact_weight[i] : l->p->weight[i];
+}
+
 /*
  * The samples kept by the lens, sorted by thread then time (input order
  * where there are no times), into *out; returns how many.
@@ -282,7 +331,7 @@ kept_samples(const struct export_lens *l, const bool *in, struct sp_sample **out
 	for (size_t i = 0; i < p->nr_samples; i++) {
 		stack_id s = l->sample_stack ? l->sample_stack(l->ctx, i) : p->stack[i];
 
-		if (s == EXPORT_DROP || s == STACK_ROOT || !p->weight[i])
+		if (s == EXPORT_DROP || s == STACK_ROOT || !sample_weight(l, i))
 			continue;
 		if (l->threads && !l->threads[p->thread[i]])
 			continue;
@@ -312,7 +361,8 @@ write_speedscope(const struct export_lens *l, const bool *in, FILE *out,
 	bool *used = xcalloc(ps->nr_stacks, sizeof(*used));
 	frame_id *path = NULL;
 	uint32_t nr_index = 0, alloc_path = 0, active = 0;
-	uint64_t heaviest = 0;
+	weight_sum heaviest = 0;
+	struct profile q = exact_profile(l);
 	int ret = 0;
 
 	/*
@@ -362,10 +412,10 @@ write_speedscope(const struct export_lens *l, const bool *in, FILE *out,
 	 * so that the threads keep their places on one time axis.
 	 */
 	for (size_t first = 0, end; first < nr && !ret; first = end) {
-		uint64_t total = 0, start = 0;
+		weight_sum total = 0, start = 0;
 
 		for (end = first; end < nr && v[end].thread == v[first].thread; end++)
-			total += p->weight[v[end].index];
+			total += sample_weight(l, v[end].index);
 		if (total > heaviest || !res->threads) {
 			heaviest = total;
 			active = res->threads;
@@ -382,10 +432,10 @@ write_speedscope(const struct export_lens *l, const bool *in, FILE *out,
 			json_quote(&sb, name.buf, name.len);
 			strbuf_release(&name);
 		}
-		strbuf_addf(&sb, ",\"unit\":\"%s\",\"startValue\":%" PRIu64 ",\"endValue\":",
-			    speedscope_unit(p), start);
-		profile_format_weight(p, start > UINT64_MAX - total ? UINT64_MAX : start + total,
-				      &sb);
+		strbuf_addf(&sb, ",\"unit\":\"%s\",\"startValue\":", speedscope_unit(p));
+		weight_sum_format(start, &sb);
+		strbuf_addstr(&sb, ",\"endValue\":");
+		profile_format_weight_sum(&q, start + total, &sb);
 		strbuf_addstr(&sb, ",\n\"samples\":[");
 		for (size_t i = first; i < end; i++) {
 			uint32_t n = stack_path(ps, v[i].stack, &path, &alloc_path);
@@ -406,7 +456,7 @@ write_speedscope(const struct export_lens *l, const bool *in, FILE *out,
 		for (size_t i = first; i < end; i++) {
 			if (i > first)
 				strbuf_addch(&sb, ',');
-			profile_format_weight(p, p->weight[v[i].index], &sb);
+			profile_format_weight_sum(&q, sample_weight(l, v[i].index), &sb);
 			if (sb.len >= FLUSH_AT && (ret = write_buf(out, &sb, err)))
 				goto out;
 		}

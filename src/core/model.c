@@ -25,6 +25,7 @@
  */
 
 static void counted_build(struct model *m);
+static void wide_build(struct model *m);
 static void release_view_caches(struct model *m);
 
 /* The index of the shown profile's counterpart, or -1. Looked up once per profile. */
@@ -88,6 +89,7 @@ model_init(struct model *m, struct profile_set *ps)
 	m->thread_min_stacks = MODEL_THREAD_MIN;
 	sandwich_rows_init(&m->rows);
 	sandwich_rows_init(&m->stash_rows);
+	wide_build(m);
 }
 
 static void
@@ -104,6 +106,7 @@ model_release(struct model *m)
 	free(m->view_p_weight);
 	free(m->view_p.stack);
 	free(m->counted.weight);
+	free(m->wide.weight);
 	free(m->base_w);
 	free(m->set_base_w);
 	free(m->set_set_marks);
@@ -144,6 +147,7 @@ model_set_profile(struct model *m, size_t index)
 	if (index == m->lens.profile)
 		return;
 	m->lens.profile = index;
+	wide_build(m);
 	/* Grouped, model_samples() is one struct for every profile: the lanes go. */
 	if (m->lens.by_process)
 		m->timeline_lanes_ok = false;
@@ -263,9 +267,10 @@ model_set_changed(struct model *m)
 		release_view_caches(m);
 	m->lens.set_marks = NULL;
 	lens_rebuild(&m->lens, m->ps);
-	/* The samples' stack array may be another one now. */
+	/* The samples' stack array may be another one now, and the total another. */
 	if (m->lens.count_samples)
 		counted_build(m);
+	wide_build(m);
 	m->sel_gen++;
 	m->pick_gen++;
 	m->tx_gen++;
@@ -286,7 +291,11 @@ model_filter(const struct model *m)
 const struct profile *
 model_profile(const struct model *m)
 {
-	return m->lens.count_samples ? &m->counted : m->ps->profiles[m->lens.profile];
+	if (m->lens.count_samples)
+		return &m->counted;
+	if (m->wide.weight_shift)
+		return &m->wide;
+	return m->ps->profiles[m->lens.profile];
 }
 
 /*
@@ -324,6 +333,38 @@ counted_build(struct model *m)
 	m->counted.alloc_samples = p->nr_samples;
 	m->counted.figures = NULL;
 	m->counted.nr_figures = m->counted.alloc_figures = 0;
+}
+
+/*
+ * The shown profile scaled for the views when its total is past 64 bits
+ * (model_profile()); for any other, no copy and no memory.
+ */
+static void
+wide_build(struct model *m)
+{
+	const struct profile *p = m->ps->profiles[m->lens.profile];
+	unsigned k = profile_wide_shift(p);
+	uint64_t *w;
+	weight_sum total = 0;
+
+	if (!k) {
+		free(m->wide.weight);
+		memset(&m->wide, 0, sizeof(m->wide));
+		return;
+	}
+	w = xreallocarray(m->wide.weight, p->nr_samples + 1, sizeof(*w));
+	for (size_t i = 0; i < p->nr_samples; i++) {
+		w[i] = profile_shift_weight(p->weight[i], k);
+		total += w[i];
+	}
+	m->wide = *p;
+	m->wide.weight = w;
+	m->wide.weight_shift = k;
+	m->wide.total_weight = total;
+	m->wide.alloc_samples = p->nr_samples;
+	/* The recorded figures are in the input's units: the tables count the samples. */
+	m->wide.figures = NULL;
+	m->wide.nr_figures = m->wide.alloc_figures = 0;
 }
 
 bool
@@ -1024,7 +1065,8 @@ frames_added(struct model *m)
 static bool
 weighs_all(const struct model *m)
 {
-	return !m->lens.threads && !m->lens.timed && !m->lens.count_samples;
+	return !m->lens.threads && !m->lens.timed && !m->lens.count_samples &&
+	       !m->wide.weight_shift;
 }
 
 bool
@@ -1171,6 +1213,8 @@ model_export_lens(struct model *m, struct export_lens *el)
 	el->ps = model_view(m);
 	el->p = model_samples(m);
 	el->stack_w = model_stack_weights(m);
+	el->exact_weight = model_profile(m) == &m->wide ? m->ps->profiles[m->lens.profile]->weight
+							: NULL;
 	el->threads = m->lens.threads;
 	el->sample_stack = NULL;
 	el->ctx = NULL;

@@ -139,6 +139,9 @@ base_set_weights(struct model *m, const struct profile *b)
 		    (timed && (b->time[i] < t0 || b->time[i] >= t1)))
 			continue;
 		w = count ? 1 : diff_same_decimals(b->weight[i], b, p);
+		/* A wide shown profile's views are scaled (model_profile()): the base's too. */
+		if (!count)
+			w = profile_shift_weight(w, m->wide.weight_shift);
 		d->set_w[b->stack[i]] += w;
 		total += w;
 	}

@@ -1048,6 +1048,49 @@ weight_sum_format(weight_sum v, struct strbuf *out)
 	strbuf_add(out, digits + n, sizeof(digits) - n);
 }
 
+unsigned
+profile_wide_shift(const struct profile *p)
+{
+	const weight_sum limit = (weight_sum)1 << 63;
+	unsigned k = 0;
+
+	if (p->total_weight <= UINT64_MAX)
+		return 0;
+	/* The least k the exact sum allows; the roundings may ask one more. */
+	while (p->total_weight >> k >= limit)
+		k++;
+	for (;; k++) {
+		weight_sum sum = 0;
+
+		for (size_t i = 0; i < p->nr_samples; i++)
+			sum += profile_shift_weight(p->weight[i], k);
+		/* From k = 65 on every weight is 0 or 1: this ends. */
+		if (sum < limit)
+			return k;
+	}
+}
+
+weight_sum
+profile_unscale(const struct profile *p, weight_sum w, weight_sum *unit)
+{
+	unsigned k = p->weight_shift;
+	weight_sum err, u = 1, v, q;
+
+	*unit = 1;
+	if (!k)
+		return w;
+	/* A views' sum is below 2^63 and k at most 65: no overflow. */
+	v = w << k;
+	err = (weight_sum)p->nr_samples << k;
+	while (u < 2 * err)
+		u *= 10;
+	q = v / u;
+	if (v % u >= u - v % u)
+		q++;
+	*unit = u;
+	return q * u;
+}
+
 void
 profile_format_weight(const struct profile *p, uint64_t w, struct strbuf *out)
 {
@@ -1061,6 +1104,11 @@ profile_format_weight_sum(const struct profile *p, weight_sum w, struct strbuf *
 	unsigned d = p->weight_decimals;
 	size_t len;
 
+	if (p->weight_shift) {
+		weight_sum unit;
+
+		w = profile_unscale(p, w, &unit);
+	}
 	if (!d) {
 		weight_sum_format(w, out);
 		return;
@@ -1156,8 +1204,25 @@ format_amount(const struct profile *p, weight_sum w, bool exact, struct strbuf *
 		{ 1, "B" }, { 1024.0, "KiB" }, { 1048576.0, "MiB" },
 		{ 1073741824.0, "GiB" }, { 1099511627776.0, "TiB" },
 	};
-	double v = (double)w;
+	double v;
 
+	/* Nothing is known exactly, scaled or not. */
+	if (p->weight_shift && w) {
+		struct profile q = *p;
+		weight_sum unit, r = profile_unscale(p, w, &unit);
+
+		q.weight_shift = 0;
+		if (!r) {
+			strbuf_addstr(sb, p->unit == UNIT_NANOSECONDS ? "~0 s" : "~0");
+			return;
+		}
+		/* Fewer than three known digits, or all of them: say it is rounded. */
+		if ((exact && p->unit != UNIT_NANOSECONDS) || r < 100 * unit)
+			strbuf_addch(sb, '~');
+		format_amount(&q, r, exact, sb);
+		return;
+	}
+	v = (double)w;
 	for (unsigned i = 0; i < p->weight_decimals; i++)
 		v /= 10;
 	if (p->unit == UNIT_NANOSECONDS) {

@@ -247,9 +247,9 @@ add_cut_to_error(const struct input *in, struct tf_error *err)
 }
 
 /*
- * A total past 64 bits is exact in the profile, collapse and report's
- * totals, but the views sum in 64 bits (profile.h): say so rather than
- * show wrapped sums without a word.
+ * A total past 64 bits is exact in the profile, collapse, folded export
+ * and report's totals, while the views add weights scaled to fit 64 bits
+ * (model_profile()) and print their amounts rounded: say so.
  */
 static void
 warn_wide_totals(struct profile_set *ps)
@@ -261,9 +261,9 @@ warn_wide_totals(struct profile_set *ps)
 		if (p->total_weight <= UINT64_MAX)
 			continue;
 		profile_format_weight_sum(p, p->total_weight, &sb);
-		profile_set_warn(ps, 0, "the total weight%s%s, %s, is past 64 bits: collapse and "
-				 "report's total are exact, but the views' sums and shares are "
-				 "not (they add in 64 bits)",
+		profile_set_warn(ps, 0, "the total weight%s%s, %s, is past 64 bits: collapse, "
+				 "folded export and report's total are exact; the views count "
+				 "to 64 significant bits and show amounts rounded (~)",
 				 *ps_get(ps, p->name) ? " of " : "", ps_get(ps, p->name), sb.buf);
 		strbuf_release(&sb);
 	}

@@ -7,6 +7,9 @@
 #include "tflame/strbuf.h"
 #include "test_util.h"
 
+/* A ruler's scale of unit u, kept with d decimals. */
+#define SCALE(u, d) ((struct ruler_scale){ .unit = (u), .decimals = (d) })
+
 struct fixture {
 	struct profile_set *ps;
 	struct profile *p;
@@ -761,7 +764,7 @@ static const char *
 ruler_text(uint64_t x0, uint64_t x1, uint32_t width, bool time)
 {
 	return ruler_in(x0, x1, width, time ? RULER_TIME
-					    : (struct ruler_scale){ UNIT_NONE, 0 });
+					    : SCALE(UNIT_NONE, 0));
 }
 
 static void
@@ -797,7 +800,7 @@ test_ruler(void **state)
 	assert_string_equal(ticks[1].label, "1 \xc2\xb5s");
 	assert_int_equal(ticks[1].width, 4);
 	/* Out of room for ticks: a wider step, not a cut ruler. */
-	assert_int_equal(chart_ruler(0, 100, 100, (struct ruler_scale){ UNIT_NONE, 0 }, true,
+	assert_int_equal(chart_ruler(0, 100, 100, SCALE(UNIT_NONE, 0), true,
 				     ticks, 8), 5);
 	assert_int_equal(ticks[4].x, 80);
 
@@ -810,7 +813,7 @@ test_ruler(void **state)
 	chart_format_x(999, RULER_TIME, true, &sb);
 	assert_string_equal(sb.buf, "999 ns");
 	strbuf_reset(&sb);
-	chart_format_x(2500, (struct ruler_scale){ UNIT_NONE, 0 }, true, &sb);
+	chart_format_x(2500, SCALE(UNIT_NONE, 0), true, &sb);
 	assert_string_equal(sb.buf, "2.5k");
 	strbuf_release(&sb);
 }
@@ -826,28 +829,48 @@ test_ruler_units(void **state)
 	struct strbuf sb = STRBUF_INIT;
 
 	(void)state;
-	assert_string_equal(ruler_in(0, 93254995, 60, (struct ruler_scale){ UNIT_NANOSECONDS, 0 }),
+	assert_string_equal(ruler_in(0, 93254995, 60, SCALE(UNIT_NANOSECONDS, 0)),
 			    "0:0 13:20 ms 26:40 ms 39:60 ms 51:80 ms");
-	assert_string_equal(ruler_in(0, 300000, 40, (struct ruler_scale){ UNIT_BYTES, 0 }),
+	assert_string_equal(ruler_in(0, 300000, 40, SCALE(UNIT_BYTES, 0)),
 			    "0:0 13:100 kB 27:200 kB");
 	/* The ticks at the end give way to the unit's name. */
-	assert_string_equal(ruler_in(0, 300, 40, (struct ruler_scale){ UNIT_SAMPLES, 0 }),
+	assert_string_equal(ruler_in(0, 300, 40, SCALE(UNIT_SAMPLES, 0)),
 			    "0:0 7:50 13:100 20:150 27:200 samples");
-	assert_string_equal(ruler_in(0, 2, 30, (struct ruler_scale){ UNIT_OBJECTS, 0 }),
+	assert_string_equal(ruler_in(0, 2, 30, SCALE(UNIT_OBJECTS, 0)),
 			    "0:0 15:1 object");
-	assert_string_equal(ruler_in(0, 30, 40, (struct ruler_scale){ UNIT_NONE, 1 }),
+	assert_string_equal(ruler_in(0, 30, 40, SCALE(UNIT_NONE, 1)),
 			    "0:0 7:0.5 13:1 20:1.5 27:2 33:2.5");
 	/* No name after the labels of plain counts. */
-	assert_string_equal(ruler_in(0, 300, 40, (struct ruler_scale){ UNIT_NONE, 0 }),
+	assert_string_equal(ruler_in(0, 300, 40, SCALE(UNIT_NONE, 0)),
 			    "0:0 7:50 13:100 20:150 27:200 33:250");
-	chart_format_x(15, (struct ruler_scale){ UNIT_NANOSECONDS, 1 }, true, &sb);
+	chart_format_x(15, SCALE(UNIT_NANOSECONDS, 1), true, &sb);
 	assert_string_equal(sb.buf, "1.5 ns");
 	strbuf_reset(&sb);
-	chart_format_x(2500000, (struct ruler_scale){ UNIT_BYTES, 0 }, true, &sb);
+	chart_format_x(2500000, SCALE(UNIT_BYTES, 0), true, &sb);
 	assert_string_equal(sb.buf, "2.5 MB");
 	strbuf_reset(&sb);
-	chart_format_x(UINT64_MAX, (struct ruler_scale){ UNIT_EVENTS, 19 }, true, &sb);
+	chart_format_x(UINT64_MAX, SCALE(UNIT_EVENTS, 19), true, &sb);
 	assert_string_equal(sb.buf, "1.8446744073709551615");
+	strbuf_release(&sb);
+}
+
+/*
+ * The axis of a wide profile's scaled weights (2^3 of the unit each):
+ * ticks on round amounts of the input's units, past 64 bits. 2^62 scaled
+ * is 2^65 = 36.89 E: a tick each 5 E, at 80 * 5e18 / 2^65 = 10.84 cells.
+ */
+static void
+test_ruler_wide(void **state)
+{
+	struct ruler_scale wide = { .unit = UNIT_NONE, .shift = 3 };
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	assert_string_equal(ruler_in(0, (uint64_t)1 << 62, 80, wide),
+			    "0:0 11:5E 22:10E 33:15E 43:20E 54:25E 65:30E 76:35E");
+	chart_format_x(36893488147419103ULL, (struct ruler_scale){ .unit = UNIT_NONE, .tens = 3 },
+		       true, &sb);
+	assert_string_equal(sb.buf, "36.893488147419103E");
 	strbuf_release(&sb);
 }
 
@@ -856,6 +879,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_consecutive_prefixes_merge),
+		cmocka_unit_test(test_ruler_wide),
 		cmocka_unit_test(test_gap_is_idle),
 		cmocka_unit_test(test_covered_matches_sum),
 		cmocka_unit_test(test_period),

@@ -2,6 +2,7 @@
 
 #include "tflame/model.h"
 
+#include "tflame/export.h"
 #include "tflame/xalloc.h"
 
 #include "test_util.h"
@@ -1050,6 +1051,66 @@ test_figures(void **state)
 	model_release(&m);
 }
 
+/*
+ * A profile whose total is past 64 bits: the views read a copy scaled by
+ * 2^3 (main;f 2^64 - 1 twice, main;g 5: 2^65 + 3 in all), whose sums hold
+ * in 64 bits and whose shares are exact; the set keeps the exact weights,
+ * which export reads. Another profile, of an ordinary total, has no copy.
+ */
+static void
+test_wide_total(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *big = profile_set_profile(ps, ps_str(ps, "big", 3), UNIT_EVENTS);
+	struct profile *small = profile_set_profile(ps, ps_str(ps, "small", 5), UNIT_EVENTS);
+	const struct func_stats *st;
+	const struct profile *p;
+	struct export_lens el = { 0 };
+	struct model m;
+
+	(void)state;
+	test_sample(ps, big, "main;f", UINT64_MAX, 10, 1);
+	test_sample(ps, big, "main;f", UINT64_MAX, 20, 1);
+	test_sample(ps, big, "main;g", 5, 30, 2);
+	test_sample(ps, small, "main;g", 7, 30, 2);
+	model_init(&m, ps);
+	check_model(&m);
+	p = model_profile(&m);
+	assert_ptr_not_equal(p, big);
+	assert_int_equal(p->weight_shift, 3);
+	assert_ptr_equal(p->stack, big->stack);
+	assert_true(model_total(&m) == ((uint64_t)1 << 62) + 1);
+	st = model_func_stats(&m);
+	assert_true(st[fn(&m, "main")].total == ((uint64_t)1 << 62) + 1);
+	assert_true(st[fn(&m, "f")].self == (uint64_t)1 << 62);
+	assert_true(st[fn(&m, "g")].self == 1); /* 5 / 8, kept */
+	model_export_lens(&m, &el);
+	assert_ptr_equal(el.exact_weight, big->weight);
+	/* The thread picker weighs in the same units. */
+	assert_true(model_thread_weights(&m)->total == ((uint64_t)1 << 62) + 1);
+	check_model(&m);
+
+	/* Counting samples needs no scaling. */
+	assert_true(model_set_count_samples(&m, true));
+	assert_int_equal(model_profile(&m)->weight_shift, 0);
+	assert_int_equal(model_total(&m), 3);
+	assert_true(model_set_count_samples(&m, false));
+	assert_int_equal(model_profile(&m)->weight_shift, 3);
+
+	/* An ordinary profile: itself, and no array kept. */
+	model_set_profile(&m, 1);
+	assert_ptr_equal(model_profile(&m), small);
+	assert_null(m.wide.weight);
+	assert_int_equal(model_total(&m), 7);
+	model_export_lens(&m, &el);
+	assert_null(el.exact_weight);
+	check_model(&m);
+	model_set_profile(&m, 0);
+	assert_int_equal(model_profile(&m)->weight_shift, 3);
+	check_model(&m);
+	model_release(&m);
+}
+
 int
 main(void)
 {
@@ -1074,6 +1135,7 @@ main(void)
 		cmocka_unit_test(test_thread_activity),
 		cmocka_unit_test(test_thread_activity_untimed),
 		cmocka_unit_test(test_figures),
+		cmocka_unit_test(test_wide_total),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

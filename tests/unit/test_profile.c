@@ -282,6 +282,91 @@ test_samples_totals_and_time(void **state)
 	profile_set_free(ps);
 }
 
+/* The text of one profile_format_*() call, for the assertions below. */
+static const char *
+amount(const struct profile *p, uint64_t w, int how)
+{
+	static struct strbuf sb = STRBUF_INIT;
+
+	strbuf_reset(&sb);
+	if (how == 0)
+		profile_format_amount(p, w, &sb);
+	else if (how == 1)
+		profile_format_amount_short(p, w, &sb);
+	else
+		profile_format_weight(p, w, &sb);
+	return sb.buf;
+}
+
+/*
+ * A total past 64 bits: the views' shift is the least that brings the
+ * rounded weights below 2^63, a weight keeps at least 1, and the amounts
+ * of the scaled copy print back in the input's units, rounded to what the
+ * scaled sums know. Exact values by hand: 2^64 - 1 + 2^64 - 1 + 5 =
+ * 2^65 + 3; shifted by 3, (2^64 - 1) / 8 rounds to 2^61, 5 / 8 to 1, the
+ * sum is 2^62 + 1 < 2^63 (by 2 it would be 2^63 + 2); three samples off
+ * by less than 8 each: within 24, rounded to 100s.
+ */
+static void
+test_wide_shift(void **state)
+{
+	struct profile_set *ps = profile_set_new();
+	struct profile *p = profile_set_profile(ps, STR_EMPTY, UNIT_NONE);
+	thread_id t = profile_set_thread(ps, 1, 1, STR_EMPTY);
+	struct tf_error err = TF_ERROR_INIT;
+	struct profile q;
+	weight_sum unit, v;
+
+	(void)state;
+	assert_int_equal(profile_add_sample(p, STACK_ROOT, 5, 0, false, t, &err), 0);
+	assert_int_equal(profile_wide_shift(p), 0); /* fits 64 bits: no copy */
+	assert_int_equal(profile_add_sample(p, STACK_ROOT, UINT64_MAX, 0, false, t, &err), 0);
+	assert_int_equal(profile_add_sample(p, STACK_ROOT, UINT64_MAX, 0, false, t, &err), 0);
+	assert_int_equal(profile_wide_shift(p), 3);
+
+	assert_int_equal(profile_shift_weight(UINT64_MAX, 3), (uint64_t)1 << 61);
+	assert_int_equal(profile_shift_weight(12, 3), 2);  /* 1.5: halves up */
+	assert_int_equal(profile_shift_weight(11, 3), 1);  /* 1.375 */
+	assert_int_equal(profile_shift_weight(3, 3), 1);   /* 0.375, but no sample goes */
+	assert_int_equal(profile_shift_weight(0, 3), 0);
+	assert_int_equal(profile_shift_weight(UINT64_MAX, 65), 1);
+	assert_int_equal(profile_shift_weight(7, 0), 7);
+
+	/* The views' copy. */
+	q = *p;
+	q.weight_shift = 3;
+	v = profile_unscale(&q, ((uint64_t)1 << 62) + 1, &unit);
+	assert_true(unit == 100);
+	/* (2^62 + 1) * 8 = 36893488147419103240; the exact sum is ...235. */
+	assert_true(v == (weight_sum)36893488147419103ULL * 1000 + 200);
+	assert_string_equal(amount(&q, ((uint64_t)1 << 62) + 1, 0), "~36,893,488,147,419,103,200");
+	assert_string_equal(amount(&q, ((uint64_t)1 << 62) + 1, 1), "36.9 E");
+	assert_string_equal(amount(&q, ((uint64_t)1 << 62) + 1, 2), "36893488147419103200");
+	assert_string_equal(amount(&q, (uint64_t)1 << 61, 0), "~18,446,744,073,709,551,600");
+	/* d's 5, scaled to 1: 8, within 24: nothing known but that it is small. */
+	assert_string_equal(amount(&q, 1, 0), "~0");
+	assert_string_equal(amount(&q, 1, 1), "~0");
+	assert_string_equal(amount(&q, 0, 0), "0");
+	assert_string_equal(amount(&q, 0, 1), "0");
+	/* 1000 * 8 = 8000: two known digits, so "~" in the short form too; 10000 has three. */
+	assert_string_equal(amount(&q, 1000, 1), "~8.00 k");
+	assert_string_equal(amount(&q, 1250, 1), "10.0 k");
+	assert_string_equal(amount(&q, 125000, 1), "1.00 M");
+	/* A time: three significant digits of the rounded amount. */
+	q.unit = UNIT_NANOSECONDS;
+	assert_string_equal(amount(&q, 125000, 0), "1.00 ms");
+	assert_string_equal(amount(&q, 1, 0), "~0 s");
+	/* With 2 decimals the unit is 100 hundredths: 125000 * 8 / 100 = 10000. */
+	q.unit = UNIT_NONE;
+	q.weight_decimals = 2;
+	assert_string_equal(amount(&q, 125000, 0), "~10,000");
+	/* 10000.08 known to units: the hundredths are not. */
+	assert_string_equal(amount(&q, 125001, 2), "10000");
+	check_profile_set(ps);
+	tf_error_release(&err);
+	profile_set_free(ps);
+}
+
 /* Peak resident bytes of this process (VmHWM); 0 when unknown. */
 static size_t
 peak_resident(void)
@@ -1924,6 +2009,7 @@ main(void)
 		cmocka_unit_test(test_busy_parent),
 		cmocka_unit_test(test_merge_figures),
 		cmocka_unit_test(test_thread_names),
+		cmocka_unit_test(test_wide_shift),
 		cmocka_unit_test(test_check_catches_bad_thread_link),
 	};
 

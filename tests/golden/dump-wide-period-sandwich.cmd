@@ -1,0 +1,1 @@
+dump --view=sandwich --width=100 --height=8 tests/data/edges/wide-total.txt

@@ -1,0 +1,1 @@
+report tests/data/edges/wide-total.txt

@@ -1,0 +1,1 @@
+report --json tests/data/folded/wide-total.folded

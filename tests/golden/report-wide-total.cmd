@@ -1,0 +1,1 @@
+report tests/data/folded/wide-total.folded
