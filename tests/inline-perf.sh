@@ -33,14 +33,6 @@ for rec in dwarf fp; do
 		2>/dev/null | awk '$3 == "[.]" { sub(/%/, "", $1); print $4, $1 }' >"$tmpdir/$rec.perf"
 done
 
-share() {
-	file=$1 name=$2
-	shift 2
-	pat=$(printf '%s' "$name" | sed 's/[.]/\\./g')
-	"$TFLAME" report "$@" --limit=0 --search="^$pat\$" "$file" 2>/dev/null |
-		sed -n 's/^matched.*(\([0-9.]*\)% of all).*/\1/p' | grep . || echo 0
-}
-
 # perf script's name for a function perf report names $1, in text $2.
 script_name() {
 	case $1 in
@@ -52,28 +44,29 @@ script_name() {
 	if grep -q " $n+0x[0-9a-f]* (inlined)" "$2"; then echo "$n"; else echo "$1"; fi
 }
 
+# The names perf report's are found by: its own, or in the text without
+# symbols perf script's (script_name()).
+same_name() {
+	echo "$1"
+}
+
+text_name() {
+	script_name "$1" "$tmpdir/$rec.txt"
+}
+
 # check REC FILE [OPTIONS]
 check() {
 	rec=$1 file=$2
 	shift 2
-	bad=
-	n=0
-	while read -r fn want; do
-		awk -v w="$want" 'BEGIN { exit !(w >= 2) }' || continue
-		name=$fn
-		case "$file:$*" in
-		*.txt:--no-symbols) name=$(script_name "$fn" "$tmpdir/$rec.txt") ;;
-		esac
-		got=$(share "$tmpdir/$file" "$name" "$@")
-		n=$((n + 1))
-		if ! awk -v a="$want" -v b="$got" 'BEGIN { d = a - b; exit !(d <= 0.5 && d >= -0.5) }'; then
-			bad="$bad $name: perf $want%, tflame $got%;"
-		fi
-	done <"$tmpdir/$rec.perf"
-	if [ -z "$bad" ] && [ "$n" -gt 3 ]; then
-		ok "$rec, $file${*:+ $*}: the $n functions perf report counts at 2% or more, within 0.5 points"
+	namer=same_name
+	case "$file:$*" in
+	*.txt:--no-symbols) namer=text_name ;;
+	esac
+	perf_shares "$tmpdir/$rec.perf" "$tmpdir/$file" $namer "$@"
+	if [ -z "$shares_bad" ] && [ "$shares_n" -gt 3 ]; then
+		ok "$rec, $file${*:+ $*}: the $shares_n functions perf report counts at 2% or more, within 0.5 points"
 	else
-		not_ok "$rec, $file${*:+ $*}: shares as perf report's" "$n functions:$bad"
+		not_ok "$rec, $file${*:+ $*}: shares as perf report's" "$shares_n functions:$shares_bad"
 	fi
 }
 

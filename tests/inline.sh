@@ -21,49 +21,37 @@ for r in dwarf fp; do
 	sed "s|(/opt/tflame-test/inl)|($dir/inl)|" "$data/$r.txt" >"$tmpdir/$r.txt" || exit 99
 done
 
-# share FILE NAME [OPTIONS]: the share report --search gives NAME, in %.
-share() {
-	file=$1 name=$2
-	shift 2
-	pat=$(printf '%s' "$name" | sed 's/[.]/\\./g')
-	"$TFLAME" report "$@" --limit=0 --search="^$pat\$" "$file" 2>/dev/null |
-		sed -n 's/^matched.*(\([0-9.]*\)% of all).*/\1/p' | grep . || echo 0
-}
-
-# check REC MODE [OPTIONS]: every function of REC.perf-report at >= 2%,
-# named as MODE names it (see name()), within 0.5 points.
-check() {
-	rec=$1 mode=$2
-	shift 2
-	bad=
-	n=0
-	while read -r fn want; do
-		awk -v w="$want" 'BEGIN { exit !(w >= 2) }' || continue
-		got=$(share "$tmpdir/$rec.txt" "$(name "$mode" "$fn")" "$@")
-		n=$((n + 1))
-		if ! awk -v a="$want" -v b="$got" 'BEGIN { d = a - b; exit !(d <= 0.5 && d >= -0.5) }'; then
-			bad="$bad $fn: perf $want%, tflame $got%;"
-		fi
-	done <"$data/$rec.perf-report"
-	if [ -z "$bad" ] && [ "$n" -gt 5 ]; then
-		ok "$rec text${*:+ $*}: the $n functions perf report counts at 2% or more, within 0.5 points"
-	else
-		not_ok "$rec text${*:+ $*}: shares as perf report's" "$n functions:$bad"
-	fi
-}
-
-# The name MODE finds a function perf report names $2 by. With symbols
+# The name MODE finds a function perf report names $1 by. With symbols
 # (and in the fp text, which has no inline lines), perf's own (the ELF
 # symbol), but for libc's, which cannot be read here: perf script's
 # "(inlined)" line names it by its debug info. Without symbols, every
 # function the dwarf text printed "(inlined)" keeps that name.
-name() {
-	case "$1:$2" in
-	*:__libc_start_main@@GLIBC_2.34) echo __libc_start_main_impl ;;
-	nosym:sortrec.constprop.0) echo sortrec ;;
-	nosym:work) echo work_impl ;;
-	*) echo "$2" ;;
+name_sym() {
+	case $1 in
+	__libc_start_main@@GLIBC_2.34) echo __libc_start_main_impl ;;
+	*) echo "$1" ;;
 	esac
+}
+
+name_nosym() {
+	case $1 in
+	sortrec.constprop.0) echo sortrec ;;
+	work) echo work_impl ;;
+	*) name_sym "$1" ;;
+	esac
+}
+
+# check REC MODE [OPTIONS]: every function of REC.perf-report at >= 2%,
+# named as MODE names it, within 0.5 points.
+check() {
+	rec=$1 mode=$2
+	shift 2
+	perf_shares "$data/$rec.perf-report" "$tmpdir/$rec.txt" "name_$mode" "$@"
+	if [ -z "$shares_bad" ] && [ "$shares_n" -gt 5 ]; then
+		ok "$rec text${*:+ $*}: the $shares_n functions perf report counts at 2% or more, within 0.5 points"
+	else
+		not_ok "$rec text${*:+ $*}: shares as perf report's" "$shares_n functions:$shares_bad"
+	fi
 }
 
 check dwarf sym

@@ -72,6 +72,29 @@ not_ok() {
 	done
 }
 
+# perf_shares PERF-LIST FILE NAMER [OPTIONS]: for every "name share" line
+# of PERF-LIST (perf report's functions, shares in %) at 2% or more, the
+# share `tflame report [OPTIONS] --search='^NAME$' FILE` gives, NAME being
+# what the shell function NAMER prints for perf's name. Sets shares_n to
+# how many were compared and shares_bad to those more than half a point
+# off, each with both shares.
+perf_shares() {
+	ps_list=$1 ps_file=$2 ps_namer=$3
+	shift 3
+	shares_n=0 shares_bad=
+	while read -r ps_fn ps_want; do
+		awk -v w="$ps_want" 'BEGIN { exit !(w >= 2) }' || continue
+		ps_name=$("$ps_namer" "$ps_fn")
+		ps_pat=$(printf '%s' "$ps_name" | sed 's/[.]/\\./g')
+		ps_got=$("$TFLAME" report "$@" --limit=0 --search="^$ps_pat\$" "$ps_file" 2>/dev/null </dev/null |
+			sed -n 's/^matched.*(\([0-9.]*\)% of all).*/\1/p' | grep .) || ps_got=0
+		shares_n=$((shares_n + 1))
+		if ! awk -v a="$ps_want" -v b="$ps_got" 'BEGIN { d = a - b; exit !(d <= 0.5 && d >= -0.5) }'; then
+			shares_bad="$shares_bad $ps_name: perf $ps_want%, tflame $ps_got%;"
+		fi
+	done <"$ps_list"
+}
+
 # finish: the summary line, and the exit status automake expects.
 finish() {
 	printf '%d passed, %d failed\n' "$pass" "$fail"
