@@ -1484,7 +1484,11 @@ merge(struct profile_set *dst, struct profile_set *src, uint64_t line_offset, bo
 		src->diags[i].msg = NULL;
 	}
 	src->nr_diags = 0;
-	if (!dst->format) {
+	/*
+	 * What the set is, from the first source that says: a parallel perf
+	 * load merges ranges that do not (their loader marks the set alone).
+	 */
+	if (!dst->format && src->format) {
 		dst->format = src->format;
 		dst->perf_script = src->perf_script;
 	}
@@ -2056,7 +2060,10 @@ profile_set_swap_tables(struct profile_set *a, struct profile_set *b)
 	if (a->nr_profiles != b->nr_profiles)
 		BUG("swapping the tables of sets of %zu and %zu profiles", a->nr_profiles,
 		    b->nr_profiles);
-	/* Everything changes hands but the profiles, the warnings and the format. */
+	/*
+	 * Everything changes hands but the profiles, the warnings and what the
+	 * set is: its format, and with it whether it is perf script's.
+	 */
 	*a = tb;
 	*b = ta;
 #define KEEP(m) (a->m = ta.m, b->m = tb.m)
@@ -2067,6 +2074,7 @@ profile_set_swap_tables(struct profile_set *a, struct profile_set *b)
 	KEEP(nr_diags);
 	KEEP(alloc_diags);
 	KEEP(format);
+	KEEP(perf_script);
 #undef KEEP
 	for (size_t i = 0; i < a->nr_profiles; i++) {
 		struct profile *p = a->profiles[i], *q = b->profiles[i];

@@ -664,7 +664,13 @@ test_big_sample_arrays_keep_samples(void **state)
 	}
 	assert_int_equal(pa->nr_samples, n);
 	assert_true(pa->alloc_samples >= n);
+	/*
+	 * A parallel perf load: the loader marks the set it fills, before any
+	 * format; the ranges it merges in say nothing, and must not unmark it.
+	 */
+	a->perf_script = true;
 	assert_int_equal(profile_set_merge(a, b, 0, &err), 0);
+	assert_true(a->perf_script);
 	assert_int_equal(pa->nr_samples, 2 * n);
 	assert_int_equal(pa->total_weight, (uint64_t)n * (n + 1));
 	for (size_t i = 0; i < 2 * n; i++) {
@@ -1084,8 +1090,13 @@ test_rewrite_build_swap(void **state)
 	/* Old str_ids mean the same in the shadow. */
 	assert_string_equal(ps_get(out, ps->frames[0].name), ps_get(ps, ps->frames[0].name));
 
+	/* What the set is stays with it, whatever the shadow says. */
+	ps->perf_script = true;
+	out->perf_script = false;
 	profile_set_swap_tables(ps, out);
 	check_profile_set(ps);
+	assert_true(ps->perf_script);
+	assert_false(out->perf_script);
 	assert_string_equal(stack_text(ps, p->stack[0], buf, sizeof(buf)), "main;f;g");
 	assert_int_equal(p->stack[0], map[old0]);
 	assert_int_equal(p->stack[0], p->stack[1]);
